@@ -1,0 +1,88 @@
+import type {
+  Decision,
+  Finding,
+  Plan,
+  ResolvedEngine,
+  SearchResult,
+  SearchTask,
+  Subtopic,
+  SynthesizeResult,
+  SynthesizeTask,
+  TokenUsage,
+} from '@orrery/protocol';
+
+/** A decision an engine took; the coordinator stamps runId, ts and stateVersion and logs it. */
+export type EngineDecision = Omit<Decision, 'runId' | 'ts' | 'stateVersion'>;
+
+export interface ProgressUpdate {
+  stage: string;
+  message: string;
+  fraction?: number;
+}
+export type ProgressReporter = (update: ProgressUpdate) => Promise<void> | void;
+
+export interface PlanningInput {
+  runId: string;
+  topic: string;
+  corpus?: string;
+  maxSubtopics: number;
+  /** Ablation: false skips the plan's coverage check. */
+  coverageCheck: boolean;
+}
+export interface PlanningOutput {
+  plan: Plan;
+  decisions: EngineDecision[];
+  usage: TokenUsage;
+}
+
+export interface RefinementInput {
+  runId: string;
+  topic: string;
+  corpus?: string;
+  plan: Plan;
+  /** The round that just completed (1-based). */
+  round: number;
+  /** Every finding in the run's ledger so far. */
+  findings: Finding[];
+  /** Findings per subtopic id so far. */
+  evidence: Record<string, number>;
+  maxNewTasks: number;
+}
+export interface RefinementOutput {
+  /** New gap-targeted subtopics to research next round (also appended to the plan). */
+  newSubtopics: Subtopic[];
+  /** Existing subtopic ids that came back thin and deserve another search. */
+  thinSubtopicIds: string[];
+  decisions: EngineDecision[];
+  usage: TokenUsage;
+}
+
+/** The hub's side of an engine: planning and gap finding. Runs in the coordinator. */
+export interface CoordinatorEngine {
+  readonly name: ResolvedEngine;
+  plan(input: PlanningInput): Promise<PlanningOutput>;
+  refine(input: RefinementInput): Promise<RefinementOutput>;
+}
+
+/** The spoke's side of an engine: one task, knowing only its payload. Runs in a subagent worker. */
+export interface SubagentEngine {
+  readonly name: ResolvedEngine;
+  search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult>;
+  synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult>;
+}
+
+export interface PassageHit {
+  id: string;
+  title: string;
+  url?: string;
+  text: string;
+  score: number;
+}
+
+/** What the Claude engine's client tools need from a corpus. */
+export interface PassageSearch {
+  search(query: string, limit: number): PassageHit[];
+  get(id: string): PassageHit | undefined;
+}
+
+export const ZERO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { TokenUsageSchema } from './usage';
+
+export const CitationSchema = z.strictObject({
+  /** The corpus passage id, or the ledger id of a web source. */
+  sourceId: z.string().min(1),
+  quote: z.string().max(5000).optional(),
+});
+export type Citation = z.infer<typeof CitationSchema>;
+
+export const ReportParagraphSchema = z.strictObject({
+  text: z.string().min(1).max(20_000),
+  citations: z.array(CitationSchema).min(1, 'every paragraph cites at least one source'),
+});
+export type ReportParagraph = z.infer<typeof ReportParagraphSchema>;
+
+export const ReportSectionSchema = z.strictObject({
+  title: z.string().min(1).max(300),
+  subtopicId: z.string().optional(),
+  paragraphs: z.array(ReportParagraphSchema),
+});
+export type ReportSection = z.infer<typeof ReportSectionSchema>;
+
+export const CoverageStatusSchema = z.enum(['covered', 'thin', 'missing']);
+
+export const ReportCoverageSchema = z.strictObject({
+  subtopics: z.array(
+    z.strictObject({ id: z.string(), title: z.string(), evidenceCount: z.number().int().nonnegative(), status: CoverageStatusSchema }),
+  ),
+  gaps: z.array(z.string()),
+});
+export type ReportCoverage = z.infer<typeof ReportCoverageSchema>;
+
+export const ReportSourceSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  url: z.string().optional(),
+});
+
+export const ReportSchema = z.strictObject({
+  runId: z.string(),
+  title: z.string(),
+  topic: z.string(),
+  summary: z.string(),
+  sections: z.array(ReportSectionSchema),
+  sources: z.array(ReportSourceSchema),
+  coverage: ReportCoverageSchema,
+  metadata: z.strictObject({
+    engine: z.string(),
+    corpus: z.string().optional(),
+    rounds: z.number().int().nonnegative(),
+    tasks: z.number().int().nonnegative(),
+    usage: TokenUsageSchema,
+    generatedAt: z.iso.datetime(),
+    /** Citations the coordinator removed because they did not check out against the ledger. */
+    droppedCitations: z.number().int().nonnegative(),
+  }),
+});
+export type Report = z.infer<typeof ReportSchema>;

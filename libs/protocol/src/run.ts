@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { BudgetSchema } from './budget';
+import { CorpusNameSchema, ResolvedEngineSchema } from './names';
+import { PlanSchema } from './plan';
+import { TokenUsageSchema } from './usage';
+
+export const RunStatusSchema = z.enum(['queued', 'planning', 'researching', 'synthesizing', 'needs_review', 'done', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['done', 'failed', 'cancelled'];
+
+export const RoundSchema = z.strictObject({
+  n: z.number().int().positive(),
+  status: z.enum(['dispatched', 'completed']),
+  taskIds: z.array(z.string()),
+  subtopicIds: z.array(z.string()),
+  completed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  newFindings: z.number().int().nonnegative(),
+  newSources: z.number().int().nonnegative(),
+  novelty: z.number().min(0).max(1),
+  coverage: z.number().min(0).max(1),
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime().optional(),
+});
+export type Round = z.infer<typeof RoundSchema>;
+
+export const RunErrorSchema = z.strictObject({ ts: z.iso.datetime(), step: z.string(), message: z.string() });
+export type RunError = z.infer<typeof RunErrorSchema>;
+
+export const RunCountersSchema = z.strictObject({
+  tasksDispatched: z.number().int().nonnegative(),
+  tasksCompleted: z.number().int().nonnegative(),
+  tasksFailed: z.number().int().nonnegative(),
+  findings: z.number().int().nonnegative(),
+  sources: z.number().int().nonnegative(),
+});
+export type RunCounters = z.infer<typeof RunCountersSchema>;
+
+/** The run record the coordinator owns in Redis. */
+export const RunSchema = z.strictObject({
+  id: z.string(),
+  topic: z.string(),
+  engine: ResolvedEngineSchema,
+  corpus: CorpusNameSchema.optional(),
+  status: RunStatusSchema,
+  /** Bumped on every write; decisions computed on an older version are dropped. */
+  stateVersion: z.number().int().nonnegative(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime().optional(),
+  coverageCheck: z.boolean(),
+  budget: BudgetSchema,
+  plan: PlanSchema.optional(),
+  rounds: z.array(RoundSchema),
+  /** Evidence (findings) gathered per subtopic id. */
+  evidence: z.record(z.string(), z.number().int().nonnegative()),
+  counters: RunCountersSchema,
+  usage: TokenUsageSchema,
+  errors: z.array(RunErrorSchema),
+  cancelRequested: z.boolean(),
+});
+export type Run = z.infer<typeof RunSchema>;

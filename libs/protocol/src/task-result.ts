@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { FindingSchema } from './finding';
+import { ReportSectionSchema } from './report';
+import { SourceSchema } from './source';
+import { TokenUsageSchema } from './usage';
+
+const ResultBaseSchema = z.strictObject({
+  taskId: z.string(),
+  usage: TokenUsageSchema,
+  /** Free-form, numeric-only counters (tool calls, idle stops...). */
+  stats: z.record(z.string(), z.number()),
+});
+
+export const SearchResultSchema = ResultBaseSchema.extend({
+  kind: z.literal('search'),
+  findings: z.array(FindingSchema).max(200),
+  sources: z.array(SourceSchema).max(500),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+export const SynthesizeResultSchema = ResultBaseSchema.extend({
+  kind: z.literal('synthesize'),
+  title: z.string().min(1).max(300),
+  summary: z.string().max(20_000),
+  sections: z.array(ReportSectionSchema).max(60),
+});
+export type SynthesizeResult = z.infer<typeof SynthesizeResultSchema>;
+
+export const TaskResultSchema = z.discriminatedUnion('kind', [SearchResultSchema, SynthesizeResultSchema]);
+export type TaskResult = z.infer<typeof TaskResultSchema>;

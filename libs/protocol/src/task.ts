@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { FindingSchema } from './finding';
+import { CorpusNameSchema, ResolvedEngineSchema, TaskIdSchema } from './names';
+import { SourceSchema } from './source';
+
+/** Everything a subagent knows about its job. Nothing else is shared with it. */
+export const TaskContextSchema = z.strictObject({
+  objective: z.string().min(1).max(4000),
+  /** The run's topic, so a subagent can keep its findings on it (the precision guard). */
+  topic: z.string().min(1).max(4000),
+  scope: z.strictObject({
+    include: z.array(z.string().max(200)).max(50),
+    exclude: z.array(z.string().max(200)).max(200),
+  }),
+  outputFormat: z.string().max(2000),
+  sourceGuidance: z.string().max(2000),
+  /** Excerpts the coordinator chose to forward; may be empty. */
+  excerpts: z.array(z.strictObject({ sourceId: z.string(), text: z.string().max(10_000) })).max(200),
+  /** A correction from a previous attempt's verdict, so the same mistake is not made twice. */
+  correction: z.string().max(2000).optional(),
+});
+export type TaskContext = z.infer<typeof TaskContextSchema>;
+
+const TaskBaseSchema = z.strictObject({
+  taskId: TaskIdSchema,
+  runId: z.string(),
+  round: z.number().int().nonnegative(),
+  engine: ResolvedEngineSchema,
+  corpus: CorpusNameSchema.optional(),
+  context: TaskContextSchema,
+});
+
+export const SearchTaskSchema = TaskBaseSchema.extend({
+  kind: z.literal('search'),
+  subtopicId: z.string(),
+  query: z.string().min(1).max(1000),
+  maxFindings: z.number().int().positive().max(100),
+  /** Sources already in the ledger; a search should prefer new ones. */
+  knownSourceIds: z.array(z.string()).max(5000),
+});
+export type SearchTask = z.infer<typeof SearchTaskSchema>;
+
+export const SynthesisInputSectionSchema = z.strictObject({
+  subtopicId: z.string(),
+  title: z.string(),
+  findings: z.array(FindingSchema).max(500),
+});
+
+export const SynthesizeTaskSchema = TaskBaseSchema.extend({
+  kind: z.literal('synthesize'),
+  sections: z.array(SynthesisInputSectionSchema).max(60),
+  /** The sources the writer may cite: exactly the ledger entries the findings name. */
+  sources: z.array(SourceSchema).max(5000),
+});
+export type SynthesizeTask = z.infer<typeof SynthesizeTaskSchema>;
+
+export const SubagentTaskSchema = z.discriminatedUnion('kind', [SearchTaskSchema, SynthesizeTaskSchema]);
+export type SubagentTask = z.infer<typeof SubagentTaskSchema>;
+export type TaskKind = SubagentTask['kind'];
+
+/** What a subagent reports through BullMQ job progress; the coordinator republishes it. */
+export const TaskProgressSchema = z.strictObject({
+  taskId: z.string(),
+  stage: z.string().max(100),
+  message: z.string().max(500),
+  fraction: z.number().min(0).max(1).optional(),
+});
+export type TaskProgress = z.infer<typeof TaskProgressSchema>;
