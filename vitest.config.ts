@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+const src = (p: string) => resolve(__dirname, p);
+
+export default defineConfig({
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  resolve: {
+    alias: {
+      '@orrery/protocol': src('libs/protocol/src/index.ts'),
+      '@orrery/engines': src('libs/engines/src/index.ts'),
+    },
+  },
+  test: {
+    include: ['libs/**/src/**/*.spec.ts', 'apps/**/src/**/*.spec.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Cross-process tests share one Redis and spawn processes: run files one at a time on 2 cores.
+    fileParallelism: false,
+  },
+});
