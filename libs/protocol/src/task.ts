@@ -51,6 +51,8 @@ export const SynthesizeTaskSchema = TaskBaseSchema.extend({
   sections: z.array(SynthesisInputSectionSchema).max(60),
   /** The sources the writer may cite: exactly the ledger entries the findings name. */
   sources: z.array(SourceSchema).max(5000),
+  /** The report cites at most this many distinct sources. */
+  maxCitations: z.number().int().positive().max(200),
 });
 export type SynthesizeTask = z.infer<typeof SynthesizeTaskSchema>;
 
