@@ -1,0 +1,171 @@
+import MiniSearch from 'minisearch';
+import type { PassageHit, PassageSearch } from '../engine';
+import type { Passage } from './passage';
+import { analyzeTerms } from './text-analysis';
+
+/** A passage's analyzed fields, as built once and cached on disk. */
+export interface AnalyzedPassage {
+  /** Space-joined content terms of the text. */
+  text: string;
+  /** Space-joined content terms of the title (empty when the passage has no real title). */
+  title: string;
+}
+
+export interface SerializedCorpusIndex {
+  version: number;
+  analyzed: AnalyzedPassage[];
+  minisearch: string;
+}
+
+export interface ScoredPassage {
+  id: string;
+  score: number;
+  /** Index terms of the query that matched. */
+  matched: string[];
+}
+
+export interface TermSearchOptions {
+  limit: number;
+  /** Per-term weight multipliers (query term -> boost). */
+  weights?: ReadonlyMap<string, number>;
+  filter?: (id: string) => boolean;
+}
+
+const INDEX_VERSION = 1;
+const split = (s: string): string[] => (s ? s.split(' ') : []);
+
+const MINISEARCH_OPTIONS = {
+  fields: ['text', 'title'],
+  idField: 'n',
+  tokenize: split,
+  processTerm: (t: string) => t,
+  searchOptions: { boost: { title: 0.5 }, combineWith: 'OR' as const, bm25: { k: 1.2, b: 0.75, d: 0.5 } },
+};
+
+/**
+ * A BM25 index over a corpus's passages (MiniSearch over wink-nlp stems and stop-word filtering),
+ * plus the term statistics the planning and precision-guard heuristics need (document frequency,
+ * IDF, TF-IDF vectors).
+ */
+export class CorpusIndex implements PassageSearch {
+  private readonly byId = new Map<string, number>();
+  private readonly terms: string[][];
+  private readonly docFreq = new Map<string, number>();
+  private readonly vectors = new Map<number, Map<string, number>>();
+  private readonly mini: MiniSearch;
+  readonly analyzed: AnalyzedPassage[];
+
+  constructor(
+    readonly passages: readonly Passage[],
+    cached?: SerializedCorpusIndex,
+  ) {
+    passages.forEach((p, i) => {
+      if (this.byId.has(p.id)) throw new Error(`duplicate passage id ${JSON.stringify(p.id)}`);
+      this.byId.set(p.id, i);
+    });
+    const usable = cached && cached.version === INDEX_VERSION && cached.analyzed.length === passages.length;
+    this.analyzed = usable
+      ? cached.analyzed
+      : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
+    this.terms = this.analyzed.map((a) => split(a.text).concat(split(a.title)));
+    for (const ts of this.terms) for (const t of new Set(ts)) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
+    if (usable) {
+      this.mini = MiniSearch.loadJSON(cached.minisearch, MINISEARCH_OPTIONS);
+    } else {
+      this.mini = new MiniSearch(MINISEARCH_OPTIONS);
+      this.mini.addAll(this.analyzed.map((a, n) => ({ n, text: a.text, title: a.title })));
+    }
+  }
+
+  get size(): number {
+    return this.passages.length;
+  }
+
+  serialize(): SerializedCorpusIndex {
+    return { version: INDEX_VERSION, analyzed: this.analyzed, minisearch: JSON.stringify(this.mini) };
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  passage(id: string): Passage | undefined {
+    const n = this.byId.get(id);
+    return n === undefined ? undefined : this.passages[n];
+  }
+
+  get(id: string): PassageHit | undefined {
+    const p = this.passage(id);
+    return p ? { ...p, score: 0 } : undefined;
+  }
+
+  /** Free-text BM25 search (the PassageSearch contract used by the Claude engine's tools). */
+  search(query: string, limit: number): PassageHit[] {
+    return this.searchTerms(analyzeTerms(query), { limit }).map((h) => ({ ...this.passage(h.id)!, score: h.score }));
+  }
+
+  /** BM25 over already-analyzed query terms. Repeated terms count once; use `weights` to boost. */
+  searchTerms(queryTerms: readonly string[], options: TermSearchOptions): ScoredPassage[] {
+    const unique = [...new Set(queryTerms)].filter((t) => this.docFreq.has(t));
+    if (unique.length === 0 || options.limit <= 0) return [];
+    const weights = options.weights;
+    const filter = options.filter;
+    const results = this.mini.search(unique.join(' '), {
+      boostTerm: weights ? (term: string) => weights.get(term) ?? 1 : undefined,
+      filter: filter ? (r) => filter(this.passages[r.id as number]!.id) : undefined,
+    });
+    return results.slice(0, options.limit).map((r) => ({ id: this.passages[r.id as number]!.id, score: r.score, matched: r.terms }));
+  }
+
+  /** Analyzed content terms of a passage (text and title), in order. */
+  termsOf(id: string): readonly string[] {
+    const n = this.byId.get(id);
+    return n === undefined ? [] : this.terms[n]!;
+  }
+
+  df(term: string): number {
+    return this.docFreq.get(term) ?? 0;
+  }
+
+  /** Smoothed inverse document frequency, ln(1 + N / df); 0 for unknown terms. */
+  idf(term: string): number {
+    const df = this.docFreq.get(term);
+    return df ? Math.log(1 + this.size / df) : 0;
+  }
+
+  /** L2-normalized TF-IDF vector of a passage (sublinear tf), computed lazily and memoized. */
+  vector(id: string): ReadonlyMap<string, number> {
+    const n = this.byId.get(id);
+    if (n === undefined) return new Map();
+    let v = this.vectors.get(n);
+    if (!v) {
+      v = new Map();
+      for (const t of this.terms[n]!) v.set(t, (v.get(t) ?? 0) + 1);
+      let norm = 0;
+      for (const [t, tf] of v) {
+        const w = (1 + Math.log(tf)) * this.idf(t);
+        v.set(t, w);
+        norm += w * w;
+      }
+      norm = Math.sqrt(norm) || 1;
+      for (const [t, w] of v) v.set(t, w / norm);
+      this.vectors.set(n, v);
+    }
+    return v;
+  }
+}
+
+/** Cosine of a (normalized) passage vector with any weighted term vector. */
+export function cosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let dot = 0;
+  for (const [t, w] of small) {
+    const o = large.get(t);
+    if (o) dot += w * o;
+  }
+  let na = 0;
+  let nb = 0;
+  for (const w of a.values()) na += w * w;
+  for (const w of b.values()) nb += w * w;
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}

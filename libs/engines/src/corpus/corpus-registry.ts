@@ -1,0 +1,109 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseCorporaSpec } from './corpora-config';
+import type { CorpusIndex } from './corpus-index';
+import { buildIndexCached, derivePassagesCached, INDEX_CACHE_DIR } from './index-cache';
+import { readFolderPassages } from './ingest-folder';
+import { readJsonlPassages } from './ingest-jsonl';
+import { SOTU_SPLIT_VERSION, sotuPassages } from './ingest-sotu';
+import type { Passage } from './passage';
+
+export const BUILTIN_CORPUS = 'sotu';
+
+export type CorpusKind = 'builtin' | 'jsonl' | 'folder' | 'memory';
+
+export interface LoadedCorpus {
+  name: string;
+  kind: CorpusKind;
+  passages: readonly Passage[];
+  index: CorpusIndex;
+  /** Milliseconds spent ingesting and indexing. */
+  loadMs: number;
+}
+
+interface Entry {
+  kind: CorpusKind;
+  read: () => Passage[];
+}
+
+export interface CorpusRegistryOptions {
+  /** A `CORPORA` spec: `name=path,name2=path2`. */
+  corpora?: string;
+  /** Where serialized indexes are cached; null disables the disk cache. */
+  cacheDir?: string | null;
+  /** Register the built-in `sotu` corpus (default true). */
+  builtins?: boolean;
+}
+
+/**
+ * The corpora a process knows, by name. Loading ingests and indexes a corpus once per process;
+ * concurrent loads of the same name share one promise. Loaded corpora are read-only.
+ */
+export class CorpusRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loaded = new Map<string, Promise<LoadedCorpus>>();
+  private readonly cacheDir: string | null;
+
+  constructor(options: CorpusRegistryOptions = {}) {
+    this.cacheDir = options.cacheDir === undefined ? INDEX_CACHE_DIR : options.cacheDir;
+    if (options.builtins !== false) this.entries.set(BUILTIN_CORPUS, { kind: 'builtin', read: () => derivePassagesCached(`sotu-${SOTU_SPLIT_VERSION}`, () => sotuPassages(), this.cacheDir) });
+    for (const spec of parseCorporaSpec(options.corpora)) this.register(spec.name, spec.path);
+  }
+
+  /** A registry with the built-in corpus plus `CORPORA` from the environment. */
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): CorpusRegistry {
+    return new CorpusRegistry({ corpora: env.CORPORA });
+  }
+
+  /** Register a JSONL file or a folder of `.md`/`.txt` files under a name (the path's type decides). */
+  register(name: string, path: string): void {
+    const full = resolve(path);
+    let isDir: boolean;
+    try {
+      isDir = statSync(full).isDirectory();
+    } catch {
+      throw new Error(`corpus ${name}: ${full} does not exist`);
+    }
+    this.set(name, isDir ? { kind: 'folder', read: () => readFolderPassages(full) } : { kind: 'jsonl', read: () => readJsonlPassages(full) });
+  }
+
+  /** Register passages held in memory (tests, embedders). */
+  registerPassages(name: string, passages: Passage[]): void {
+    const copy = passages.map((p) => ({ ...p }));
+    this.set(name, { kind: 'memory', read: () => copy });
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  names(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  load(name: string): Promise<LoadedCorpus> {
+    let p = this.loaded.get(name);
+    if (!p) {
+      const entry = this.entries.get(name);
+      if (!entry) return Promise.reject(new Error(`unknown corpus ${JSON.stringify(name)}; known: ${this.names().join(', ') || 'none'}`));
+      p = new Promise<LoadedCorpus>((resolveLoad) => setImmediate(() => resolveLoad(this.build(name, entry))));
+      p.catch(() => this.loaded.delete(name));
+      this.loaded.set(name, p);
+    }
+    return p;
+  }
+
+  private set(name: string, entry: Entry): void {
+    if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(name)) throw new Error(`corpus name ${JSON.stringify(name)} must be letters, digits, - and _`);
+    this.entries.set(name, entry);
+    this.loaded.delete(name);
+  }
+
+  private build(name: string, entry: Entry): LoadedCorpus {
+    const t0 = performance.now();
+    const passages = entry.read();
+    if (passages.length === 0) throw new Error(`corpus ${name} has no passages`);
+    const index = buildIndexCached(passages, entry.kind === 'memory' ? null : this.cacheDir);
+    return { name, kind: entry.kind, passages, index, loadMs: Math.round(performance.now() - t0) };
+  }
+}

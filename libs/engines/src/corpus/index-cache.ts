@@ -1,0 +1,62 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CorpusIndex, type SerializedCorpusIndex } from './corpus-index';
+import type { Passage } from './passage';
+import { contentHash } from './stable-id';
+
+export const INDEX_CACHE_DIR = join(tmpdir(), 'orrery-index-cache');
+
+/** Cache key: a hash of every passage's id, title and text (any change in content builds a new index). */
+export function passagesHash(passages: readonly Passage[]): string {
+  return contentHash(passages.flatMap((p) => [p.id, p.title, p.text]));
+}
+
+/**
+ * Build an index, reusing a serialized one from `<tmpdir>/orrery-index-cache/<content-hash>.json`
+ * when present. The cache is an optimization only: any read or write failure falls back to building.
+ */
+export function buildIndexCached(passages: readonly Passage[], dir: string | null = INDEX_CACHE_DIR): CorpusIndex {
+  if (!dir) return new CorpusIndex(passages);
+  const file = join(dir, `${passagesHash(passages)}.json`);
+  try {
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as SerializedCorpusIndex;
+    return new CorpusIndex(passages, cached);
+  } catch {
+    // not cached yet, or unreadable
+  }
+  const index = new CorpusIndex(passages);
+  try {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(index.serialize()));
+    renameSync(tmp, file);
+  } catch {
+    // read-only tmp: keep the in-memory index
+  }
+  return index;
+}
+
+/**
+ * Passages derived deterministically from bundled data (the SOTU split) cached under a versioned key,
+ * so a CLI start does not re-split 10 MB of text. Falls back to deriving on any cache failure.
+ */
+export function derivePassagesCached(key: string, derive: () => Passage[], dir: string | null = INDEX_CACHE_DIR): Passage[] {
+  if (!dir) return derive();
+  const file = join(dir, `passages-${key}.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Passage[];
+  } catch {
+    // derive below
+  }
+  const passages = derive();
+  try {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(passages));
+    renameSync(tmp, file);
+  } catch {
+    // keep in memory only
+  }
+  return passages;
+}

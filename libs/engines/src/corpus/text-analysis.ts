@@ -1,0 +1,151 @@
+import winkNLP from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+
+/**
+ * Linguistic helpers over wink-nlp: index terms (stop words removed, Porter2 stems),
+ * sentences, and noun / proper-noun phrases for facet mining.
+ * Two pipelines: a bare tokenizer for indexing (fast) and a POS pipeline for phrases.
+ */
+const tokenizer = winkNLP(model, []);
+const sentencer = winkNLP(model, ['sbd']);
+const tagger = winkNLP(model, ['sbd', 'pos']);
+const its = tokenizer.its;
+
+const stemCache = new Map<string, string>();
+
+/** Porter2 stem of one lowercase word (memoized: a corpus has far fewer distinct words than tokens). */
+export function stemWord(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    const out = tokenizer.readDoc(word).tokens().out(its.stem as unknown as typeof its.normal) as string[];
+    s = out.length === 1 && out[0] ? out[0] : word;
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+function normalizeWord(normal: string): string {
+  return normal.replace(/['’]s$/, '').replace(/['’]/g, '');
+}
+
+/** Turn one token into its index term, or null when it carries no content. */
+function termOf(normal: string, type: string, stop: boolean): string | null {
+  if (stop) return null;
+  if (type === 'number') return /^[0-9][0-9.,]*$/.test(normal) ? normal.replace(/[.,]+$/, '') : null;
+  if (type !== 'word') return null;
+  const w = normalizeWord(normal);
+  if (w.length < 2 && !/[0-9]/.test(w)) return null;
+  if (/^[0-9]/.test(w)) return w;
+  return stemWord(w);
+}
+
+/** Content terms of a text: lowercase, stop words dropped, stemmed. Used for both indexing and queries. */
+export function analyzeTerms(text: string): string[] {
+  const tokens = tokenizer.readDoc(text).tokens();
+  const normals = tokens.out(its.normal) as string[];
+  const types = tokens.out(its.type) as string[];
+  const stops = tokens.out(its.stopWordFlag) as boolean[];
+  const terms: string[] = [];
+  for (let i = 0; i < normals.length; i++) {
+    const t = termOf(normals[i]!, types[i]!, stops[i]!);
+    if (t) terms.push(t);
+  }
+  return terms;
+}
+
+/** Distinct content terms of a text, in first-seen order. */
+export function uniqueTerms(text: string): string[] {
+  return [...new Set(analyzeTerms(text))];
+}
+
+export interface TextSpan {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Sentences of a text as verbatim spans (offsets into `text`), so a sentence can be quoted exactly.
+ * wink-nlp finds the boundaries; each sentence is then located in the original string.
+ */
+export function sentenceSpans(text: string): TextSpan[] {
+  const found = sentencer.readDoc(text).sentences().out() as string[];
+  const spans: TextSpan[] = [];
+  let cursor = 0;
+  for (const raw of found) {
+    const s = raw.trim();
+    if (!s) continue;
+    let at = text.indexOf(s, cursor);
+    if (at < 0) {
+      // wink may normalize inner spacing: fall back to locating the first word run.
+      const head = s.slice(0, Math.min(20, s.length));
+      at = text.indexOf(head, cursor);
+      if (at < 0) continue;
+      const next = found[found.indexOf(raw) + 1]?.trim().slice(0, 20);
+      const nextAt = next ? text.indexOf(next, at + head.length) : -1;
+      const end = nextAt > at ? nextAt : text.length;
+      spans.push({ text: text.slice(at, end).trim(), start: at, end: at + text.slice(at, end).trimEnd().length });
+      cursor = end;
+      continue;
+    }
+    spans.push({ text: s, start: at, end: at + s.length });
+    cursor = at + s.length;
+  }
+  if (spans.length === 0 && text.trim()) {
+    const t = text.trim();
+    const at = text.indexOf(t);
+    spans.push({ text: t, start: at, end: at + t.length });
+  }
+  return spans;
+}
+
+export interface Phrase {
+  /** Stemmed key, e.g. "big bend". */
+  key: string;
+  /** Surface form as written, e.g. "Big Bend". */
+  surface: string;
+  kind: 'proper' | 'noun';
+}
+
+/**
+ * Proper-noun runs ("Ron DeSantis", "Big Bend") and noun compounds ("storm surge", "vinyl sales")
+ * of a text, found with wink-nlp's POS tags. Single proper nouns are phrases too.
+ */
+export function extractPhrases(text: string): Phrase[] {
+  const tokens = tagger.readDoc(text).tokens();
+  const normals = tokens.out(its.normal) as string[];
+  const values = tokens.out(its.value) as string[];
+  const poss = tokens.out(its.pos) as string[];
+  const stops = tokens.out(its.stopWordFlag) as boolean[];
+  const types = tokens.out(its.type) as string[];
+  const phrases: Phrase[] = [];
+  const flush = (start: number, end: number, kind: Phrase['kind']): void => {
+    const idx: number[] = [];
+    for (let i = start; i < end; i++) if (!stops[i] && types[i] === 'word') idx.push(i);
+    if (idx.length === 0) return;
+    if (kind === 'noun' && idx.length < 2) return;
+    const key = idx
+      .map((i) => termOf(normals[i]!, types[i]!, false))
+      .filter((t): t is string => !!t)
+      .join(' ');
+    if (!key) return;
+    phrases.push({ key, surface: idx.map((i) => values[i]).join(' '), kind });
+  };
+  let i = 0;
+  while (i < poss.length) {
+    if (poss[i] === 'PROPN') {
+      let j = i;
+      while (j < poss.length && poss[j] === 'PROPN') j++;
+      flush(i, j, 'proper');
+      i = j;
+    } else if (poss[i] === 'ADJ' || poss[i] === 'NOUN') {
+      let j = i;
+      while (j < poss.length && poss[j] === 'ADJ') j++;
+      const nounStart = j;
+      while (j < poss.length && poss[j] === 'NOUN') j++;
+      if (j > nounStart) flush(i, j, 'noun');
+      i = Math.max(j, i + 1);
+    } else i++;
+  }
+  return phrases;
+}
