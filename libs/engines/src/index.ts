@@ -1,2 +1,3 @@
 export * from './engine';
 export * from './hygiene';
+export * from './corpus';
