@@ -1,0 +1,137 @@
+import { describe, expect, it, vi } from 'vitest';
+import { decideWithLevels, type L2Judge } from './decide-with-levels';
+import { CONFIDENCE } from './judge-thresholds';
+import type { JudgeInput, JudgeVerdict } from './judge-types';
+import { EMPTY_SIGNAL_HISTORY } from './signal-history';
+
+function input(p: { novelty?: number; coverage?: number; budget?: Partial<JudgeInput['state']['budgetLeft']>; history?: Partial<JudgeInput['history']>; round?: number } = {}): JudgeInput {
+  return {
+    goal: 'trade policy',
+    round: p.round ?? 3,
+    lastActions: { tasksDispatched: 3, newSources: 2, newFindings: 2, newFacets: 1 },
+    state: {
+      subtopics: [
+        { id: 'tariffs', title: 'Tariffs', evidenceCount: 5 },
+        { id: 'nafta', title: 'NAFTA', evidenceCount: 1 },
+        { id: 'china', title: 'China trade', evidenceCount: 0 },
+      ],
+      coverage: p.coverage ?? 0.34,
+      novelty: p.novelty ?? 0.1, // ambiguous: L0 confidence < 0.5
+      budgetLeft: { tokens: 0.5, tasks: 0.5, rounds: 0.5, wallSeconds: 0.5, ...p.budget },
+    },
+    history: { ...EMPTY_SIGNAL_HISTORY, ...p.history },
+    stateVersion: 11,
+    targetCoverage: 0.8,
+  };
+}
+
+const l2Says = (v: Partial<JudgeVerdict>): L2Judge => async (i) => ({ signal: 'stop', confidence: 0.9, reason: 'l2', level: 'L2', stateVersion: i.stateVersion, signals: {}, ...v });
+
+describe('decideWithLevels', () => {
+  it('acts on a confident L0 verdict without calling L2', async () => {
+    const l2 = vi.fn(l2Says({}));
+    const d = await decideWithLevels(input({ novelty: 0.5 }), { l2, judgeEnabled: true });
+    expect(d).toMatchObject({ outcome: 'act', route: 'act', flags: [] });
+    expect(d.verdict).toMatchObject({ signal: 'continue', level: 'L0' });
+    expect(l2).not.toHaveBeenCalled();
+  });
+  it('calls L2 when L0 is unsure and acts on a confident L2', async () => {
+    const l2 = vi.fn(l2Says({ signal: 'stop', confidence: 0.85 }));
+    const d = await decideWithLevels(input(), { l2, judgeEnabled: true, timeoutMs: 1000 });
+    expect(l2).toHaveBeenCalledOnce();
+    expect(d.outcome).toBe('act');
+    expect(d.verdict).toMatchObject({ signal: 'stop', level: 'L2', confidence: 0.85 });
+    expect(d.trail.map((v) => v.level)).toEqual(['L0', 'L2']);
+  });
+  it('counts an L2 call that times out as continue, flagged, and aborts it', async () => {
+    let aborted = false;
+    const l2: L2Judge = (_i, { signal }) =>
+      new Promise(() => {
+        signal.addEventListener('abort', () => (aborted = true));
+      });
+    const d = await decideWithLevels(input(), { l2, judgeEnabled: true, timeoutMs: 20 });
+    expect(d.outcome).toBe('act');
+    expect(d.verdict).toMatchObject({ signal: 'continue', level: 'L2', confidence: CONFIDENCE.l2Fallback });
+    expect(d.flags).toContain('l2-timeout');
+    expect(d.verdict.reason).toContain('timed out');
+    expect(aborted).toBe(true);
+  });
+  it('counts a failing L2 as continue, flagged', async () => {
+    const d = await decideWithLevels(input(), { l2: async () => Promise.reject(new Error('529 overloaded')), judgeEnabled: true });
+    expect(d.verdict.signal).toBe('continue');
+    expect(d.flags).toContain('l2-error');
+    expect(d.verdict.reason).toContain('529 overloaded');
+  });
+  it('rejects an L2 verdict that breaks the contract or echoes another state version', async () => {
+    const bad = await decideWithLevels(input(), { l2: async () => ({ signal: 'maybe' }) as unknown as JudgeVerdict, judgeEnabled: true });
+    expect(bad.flags).toContain('l2-invalid');
+    expect(bad.verdict.signal).toBe('continue');
+    const old = await decideWithLevels(input(), { l2: l2Says({ stateVersion: 10 }), judgeEnabled: true });
+    expect(old.flags).toContain('l2-invalid');
+  });
+  it('escalates to L3 with a structured summary when L2 is also unsure', async () => {
+    const d = await decideWithLevels(input(), { l2: l2Says({ signal: 'pivot', confidence: 0.3 }), judgeEnabled: true });
+    expect(d.outcome).toBe('needs_review');
+    expect(d.verdict.level).toBe('L3');
+    expect(d.review).toBeDefined();
+    expect(d.review!.cause).toBe('judge-unsure');
+    expect(d.review!.covered.map((s) => s.id)).toEqual(['tariffs']);
+    expect(d.review!.missing.map((s) => [s.id, s.status])).toEqual([
+      ['nafta', 'thin'],
+      ['china', 'missing'],
+    ]);
+    expect(d.review!.budgetUsed).toEqual({ tokens: 0.5, tasks: 0.5, rounds: 0.5, wallSeconds: 0.5 });
+    expect(d.review!.question).toMatch(/Continue researching, or stop/);
+    expect(d.review!.verdicts.map((v) => v.level)).toEqual(['L0', 'L2']);
+  });
+  it('applies the pivot guards to L2 verdicts too', async () => {
+    const d = await decideWithLevels(input({ round: 5, history: { lastPivotRound: 4, pivotCount: 1 } }), { l2: l2Says({ signal: 'pivot', confidence: 0.9 }), judgeEnabled: true });
+    expect(d.verdict.signal).toBe('continue');
+    expect(d.verdict.signals.guard).toBe('cooldown-continue');
+  });
+  it('goes to L3 when the budget is exhausted below target coverage, without calling L2', async () => {
+    const l2 = vi.fn(l2Says({}));
+    const d = await decideWithLevels(input({ budget: { tokens: 0 } }), { l2, judgeEnabled: true });
+    expect(l2).not.toHaveBeenCalled();
+    expect(d.outcome).toBe('needs_review');
+    expect(d.review!.cause).toBe('budget-exhausted-below-target');
+    expect(d.review!.budgetUsed.tokens).toBe(1);
+    expect(d.review!.question).toContain('Extend the budget');
+    expect(d.review!.question).toContain('China trade');
+  });
+  it('just stops (no review) when the budget is exhausted at target coverage', async () => {
+    const d = await decideWithLevels(input({ budget: { tokens: 0 }, coverage: 0.8 }), { judgeEnabled: true });
+    expect(d.outcome).toBe('act');
+    expect(d.verdict.signal).toBe('stop');
+  });
+  it('without an L2, a low-confidence L0 acts conservatively (continue, flagged)', async () => {
+    const d = await decideWithLevels(input(), { judgeEnabled: true });
+    expect(d.outcome).toBe('act');
+    expect(d.verdict.signal).toBe('continue');
+    expect(d.flags).toEqual(['no-l2', 'low-confidence-fallback']);
+  });
+});
+
+describe('decideWithLevels with JUDGE=off', () => {
+  it('never calls L2, even in the ambiguous middle', async () => {
+    const l2 = vi.fn(l2Says({}));
+    const d = await decideWithLevels(input(), { l2, judgeEnabled: false });
+    expect(l2).not.toHaveBeenCalled();
+    expect(d.outcome).toBe('act');
+    expect(d.verdict.signal).toBe('continue');
+    expect(d.flags).toContain('judge-off');
+  });
+  it('never pivots: a very-low-novelty round continues', async () => {
+    const d = await decideWithLevels(input({ novelty: 0.01 }), { judgeEnabled: false });
+    expect(d.verdict.signal).toBe('continue');
+    expect(d.verdict.signals.proposedSignal).toBe('pivot');
+  });
+  it('stops on clear saturation and on budget wrap-up', async () => {
+    expect((await decideWithLevels(input({ coverage: 0.9, novelty: 0.05 }), { judgeEnabled: false })).verdict.signal).toBe('stop');
+    expect((await decideWithLevels(input({ budget: { rounds: 0.1 } }), { judgeEnabled: false })).verdict.signal).toBe('stop');
+  });
+  it('does not turn a pivot-cap into a stop (no pivots at all when off)', async () => {
+    const d = await decideWithLevels(input({ novelty: 0.01, round: 30, history: { pivotCount: 9, lastPivotRound: 10 } }), { judgeEnabled: false });
+    expect(d.verdict.signal).toBe('continue');
+  });
+});

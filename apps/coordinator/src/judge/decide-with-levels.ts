@@ -1,0 +1,135 @@
+import { CONFIDENCE, DEFAULT_L2_TIMEOUT_MS, ESCALATE_BELOW } from './judge-thresholds';
+import type { JudgeInput, JudgeVerdict } from './judge-types';
+import { judgeOffVerdict } from './judge-off';
+import { l0Judge, tightestBudget } from './l0-judge';
+import { applyPivotGuards } from './pivot-guard';
+import { buildReviewSummary, type ReviewSummary } from './review-summary';
+import { routeByConfidence, type ConfidenceRoute } from './route-by-confidence';
+import { isJudgeVerdict } from './verdict-contract';
+import { withTimeout } from './with-timeout';
+
+/** An L2 judge (a model). It must echo `input.stateVersion`; it may honour the abort signal. */
+export type L2Judge = (input: JudgeInput, ctx: { signal: AbortSignal }) => Promise<JudgeVerdict>;
+
+export interface DecideOptions {
+  l2?: L2Judge;
+  /** Deadline for the L2 call; DEFAULT_L2_TIMEOUT_MS (3000) when absent. */
+  timeoutMs?: number;
+  /** false = JUDGE=off: rules only, conservative defaults, never L2. */
+  judgeEnabled: boolean;
+}
+
+export type DecisionFlag =
+  | 'act-and-flag'
+  | 'judge-off'
+  | 'no-l2'
+  | 'low-confidence-fallback'
+  | 'l2-timeout'
+  | 'l2-error'
+  | 'l2-invalid'
+  | 'needs-review';
+
+export interface LeveledDecision {
+  /** 'act': apply `verdict.signal`. 'needs_review': pause the run as needs_review with `review` (L3). */
+  outcome: 'act' | 'needs_review';
+  /** The final verdict. For needs_review it is level L3 and carries the last machine signal, for the log. */
+  verdict: JudgeVerdict;
+  route: ConfidenceRoute;
+  flags: DecisionFlag[];
+  /** Every verdict considered, in order (L0, then L2 if called), for the decision log. */
+  trail: JudgeVerdict[];
+  review?: ReviewSummary;
+  /** Time spent in L2, when called. */
+  l2Ms?: number;
+}
+
+/**
+ * System 1 then System 2:
+ * 1. budget exhausted below target coverage → L3 (needs_review) right away;
+ * 2. JUDGE=off → judgeOffVerdict (never pivots, never escalates);
+ * 3. L0; confidence >= 0.5 → act (flagged when <= 0.8);
+ * 4. confidence < 0.5 and an L2 is given → L2 with a timeout. Timeout/error/contract breach → `continue`
+ *    (confidence 0.5, flagged). A valid L2 verdict goes through the same pivot guards; if it is also
+ *    unsure (< 0.5) → L3;
+ * 5. confidence < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
+ *    than one more round, seed 000 §6.3), flagged.
+ */
+export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): Promise<LeveledDecision> {
+  const exhausted = tightestBudget(input.state.budgetLeft).fraction <= 0;
+  const belowTarget = input.state.coverage < input.targetCoverage;
+
+  const first = opts.judgeEnabled ? l0Judge(input) : judgeOffVerdict(input);
+  const trail: JudgeVerdict[] = [first];
+
+  if (exhausted && belowTarget) return review(input, 'budget-exhausted-below-target', first, trail, opts.judgeEnabled ? [] : ['judge-off']);
+
+  if (!opts.judgeEnabled) {
+    const route = routeByConfidence(first.confidence);
+    return { outcome: 'act', verdict: first, route, flags: ['judge-off', ...(route === 'act' ? [] : (['act-and-flag'] as const))], trail };
+  }
+
+  const route0 = routeByConfidence(first.confidence);
+  if (route0 !== 'escalate') return { outcome: 'act', verdict: first, route: route0, flags: route0 === 'act' ? [] : ['act-and-flag'], trail };
+
+  if (!opts.l2) {
+    const v = first.signal === 'continue' ? first : fallbackContinue(first, `L0 unsure (${first.confidence}) and no L2: ${first.signal} → continue`);
+    return { outcome: 'act', verdict: v, route: 'escalate', flags: ['no-l2', 'low-confidence-fallback'], trail };
+  }
+
+  const l2 = opts.l2;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_L2_TIMEOUT_MS;
+  const res = await withTimeout((signal) => l2(input, { signal }), timeoutMs);
+  if (res.status !== 'ok') {
+    const flag = res.status === 'timeout' ? 'l2-timeout' : 'l2-error';
+    const why = res.status === 'timeout' ? `L2 judge timed out after ${timeoutMs} ms` : `L2 judge failed: ${errMsg(res.error)}`;
+    const v = l2Fallback(input, why, flag);
+    trail.push(v);
+    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [flag, 'act-and-flag'], trail, l2Ms: res.ms };
+  }
+  if (!isJudgeVerdict(res.value) || res.value.stateVersion !== input.stateVersion) {
+    const v = l2Fallback(input, 'L2 verdict broke the output contract (shape or stateVersion)', 'l2-invalid');
+    trail.push(v);
+    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: ['l2-invalid', 'act-and-flag'], trail, l2Ms: res.ms };
+  }
+  const second = applyPivotGuards({ ...res.value, level: 'L2' }, input);
+  trail.push(second);
+  if (second.confidence < ESCALATE_BELOW) return { ...review(input, 'judge-unsure', second, trail, []), l2Ms: res.ms };
+  const route2 = routeByConfidence(second.confidence);
+  return { outcome: 'act', verdict: second, route: route2, flags: route2 === 'act' ? [] : ['act-and-flag'], trail, l2Ms: res.ms };
+}
+
+function review(
+  input: JudgeInput,
+  cause: 'budget-exhausted-below-target' | 'judge-unsure',
+  last: JudgeVerdict,
+  trail: JudgeVerdict[],
+  flags: DecisionFlag[],
+): LeveledDecision {
+  const summary = buildReviewSummary(input, cause, trail);
+  const verdict: JudgeVerdict = {
+    ...last,
+    level: 'L3',
+    reason: `needs review (${cause}): ${last.reason}`,
+    signals: { ...last.signals, escalatedFrom: last.level, reviewCause: cause },
+  };
+  return { outcome: 'needs_review', verdict, route: 'escalate', flags: [...flags, 'needs-review'], trail: [...trail, verdict], review: summary };
+}
+
+function fallbackContinue(v: JudgeVerdict, reason: string): JudgeVerdict {
+  return { ...v, signal: 'continue', reason, signals: { ...v.signals, proposedSignal: v.signal, fallback: true } };
+}
+
+function l2Fallback(input: JudgeInput, why: string, flag: DecisionFlag): JudgeVerdict {
+  return {
+    signal: 'continue',
+    confidence: CONFIDENCE.l2Fallback,
+    reason: `${why}: counts as continue`,
+    level: 'L2',
+    stateVersion: input.stateVersion,
+    signals: { fallback: flag },
+  };
+}
+
+function errMsg(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).slice(0, 300);
+}

@@ -1,0 +1,63 @@
+/**
+ * Every threshold the L0 judge and its guards use, named, with the boundary semantics spelled out.
+ * Tests exercise each one just below, at and above.
+ */
+import { WRAP_UP_FRACTION } from '../budget/budget-thresholds';
+
+export { WRAP_UP_FRACTION };
+
+/** A budget dimension with a remaining fraction `<=` this is exhausted. */
+export const BUDGET_EXHAUSTED_FRACTION = 0;
+
+/** Novelty strictly below this is "low": with coverage at target, the research is saturated → stop. */
+export const NOVELTY_LOW = 0.15;
+/** Novelty strictly below this is "very low": with coverage below target, the current path is dead → pivot. */
+export const NOVELTY_VERY_LOW = 0.05;
+/** Novelty at or above this, with at least one new finding, is a healthy yield → continue. */
+export const NOVELTY_HEALTHY = 0.3;
+
+/** Consecutive rounds with no new finding and no new source after which yield is "dead" (seed 002: idle threshold 3). */
+export const IDLE_ROUNDS_THRESHOLD = 3;
+
+/** After a pivot, this many rounds must pass before the next pivot (seed 000 §5.3): allowed when roundsSincePivot >= 3. */
+export const PIVOT_COOLDOWN_ROUNDS = 3;
+/** After this many pivots, a further pivot becomes stop (seed 000 §5.3). */
+export const MAX_PIVOTS = 5;
+
+/** Confidence routing (seed 000 §6.3): above ACT_ABOVE act; from ESCALATE_BELOW to ACT_ABOVE act and flag; below escalate. */
+export const ACT_ABOVE = 0.8;
+export const ESCALATE_BELOW = 0.5;
+
+/** A subtopic with at least this many findings counts as covered in the L3 summary (when not graded upstream). */
+export const COVERED_MIN_EVIDENCE = 2;
+
+/** Confidences the rules give. */
+export const CONFIDENCE = {
+  budgetExhausted: 0.99,
+  wrapUp: 0.92,
+  saturated: 0.9,
+  /** Coverage met but the last round still brought new material: continuing is reasonable, not certain. */
+  targetMetStillLearning: 0.65,
+  /** Very low novelty below target and idle for IDLE_ROUNDS_THRESHOLD rounds: a clear dead end. */
+  pivotDeadEnd: 0.85,
+  /** Very low novelty below target, but something still trickles in. */
+  pivotLowNovelty: 0.7,
+  healthy: 0.9,
+  /** The ambiguous middle ground is interpolated between these two over [NOVELTY_VERY_LOW, NOVELTY_HEALTHY). */
+  middleMin: 0.35,
+  middleMax: 0.7,
+  /** A guard turned a pivot into stop (pivot cap, or cooldown with dead yield). */
+  guardStop: 0.9,
+  /** A guard turned a pivot into continue (cooldown). */
+  guardContinue: 0.7,
+  /** An L2 call that timed out or failed counts as continue with this confidence (act and flag). */
+  l2Fallback: 0.5,
+} as const;
+
+/** Default L2 timeout when the caller does not give one (seed 000: 3 s judge timeout). */
+export const DEFAULT_L2_TIMEOUT_MS = 3000;
+
+/** A round where failed/dispatched is at or above this share is an infrastructure problem, not a content signal. */
+export const FAILED_SHARE_HIGH = 0.5;
+/** Confidence of the continue given when too many tasks failed: low on purpose, so it escalates. */
+export const CONFIDENCE_TASKS_FAILING = 0.4;

@@ -1,0 +1,30 @@
+export type TimedResult<T> =
+  | { status: 'ok'; value: T; ms: number }
+  | { status: 'timeout'; ms: number }
+  | { status: 'error'; error: unknown; ms: number };
+
+/**
+ * Runs `fn` with a deadline. Never rejects. On timeout the AbortSignal given to `fn` is aborted so the
+ * callee can stop spending tokens; a late result is ignored.
+ */
+export async function withTimeout<T>(fn: (signal: AbortSignal) => Promise<T>, timeoutMs: number): Promise<TimedResult<T>> {
+  const started = performance.now();
+  const ac = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), Math.max(0, timeoutMs));
+  });
+  try {
+    const winner = await Promise.race([fn(ac.signal).then((value) => ({ value })), deadline]);
+    const ms = performance.now() - started;
+    if (winner === 'timeout') {
+      ac.abort(new Error(`timed out after ${timeoutMs} ms`));
+      return { status: 'timeout', ms };
+    }
+    return { status: 'ok', value: winner.value, ms };
+  } catch (error) {
+    return { status: 'error', error, ms: performance.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
