@@ -1,0 +1,52 @@
+import type { Budget } from '@orrery/protocol';
+
+/** One reservation, made before a dispatch; settled task by task. Kept after it closes, so a replayed reserve is a no-op. */
+export interface LedgerReservation {
+  id: string;
+  granted: { tasks: number; tokens: number };
+  tasksOpen: number;
+  tokensOpen: number;
+}
+
+/**
+ * The budget ledger of one run: a plain, JSON-serializable object the coordinator stores in Redis
+ * (beside the run, written under the same state version). Every operation is a pure function
+ * returning a new state; the input state is never mutated.
+ */
+export interface BudgetLedgerState {
+  budget: Budget;
+  startedAtMs: number;
+  roundsStarted: number;
+  /** Settled actual usage. */
+  used: { tokens: number; tasks: number };
+  reservations: Record<string, LedgerReservation>;
+  /** Settlement keys (task ids by default) already applied, with the tokens they counted: the idempotence record. */
+  settled: Record<string, number>;
+  /** Token charges outside tasks (planning, L2 judge, synthesis...), by idempotence key. */
+  charges: Record<string, number>;
+}
+
+export function createLedger(budget: Budget, startedAtMs: number): BudgetLedgerState {
+  return { budget: { ...budget }, startedAtMs, roundsStarted: 0, used: { tokens: 0, tasks: 0 }, reservations: {}, settled: {}, charges: {} };
+}
+
+/** Open (reserved, not yet settled) amounts across reservations. */
+export function openReserved(state: BudgetLedgerState): { tasks: number; tokens: number } {
+  let tasks = 0;
+  let tokens = 0;
+  for (const r of Object.values(state.reservations)) {
+    tasks += r.tasksOpen;
+    tokens += r.tokensOpen;
+  }
+  return { tasks, tokens };
+}
+
+/** Absolute amounts still available for new reservations (never negative). */
+export function available(state: BudgetLedgerState): { tasks: number; tokens: number; rounds: number } {
+  const open = openReserved(state);
+  return {
+    tasks: Math.max(0, state.budget.maxTasks - state.used.tasks - open.tasks),
+    tokens: Math.max(0, state.budget.maxTokens - state.used.tokens - open.tokens),
+    rounds: Math.max(0, state.budget.maxRounds - state.roundsStarted),
+  };
+}

@@ -1,0 +1,41 @@
+import { WRAP_UP_FRACTION } from './budget-thresholds';
+import { openReserved, type BudgetLedgerState } from './ledger-state';
+
+export interface BudgetFractions {
+  tokens: number;
+  tasks: number;
+  rounds: number;
+  wallSeconds: number;
+}
+
+const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
+
+/**
+ * Fractions left per dimension (0..1). Open reservations count as spent (they are committed).
+ * Rounds: (maxRounds - roundsStarted) / maxRounds. Wall: elapsed since startedAtMs against maxWallSeconds.
+ * This is what the judge takes as `state.budgetLeft`.
+ */
+export function remaining(state: BudgetLedgerState, nowMs: number): BudgetFractions {
+  const open = openReserved(state);
+  const b = state.budget;
+  return {
+    tokens: clamp01(1 - (state.used.tokens + open.tokens) / b.maxTokens),
+    tasks: clamp01(1 - (state.used.tasks + open.tasks) / b.maxTasks),
+    rounds: clamp01(1 - state.roundsStarted / b.maxRounds),
+    wallSeconds: clamp01(1 - (nowMs - state.startedAtMs) / (b.maxWallSeconds * 1000)),
+  };
+}
+
+function minFraction(f: BudgetFractions): number {
+  return Math.min(f.tokens, f.tasks, f.rounds, f.wallSeconds);
+}
+
+/** True when any dimension has strictly less than WRAP_UP_FRACTION (15%) left: stop exploring, synthesize, list gaps. */
+export function shouldWrapUp(state: BudgetLedgerState, nowMs: number): boolean {
+  return minFraction(remaining(state, nowMs)) < WRAP_UP_FRACTION;
+}
+
+/** True when any dimension has nothing left. */
+export function isExhausted(state: BudgetLedgerState, nowMs: number): boolean {
+  return minFraction(remaining(state, nowMs)) <= 0;
+}

@@ -1,0 +1,50 @@
+import { available, type BudgetLedgerState, type LedgerReservation } from './ledger-state';
+
+export interface ReserveRequest {
+  /** Idempotence key of the dispatch (e.g. the round's flow id). */
+  id: string;
+  tasks: number;
+  /** Estimated tokens for all `tasks` together. */
+  tokens: number;
+}
+
+export type ReserveMode = 'trim' | 'refuse';
+
+export type ReserveResult =
+  | { ok: true; state: BudgetLedgerState; reservation: LedgerReservation; trimmed: boolean; replayed: boolean }
+  | { ok: false; state: BudgetLedgerState; reason: string };
+
+/**
+ * Reserves tasks and tokens before a dispatch.
+ * - 'trim' (default): grant what is left — fewer tasks (dispatch the first `granted.tasks`), tokens pro rata,
+ *   capped by the tokens left; refuse only when not even one task or no token is left.
+ * - 'refuse': all or nothing.
+ * Refuses when the wall-clock budget is spent (if `nowMs` is given). A replay of the same id returns the
+ * original reservation and the unchanged state.
+ */
+export function reserve(state: BudgetLedgerState, req: ReserveRequest, opts: { mode?: ReserveMode; nowMs?: number } = {}): ReserveResult {
+  const existing = state.reservations[req.id];
+  if (existing) return { ok: true, state, reservation: existing, trimmed: existing.granted.tasks < req.tasks, replayed: true };
+  if (!(req.tasks >= 1) || !Number.isInteger(req.tasks)) return { ok: false, state, reason: `invalid task count ${req.tasks}` };
+  const wantTokens = Number.isFinite(req.tokens) && req.tokens > 0 ? req.tokens : 0;
+  if (opts.nowMs !== undefined && opts.nowMs - state.startedAtMs >= state.budget.maxWallSeconds * 1000) {
+    return { ok: false, state, reason: 'wall-clock budget spent' };
+  }
+  const avail = available(state);
+  const mode = opts.mode ?? 'trim';
+  if (mode === 'refuse' && (req.tasks > avail.tasks || wantTokens > avail.tokens)) {
+    return { ok: false, state, reason: `would exceed the budget (asked ${req.tasks} tasks/${wantTokens} tokens, left ${avail.tasks}/${avail.tokens})` };
+  }
+  const tasks = Math.min(req.tasks, avail.tasks);
+  if (tasks < 1) return { ok: false, state, reason: `no task left in the budget (${state.used.tasks} used of ${state.budget.maxTasks})` };
+  const tokens = Math.min((wantTokens * tasks) / req.tasks, avail.tokens);
+  if (avail.tokens <= 0) return { ok: false, state, reason: `no token left in the budget (${state.used.tokens} used of ${state.budget.maxTokens})` };
+  const reservation: LedgerReservation = { id: req.id, granted: { tasks, tokens }, tasksOpen: tasks, tokensOpen: tokens };
+  return {
+    ok: true,
+    state: { ...state, reservations: { ...state.reservations, [req.id]: reservation } },
+    reservation,
+    trimmed: tasks < req.tasks || tokens < wantTokens,
+    replayed: false,
+  };
+}
