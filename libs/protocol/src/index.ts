@@ -11,3 +11,4 @@ export * from './source';
 export * from './task';
 export * from './task-result';
 export * from './usage';
+export * from './queues';

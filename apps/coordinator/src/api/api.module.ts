@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { RunsModule } from '../runs/runs.module';
+import { HealthController } from './health.controller';
+import { ResearchController } from './research.controller';
+
+@Module({ imports: [RunsModule], controllers: [ResearchController, HealthController] })
+export class ApiModule {}

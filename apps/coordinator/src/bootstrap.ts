@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { type INestApplication, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { COORDINATOR_QUEUE, ReportSchema, ResearchRequestSchema, RunEventSchema, RunSchema, SUBAGENT_QUEUE } from '@orrery/protocol';
+import type { Queue } from 'bullmq';
+import { getQueueToken } from '@nestjs/bullmq';
+import { z } from 'zod';
+import { apiKeyMiddleware } from './api/api-key.middleware';
+import { HttpErrorsFilter } from './api/http-errors.filter';
+import { BOARD_PATH, bullBoardRouter } from './board/bull-board';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator-config';
+import { CoordinatorModule } from './coordinator.module';
+
+export interface StartedCoordinator {
+  app: INestApplication;
+  url: string;
+}
+
+/** Builds and starts the coordinator's HTTP app. Port 0 picks a free port. */
+export async function startCoordinator(overrides: { port?: number; logger?: false | ('log' | 'error' | 'warn' | 'debug')[] } = {}): Promise<StartedCoordinator> {
+  const app = await NestFactory.create<NestExpressApplication>(CoordinatorModule, {
+    logger: overrides.logger ?? ['log', 'error', 'warn'],
+    bodyParser: false,
+  });
+  const config = app.get<CoordinatorConfig>(COORDINATOR_CONFIG);
+  const logger = new Logger('Coordinator');
+  app.use(apiKeyMiddleware(config.API_KEYS));
+  // 1 MB so that an oversized topic gets zod's clear 400 rather than a bare 413.
+  app.useBodyParser('json', { limit: '1mb' });
+  app.useGlobalFilters(new HttpErrorsFilter());
+  app.enableShutdownHooks();
+
+  const queues = [COORDINATOR_QUEUE, SUBAGENT_QUEUE].map((name) => app.get<Queue>(getQueueToken(name)));
+  app.use(BOARD_PATH, bullBoardRouter(queues));
+
+  const document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle('Orrery').setDescription('Multi-agent research service').setVersion('1').addBearerAuth().build());
+  document.components = {
+    ...document.components,
+    schemas: Object.fromEntries(
+      Object.entries({ ResearchRequest: ResearchRequestSchema, Run: RunSchema, Report: ReportSchema, RunEvent: RunEventSchema }).map(([k, s]) => [k, z.toJSONSchema(s, { unrepresentable: 'any' }) as object]),
+    ),
+  };
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+
+  // Without API keys the service is open, so it listens on loopback only.
+  const host = config.HOST ?? (config.API_KEYS.length ? '0.0.0.0' : '127.0.0.1');
+  if (!config.API_KEYS.length && host !== '127.0.0.1') logger.warn(`API_KEYS is unset but HOST=${host}: the API is open to anyone who can reach it`);
+  await app.listen(overrides.port ?? config.PORT, host);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  logger.log(`listening on ${host}:${port}${config.API_KEYS.length ? ' (API keys required)' : ' (no API_KEYS set: bound to 127.0.0.1 only)'}; docs at /docs, queues at ${BOARD_PATH}`);
+  return { app, url };
+}

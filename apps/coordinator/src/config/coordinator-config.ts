@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const list = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+/** Every setting of the coordinator, read from the environment and validated once at startup. */
+export const CoordinatorConfigSchema = z.object({
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
+  PORT: int(3000),
+  HOST: z.string().optional(),
+  API_KEYS: list,
+  COORDINATOR_CONCURRENCY: int(4, 1),
+  MAX_SUBTOPICS: int(8, 1),
+  FINDINGS_PER_TASK: int(6, 1),
+  MAX_CITATIONS: int(25, 1),
+  MAX_NEW_TASKS_PER_ROUND: int(4, 0),
+  NOVELTY_STOP: z.coerce.number().min(0).max(1).default(0.1),
+  TASK_ATTEMPTS: int(3, 1),
+  TASK_BACKOFF_MS: int(1000),
+  BUDGET_MAX_TOKENS: int(2_000_000, 1),
+  BUDGET_MAX_TASKS: int(40, 1),
+  BUDGET_MAX_ROUNDS: int(3, 1),
+  BUDGET_MAX_WALL_SECONDS: int(900, 1),
+  BUDGET_CAP_TOKENS: int(10_000_000, 1),
+  BUDGET_CAP_TASKS: int(200, 1),
+  BUDGET_CAP_ROUNDS: int(10, 1),
+  BUDGET_CAP_WALL_SECONDS: int(3600, 1),
+  RUN_RETENTION_SECONDS: int(7 * 24 * 3600, 60),
+  EVENTS_MAXLEN: int(10_000, 100),
+});
+export type CoordinatorConfig = z.infer<typeof CoordinatorConfigSchema>;
+
+export const COORDINATOR_CONFIG = Symbol('COORDINATOR_CONFIG');
+
+export function loadCoordinatorConfig(env: NodeJS.ProcessEnv = process.env): CoordinatorConfig {
+  const parsed = CoordinatorConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid coordinator configuration: ${problems}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,71 @@
+import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask } from '@orrery/protocol';
+import { jobIds } from '../queues/job-ids';
+
+export interface TaskLimits {
+  findingsPerTask: number;
+  maxCitations: number;
+}
+
+/** What a search subagent is told: its objective, scope and boundaries, and how to answer. */
+export function buildSearchTask(run: Run, subtopic: Subtopic, round: number, index: number, knownSourceIds: string[], limits: TaskLimits): SearchTask {
+  return {
+    kind: 'search',
+    taskId: jobIds.task(run.id, round, index),
+    runId: run.id,
+    round,
+    engine: run.engine,
+    ...(run.corpus ? { corpus: run.corpus } : {}),
+    subtopicId: subtopic.id,
+    query: subtopic.query,
+    maxFindings: limits.findingsPerTask,
+    knownSourceIds,
+    context: {
+      objective: `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`,
+      topic: run.topic,
+      scope: { include: subtopic.facetTerms, exclude: subtopic.excludeTerms },
+      outputFormat: 'Findings: a one-sentence claim each, with the source id and a verbatim quote from that source.',
+      sourceGuidance: 'Prefer sources not already known to the run; stay on the run topic; never cite a source you did not retrieve.',
+      excerpts: [],
+    },
+  };
+}
+
+/** The tasks of a dispatched round, rebuilt from the run record: the same record gives the same tasks. */
+export function buildRoundTasks(run: Run, round: number, knownSourceIds: string[], limits: TaskLimits): SearchTask[] {
+  const rec = run.rounds.find((r) => r.n === round);
+  if (!rec || !run.plan) return [];
+  const byId = new Map(run.plan.subtopics.map((s) => [s.id, s]));
+  return rec.subtopicIds.flatMap((id, i) => {
+    const subtopic = byId.get(id);
+    return subtopic ? [buildSearchTask(run, subtopic, round, i + 1, knownSourceIds, limits)] : [];
+  });
+}
+
+/** The writer gets the findings per subtopic and exactly the ledger sources they name. */
+export function buildSynthesisTask(run: Run, plan: Plan, findings: Finding[], sources: Source[], limits: TaskLimits): SynthesizeTask {
+  const sections = plan.subtopics.map((s) => ({
+    subtopicId: s.id,
+    title: s.title,
+    findings: findings.filter((f) => f.subtopicId === s.id).slice(0, 500),
+  }));
+  const named = new Set(findings.map((f) => f.sourceId));
+  return {
+    kind: 'synthesize',
+    taskId: jobIds.write(run.id),
+    runId: run.id,
+    round: run.rounds.length,
+    engine: run.engine,
+    ...(run.corpus ? { corpus: run.corpus } : {}),
+    sections,
+    sources: sources.filter((s) => named.has(s.id)),
+    maxCitations: limits.maxCitations,
+    context: {
+      objective: `Write a cited research report on "${run.topic}"`,
+      topic: run.topic,
+      scope: { include: plan.subtopics.map((s) => s.title).slice(0, 50), exclude: [] },
+      outputFormat: 'A title, a summary, and one section per subtopic; every paragraph cites sources by id with verbatim quotes.',
+      sourceGuidance: 'Cite only the sources given; quotes must occur verbatim in the cited source.',
+      excerpts: [],
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { TaskDispatcher } from './task-dispatcher';
+
+export const FLOW_PRODUCER = 'orrery-flows';
+
+@Module({
+  imports: [
+    BullModule.forRootAsync({
+      inject: [COORDINATOR_CONFIG],
+      useFactory: (config: CoordinatorConfig) => ({
+        connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
+        prefix: config.QUEUE_PREFIX,
+      }),
+    }),
+    BullModule.registerQueue({ name: COORDINATOR_QUEUE }, { name: SUBAGENT_QUEUE }),
+    BullModule.registerFlowProducer({ name: FLOW_PRODUCER }),
+  ],
+  providers: [TaskDispatcher],
+  exports: [TaskDispatcher, BullModule],
+})
+export class QueuesModule {}

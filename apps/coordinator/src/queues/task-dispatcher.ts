@@ -1,0 +1,84 @@
+import { InjectFlowProducer, InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
+import { type FlowProducer, type JobsOptions, Queue } from 'bullmq';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { jobIds } from './job-ids';
+
+const DAY = 24 * 3600;
+
+/** All queue access goes through here: the hub's steps and the spokes' tasks. */
+@Injectable()
+export class TaskDispatcher {
+  private readonly logger = new Logger(TaskDispatcher.name);
+
+  constructor(
+    @InjectQueue(COORDINATOR_QUEUE) readonly coordinatorQueue: Queue,
+    @InjectQueue(SUBAGENT_QUEUE) readonly subagentQueue: Queue,
+    @InjectFlowProducer('orrery-flows') private readonly flows: FlowProducer,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {
+    for (const q of [coordinatorQueue, subagentQueue]) q.on('error', (err) => this.logger.warn(`queue ${q.name}: ${err.message}`));
+    flows.on('error', (err) => this.logger.warn(`flow producer: ${err.message}`));
+  }
+
+  /** Completed jobs are kept for a day so a re-dispatch with the same id stays a no-op. */
+  private stepOptions(jobId: string): JobsOptions {
+    return {
+      jobId,
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: { age: DAY, count: 10_000 },
+      removeOnFail: { age: 7 * DAY, count: 10_000 },
+    };
+  }
+
+  private taskOptions(jobId: string): JobsOptions {
+    return {
+      jobId,
+      attempts: this.config.TASK_ATTEMPTS,
+      backoff: { type: 'exponential', delay: this.config.TASK_BACKOFF_MS },
+      removeOnComplete: { age: DAY, count: 10_000 },
+      removeOnFail: { age: 7 * DAY, count: 10_000 },
+      // A child that fails after its retries must not leave the round waiting forever.
+      ignoreDependencyOnFailure: true,
+    };
+  }
+
+  async enqueuePlan(runId: string): Promise<void> {
+    const step: CoordinatorStep = { step: 'plan', runId };
+    await this.coordinatorQueue.add('plan', step, this.stepOptions(jobIds.plan(runId)));
+  }
+
+  /** One round as a flow: the parent is the coordinator's next step, the children are the tasks. */
+  async dispatchRound(runId: string, round: number, tasks: SubagentTask[]): Promise<void> {
+    const step: CoordinatorStep = { step: 'round', runId, round };
+    await this.flows.add({
+      name: 'round',
+      queueName: COORDINATOR_QUEUE,
+      data: step,
+      opts: this.stepOptions(jobIds.round(runId, round)),
+      children: tasks.map((task) => ({ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) })),
+    });
+  }
+
+  async dispatchSynthesis(runId: string, task: SubagentTask): Promise<void> {
+    const step: CoordinatorStep = { step: 'finalize', runId };
+    await this.flows.add({
+      name: 'finalize',
+      queueName: COORDINATOR_QUEUE,
+      data: step,
+      opts: this.stepOptions(jobIds.finalize(runId)),
+      children: [{ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) }],
+    });
+  }
+
+  /** Removes a cancelled run's waiting step and the tasks not yet started; active ones finish unseen. */
+  async withdraw(jobId: string): Promise<void> {
+    try {
+      await this.coordinatorQueue.remove(jobId, { removeChildren: true });
+    } catch (err) {
+      this.logger.debug(`withdraw ${jobId}: ${(err as Error).message}`);
+    }
+  }
+}

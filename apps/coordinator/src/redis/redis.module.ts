@@ -1,0 +1,29 @@
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+
+export const REDIS = Symbol('REDIS');
+
+/** The coordinator's own Redis connection for run state and events (BullMQ keeps its own). */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: REDIS,
+      inject: [COORDINATOR_CONFIG],
+      useFactory: (config: CoordinatorConfig) => {
+        const logger = new Logger('Redis');
+        const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+        redis.on('error', (err) => logger.warn(`redis: ${err.message}`));
+        return redis;
+      },
+    },
+  ],
+  exports: [REDIS],
+})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Redis keys of one run. The `{runId}` hash tag keeps a run's keys in one cluster slot,
+ * so the Lua scripts that touch several of them stay valid on Redis Cluster.
+ */
+export class RunKeys {
+  constructor(private readonly prefix: string) {}
+  run(runId: string): string {
+    return `${this.prefix}:run:{${runId}}`;
+  }
+  events(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:events`;
+  }
+  eventKeys(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:event-keys`;
+  }
+  results(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:results`;
+  }
+  sources(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:sources`;
+  }
+  findings(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:findings`;
+  }
+  report(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:report`;
+  }
+  all(runId: string): string[] {
+    return [this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.report(runId)];
+  }
+}

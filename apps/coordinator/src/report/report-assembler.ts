@@ -1,0 +1,84 @@
+import type { Finding, Report, ReportSection, Run, Source, SynthesizeResult } from '@orrery/protocol';
+import { MIN_EVIDENCE_PER_SUBTOPIC } from '../coverage/round-figures';
+
+const normalize = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** A citation stands only if its source is in the ledger and its quote occurs in that source. */
+export function citationHolds(ledger: Map<string, Source>, sourceId: string, quote?: string): boolean {
+  const source = ledger.get(sourceId);
+  if (!source) return false;
+  return quote === undefined || normalize(source.text).includes(normalize(quote));
+}
+
+/** When the writer failed, the report is still produced from the ledger's findings: nothing is lost. */
+export function fallbackSections(run: Run, findings: Finding[], maxCitations: number): SynthesizeResult {
+  const cited = new Set<string>();
+  const sections: ReportSection[] = [];
+  for (const s of run.plan?.subtopics ?? []) {
+    const paragraphs = findings
+      .filter((f) => f.subtopicId === s.id)
+      .filter((f) => cited.has(f.sourceId) || cited.size < maxCitations)
+      .map((f) => {
+        cited.add(f.sourceId);
+        return { text: f.claim, citations: [{ sourceId: f.sourceId, quote: f.quote }] };
+      });
+    if (paragraphs.length) sections.push({ title: s.title, subtopicId: s.id, paragraphs });
+  }
+  return {
+    kind: 'synthesize',
+    taskId: 'fallback',
+    title: run.topic,
+    summary: `Findings on "${run.topic}" gathered from ${cited.size} sources.`,
+    sections,
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    stats: {},
+  };
+}
+
+/** Checks every citation against the ledger and adds sources, coverage and metadata. */
+export function assembleReport(run: Run, written: SynthesizeResult, ledgerSources: Source[]): Report {
+  const ledger = new Map(ledgerSources.map((s) => [s.id, s]));
+  let dropped = 0;
+  const cited = new Set<string>();
+  const sections = written.sections
+    .map((section) => ({
+      ...section,
+      paragraphs: section.paragraphs
+        .map((p) => {
+          const citations = p.citations.filter((c) => citationHolds(ledger, c.sourceId, c.quote));
+          dropped += p.citations.length - citations.length;
+          return { ...p, citations };
+        })
+        .filter((p) => p.citations.length > 0),
+    }))
+    .filter((s) => s.paragraphs.length > 0);
+  for (const s of sections) for (const p of s.paragraphs) for (const c of p.citations) cited.add(c.sourceId);
+
+  const subtopics = (run.plan?.subtopics ?? []).map((s) => {
+    const evidenceCount = run.evidence[s.id] ?? 0;
+    const status = evidenceCount >= MIN_EVIDENCE_PER_SUBTOPIC ? 'covered' : evidenceCount > 0 ? 'thin' : 'missing';
+    return { id: s.id, title: s.title, evidenceCount, status } as const;
+  });
+  const gaps = subtopics.filter((s) => s.status !== 'covered').map((s) => `${s.title} (${s.status}: ${s.evidenceCount} findings)`);
+  return {
+    runId: run.id,
+    title: written.title,
+    topic: run.topic,
+    summary: written.summary,
+    sections,
+    sources: [...cited].map((id) => {
+      const s = ledger.get(id)!;
+      return { id, title: s.title, ...(s.url ? { url: s.url } : {}) };
+    }),
+    coverage: { subtopics, gaps },
+    metadata: {
+      engine: run.engine,
+      ...(run.corpus ? { corpus: run.corpus } : {}),
+      rounds: run.rounds.length,
+      tasks: run.counters.tasksDispatched,
+      usage: run.usage,
+      generatedAt: new Date().toISOString(),
+      droppedCitations: dropped,
+    },
+  };
+}

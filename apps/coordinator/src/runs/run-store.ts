@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Run, RunSchema } from '@orrery/protocol';
+import type { Redis } from 'ioredis';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { REDIS } from '../redis/redis.module';
+import { RunKeys } from '../redis/run-keys';
+
+/** Compare-and-set on stateVersion, so two coordinator replicas never overwrite each other's step. */
+const CAS_SCRIPT = `
+local cur = redis.call('GET', KEYS[1])
+if not cur then return -1 end
+local v = cjson.decode(cur).stateVersion
+if tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1`;
+
+export class RunNotFoundError extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} not found`);
+  }
+}
+
+/** The repository of run records. Only the coordinator writes here. */
+@Injectable()
+export class RunStore {
+  readonly keys: RunKeys;
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
+  ) {
+    this.keys = new RunKeys(config.QUEUE_PREFIX);
+  }
+
+  async create(run: Run): Promise<void> {
+    const ok = await this.redis.set(this.keys.run(run.id), JSON.stringify(RunSchema.parse(run)), 'NX');
+    if (ok !== 'OK') throw new Error(`run ${run.id} exists already`);
+  }
+
+  async get(runId: string): Promise<Run | undefined> {
+    const raw = await this.redis.get(this.keys.run(runId));
+    return raw ? RunSchema.parse(JSON.parse(raw)) : undefined;
+  }
+
+  async require(runId: string): Promise<Run> {
+    const run = await this.get(runId);
+    if (!run) throw new RunNotFoundError(runId);
+    return run;
+  }
+
+  /**
+   * Applies `change` to the latest record and writes it back if nobody else wrote in between;
+   * retries on conflict. `change` returns undefined to leave the record as it is.
+   */
+  async mutate(runId: string, change: (run: Run) => Run | undefined): Promise<Run> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const current = await this.require(runId);
+      const next = change(structuredClone(current));
+      if (!next) return current;
+      const written: Run = RunSchema.parse({ ...next, stateVersion: current.stateVersion + 1, updatedAt: new Date().toISOString() });
+      const res = await this.redis.eval(CAS_SCRIPT, 1, this.keys.run(runId), String(current.stateVersion), JSON.stringify(written));
+      if (res === 1) return written;
+      if (res === -1) throw new RunNotFoundError(runId);
+    }
+    throw new Error(`run ${runId}: too many concurrent updates`);
+  }
+
+  /** After a run ends its keys live on for the retention period, then Redis drops them. */
+  async expire(runId: string, seconds: number): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    for (const key of this.keys.all(runId)) pipeline.expire(key, seconds);
+    await pipeline.exec();
+  }
+}

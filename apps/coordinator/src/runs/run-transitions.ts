@@ -1,0 +1,62 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Run, type RunStatus, type SubagentTask, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { RunEventsService } from '../events/run-events.service';
+import { RunStore } from './run-store';
+
+/** Status changes and their events, written once each however often a step runs. */
+@Injectable()
+export class RunTransitions {
+  constructor(
+    private readonly store: RunStore,
+    private readonly events: RunEventsService,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  async status(runId: string, status: RunStatus): Promise<Run> {
+    const run = await this.store.mutate(runId, (r) => {
+      if (r.status === status || TERMINAL_RUN_STATUSES.includes(r.status)) return undefined;
+      r.status = status;
+      return r;
+    });
+    if (run.status === status) await this.events.append(runId, `status:${status}`, 'run.status', { status });
+    return run;
+  }
+
+  async recordDispatch(run: Run, round: number, tasks: SubagentTask[]): Promise<void> {
+    await this.store.mutate(run.id, (r) => {
+      const rec = r.rounds.find((x) => x.n === round);
+      if (!rec || rec.taskIds.length) return undefined;
+      rec.taskIds = tasks.map((t) => t.taskId);
+      r.counters.tasksDispatched += tasks.length;
+      return r;
+    });
+    const titles = new Map(run.plan?.subtopics.map((s) => [s.id, s.title]));
+    await this.events.append(run.id, `round.started:${round}`, 'round.started', {
+      round,
+      tasks: tasks.map((t) => ({
+        taskId: t.taskId,
+        kind: t.kind,
+        ...(t.kind === 'search' ? { subtopicId: t.subtopicId, title: titles.get(t.subtopicId) ?? t.query } : { title: 'report' }),
+      })),
+    });
+  }
+
+  /** Ends a run; its keys then expire after the retention period. */
+  async finish(runId: string, status: 'done' | 'failed' | 'cancelled', error?: string): Promise<Run> {
+    const run = await this.store.mutate(runId, (r) => {
+      if (TERMINAL_RUN_STATUSES.includes(r.status)) return undefined;
+      r.status = status;
+      r.finishedAt = new Date().toISOString();
+      if (status === 'cancelled') r.cancelRequested = true;
+      if (error) r.errors.push({ ts: r.finishedAt, step: 'run', message: error });
+      return r;
+    });
+    if (run.status === status) {
+      await this.events.append(runId, `status:${status}`, 'run.status', { status });
+      await this.events.append(runId, 'run.finished', 'run.finished', { status, ...(error ? { error } : {}) });
+      await this.store.expire(runId, this.config.RUN_RETENTION_SECONDS);
+    }
+    return run;
+  }
+}

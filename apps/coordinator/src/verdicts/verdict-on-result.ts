@@ -1,0 +1,70 @@
+import { SearchResultSchema, type SearchResult, type SearchTask } from '@orrery/protocol';
+import { buildCorrection } from './build-correction';
+import { checkFindings } from './check-findings';
+import { MAX_RETRIES } from './verdict-thresholds';
+import type { CheckOutcome, FindingIssue, ResultVerdict } from './verdict-types';
+
+export interface VerdictInput {
+  task: SearchTask;
+  /** The raw result as received from the queue: unknown until it parses. */
+  result: unknown;
+  topic: string;
+  /** 0-based attempt of this task (0 = first dispatch). */
+  attempt: number;
+}
+
+/** Parses a raw result with the protocol schema and checks it belongs to the task. */
+export function parseSearchResult(task: SearchTask, raw: unknown): { ok: true; result: SearchResult } | { ok: false; problems: string[] } {
+  const parsed = SearchResultSchema.safeParse(raw);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+  }
+  if (parsed.data.taskId !== task.taskId) return { ok: false, problems: [`taskId "${parsed.data.taskId}" is not "${task.taskId}"`] };
+  return { ok: true, result: parsed.data };
+}
+
+/**
+ * The execution verdict on one subagent search result (seed 004's Jev: format, meaning, side effects → here scope).
+ * Strict on the whole result: any bad finding fails it. Failing results are retried with a concrete
+ * correction while attempt < MAX_RETRIES, then discarded. The partial-pass choice is filterResult's:
+ * the coordinator merges filterResult(...).result whatever the verdict, so good findings are not lost to a
+ * retry or a discard, and the retry's correction targets only what was wrong.
+ */
+export function verdictOnResult(input: VerdictInput): ResultVerdict {
+  const { task, attempt } = input;
+  const failing = attempt >= MAX_RETRIES ? 'discard' : 'retry';
+  const parsed = parseSearchResult(task, input.result);
+  if (!parsed.ok) {
+    const skipped: CheckOutcome = { status: 'skipped', issues: ['format failed'] };
+    return {
+      verdict: failing,
+      detail: `format: ${parsed.problems.join('; ')}`,
+      checks: { format: { status: 'fail', issues: parsed.problems }, meaning: skipped, scope: skipped },
+      ...(failing === 'retry' ? { correction: buildCorrection([], parsed.problems) } : {}),
+      issues: [],
+      counts: { findings: 0, badFindings: 0 },
+    };
+  }
+  const byFinding = checkFindings(parsed.result, { task, topic: input.topic });
+  const issues: FindingIssue[] = [...byFinding.values()].flat();
+  const bad = [...byFinding.values()].filter((l) => l.length > 0).length;
+  const meaning = issues.filter((i) => i.check === 'meaning').map((i) => i.message);
+  const scope = issues.filter((i) => i.check === 'scope').map((i) => i.message);
+  const checks = {
+    format: { status: 'pass', issues: [] } as CheckOutcome,
+    meaning: { status: meaning.length ? 'fail' : 'pass', issues: meaning } as CheckOutcome,
+    scope: { status: scope.length ? 'fail' : 'pass', issues: scope } as CheckOutcome,
+  };
+  const n = parsed.result.findings.length;
+  if (bad === 0) {
+    return { verdict: 'pass', detail: n ? `${n} finding(s) checked` : 'no findings (a valid, empty search)', checks, issues, counts: { findings: n, badFindings: 0 } };
+  }
+  return {
+    verdict: failing,
+    detail: `${bad} of ${n} finding(s) failed: ${issues.slice(0, 3).map((i) => i.message).join('; ')}${failing === 'discard' ? ` (attempt ${attempt}: no retry left)` : ''}`,
+    checks,
+    ...(failing === 'retry' ? { correction: buildCorrection(issues) } : {}),
+    issues,
+    counts: { findings: n, badFindings: bad },
+  };
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/** Every setting of a subagent worker process, validated at startup. */
+export const SubagentConfigSchema = z.object({
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
+  SUBAGENT_CONCURRENCY: int(4, 1),
+  /** Global rate limit across all worker processes: at most MAX tasks per DURATION_MS (0 = off). */
+  SUBAGENT_RATE_MAX: int(0),
+  SUBAGENT_RATE_DURATION_MS: int(1000, 1),
+  /** A task lock lapses this long after its worker dies; another worker then takes it over. */
+  SUBAGENT_LOCK_MS: int(30_000, 1000),
+  WORKER_NAME: z.string().optional(),
+});
+export type SubagentConfig = z.infer<typeof SubagentConfigSchema>;
+
+export const SUBAGENT_CONFIG = Symbol('SUBAGENT_CONFIG');
+
+export function loadSubagentConfig(env: NodeJS.ProcessEnv = process.env): SubagentConfig {
+  const parsed = SubagentConfigSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`Invalid subagent configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}

@@ -1,0 +1,21 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { SUBAGENT_QUEUE } from '@orrery/protocol';
+import { loadSubagentConfig } from './config/subagent-config';
+import { EnginesModule } from './engines/engines.module';
+import { SubagentTasksProcessor } from './tasks/subagent-tasks.processor';
+
+@Module({
+  imports: [
+    EnginesModule,
+    BullModule.forRootAsync({
+      useFactory: () => {
+        const config = loadSubagentConfig();
+        return { connection: { url: config.REDIS_URL, maxRetriesPerRequest: null }, prefix: config.QUEUE_PREFIX };
+      },
+    }),
+    BullModule.registerQueue({ name: SUBAGENT_QUEUE }),
+  ],
+  providers: [SubagentTasksProcessor],
+})
+export class SubagentsModule {}

@@ -1,0 +1,42 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { EngineFactory } from '@orrery/engines';
+import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskResult, TaskResultSchema } from '@orrery/protocol';
+import { type Job, UnrecoverableError } from 'bullmq';
+import { hostname } from 'node:os';
+import { loadSubagentConfig } from '../config/subagent-config';
+
+const config = loadSubagentConfig();
+const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
+
+/** One task per job; the payload is all a task knows. Results go back through BullMQ to the coordinator. */
+@Processor(SUBAGENT_QUEUE, {
+  concurrency: config.SUBAGENT_CONCURRENCY,
+  lockDuration: config.SUBAGENT_LOCK_MS,
+  ...(config.SUBAGENT_RATE_MAX > 0 ? { limiter: { max: config.SUBAGENT_RATE_MAX, duration: config.SUBAGENT_RATE_DURATION_MS } } : {}),
+})
+export class SubagentTasksProcessor extends WorkerHost implements OnApplicationBootstrap {
+  private readonly logger = new Logger(SubagentTasksProcessor.name);
+  constructor(private readonly engines: EngineFactory) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.on('error', (err) => this.logger.warn(`worker: ${err.message}`));
+    this.logger.log(`worker ${workerName} consuming "${SUBAGENT_QUEUE}" with concurrency ${config.SUBAGENT_CONCURRENCY}`);
+  }
+
+  async process(job: Job): Promise<TaskResult> {
+    const parsed = SubagentTaskSchema.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(`invalid task payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    const task = parsed.data;
+    const engine = this.engines.subagent(task.engine);
+    const progress = (u: { stage: string; message: string; fraction?: number }) => job.updateProgress({ taskId: task.taskId, ...u });
+    await job.log(`taken by ${workerName}`);
+    const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);
+    // The result crosses a process boundary: check it here too, so a bad one fails loudly where it was made.
+    return TaskResultSchema.parse({ ...result, stats: { ...result.stats, workerPid: process.pid } });
+  }
+}

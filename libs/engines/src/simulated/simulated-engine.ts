@@ -1,0 +1,104 @@
+import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CoordinatorEngine, PlanningInput, PlanningOutput, ProgressReporter, RefinementOutput, SubagentEngine } from '../engine';
+import { ZERO_USAGE } from '../engine';
+
+export interface SimulatedEngineOptions {
+  /** Fixed latency of every subagent task, for drills and orchestration benchmarks. */
+  latencyMs: number;
+  subtopics: number;
+  rounds: number;
+  findingsPerTask: number;
+}
+
+export const DEFAULT_SIMULATED_OPTIONS: SimulatedEngineOptions = { latencyMs: 0, subtopics: 4, rounds: 2, findingsPerTask: 3 };
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'topic';
+
+/**
+ * A deterministic engine with a fixed latency and no corpus: the same input always yields the same
+ * plan, findings and report, so chaos tests can compare a disturbed run with an undisturbed one.
+ */
+export class SimulatedCoordinatorEngine implements CoordinatorEngine {
+  readonly name = 'simulated' as const;
+  constructor(private readonly options: SimulatedEngineOptions = DEFAULT_SIMULATED_OPTIONS) {}
+
+  async plan(input: PlanningInput): Promise<PlanningOutput> {
+    const count = Math.min(this.options.subtopics, input.maxSubtopics);
+    const subtopics = Array.from({ length: count }, (_, i) => ({
+      id: `s${i + 1}`,
+      title: `Aspect ${i + 1} of ${input.topic}`.slice(0, 300),
+      query: `${input.topic} aspect ${i + 1}`.slice(0, 1000),
+      facetTerms: [`aspect${i + 1}`],
+      excludeTerms: [],
+      origin: 'plan' as const,
+    }));
+    return {
+      plan: { classification: 'breadth', subtopics },
+      decisions: [
+        { decisionType: 'plan', level: 'L0', confidence: 1, conclusion: `simulated plan with ${count} subtopics`, signals: { subtopics: count } },
+      ],
+      usage: ZERO_USAGE,
+    };
+  }
+
+  async refine(input: { round: number; plan: { subtopics: { id: string }[] } }): Promise<RefinementOutput> {
+    if (input.round >= this.options.rounds) {
+      return { newSubtopics: [], thinSubtopicIds: [], decisions: [], usage: ZERO_USAGE };
+    }
+    const n = input.plan.subtopics.length + 1;
+    return {
+      newSubtopics: [
+        { id: `g${input.round}`, title: `Gap ${input.round}`, query: `gap ${input.round}`, facetTerms: [`gap${input.round}`], excludeTerms: [], origin: 'refinement' },
+      ],
+      thinSubtopicIds: [],
+      decisions: [{ decisionType: 'refinement', level: 'L0', confidence: 1, conclusion: `one gap subtopic (#${n})`, signals: { round: input.round } }],
+      usage: ZERO_USAGE,
+    };
+  }
+}
+
+export class SimulatedSubagentEngine implements SubagentEngine {
+  readonly name = 'simulated' as const;
+  constructor(private readonly options: SimulatedEngineOptions = DEFAULT_SIMULATED_OPTIONS) {}
+
+  async search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
+    await progress({ stage: 'search', message: `searching "${task.query}"` });
+    if (this.options.latencyMs > 0) await sleep(this.options.latencyMs);
+    const base = `sim-${slug(task.context.topic)}-${task.subtopicId}`;
+    const sources: Source[] = [];
+    const findings: Finding[] = [];
+    for (let i = 1; i <= Math.min(this.options.findingsPerTask, task.maxFindings); i++) {
+      const id = `${base}-${i}`;
+      const quote = `Simulated evidence ${i} on ${task.query}.`;
+      sources.push({ id, kind: 'passage', title: `Simulated source ${i} (${task.subtopicId})`, text: `${quote} More simulated context.` });
+      findings.push({ id: `${id}#1`, claim: quote, sourceId: id, quote, subtopicId: task.subtopicId });
+    }
+    return { kind: 'search', taskId: task.taskId, findings, sources, usage: ZERO_USAGE, stats: { latencyMs: this.options.latencyMs } };
+  }
+
+  async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {
+    await progress({ stage: 'write', message: `writing ${task.sections.length} sections` });
+    if (this.options.latencyMs > 0) await sleep(this.options.latencyMs);
+    const cited = new Set<string>();
+    const sections = task.sections
+      .filter((s) => s.findings.length > 0)
+      .map((s) => ({
+        title: s.title,
+        subtopicId: s.subtopicId,
+        paragraphs: s.findings.map((f) => {
+          cited.add(f.sourceId);
+          return { text: f.claim, citations: [{ sourceId: f.sourceId, quote: f.quote }] };
+        }),
+      }));
+    return {
+      kind: 'synthesize',
+      taskId: task.taskId,
+      title: `Research report: ${task.context.topic}`.slice(0, 300),
+      summary: `This simulated report covers ${sections.length} subtopics with ${cited.size} sources.`,
+      sections,
+      usage: ZERO_USAGE,
+      stats: {},
+    };
+  }
+}

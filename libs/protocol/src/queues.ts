@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** The two queues: the hub's own steps, and the spokes' tasks. */
+export const QueueNameSchema = z.enum(['coordinator', 'subagents']);
+export type QueueName = z.infer<typeof QueueNameSchema>;
+export const COORDINATOR_QUEUE: QueueName = 'coordinator';
+export const SUBAGENT_QUEUE: QueueName = 'subagents';
+
+/** A coordinator step job's payload. */
+export const CoordinatorStepSchema = z.discriminatedUnion('step', [
+  z.strictObject({ step: z.literal('plan'), runId: z.string() }),
+  z.strictObject({ step: z.literal('round'), runId: z.string(), round: z.number().int().positive() }),
+  z.strictObject({ step: z.literal('finalize'), runId: z.string() }),
+]);
+export type CoordinatorStep = z.infer<typeof CoordinatorStepSchema>;
