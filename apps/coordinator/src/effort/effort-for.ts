@@ -1,0 +1,37 @@
+import type { Budget, RequestClass } from '@orrery/protocol';
+
+export interface EffortCaps {
+  /** Search tasks dispatched per round at most. */
+  maxSubagentsPerRound: number;
+  maxRounds: number;
+  /** false: skip decomposition/coverage check/refinement; one search, then a direct cited answer. */
+  fullPipeline: boolean;
+  /** Findings a single search task may return. */
+  maxFindingsPerTask: number;
+}
+
+/**
+ * Effort scaled to the request (more subagents for breadth, more rounds for depth):
+ * - straightforward: 1 search task, 1 round, direct cited answer;
+ * - breadth: many parallel subtopics, few rounds;
+ * - depth: fewer subtopics, more rounds to follow threads.
+ * These are caps: the run's budget still applies (see capBudgetByEffort).
+ */
+export const EFFORT: Readonly<Record<RequestClass, Readonly<EffortCaps>>> = Object.freeze({
+  straightforward: Object.freeze({ maxSubagentsPerRound: 1, maxRounds: 1, fullPipeline: false, maxFindingsPerTask: 5 }),
+  breadth: Object.freeze({ maxSubagentsPerRound: 6, maxRounds: 3, fullPipeline: true, maxFindingsPerTask: 8 }),
+  depth: Object.freeze({ maxSubagentsPerRound: 4, maxRounds: 5, fullPipeline: true, maxFindingsPerTask: 10 }),
+});
+
+export function effortFor(cls: RequestClass): EffortCaps {
+  return { ...EFFORT[cls] };
+}
+
+/** The run's budget lowered to what the effort needs (rounds and tasks); never raises it. */
+export function capBudgetByEffort(budget: Budget, effort: EffortCaps): Budget {
+  return {
+    ...budget,
+    maxRounds: Math.min(budget.maxRounds, effort.maxRounds),
+    maxTasks: Math.min(budget.maxTasks, effort.maxSubagentsPerRound * effort.maxRounds + (effort.fullPipeline ? 1 : 0)),
+  };
+}
