@@ -1,0 +1,100 @@
+import { type Report, ReportSchema, type ResearchRequest, type Run, RunSchema, type StoredRunEvent } from '@orrery/protocol';
+
+export class OrreryHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A small client of the REST API, used by the CLI, the benchmarks and the tests. */
+export class OrreryClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly apiKey?: string,
+  ) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...extra };
+  }
+
+  private async json<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const res = await fetch(`${this.baseUrl}${path}`, { ...init, headers: this.headers({ 'content-type': 'application/json', ...(init.headers as Record<string, string>) }) });
+    const text = await res.text();
+    if (!res.ok) {
+      let message = text;
+      try {
+        message = (JSON.parse(text) as { message?: string }).message ?? text;
+      } catch {
+        /* not JSON */
+      }
+      throw new OrreryHttpError(res.status, `${init.method ?? 'GET'} ${path}: ${res.status} ${message}`);
+    }
+    return JSON.parse(text) as T;
+  }
+
+  async healthy(timeoutMs = 1500): Promise<boolean> {
+    try {
+      const res = await fetch(`${this.baseUrl}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
+      return res.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  submit(request: ResearchRequest): Promise<{ id: string; status: string; links: Record<string, string> }> {
+    return this.json('/v1/research', { method: 'POST', body: JSON.stringify(request) });
+  }
+
+  async run(id: string): Promise<Run> {
+    return RunSchema.parse(await this.json(`/v1/research/${id}`));
+  }
+
+  async report(id: string): Promise<Report> {
+    return ReportSchema.parse(await this.json(`/v1/research/${id}/report`));
+  }
+
+  async reportMarkdown(id: string): Promise<string> {
+    const res = await fetch(`${this.baseUrl}/v1/research/${id}/report?format=markdown`, { headers: this.headers() });
+    if (!res.ok) throw new OrreryHttpError(res.status, `report: ${res.status} ${await res.text()}`);
+    return res.text();
+  }
+
+  cancel(id: string): Promise<{ id: string; status: string }> {
+    return this.json(`/v1/research/${id}/cancel`, { method: 'POST' });
+  }
+
+  /** Follows the run's SSE stream until the server ends it, yielding each event. */
+  async *events(id: string, lastEventId?: string): AsyncGenerator<StoredRunEvent> {
+    const res = await fetch(`${this.baseUrl}/v1/research/${id}/events`, { headers: this.headers(lastEventId ? { 'last-event-id': lastEventId } : {}) });
+    if (!res.ok || !res.body) throw new OrreryHttpError(res.status, `events: ${res.status}`);
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = frame
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n');
+        if (data) yield JSON.parse(data) as StoredRunEvent;
+      }
+    }
+  }
+
+  /** Follows events until the run ends; returns the final status. */
+  async waitForEnd(id: string, onEvent?: (e: StoredRunEvent) => void): Promise<string> {
+    let status = 'unknown';
+    for await (const e of this.events(id)) {
+      onEvent?.(e);
+      if (e.type === 'run.finished') status = e.status;
+    }
+    return status;
+  }
+}

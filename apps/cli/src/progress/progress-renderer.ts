@@ -1,0 +1,90 @@
+import type { StoredRunEvent } from '@orrery/protocol';
+import ora, { type Ora } from 'ora';
+
+/** Live progress of one run: a spinner with persistent lines on a TTY, plain log lines elsewhere. */
+export class ProgressRenderer {
+  private readonly spinner: Ora | undefined;
+  private readonly titles = new Map<string, string>();
+  private total = 0;
+  private done = 0;
+  private round = 0;
+  private status = 'queued';
+
+  constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
+    this.spinner = stream.isTTY ? ora({ stream, text: 'queued' }).start() : undefined;
+  }
+
+  private line(text: string): void {
+    if (this.spinner) {
+      this.spinner.stopAndPersist({ symbol: '•', text });
+      this.spinner.start(this.summary());
+    } else {
+      this.stream.write(`[orrery] ${text}\n`);
+    }
+  }
+
+  private summary(): string {
+    return `${this.status}${this.round ? ` · round ${this.round}` : ''} · tasks ${this.done}/${this.total} done`;
+  }
+
+  private refresh(): void {
+    if (this.spinner) this.spinner.text = this.summary();
+  }
+
+  onEvent(e: StoredRunEvent): void {
+    switch (e.type) {
+      case 'run.created':
+        this.line(`run ${e.runId} on ${e.engine}${e.corpus ? ` (corpus ${e.corpus})` : ''}`);
+        break;
+      case 'run.status':
+        this.status = e.status;
+        this.refresh();
+        break;
+      case 'plan.ready':
+        this.line(`plan: ${e.plan.classification}, ${e.plan.subtopics.length} subtopics${e.plan.coverage ? `, coverage ${Math.round(e.plan.coverage.share * 100)}%` : ''}`);
+        for (const s of e.plan.subtopics) {
+          this.titles.set(s.id, s.title);
+          this.line(`  - ${s.title}`);
+        }
+        break;
+      case 'round.started':
+        this.round = e.round;
+        this.total += e.tasks.length;
+        this.line(`round ${e.round}: ${e.tasks.length} tasks: ${e.tasks.map((t) => t.title).join('; ')}`);
+        break;
+      case 'task.completed':
+        this.done++;
+        if (!this.spinner) this.line(`task done (${this.done}/${this.total}): ${e.findings} findings, ${e.newSources} new sources`);
+        this.refresh();
+        break;
+      case 'task.failed':
+        this.done++;
+        this.line(`task failed: ${e.error.slice(0, 200)}`);
+        break;
+      case 'round.completed':
+        this.line(`round ${e.round} done: ${e.newFindings} new findings, coverage ${Math.round(e.coverage * 100)}%, novelty ${Math.round(e.novelty * 100)}%`);
+        break;
+      case 'decision':
+        if (e.decision.decisionType !== 'plan') this.line(`decision ${e.decision.decisionType} (${e.decision.level}, ${e.decision.confidence.toFixed(2)}): ${e.decision.conclusion}`);
+        break;
+      case 'report.ready':
+        this.line(`report: ${e.sections} sections, ${e.citations} citations`);
+        break;
+      case 'run.finished':
+        this.status = e.status;
+        if (this.spinner) {
+          if (e.status === 'done') this.spinner.succeed(`done · ${this.done}/${this.total} tasks`);
+          else this.spinner.fail(`${e.status}${e.error ? `: ${e.error}` : ''}`);
+        } else {
+          this.line(`finished: ${e.status}${e.error ? `: ${e.error}` : ''}`);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  stop(): void {
+    this.spinner?.stop();
+  }
+}

@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+
+export interface RedisHandle {
+  url: string;
+  /** Set when this process started its own redis-server. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+export class RedisNotFoundError extends Error {
+  constructor(tried: string[]) {
+    super(
+      `No Redis answered at ${tried.join(' or ')}, and no redis-server is installed to start one.\n` +
+        'Get Redis with one of:\n  docker compose up -d redis\n  sudo apt install redis-server   (or: brew install redis)\n' +
+        'or point REDIS_URL at a running Redis.',
+    );
+  }
+}
+
+export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** REDIS_URL, then localhost:6379, then a redis-server of our own on a free port in a temporary directory. */
+export async function ensureRedis(env: NodeJS.ProcessEnv = process.env): Promise<RedisHandle> {
+  const candidates = env.REDIS_URL ? [env.REDIS_URL] : ['redis://127.0.0.1:6379'];
+  for (const url of candidates) {
+    if (await redisAnswers(url)) return { url, owned: false, stop: async () => undefined };
+  }
+  if (env.REDIS_URL) throw new Error(`REDIS_URL=${env.REDIS_URL} does not answer; start that Redis or unset REDIS_URL.`);
+  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) throw new RedisNotFoundError(candidates);
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'orrery-redis-'));
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 50; i++) {
+    if (await redisAnswers(url, 500)) {
+      return {
+        url,
+        owned: true,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`started redis-server on port ${port}, but it never answered`);
+}
