@@ -1,5 +1,5 @@
 import type { EngineName, ResolvedEngine } from '@orrery/protocol';
-import { CorpusRegistry } from './corpus';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
 import type { CoordinatorEngine, SubagentEngine } from './engine';
 import type { EngineConfig } from './engine-config';
 import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated';
@@ -67,6 +67,10 @@ export class EngineFactory {
     switch (name) {
       case 'simulated':
         return side === 'coordinator' ? new SimulatedCoordinatorEngine(this.simulatedOptions()) : new SimulatedSubagentEngine(this.simulatedOptions());
+      case 'corpus':
+        return side === 'coordinator'
+          ? new CorpusCoordinatorEngine(this.corpora, this.config.DEFAULT_CORPUS)
+          : new CorpusSubagentEngine(this.corpora, this.config.DEFAULT_CORPUS);
       default:
         throw new EngineUnavailableError(`engine "${name}" is not available in this build`);
     }
