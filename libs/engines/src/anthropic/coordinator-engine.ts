@@ -1,0 +1,279 @@
+import type { Plan, PlanCoverage, Subtopic, TokenUsage } from '@orrery/protocol';
+import type { CoordinatorEngine, EngineDecision, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput } from '../engine';
+import { Redactor } from '../hygiene';
+import { StructuredOutputError } from './errors';
+import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
+import { SYSTEM_PROMPTS, untrustedData } from './prompts';
+import {
+  CoverageCritiqueSchema,
+  JudgeVerdictSchema,
+  PlanDraftSchema,
+  RefinementDraftSchema,
+  type JudgeVerdict,
+  type SubtopicDraft,
+} from './schemas';
+import { structuredCall } from './structured';
+import { addUsage, emptyUsage } from './usage';
+
+export interface JudgeInput {
+  /** The run's goal (topic); redacted before it is sent. */
+  goal: string;
+  /** The round that just completed (1-based). */
+  round: number;
+  /** What the last round did, one line each (e.g. "search: wind turbine design → 4 findings, 3 new sources"). */
+  lastActions: string[];
+  yield: { newFindings: number; newSources: number; novelty?: number; coverage?: number };
+  /** A compact state summary (budget left, evidence per subtopic...). */
+  stateSummary: string;
+  signalHistory: { lastNonContinue?: { signal: 'stop' | 'pivot'; roundsAgo: number }; pivots: number };
+  /** Abort (e.g. the judge's timeout); a judge that times out counts as continue upstream. */
+  signal?: AbortSignal;
+}
+
+export interface JudgeVerdictResult extends JudgeVerdict {
+  usage: TokenUsage;
+}
+
+/** Coverage check thresholds: share of facets covered, and the largest tolerated overlap between two subtopics. */
+export const COVERAGE_THRESHOLD = 0.8;
+export const MAX_OVERLAP = 0.5;
+
+const isCoordinatorEngine = (e: unknown): e is CoordinatorEngine =>
+  !!e && typeof (e as CoordinatorEngine).plan === 'function' && typeof (e as CoordinatorEngine).refine === 'function';
+
+export function slugify(title: string): string {
+  const s = title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/g, '');
+  return s || 'subtopic';
+}
+
+function toSubtopics(drafts: SubtopicDraft[], origin: Subtopic['origin'], taken: Set<string>, siblings: Subtopic[] = []): Subtopic[] {
+  const out: Subtopic[] = drafts.map((d) => {
+    const base = slugify(d.title);
+    let id = base;
+    for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+    taken.add(id);
+    return {
+      id,
+      title: d.title.slice(0, 300),
+      query: d.query.slice(0, 1000),
+      facetTerms: d.facetTerms.map((t) => t.slice(0, 100)).slice(0, 50),
+      excludeTerms: d.excludeTerms.map((t) => t.slice(0, 100)),
+      origin,
+    };
+  });
+  // Each subtopic stays out of its siblings' scopes.
+  const all = [...siblings, ...out];
+  for (const s of out) {
+    const own = new Set(s.facetTerms.map((t) => t.toLowerCase()));
+    const ex = new Set(s.excludeTerms);
+    for (const o of all) if (o !== s) for (const t of o.facetTerms) if (!own.has(t.toLowerCase())) ex.add(t);
+    s.excludeTerms = [...ex].slice(0, 200);
+  }
+  return out;
+}
+
+const l2 = (decisionType: string, confidence: number, conclusion: string, signals: EngineDecision['signals']): EngineDecision => ({
+  decisionType,
+  level: 'L2',
+  confidence,
+  conclusion: conclusion.slice(0, 2000),
+  signals,
+});
+
+/** The hub's side of the Claude engine: plan, coverage critique, gap finding (L2), and the L2 judge verdict. */
+export class AnthropicCoordinatorEngine implements CoordinatorEngine {
+  readonly name = 'anthropic' as const;
+  private readonly o: ResolvedEngineOptions;
+  private readonly fallback?: CoordinatorEngine;
+
+  constructor(options: AnthropicEngineOptions) {
+    this.o = resolveOptions(options);
+    this.fallback = isCoordinatorEngine(options.fallback) ? options.fallback : undefined;
+  }
+
+  async plan(input: PlanningInput): Promise<PlanningOutput> {
+    const r = new Redactor();
+    const usage = emptyUsage();
+    const decisions: EngineDecision[] = [];
+    const topic = r.text(input.topic);
+    const max = Math.max(1, Math.min(input.maxSubtopics, 40));
+    try {
+      const planned = await structuredCall({
+        client: this.o.client,
+        model: this.o.model,
+        system: SYSTEM_PROMPTS.planner,
+        user: `Plan research on this topic, in at most ${max} subtopics.\n${untrustedData('topic', topic)}`,
+        schema: PlanDraftSchema,
+        purpose: 'plan',
+        maxTokens: this.o.maxTokens,
+        check: (d) => (d.subtopics.length > max ? [`subtopics: ${d.subtopics.length} given, at most ${max} allowed`] : []),
+      });
+      addUsage(usage, planned.usage);
+      decisions.push(...planned.decisions);
+      const taken = new Set<string>();
+      const subtopics = toSubtopics(planned.value.subtopics, 'plan', taken);
+      decisions.push(
+        l2('plan', planned.value.confidence, `classified as ${planned.value.classification}; ${subtopics.length} subtopics: ${subtopics.map((s) => s.title).join('; ')}`, {
+          classification: planned.value.classification,
+          subtopics: subtopics.length,
+          redactions: r.total,
+        }),
+      );
+      const plan: Plan = { classification: planned.value.classification, subtopics };
+      if (!input.coverageCheck) return { plan, decisions, usage };
+
+      try {
+        const critique = await structuredCall({
+          client: this.o.client,
+          model: this.o.model,
+          system: SYSTEM_PROMPTS['coverage-critic'],
+          user: [
+            'Check this research plan for coverage and overlap.',
+            untrustedData('topic', topic),
+            'Subtopics (id: title — facet terms):',
+            ...subtopics.map((s) => `- ${s.id}: ${s.title} — ${s.facetTerms.join(', ')}`),
+            `At most ${Math.max(0, max - subtopics.length)} subtopics may be added.`,
+          ].join('\n'),
+          schema: CoverageCritiqueSchema,
+          purpose: 'coverage critique',
+          maxTokens: this.o.maxTokens,
+        });
+        addUsage(usage, critique.usage);
+        decisions.push(...critique.decisions);
+        const c = critique.value;
+        const uncoveredFacets = c.facets.filter((f) => f.coveredBy.length === 0).map((f) => f.name);
+        const share = c.facets.length ? (c.facets.length - uncoveredFacets.length) / c.facets.length : 1;
+        const maxOverlap = c.overlaps.reduce((m, o) => Math.max(m, o.share), 0);
+        const passed = share >= COVERAGE_THRESHOLD && maxOverlap <= MAX_OVERLAP;
+        const added = passed ? [] : toSubtopics(c.missing.slice(0, Math.max(0, max - subtopics.length)), 'coverage-check', taken, subtopics);
+        plan.subtopics.push(...added);
+        const coverage: PlanCoverage = { share, threshold: COVERAGE_THRESHOLD, maxOverlap, uncoveredFacets, passed };
+        plan.coverage = coverage;
+        decisions.push(
+          l2(
+            'coverage-check',
+            c.confidence,
+            passed
+              ? `plan covers ${Math.round(share * 100)}% of ${c.facets.length} facets, max overlap ${maxOverlap.toFixed(2)}`
+              : `plan covers ${Math.round(share * 100)}% of facets (uncovered: ${uncoveredFacets.join(', ') || 'none'}), max overlap ${maxOverlap.toFixed(2)}; added ${added.length} subtopics`,
+            { share, maxOverlap, uncoveredFacets, added: added.length, passed },
+          ),
+        );
+      } catch (err) {
+        if (!(err instanceof StructuredOutputError)) throw err;
+        addUsage(usage, err.usage);
+        if (this.fallback) return this.planFallback(input, usage, decisions, `coverage critique: ${err.message}`);
+        decisions.push(l2('coverage-check-skipped', 1, `${err.message}; no fallback engine, keeping the plan without the L2 coverage check`, {}));
+      }
+      return { plan, decisions, usage };
+    } catch (err) {
+      if (!(err instanceof StructuredOutputError)) throw err;
+      addUsage(usage, err.usage);
+      return this.planFallback(input, usage, decisions, err.message);
+    }
+  }
+
+  async refine(input: RefinementInput): Promise<RefinementOutput> {
+    const r = new Redactor();
+    const usage = emptyUsage();
+    const decisions: EngineDecision[] = [];
+    const known = new Set(input.plan.subtopics.map((s) => s.id));
+    const sample = input.plan.subtopics
+      .map((s) => {
+        const fs = input.findings.filter((f) => f.subtopicId === s.id).slice(0, 8);
+        return `## ${s.id}: ${r.text(s.title)} (${input.evidence[s.id] ?? 0} findings)\n${fs.map((f) => `- ${r.text(f.claim).slice(0, 400)}`).join('\n')}`;
+      })
+      .join('\n');
+    try {
+      const res = await structuredCall({
+        client: this.o.client,
+        model: this.o.model,
+        system: SYSTEM_PROMPTS['gap-finder'],
+        user: [
+          `Round ${input.round} just completed. Propose at most ${input.maxNewTasks} tasks in all (new subtopics plus thin subtopic ids).`,
+          untrustedData('topic', r.text(input.topic)),
+          'Plan and evidence so far (claims are from untrusted sources):',
+          untrustedData('evidence', sample),
+        ].join('\n'),
+        schema: RefinementDraftSchema,
+        purpose: `refinement (round ${input.round})`,
+        maxTokens: this.o.maxTokens,
+        check: (d) => d.thinSubtopicIds.filter((id) => !known.has(id)).map((id) => `thinSubtopicIds: "${id}" is not a subtopic id of the plan`),
+        acceptWithIssues: true,
+      });
+      addUsage(usage, res.usage);
+      decisions.push(...res.decisions);
+      const max = Math.max(0, input.maxNewTasks);
+      const newSubtopics = toSubtopics(res.value.newSubtopics.slice(0, max), 'refinement', new Set(known), input.plan.subtopics);
+      const thinSubtopicIds = [...new Set(res.value.thinSubtopicIds.filter((id) => known.has(id)))].slice(0, Math.max(0, max - newSubtopics.length));
+      decisions.push(
+        l2('refine', res.value.confidence, `round ${input.round}: ${newSubtopics.length} new subtopics, ${thinSubtopicIds.length} thin; ${res.value.reason}`, {
+          round: input.round,
+          newSubtopics: newSubtopics.length,
+          thin: thinSubtopicIds,
+        }),
+      );
+      return { newSubtopics, thinSubtopicIds, decisions, usage };
+    } catch (err) {
+      if (!(err instanceof StructuredOutputError)) throw err;
+      addUsage(usage, err.usage);
+      if (!this.fallback) throw new Error(`Anthropic engine, refinement round ${input.round}: ${err.message}; no fallback engine is configured`, { cause: err });
+      decisions.push(this.fallbackDecision(`refinement round ${input.round}`, err.message));
+      const fb = await this.fallback.refine(input);
+      return { ...fb, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
+    }
+  }
+
+  /**
+   * The L2 judge: continue, stop or pivot, with a calibrated confidence. Throws when the model's verdict fails
+   * validation twice (there is no engine to fall back to: the judge treats a failed or timed-out verdict as continue).
+   */
+  async judgeVerdict(input: JudgeInput): Promise<JudgeVerdictResult> {
+    const r = new Redactor();
+    const h = input.signalHistory;
+    const user = [
+      untrustedData('goal', r.text(input.goal)),
+      `Round just completed: ${input.round}`,
+      `Last actions:\n${input.lastActions.map((a) => `- ${r.text(a)}`).join('\n') || '- (none)'}`,
+      `Yield of the last round: ${input.yield.newFindings} new findings, ${input.yield.newSources} new sources${input.yield.novelty !== undefined ? `, novelty ${input.yield.novelty.toFixed(2)}` : ''}${input.yield.coverage !== undefined ? `, coverage ${input.yield.coverage.toFixed(2)}` : ''}`,
+      `State: ${r.text(input.stateSummary)}`,
+      `Signal history: ${h.lastNonContinue ? `last ${h.lastNonContinue.signal} ${h.lastNonContinue.roundsAgo} rounds ago` : 'no stop or pivot so far'}; ${h.pivots} pivots in all.`,
+    ].join('\n');
+    try {
+      const res = await structuredCall({
+        client: this.o.client,
+        model: this.o.judgeModel,
+        system: SYSTEM_PROMPTS.judge,
+        user,
+        schema: JudgeVerdictSchema,
+        purpose: 'judge verdict',
+        maxTokens: 512,
+        signal: input.signal,
+      });
+      return { ...res.value, usage: res.usage };
+    } catch (err) {
+      if (err instanceof StructuredOutputError) throw new Error(`Anthropic judge: ${err.message}; treat as no verdict`, { cause: err });
+      throw err;
+    }
+  }
+
+  private fallbackDecision(step: string, why: string): EngineDecision {
+    return l2('fallback', 1, `${step}: ${why}; ${this.fallback ? `fell back to the ${this.fallback.name} engine` : 'no fallback engine configured'}`, {
+      step,
+      fallbackEngine: this.fallback?.name ?? null,
+    });
+  }
+
+  private async planFallback(input: PlanningInput, usage: TokenUsage, decisions: EngineDecision[], why: string): Promise<PlanningOutput> {
+    if (!this.fallback) throw new Error(`Anthropic engine, plan: ${why}; no fallback engine is configured`);
+    decisions.push(this.fallbackDecision('plan', why));
+    const fb = await this.fallback.plan(input);
+    return { plan: fb.plan, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
+  }
+}

@@ -1,0 +1,136 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import type { JSONOutputFormat, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { TokenUsage } from '@orrery/protocol';
+import type { z } from 'zod';
+import type { EngineDecision } from '../engine';
+import { StructuredOutputError } from './errors';
+import { MAX_NON_STREAMING_TOKENS, sendMessage, textOf } from './messages-client';
+import { addUsage, emptyUsage } from './usage';
+
+export interface StructuredCallConfig<S extends z.ZodType> {
+  client: Anthropic;
+  model: string;
+  system: string;
+  user: string;
+  schema: S;
+  /** What the output is for (plan, judge verdict...): names it in decisions and errors. */
+  purpose: string;
+  maxTokens: number;
+  /** Checks zod cannot make (quotes occur in sources, ids exist). Issues count as a validation failure. */
+  check?: (value: z.infer<S>) => string[];
+  /** After the one retry, accept a schema-valid value whose `check` still finds issues (the caller drops the bad parts). */
+  acceptWithIssues?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface StructuredCallResult<T> {
+  value: T;
+  usage: TokenUsage;
+  decisions: EngineDecision[];
+  requests: number;
+  /** `check` issues left when `acceptWithIssues` let the value through. */
+  issues: string[];
+}
+
+/** The JSON schema sent in `output_config.format`, built by the SDK's zod helper (strict: additionalProperties false). */
+export function outputFormatFor(schema: z.ZodType): JSONOutputFormat {
+  const { schema: json } = zodOutputFormat(schema);
+  return { type: 'json_schema', schema: json };
+}
+
+function formatIssues(error: z.ZodError): string[] {
+  return error.issues.slice(0, 10).map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+}
+
+const retryDecision = (purpose: string, why: string, signals: EngineDecision['signals']): EngineDecision => ({
+  decisionType: 'structured-retry',
+  level: 'L0',
+  confidence: 1,
+  conclusion: `${purpose}: ${why}`,
+  signals,
+});
+
+/**
+ * Asks for JSON matching `schema` (structured output), validates it with zod and `check`.
+ * Invalid → one retry carrying the validation errors. max_tokens → one retry with a larger limit; truncated JSON is never
+ * accepted. Anything else (refusal, context window, a second failure) throws StructuredOutputError, which the engines
+ * turn into a fallback.
+ */
+export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallConfig<S>): Promise<StructuredCallResult<z.infer<S>>> {
+  const format = outputFormatFor(cfg.schema);
+  const messages: MessageParam[] = [{ role: 'user', content: cfg.user }];
+  const usage = emptyUsage();
+  const decisions: EngineDecision[] = [];
+  let maxTokens = cfg.maxTokens;
+  let grew = false;
+  let corrected = false;
+  let requests = 0;
+  const fail = (reason: StructuredOutputError['reason'], issues: string[]): never => {
+    throw new StructuredOutputError(cfg.purpose, reason, issues, usage, decisions);
+  };
+
+  for (;;) {
+    const msg = await sendMessage({
+      client: cfg.client,
+      model: cfg.model,
+      system: cfg.system,
+      messages,
+      maxTokens,
+      outputFormat: format,
+      label: cfg.purpose,
+      signal: cfg.signal,
+    });
+    requests += 1;
+    addUsage(usage, msg.usage);
+
+    switch (msg.stop_reason) {
+      case 'end_turn':
+        break;
+      case 'max_tokens':
+        if (!grew && maxTokens < MAX_NON_STREAMING_TOKENS) {
+          grew = true;
+          const larger = Math.min(maxTokens * 2, MAX_NON_STREAMING_TOKENS);
+          decisions.push(retryDecision(cfg.purpose, `output cut off at max_tokens ${maxTokens}; retrying once with ${larger}`, { maxTokens, larger }));
+          maxTokens = larger;
+          continue;
+        }
+        return fail('truncated', [`output cut off at max_tokens ${maxTokens}; truncated JSON is not used`]);
+      case 'refusal':
+        return fail('refusal', [`refused (${msg.stop_details?.category ?? 'no category'})`]);
+      case 'model_context_window_exceeded':
+        return fail('context-window', ['the request does not fit the model context window']);
+      default:
+        return fail('unexpected-stop', [`stop_reason ${String(msg.stop_reason)}`]);
+    }
+
+    const text = textOf(msg.content).trim();
+    let issues: string[];
+    let value: z.infer<S> | undefined;
+    try {
+      const parsed = cfg.schema.safeParse(JSON.parse(text));
+      if (parsed.success) {
+        value = parsed.data;
+        issues = cfg.check?.(parsed.data) ?? [];
+      } else {
+        issues = formatIssues(parsed.error);
+      }
+    } catch (err) {
+      issues = [`not valid JSON: ${err instanceof Error ? err.message : String(err)}`];
+    }
+    if (value !== undefined && issues.length === 0) return { value, usage, decisions, requests, issues: [] };
+
+    if (!corrected) {
+      corrected = true;
+      decisions.push(retryDecision(cfg.purpose, `output failed validation; retrying once with the errors`, { issues: issues.slice(0, 10) }));
+      messages.push({ role: 'assistant', content: text.length > 0 ? text : '(empty reply)' });
+      messages.push({
+        role: 'user',
+        content: `Your reply failed validation:\n${issues.map((i) => `- ${i}`).join('\n')}\nReply again with only the corrected JSON, matching the schema.`,
+      });
+      continue;
+    }
+    if (value !== undefined && cfg.acceptWithIssues) return { value, usage, decisions, requests, issues };
+    return fail('invalid', issues);
+  }
+}

@@ -1,0 +1,351 @@
+import type { Finding, ReportSection, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask, TokenUsage } from '@orrery/protocol';
+import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
+import { Redactor } from '../hygiene';
+import { runAgentLoop, type AgentLoopResult } from './agent-loop';
+import { StructuredOutputError } from './errors';
+import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
+import { SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
+import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
+import { SourceLedger } from './sources';
+import { structuredCall } from './structured';
+import { researchTools } from './tools';
+import { addUsage, emptyUsage } from './usage';
+
+const isSubagentEngine = (e: unknown): e is SubagentEngine =>
+  !!e && typeof (e as SubagentEngine).search === 'function' && typeof (e as SubagentEngine).synthesize === 'function';
+
+/** Characters of source text the extractor sees per source, and in all. */
+const EXTRACT_CHARS_PER_SOURCE = 6000;
+const EXTRACT_CHARS_TOTAL = 120_000;
+
+/** Reports an engine decision through job progress (the only channel a subagent has back to the hub). */
+async function reportDecision(progress: ProgressReporter, d: EngineDecision): Promise<void> {
+  await progress({ stage: `decision:${d.decisionType}`.slice(0, 100), message: d.conclusion.slice(0, 500) });
+}
+
+const list = (items: readonly string[]): string => (items.length ? items.join('; ') : '(none)');
+
+/**
+ * The spoke's side of the Claude engine. A task knows only its payload: everything from it is redacted, wrapped as
+ * untrusted data where it carries source text, and sent to a fresh conversation.
+ *
+ * Stats keys (numeric, in every result): requests, toolCalls, toolErrors, serverToolCalls, continuations,
+ * maxTokensContinuations, compactions, nudges, idleStops, iterationCapHits, continuationCapHits, refusals, truncated,
+ * contextExhausted, structuredRetries, fallbacks, droppedFindings, redactions, sourcesSeen. Decisions (idle-stop,
+ * fallback, caps...) are also reported through `progress` with stage `decision:<type>`.
+ */
+export class AnthropicSubagentEngine implements SubagentEngine {
+  readonly name = 'anthropic' as const;
+  private readonly o: ResolvedEngineOptions;
+  private readonly fallback?: SubagentEngine;
+
+  constructor(options: AnthropicEngineOptions) {
+    this.o = resolveOptions(options);
+    this.fallback = isSubagentEngine(options.fallback) ? options.fallback : undefined;
+  }
+
+  async search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
+    const redactor = new Redactor();
+    const ledger = new SourceLedger(task.knownSourceIds);
+    const usage = emptyUsage();
+    const decisions: EngineDecision[] = [];
+    const { tools, handlers } = researchTools({ webSearch: this.o.webSearch, webFetch: this.o.webFetch, passages: this.o.passages, ledger, redactor });
+    if (tools.length === 0) {
+      return this.searchFallback(task, progress, usage, decisions, redactor, 'no research tool is configured (web search off and no corpus)');
+    }
+
+    await progress({ stage: 'research', message: `researching: ${redactor.text(task.query).slice(0, 400)}`, fraction: 0.1 });
+    const loop = await runAgentLoop({
+      client: this.o.client,
+      model: this.o.subagentModel,
+      system: SYSTEM_PROMPTS.researcher,
+      messages: [{ role: 'user', content: this.researchBrief(task, redactor) }],
+      tools,
+      clientTools: handlers,
+      maxTokens: this.o.maxTokens,
+      maxContinuations: this.o.maxContinuations,
+      maxIterations: this.o.maxIterations,
+      idleThreshold: this.o.idleThreshold,
+      observe: (m) => ledger.observe(m),
+      label: `search task ${task.taskId}`,
+    });
+    addUsage(usage, loop.usage);
+    for (const d of loop.decisions) {
+      decisions.push(d);
+      await reportDecision(progress, d);
+    }
+    const stats: Record<string, number> = { ...loop.stats, structuredRetries: 0, fallbacks: 0, droppedFindings: 0 };
+
+    if (loop.status === 'refused') {
+      return this.searchFallback(task, progress, usage, decisions, redactor, 'the model refused the research task', stats, ledger.list());
+    }
+
+    const sources = ledger.list();
+    await progress({ stage: 'extract', message: `extracting findings from ${sources.length} sources`, fraction: 0.7 });
+    let findings: Finding[] = [];
+    if (sources.some((s) => s.text.length > 0)) {
+      try {
+        const extracted = await this.extractFindings(task, sources, loop, redactor);
+        addUsage(usage, extracted.usage);
+        stats['structuredRetries'] = extracted.decisions.length;
+        for (const d of extracted.decisions) decisions.push(d);
+        findings = extracted.findings;
+        stats['droppedFindings'] = extracted.dropped;
+      } catch (err) {
+        if (!(err instanceof StructuredOutputError)) throw err;
+        addUsage(usage, err.usage);
+        stats['structuredRetries'] = err.decisions.length;
+        return this.searchFallback(task, progress, usage, decisions, redactor, err.message, stats, sources);
+      }
+    }
+    await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} sources`, fraction: 1 });
+    return {
+      kind: 'search',
+      taskId: task.taskId,
+      findings,
+      sources: sources.slice(0, 500),
+      usage,
+      stats: { ...stats, redactions: redactor.total, sourcesSeen: sources.length },
+    };
+  }
+
+  async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {
+    const redactor = new Redactor();
+    const usage = emptyUsage();
+    const byId = new Map<string, Finding>();
+    for (const s of task.sections) for (const f of s.findings) byId.set(f.id, f);
+    const sectionIds = new Set(task.sections.map((s) => s.subtopicId));
+    await progress({ stage: 'write', message: `writing from ${byId.size} findings`, fraction: 0.1 });
+
+    const check = (d: ReportDraft): string[] => {
+      const issues: string[] = [];
+      const cited = new Set<string>();
+      d.sections.forEach((s, si) =>
+        s.paragraphs.forEach((p, pi) => {
+          for (const id of p.findingIds) {
+            const f = byId.get(id);
+            if (!f) issues.push(`sections.${si}.paragraphs.${pi}: unknown finding id "${id}"`);
+            else cited.add(f.sourceId);
+          }
+        }),
+      );
+      if (cited.size > task.maxCitations) issues.push(`the report cites ${cited.size} distinct sources; the limit is ${task.maxCitations}`);
+      return issues;
+    };
+
+    let draft: ReportDraft;
+    const stats: Record<string, number> = { requests: 0, structuredRetries: 0, fallbacks: 0 };
+    try {
+      const r = await structuredCall({
+        client: this.o.client,
+        model: this.o.subagentModel,
+        system: SYSTEM_PROMPTS.writer,
+        user: this.writerBrief(task, redactor),
+        schema: ReportDraftSchema,
+        purpose: `report sections (task ${task.taskId})`,
+        maxTokens: Math.max(this.o.maxTokens, 8000),
+        check,
+        acceptWithIssues: true,
+      });
+      addUsage(usage, r.usage);
+      stats['requests'] = r.requests;
+      stats['structuredRetries'] = r.decisions.length;
+      draft = r.value;
+    } catch (err) {
+      if (!(err instanceof StructuredOutputError)) throw err;
+      addUsage(usage, err.usage);
+      const d = this.fallbackDecision('synthesize', err.message);
+      if (!this.fallback) throw new Error(`Anthropic engine: ${err.message}; no fallback engine is configured for synthesis`, { cause: err });
+      await reportDecision(progress, d);
+      const fb = await this.fallback.synthesize(task, progress);
+      return { ...fb, usage: addUsage(addUsage(emptyUsage(), usage), fb.usage), stats: { ...fb.stats, fallbacks: 1 } };
+    }
+
+    // Map finding ids onto citations (the finding's own verbatim quote), keeping at most maxCitations distinct sources.
+    const allowed = new Set<string>();
+    let droppedCitations = 0;
+    const sections: ReportSection[] = [];
+    for (const s of draft.sections) {
+      const paragraphs: ReportSection['paragraphs'] = [];
+      for (const p of s.paragraphs) {
+        const seen = new Set<string>();
+        const citations: ReportSection['paragraphs'][number]['citations'] = [];
+        for (const id of p.findingIds) {
+          const f = byId.get(id);
+          if (!f) {
+            droppedCitations += 1;
+            continue;
+          }
+          if (!allowed.has(f.sourceId)) {
+            if (allowed.size >= task.maxCitations) {
+              droppedCitations += 1;
+              continue;
+            }
+            allowed.add(f.sourceId);
+          }
+          const key = `${f.sourceId}\u0000${f.quote}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          citations.push({ sourceId: f.sourceId, quote: f.quote });
+        }
+        if (citations.length > 0) paragraphs.push({ text: p.text, citations });
+      }
+      if (paragraphs.length > 0) {
+        sections.push({ title: s.title, ...(sectionIds.has(s.subtopicId) ? { subtopicId: s.subtopicId } : {}), paragraphs });
+      }
+    }
+    await progress({ stage: 'done', message: `${sections.length} sections`, fraction: 1 });
+    return {
+      kind: 'synthesize',
+      taskId: task.taskId,
+      title: draft.title,
+      summary: draft.summary,
+      sections: sections.slice(0, 60),
+      usage,
+      stats: { ...stats, droppedCitations, redactions: redactor.total },
+    };
+  }
+
+  private researchBrief(task: SearchTask, r: Redactor): string {
+    const c = task.context;
+    const parts = [
+      `Research objective: ${r.text(c.objective)}`,
+      `Run topic (stay on it): ${r.text(c.topic)}`,
+      `Search query to start from: ${r.text(task.query)}`,
+      `In scope: ${list(c.scope.include.map((s) => r.text(s)))}`,
+      `Out of scope (other agents cover these): ${list(c.scope.exclude.map((s) => r.text(s)))}`,
+      `Source guidance: ${r.text(c.sourceGuidance) || '(none)'}`,
+      `Output: ${r.text(c.outputFormat) || 'research notes with verbatim quotes'}`,
+      `Aim for up to ${task.maxFindings} findings. ${task.knownSourceIds.length} sources are already known to the run; prefer new ones.`,
+    ];
+    if (c.correction) parts.push(`Correction from a previous attempt: ${r.text(c.correction)}`);
+    if (c.excerpts.length) {
+      parts.push('Excerpts forwarded by the coordinator:', ...c.excerpts.map((e) => untrustedSource(e.sourceId, 'forwarded excerpt', r.text(e.text))));
+    }
+    return parts.join('\n');
+  }
+
+  private async extractFindings(
+    task: SearchTask,
+    sources: Source[],
+    loop: AgentLoopResult,
+    r: Redactor,
+  ): Promise<{ findings: Finding[]; usage: TokenUsage; decisions: EngineDecision[]; dropped: number }> {
+    const usable = sources.filter((s) => s.text.length > 0);
+    let budget = EXTRACT_CHARS_TOTAL;
+    const blocks: string[] = [];
+    for (const s of usable) {
+      if (budget <= 0) break;
+      const text = s.text.slice(0, Math.min(EXTRACT_CHARS_PER_SOURCE, budget));
+      budget -= text.length;
+      blocks.push(untrustedSource(s.id, s.title, text, s.url));
+    }
+    const byId = new Map(usable.map((s) => [s.id, s]));
+    const quoteIssue = (f: FindingsDraft['findings'][number], i: number): string | undefined => {
+      const src = byId.get(f.sourceId);
+      if (!src) return `findings.${i}.sourceId: "${f.sourceId}" is not one of the given sources`;
+      if (!src.text.includes(f.quote)) return `findings.${i}.quote: not a verbatim substring of source "${f.sourceId}"`;
+      return undefined;
+    };
+    const notes = loop.finalText ? `\nThe researcher's notes (untrusted, may be incomplete):\n${untrustedData('notes', r.text(loop.finalText).slice(0, 8000))}` : '';
+    const user = [
+      `Objective: ${r.text(task.context.objective)}`,
+      `Run topic: ${r.text(task.context.topic)}`,
+      `Out of scope: ${list(task.context.scope.exclude.map((s) => r.text(s)))}`,
+      `Extract at most ${task.maxFindings} findings. Cite sources only by the ids below.`,
+      `Sources:\n${blocks.join('\n')}`,
+      notes,
+    ].join('\n');
+    const res = await structuredCall({
+      client: this.o.client,
+      model: this.o.subagentModel,
+      system: SYSTEM_PROMPTS.extractor,
+      user,
+      schema: FindingsDraftSchema,
+      purpose: `findings (task ${task.taskId})`,
+      maxTokens: this.o.maxTokens,
+      check: (d) => d.findings.map(quoteIssue).filter((x): x is string => !!x),
+      acceptWithIssues: true,
+    });
+    const findings: Finding[] = [];
+    let dropped = 0;
+    res.value.findings.forEach((f, i) => {
+      if (quoteIssue(f, i) || findings.length >= task.maxFindings) {
+        dropped += 1;
+        return;
+      }
+      findings.push({ id: `${task.taskId}.f${findings.length + 1}`, claim: f.claim, sourceId: f.sourceId, quote: f.quote, subtopicId: task.subtopicId });
+    });
+    if (dropped > 0) {
+      res.decisions.push({
+        decisionType: 'findings-dropped',
+        level: 'L0',
+        confidence: 1,
+        conclusion: `task ${task.taskId}: dropped ${dropped} findings whose quote is not verbatim in a recorded source`,
+        signals: { dropped },
+      });
+    }
+    return { findings, usage: res.usage, decisions: res.decisions, dropped };
+  }
+
+  private writerBrief(task: SynthesizeTask, r: Redactor): string {
+    const sections = task.sections.map((s) => {
+      const findings = s.findings.map((f) => `- [${f.id}] (source ${f.sourceId}) ${r.text(f.claim)}\n  quote: ${JSON.stringify(r.text(f.quote))}`);
+      return `## ${r.text(s.title)} (subtopicId: ${s.subtopicId})\n${findings.join('\n')}`;
+    });
+    return [
+      `Report topic: ${r.text(task.context.topic)}`,
+      `Objective: ${r.text(task.context.objective)}`,
+      `Output format: ${r.text(task.context.outputFormat) || 'sections with paragraphs'}`,
+      `Cite at most ${task.maxCitations} distinct sources. Back each paragraph with the ids (in brackets) of the findings it uses.`,
+      'Findings (gathered from untrusted sources):',
+      untrustedData('findings', sections.join('\n\n')),
+    ].join('\n');
+  }
+
+  private fallbackDecision(step: string, why: string): EngineDecision {
+    return {
+      decisionType: 'fallback',
+      level: 'L2',
+      confidence: 1,
+      conclusion: `${step}: ${why}; ${this.fallback ? `fell back to the ${this.fallback.name} engine` : 'no fallback engine configured'}`.slice(0, 2000),
+      signals: { step, fallbackEngine: this.fallback?.name ?? null },
+    };
+  }
+
+  private async searchFallback(
+    task: SearchTask,
+    progress: ProgressReporter,
+    usage: TokenUsage,
+    decisions: EngineDecision[],
+    redactor: Redactor,
+    why: string,
+    stats: Record<string, number> = {},
+    seen: Source[] = [],
+  ): Promise<SearchResult> {
+    const d = this.fallbackDecision(`search task ${task.taskId}`, why);
+    decisions.push(d);
+    if (!this.fallback) {
+      if (stats['refusals']) {
+        // Refusal without a fallback: finish with what there is (sources seen, no findings), and say so.
+        await reportDecision(progress, d);
+        return {
+          kind: 'search',
+          taskId: task.taskId,
+          findings: [],
+          sources: seen.slice(0, 500),
+          usage,
+          stats: { ...stats, redactions: redactor.total, sourcesSeen: seen.length },
+        };
+      }
+      throw new Error(`Anthropic engine, search task ${task.taskId}: ${why}; no fallback engine is configured`);
+    }
+    await reportDecision(progress, d);
+    const fb = await this.fallback.search(task, progress);
+    return {
+      ...fb,
+      usage: addUsage(addUsage(emptyUsage(), usage), fb.usage),
+      stats: { ...stats, ...fb.stats, fallbacks: 1, redactions: redactor.total },
+    };
+  }
+}

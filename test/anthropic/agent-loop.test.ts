@@ -1,0 +1,205 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLEARED_TOOL_RESULT, runAgentLoop, type AgentLoopConfig } from '../../libs/engines/src/anthropic/agent-loop';
+import { NUDGE_TEXT, SYSTEM_PROMPTS } from '../../libs/engines/src/anthropic/prompts';
+import { FakeMessagesApi, reply } from '../support/fake-messages-api';
+import { lastMessage } from './fixtures';
+
+let api: FakeMessagesApi;
+beforeAll(async () => {
+  api = await FakeMessagesApi.start();
+});
+afterEach(() => {
+  const rejected = api.rejected.map((r) => r.validationError);
+  api.reset();
+  // Every request the loop sent must have been valid for the API.
+  expect(rejected).toEqual([]);
+});
+afterAll(async () => api.close());
+
+const lookupTool = {
+  name: 'lookup',
+  description: 'look something up',
+  input_schema: { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false },
+};
+
+function loop(over: Partial<AgentLoopConfig> = {}) {
+  let n = 0;
+  return runAgentLoop({
+    client: api.client(),
+    model: 'claude-sonnet-5-5',
+    system: SYSTEM_PROMPTS.researcher,
+    messages: [{ role: 'user', content: 'research wind power' }],
+    tools: [lookupTool],
+    // By default every lookup brings a new source.
+    clientTools: { lookup: (input) => ({ content: `result for ${JSON.stringify(input)}`, newSources: ++n }) },
+    maxTokens: 1024,
+    maxContinuations: 3,
+    maxIterations: 10,
+    label: 'test loop',
+    ...over,
+  });
+}
+
+describe('agent loop against the fake Messages API', () => {
+  it('keeps going when a reply has text AND a tool_use (stop_reason decides, not the text)', async () => {
+    api.enqueue(reply.toolUse([{ name: 'lookup', input: { q: 'wind' }, id: 'toolu_a' }], 'Let me look that up first.'), reply.text('All done.'));
+    const r = await loop();
+    expect(r.status).toBe('completed');
+    expect(r.finalText).toBe('All done.');
+    expect(api.accepted).toHaveLength(2);
+    const second = api.accepted[1]!.body;
+    expect(second.messages).toHaveLength(3);
+    expect(second.messages[1].content.map((b: { type: string }) => b.type)).toEqual(['text', 'tool_use']);
+    expect(lastMessage(second).content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'result for {"q":"wind"}' }]);
+  });
+
+  it('answers several parallel tool_use blocks in ONE user message, ids matched, failures as is_error', async () => {
+    api.enqueue(
+      reply.toolUse([
+        { name: 'lookup', input: { q: 'a' }, id: 'toolu_1' },
+        { name: 'broken', input: {}, id: 'toolu_2' },
+        { name: 'lookup', input: { q: 'b' }, id: 'toolu_3' },
+        { name: 'fails', input: {}, id: 'toolu_4' },
+      ]),
+      reply.text('ok'),
+    );
+    const r = await loop({
+      tools: [lookupTool, { ...lookupTool, name: 'fails' }],
+      clientTools: {
+        lookup: (i) => ({ content: `r ${JSON.stringify(i)}`, newSources: 1 }),
+        fails: () => {
+          throw new Error('backend down');
+        },
+      },
+    });
+    expect(r.status).toBe('completed');
+    const results = lastMessage(api.accepted[1]!.body).content;
+    expect(results.map((b: { tool_use_id: string }) => b.tool_use_id)).toEqual(['toolu_1', 'toolu_2', 'toolu_3', 'toolu_4']);
+    expect(results[0]).not.toHaveProperty('is_error');
+    expect(results[1]).toMatchObject({ is_error: true, content: expect.stringContaining('Unknown tool "broken"') });
+    expect(results[3]).toMatchObject({ is_error: true, content: expect.stringContaining('backend down') });
+    expect(r.stats).toMatchObject({ toolCalls: 4, toolErrors: 2 });
+  });
+
+  it('pause_turn: sends the assistant content back unchanged, then finishes on end_turn', async () => {
+    const paused = reply.pauseTurn([{ query: 'wind', results: [{ url: 'https://ex.org/w', title: 'Wind' }] }], 'Searching...');
+    const pending = reply.pauseTurnPending('more wind');
+    api.enqueue(paused, pending, reply.text('Done.'));
+    const r = await loop({ tools: [{ type: 'web_search_20260318', name: 'web_search', max_uses: 3 }], clientTools: {} });
+    expect(r.status).toBe('completed');
+    expect(r.stats.continuations).toBe(2);
+    const [, second, third] = api.accepted;
+    expect(lastMessage(second!.body)).toEqual({ role: 'assistant', content: paused.content });
+    // The continuation joins the same assistant turn; a server tool still running is sent back as the final message.
+    expect(third!.body.messages).toHaveLength(2);
+    expect(lastMessage(third!.body)).toEqual({ role: 'assistant', content: [...paused.content, ...pending.content] });
+  });
+
+  it('pause_turn: caps continuations and logs the cap', async () => {
+    api.setHandler(() => reply.pauseTurn([{ query: 'q', results: [{ url: `https://ex.org/${Math.random()}`, title: 't' }] }]));
+    const r = await loop({ maxContinuations: 2, tools: [{ type: 'web_search_20260318', name: 'web_search' }], clientTools: {} });
+    expect(r.status).toBe('continuation-cap');
+    expect(api.accepted).toHaveLength(3);
+    expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'continuation-cap' }));
+  });
+
+  it('max_tokens: continues with the complete part, then marks truncated once continuations run out', async () => {
+    api.enqueue(reply.maxTokens('The first half of'), reply.maxTokens('the notes, still'), reply.maxTokens('going'));
+    const r = await loop({ maxTokensContinuations: 2 });
+    expect(r.status).toBe('truncated');
+    expect(api.accepted).toHaveLength(3);
+    expect(lastMessage(api.accepted[1]!.body).content).toMatch(/cut off/);
+    expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'truncated' }));
+  });
+
+  it('max_tokens cutting a tool_use: the incomplete call is never sent back', async () => {
+    api.enqueue({ ...reply.toolUse([{ name: 'lookup', input: { q: 'x' } }], 'Thinking'), stop_reason: 'max_tokens' }, reply.text('fine'));
+    const r = await loop();
+    expect(r.status).toBe('completed');
+    const sent = api.accepted[1]!.body.messages[1];
+    expect(sent.content.map((b: { type: string }) => b.type)).toEqual(['text']);
+  });
+
+  it('stop_sequence: finishes or continues as configured', async () => {
+    api.enqueue(reply.stopSequence('part one', '###'));
+    const finished = await loop({ stopSequences: ['###'] });
+    expect(finished.status).toBe('stop-sequence');
+    expect(api.accepted[0]!.body.stop_sequences).toEqual(['###']);
+    api.reset();
+    api.enqueue(reply.stopSequence('part one', '###'), reply.text('part two'));
+    const continued = await loop({ stopSequences: ['###'], onStopSequence: 'continue' });
+    expect(continued.status).toBe('completed');
+    expect(api.accepted).toHaveLength(2);
+  });
+
+  it('refusal: stops and records it', async () => {
+    api.enqueue(reply.refusal('cyber', 'declined'));
+    const r = await loop();
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toEqual({ category: 'cyber', explanation: 'declined' });
+    expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'refusal', signals: { category: 'cyber' } }));
+  });
+
+  it('model_context_window_exceeded: clears old tool results and continues, logging it', async () => {
+    api.enqueue(
+      reply.toolUse([{ name: 'lookup', input: { q: '1' }, id: 'toolu_c1' }]),
+      reply.toolUse([{ name: 'lookup', input: { q: '2' }, id: 'toolu_c2' }]),
+      reply.contextWindowExceeded('partial'),
+      reply.text('done'),
+    );
+    const r = await loop();
+    expect(r.status).toBe('completed');
+    const retried = api.accepted[3]!.body.messages;
+    expect(retried[2].content[0]).toMatchObject({ tool_use_id: 'toolu_c1', content: CLEARED_TOOL_RESULT });
+    expect(retried[4].content[0]).toMatchObject({ tool_use_id: 'toolu_c2', content: 'result for {"q":"2"}' });
+    expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'context-compacted', signals: { cleared: 1, compactions: 1 } }));
+  });
+
+  it('model_context_window_exceeded with nothing to clear: finishes with what is there, logging it', async () => {
+    api.enqueue(reply.contextWindowExceeded('partial'));
+    const r = await loop();
+    expect(r.status).toBe('context-exhausted');
+    expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'context-window-finish' }));
+  });
+
+  it('health monitor: 3 idle tool calls → one nudge; the next idle call ends the loop (idle-stop)', async () => {
+    api.setHandler(() => reply.toolUse([{ name: 'lookup', input: { q: 'same' } }]));
+    const r = await loop({ clientTools: { lookup: () => ({ content: 'nothing new', newSources: 0 }) } });
+    expect(r.status).toBe('idle-stopped');
+    expect(api.accepted).toHaveLength(4);
+    expect(lastMessage(api.accepted[3]!.body).content.at(-1)).toEqual({ type: 'text', text: NUDGE_TEXT });
+    expect(lastMessage(api.accepted[2]!.body).content.some((b: { type: string }) => b.type === 'text')).toBe(false);
+    expect(r.stats).toMatchObject({ nudges: 1, idleStops: 1 });
+    expect(r.decisions.map((d) => d.decisionType)).toEqual(['health-nudge', 'idle-stop']);
+  });
+
+  it('health monitor: a new source resets the idle streak', async () => {
+    const yields = [0, 0, 1, 0, 0];
+    api.setHandler((req) => (req.index < yields.length ? reply.toolUse([{ name: 'lookup', input: { q: String(req.index) } }]) : reply.text('done')));
+    let i = 0;
+    const r = await loop({ clientTools: { lookup: () => ({ content: 'x', newSources: yields[i++] ?? 0 }) } });
+    expect(r.status).toBe('completed');
+    expect(r.stats.nudges).toBe(0);
+  });
+
+  it('iteration cap is a logged safety net', async () => {
+    api.setHandler(() => reply.toolUse([{ name: 'lookup', input: { q: 'x' } }]));
+    const r = await loop({ maxIterations: 3 });
+    expect(r.status).toBe('iteration-cap');
+    expect(api.accepted).toHaveLength(3);
+    expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'iteration-cap' }));
+  });
+
+  it('marks the system prompt and the last tool for prompt caching and sums cache usage', async () => {
+    api.enqueue(reply.toolUse([{ name: 'lookup', input: { q: 'x' } }]), reply.text('done'));
+    const r = await loop({ tools: [{ ...lookupTool, name: 'first' }, lookupTool] });
+    const body = api.accepted[0]!.body;
+    expect(body.system[0].cache_control).toEqual({ type: 'ephemeral' });
+    expect(body.tools[0].cache_control).toBeUndefined();
+    expect(body.tools[1].cache_control).toEqual({ type: 'ephemeral' });
+    expect(r.usage.cacheWriteTokens).toBeGreaterThan(0);
+    expect(r.usage.cacheReadTokens).toBe(r.usage.cacheWriteTokens); // written once, read once
+    expect(r.usage.inputTokens).toBeGreaterThan(0);
+    expect(r.usage.outputTokens).toBeGreaterThan(0);
+  });
+});
