@@ -52,6 +52,7 @@ export class CorpusIndex implements PassageSearch {
   private readonly terms: string[][];
   private readonly docFreq = new Map<string, number>();
   private readonly vectors = new Map<number, Map<string, number>>();
+  private readonly neighborCache = new Map<string, { id: string; score: number }[]>();
   private readonly mini: MiniSearch;
   readonly analyzed: AnalyzedPassage[];
 
@@ -115,6 +116,26 @@ export class CorpusIndex implements PassageSearch {
       filter: filter ? (r) => filter(this.passages[r.id as number]!.id) : undefined,
     });
     return results.slice(0, options.limit).map((r) => ({ id: this.passages[r.id as number]!.id, score: r.score, matched: r.terms }));
+  }
+
+  /**
+   * The k passages most like this one ("more like this": a BM25 query of its top TF-IDF terms, then
+   * re-ranked by cosine). Memoized: the index is read-only.
+   */
+  neighbors(id: string, k: number): { id: string; score: number }[] {
+    const cacheKey = `${k}\u0000${id}`;
+    const hit = this.neighborCache.get(cacheKey);
+    if (hit) return hit;
+    const v = this.vector(id);
+    const top = [...v.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 25);
+    const weights = new Map(top.map(([t, w]) => [t, w / (top[0]?.[1] ?? 1)]));
+    const pool = this.searchTerms([...weights.keys()], { limit: k * 3 + 1, weights, filter: (other) => other !== id });
+    const result = pool
+      .map((r) => ({ id: r.id, score: cosine(v, this.vector(r.id)) }))
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+      .slice(0, k);
+    this.neighborCache.set(cacheKey, result);
+    return result;
   }
 
   /** Analyzed content terms of a passage (text and title), in order. */

@@ -1,0 +1,130 @@
+/**
+ * In-process benchmark of the corpus engine on a FreshWiki-style benchmark.
+ *
+ *   node bench/dist/coverage/engine-eval.js --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl>
+ *        [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N] [--per-topic] [--json <out.json>]
+ *
+ * Prints one row per topic (with --per-topic), the macro row of the configured run, the BM25 top-10
+ * and top-25 baseline rows, and with --ablations the grid coverage check on/off x 3 rounds / 1 round.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/engines';
+import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
+import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, scoreCitations, scoreTopK, type Qrel, type TopicScore } from './score';
+
+interface Args {
+  corpus: string;
+  topics: string;
+  qrels: string;
+  coverageCheck: boolean;
+  maxRounds: number;
+  ablations: boolean;
+  limit: number;
+  perTopic: boolean;
+  json?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Partial<Args> = { coverageCheck: true, maxRounds: DEFAULT_LOOP.maxRounds, ablations: false, limit: Infinity, perTopic: false };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = (): string => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${k} needs a value`);
+      return x;
+    };
+    if (k === '--corpus') a.corpus = v();
+    else if (k === '--topics') a.topics = v();
+    else if (k === '--qrels') a.qrels = v();
+    else if (k === '--no-coverage-check') a.coverageCheck = false;
+    else if (k === '--max-rounds') a.maxRounds = Number(v());
+    else if (k === '--ablations') a.ablations = true;
+    else if (k === '--limit') a.limit = Number(v());
+    else if (k === '--per-topic') a.perTopic = true;
+    else if (k === '--json') a.json = v();
+    else throw new Error(`unknown argument ${k}`);
+  }
+  if (!a.corpus || !a.topics || !a.qrels) throw new Error('usage: engine-eval --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--no-coverage-check] [--max-rounds N] [--ablations]');
+  return a as Args;
+}
+
+const readJsonl = <T>(path: string): T[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+
+interface RunRow extends TopicScore {
+  rounds: number;
+  tasks: number;
+  engineCalls: number;
+  ms: number;
+  subtopics: number;
+  stop: string;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const registry = new CorpusRegistry({ builtins: false });
+  registry.register('bench', args.corpus);
+  const t0 = performance.now();
+  const corpus = await registry.load('bench');
+  console.log(`corpus: ${corpus.passages.length} passages, loaded and indexed in ${corpus.loadMs} ms`);
+  const judgments = judgmentsByTopic(readJsonl<Qrel>(args.qrels));
+  const topics = readJsonl<{ topic: string }>(args.topics)
+    .map((t) => t.topic)
+    .filter((t) => judgments.has(t))
+    .slice(0, args.limit);
+  const coord = new CorpusCoordinatorEngine(registry, 'bench');
+  const sub = new CorpusSubagentEngine(registry, 'bench');
+
+  const configs = args.ablations
+    ? [
+        { label: 'engine: coverage check, 3 rounds', coverageCheck: true, maxRounds: 3 },
+        { label: 'ablation: no coverage check, 3 rounds', coverageCheck: false, maxRounds: 3 },
+        { label: 'ablation: coverage check, 1 round', coverageCheck: true, maxRounds: 1 },
+        { label: 'ablation: no coverage check, 1 round', coverageCheck: false, maxRounds: 1 },
+      ]
+    : [{ label: `engine: ${args.coverageCheck ? 'coverage check' : 'no coverage check'}, ${args.maxRounds} round(s)`, coverageCheck: args.coverageCheck, maxRounds: args.maxRounds }];
+
+  const summary: { label: string; macro: ReturnType<typeof macroAverage> & Record<string, number> }[] = [];
+  const perTopic: Record<string, RunRow[]> = {};
+  for (const cfg of configs) {
+    const rows: RunRow[] = [];
+    for (const topic of topics) {
+      const start = performance.now();
+      const r = await runResearchLoop(coord, sub, { ...DEFAULT_LOOP, topic, corpus: 'bench', coverageCheck: cfg.coverageCheck, maxRounds: cfg.maxRounds });
+      const score = scoreCitations(citedSourceIds(r.report), judgments.get(topic)!);
+      const row: RunRow = { ...score, rounds: r.rounds, tasks: r.tasks, engineCalls: r.engineCalls, ms: performance.now() - start, subtopics: r.plan.subtopics.length, stop: r.stopReason };
+      rows.push(row);
+      if (args.perTopic)
+        console.log(
+          formatScoreRow(`  ${topic.slice(0, 42)}`, row, `  rounds ${row.rounds} subtopics ${row.subtopics} calls ${row.engineCalls} ${Math.round(row.ms)} ms (${row.stop})`),
+        );
+    }
+    const macro = macroAverage(rows);
+    const extra = {
+      rounds: avg(rows.map((r) => r.rounds)),
+      engineCalls: avg(rows.map((r) => r.engineCalls)),
+      msPerTopic: avg(rows.map((r) => r.ms)),
+    };
+    summary.push({ label: cfg.label, macro: { ...macro, ...extra } });
+    perTopic[cfg.label] = rows;
+    console.log(formatScoreRow(cfg.label, macro, `  rounds ${extra.rounds.toFixed(2)}  calls/topic ${extra.engineCalls.toFixed(1)}  ${Math.round(extra.msPerTopic)} ms/topic`));
+  }
+  const bm25 = (t: string, k: number): string[] => corpus.index.search(t, k).map((h) => h.id);
+  for (const k of [10, 25]) {
+    const b = scoreTopK(bm25, topics, judgments, k);
+    summary.push({ label: `baseline: BM25 top-${k}`, macro: { ...b.macro } });
+    console.log(formatScoreRow(`baseline: BM25 top-${k}`, b.macro));
+  }
+  console.log(`topics: ${topics.length}, total ${Math.round((performance.now() - t0) / 1000)} s`);
+  if (args.json) writeFileSync(args.json, JSON.stringify({ summary, perTopic }, null, 2));
+}
+
+const avg = (xs: number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

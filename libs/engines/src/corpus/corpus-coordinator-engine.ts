@@ -1,0 +1,132 @@
+import type { Plan, Subtopic } from '@orrery/protocol';
+import { ZERO_USAGE, type CoordinatorEngine, type EngineDecision, type PlanningInput, type PlanningOutput, type RefinementInput, type RefinementOutput } from '../engine';
+import { classifyRequest } from './classify-request';
+import type { CorpusRegistry } from './corpus-registry';
+import { mineFacets } from './facets';
+import { checkPlanCoverage, DEFAULT_COVERAGE_CHECK, measurePlanCoverage } from './plan-coverage';
+import { refinePlan, type RefinementOptions, DEFAULT_REFINEMENT } from './refinement';
+import { assignExclusions, expectedPassages, overviewSubtopic, subtopicFromFacet } from './subtopic-builder';
+import { jaccard } from './overlap';
+import { topicProfile } from './topic-profile';
+
+export interface CorpusCoordinatorOptions {
+  coverageThreshold: number;
+  maxOverlap: number;
+  refinement: RefinementOptions;
+}
+
+export const DEFAULT_COORDINATOR_OPTIONS: CorpusCoordinatorOptions = {
+  coverageThreshold: DEFAULT_COVERAGE_CHECK.threshold,
+  maxOverlap: DEFAULT_COVERAGE_CHECK.maxOverlap,
+  refinement: DEFAULT_REFINEMENT,
+};
+
+/** Subtopics the first decomposition takes from the scouting pass, by request class (before the coverage check). */
+const INITIAL_FACETS = { straightforward: 0, breadth: 3, depth: 2 } as const;
+
+/**
+ * The hub side of the corpus engine: facet-driven decomposition from a scouting retrieval, a coverage
+ * check against the wider scouting evidence, and gap-targeted refinement. Deterministic and offline.
+ */
+export class CorpusCoordinatorEngine implements CoordinatorEngine {
+  readonly name = 'corpus' as const;
+
+  constructor(
+    private readonly registry: CorpusRegistry,
+    private readonly defaultCorpus = 'sotu',
+    private readonly options: CorpusCoordinatorOptions = DEFAULT_COORDINATOR_OPTIONS,
+  ) {}
+
+  async plan(input: PlanningInput): Promise<PlanningOutput> {
+    const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
+    const profile = topicProfile(index, input.topic);
+    const cls = classifyRequest(input.topic);
+    const maxSubtopics = Math.max(1, Math.min(input.maxSubtopics, 40));
+    const decisions: EngineDecision[] = [];
+
+    // 1. Decompose from the first scouting pass: the facets its passages share.
+    const firstPass = profile.firstPass.map((id) => ({ id, score: profile.judge(id).score })).filter((p) => profile.judge(p.id).onTopic);
+    const topicTerms = new Set(profile.terms);
+    const scoutFacets = mineFacets(index, firstPass, { topicTerms, minSupport: firstPass.length >= 4 ? 2 : 1, maxShare: 0.75, limit: 30 });
+    let subtopics: Subtopic[] = [overviewSubtopic(input.topic)];
+    const taken = new Set(subtopics.map((s) => s.id));
+    const want = Math.min(INITIAL_FACETS[cls.classification], maxSubtopics - 1);
+    const chosenSets: Set<string>[] = [new Set(expectedPassages(index, profile, subtopics[0]!))];
+    for (const f of scoutFacets) {
+      if (subtopics.length - 1 >= want) break;
+      const s = subtopicFromFacet(input.topic, f, 'plan', new Set(taken));
+      const set = new Set(expectedPassages(index, profile, s));
+      if (set.size === 0 || chosenSets.some((c) => jaccard(c, set) > this.options.maxOverlap)) continue;
+      taken.add(s.id);
+      subtopics.push(s);
+      chosenSets.push(set);
+    }
+    subtopics = assignExclusions(subtopics);
+    const plan: Plan = { classification: cls.classification, subtopics };
+
+    // 2. Coverage check against the wider scouting evidence.
+    if (input.coverageCheck) {
+      const limit = cls.classification === 'straightforward' ? 1 : maxSubtopics;
+      const check = checkPlanCoverage(index, profile, subtopics, { threshold: this.options.coverageThreshold, maxOverlap: this.options.maxOverlap, maxSubtopics: limit });
+      plan.subtopics = check.subtopics;
+      plan.coverage = check.coverage;
+      decisions.push({
+        decisionType: 'coverage-check',
+        level: 'L0',
+        confidence: check.coverage.passed ? 0.85 : 0.55,
+        conclusion: check.coverage.passed
+          ? `plan covers ${pct(check.coverage.share)} of the scouting evidence (threshold ${pct(check.coverage.threshold)}), max overlap ${check.coverage.maxOverlap}`
+          : `plan covers ${pct(check.coverage.share)} of the scouting evidence, below ${pct(check.coverage.threshold)} or overlapping; uncovered: ${check.coverage.uncoveredFacets.slice(0, 5).join(', ') || 'none'}`,
+        signals: {
+          shareBefore: round(check.before.share),
+          share: check.coverage.share,
+          threshold: check.coverage.threshold,
+          maxOverlapBefore: round(check.before.maxOverlap),
+          maxOverlap: check.coverage.maxOverlap,
+          subtopicsBefore: check.before.subtopics,
+          subtopics: check.subtopics.length,
+          added: check.added,
+          merged: check.merged,
+          evidencePassages: profile.evidence.length,
+          uncoveredFacets: check.coverage.uncoveredFacets,
+        },
+      });
+    }
+    const measured = input.coverageCheck ? null : measurePlanCoverage(index, profile, plan.subtopics);
+    decisions.unshift({
+      decisionType: 'plan',
+      level: 'L0',
+      confidence: cls.classification === 'breadth' && cls.rule === 'default-breadth' ? 0.7 : 0.85,
+      conclusion: `${cls.classification} request (${cls.rule}): ${plan.subtopics.length} subtopics: ${plan.subtopics.map((s) => s.title).join('; ')}`.slice(0, 2000),
+      signals: {
+        classification: cls.classification,
+        rule: cls.rule,
+        topicTerms: profile.terms,
+        scoutingPassages: firstPass.length,
+        evidencePassages: profile.evidence.length,
+        scoutFacets: scoutFacets.slice(0, 10).map((f) => f.label),
+        subtopics: plan.subtopics.map((s) => s.id),
+        coverageCheck: input.coverageCheck,
+        ...(measured ? { uncheckedShare: round(measured.share) } : {}),
+      },
+    });
+    return { plan, decisions, usage: ZERO_USAGE };
+  }
+
+  async refine(input: RefinementInput): Promise<RefinementOutput> {
+    const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
+    const profile = topicProfile(index, input.topic);
+    const r = refinePlan(index, profile, input, this.options.refinement);
+    const decision: EngineDecision = {
+      decisionType: 'refinement',
+      level: 'L0',
+      confidence: r.newSubtopics.length || r.thinSubtopicIds.length ? 0.75 : 0.85,
+      conclusion: r.conclusion,
+      signals: r.signals,
+    };
+    return { newSubtopics: r.newSubtopics, thinSubtopicIds: r.thinSubtopicIds, decisions: [decision], usage: ZERO_USAGE };
+  }
+}
+
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+const round = (x: number): number => Math.round(x * 1000) / 1000;

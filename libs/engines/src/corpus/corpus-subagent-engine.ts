@@ -1,0 +1,90 @@
+import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
+import { ZERO_USAGE, type ProgressReporter, type SubagentEngine } from '../engine';
+import type { CorpusRegistry, LoadedCorpus } from './corpus-registry';
+import { extractiveReport } from './extractive-synthesis';
+import { rankForSubtopic } from './passage-ranking';
+import { selectQuote } from './quote-selection';
+import { shortHash } from './stable-id';
+import { analyzeTerms } from './text-analysis';
+import { topicProfile } from './topic-profile';
+
+/** A finding id: the source id plus a short hash of the quote (stable across rounds and processes). */
+export function findingId(sourceId: string, quote: string): string {
+  return `${sourceId}~${shortHash(quote, 8)}`;
+}
+
+/**
+ * The spoke side of the corpus engine. Each call knows only its task payload and the read-only corpus:
+ * BM25 search with a topic precision guard, verbatim quotes, and extractive synthesis.
+ */
+export class CorpusSubagentEngine implements SubagentEngine {
+  readonly name = 'corpus' as const;
+
+  constructor(
+    private readonly registry: CorpusRegistry,
+    private readonly defaultCorpus = 'sotu',
+  ) {}
+
+  private corpus(name: string | undefined): Promise<LoadedCorpus> {
+    return this.registry.load(name ?? this.defaultCorpus);
+  }
+
+  async search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
+    await progress({ stage: 'loading', message: `loading corpus ${task.corpus ?? this.defaultCorpus}`, fraction: 0.1 });
+    const { index } = await this.corpus(task.corpus);
+    const profile = topicProfile(index, task.context.topic);
+    await progress({ stage: 'searching', message: `BM25 search: ${task.query}`.slice(0, 500), fraction: 0.4 });
+    const known = new Set(task.knownSourceIds);
+    const ranked = rankForSubtopic(index, profile, {
+      query: task.query,
+      include: task.context.scope.include,
+      exclude: task.context.scope.exclude,
+      known,
+      limit: task.maxFindings,
+    });
+    const wanted = new Set([...analyzeTerms(task.query), ...task.context.scope.include.flatMap((s) => analyzeTerms(s)), ...profile.terms]);
+    const findings: Finding[] = [];
+    const sources: Source[] = [];
+    for (const r of ranked) {
+      const p = index.passage(r.id)!;
+      const { quote } = selectQuote(index, p.text, wanted);
+      findings.push({
+        id: findingId(p.id, quote),
+        claim: quote,
+        sourceId: p.id,
+        quote,
+        subtopicId: task.subtopicId,
+        relevance: { score: round(r.score), topicTerms: r.topicTerms, facetTerms: r.facetTerms },
+      });
+      const source: Source = { id: p.id, kind: 'passage', title: p.title, text: p.text };
+      if (p.url) source.url = p.url;
+      sources.push(source);
+    }
+    await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} passages`, fraction: 1 });
+    return {
+      kind: 'search',
+      taskId: task.taskId,
+      usage: ZERO_USAGE,
+      stats: { candidates: ranked.length, knownSkipped: ranked.filter((r) => r.known).length, onTopicEvidence: profile.evidence.length },
+      findings,
+      sources,
+    };
+  }
+
+  async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {
+    await progress({ stage: 'writing', message: `extractive synthesis of ${task.sections.length} sections`, fraction: 0.2 });
+    const report = extractiveReport(task);
+    await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
+    return {
+      kind: 'synthesize',
+      taskId: task.taskId,
+      usage: ZERO_USAGE,
+      stats: { citedSources: report.citedSources, droppedFindings: report.droppedFindings },
+      title: report.title,
+      summary: report.summary,
+      sections: report.sections,
+    };
+  }
+}
+
+const round = (x: number): number => Math.round(x * 1e4) / 1e4;

@@ -1,0 +1,35 @@
+import type { CorpusIndex } from './corpus-index';
+import { analyzeTerms, sentenceSpans } from './text-analysis';
+
+export interface QuoteChoice {
+  quote: string;
+  /** Offset of the quote in the passage text. */
+  start: number;
+}
+
+const MAX_QUOTE = 1200;
+
+/**
+ * The sentence of a passage that best carries the wanted terms (IDF-weighted, length-normalized).
+ * Always a verbatim substring of the passage text.
+ */
+export function selectQuote(index: CorpusIndex, text: string, wanted: Iterable<string>): QuoteChoice {
+  const want = new Set(wanted);
+  let best: QuoteChoice | null = null;
+  let bestScore = -1;
+  for (const s of sentenceSpans(text)) {
+    if (s.text.length < 15 && best) continue;
+    const terms = new Set(analyzeTerms(s.text));
+    let score = 0;
+    for (const t of terms) if (want.has(t)) score += index.idf(t);
+    score /= Math.sqrt(Math.max(8, terms.size));
+    if (s.text.length > MAX_QUOTE) score *= 0.5;
+    if (score > bestScore) {
+      bestScore = score;
+      best = { quote: s.text, start: s.start };
+    }
+  }
+  if (!best) return { quote: text.trim().slice(0, MAX_QUOTE), start: text.indexOf(text.trim()) };
+  if (best.quote.length > MAX_QUOTE) best = { quote: best.quote.slice(0, MAX_QUOTE), start: best.start };
+  return best;
+}

@@ -1,0 +1,51 @@
+import type { Subtopic } from '@orrery/protocol';
+import type { CorpusIndex } from './corpus-index';
+import type { Facet } from './facets';
+import { rankForSubtopic } from './passage-ranking';
+import { slugify } from './stable-id';
+import { analyzeTerms } from './text-analysis';
+import type { TopicProfile } from './topic-profile';
+
+/** How many passages a subtopic search is expected to return (the loop asks for 6 findings). */
+export const EXPECTED_FINDINGS = 6;
+
+export const OVERVIEW_ID = 'overview';
+
+export function overviewSubtopic(topic: string): Subtopic {
+  return { id: OVERVIEW_ID, title: 'Overview', query: topic.slice(0, 1000), facetTerms: [], excludeTerms: [], origin: 'plan' };
+}
+
+/** A subtopic scoped to one facet; `taken` holds ids already used (kept unique). */
+export function subtopicFromFacet(topic: string, facet: Facet, origin: Subtopic['origin'], taken: Set<string>, prefix = ''): Subtopic {
+  const base = (prefix + (slugify(facet.label, 40) || 'facet')).slice(0, 50);
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  taken.add(id);
+  const title = facet.label.charAt(0).toUpperCase() + facet.label.slice(1);
+  return { id, title: title.slice(0, 300), query: `${topic} ${facet.label}`.slice(0, 1000), facetTerms: [facet.label.slice(0, 100)], excludeTerms: [], origin };
+}
+
+/** Each scoped subtopic stays out of its siblings' scopes (the overview has no scope to keep). */
+export function assignExclusions(subtopics: Subtopic[]): Subtopic[] {
+  return subtopics.map((s) => {
+    if (s.facetTerms.length === 0) return { ...s, excludeTerms: [] };
+    const own = new Set(s.facetTerms.flatMap((t) => analyzeTerms(t)));
+    const excludeTerms = subtopics
+      .filter((o) => o.id !== s.id)
+      .flatMap((o) => o.facetTerms)
+      .filter((t) => !analyzeTerms(t).every((x) => own.has(x)))
+      .slice(0, 200);
+    return { ...s, excludeTerms: [...new Set(excludeTerms)] };
+  });
+}
+
+/** The passages a subtopic's search is expected to return, simulated with the subagents' own ranking. */
+export function expectedPassages(index: CorpusIndex, profile: TopicProfile, s: Subtopic, known?: ReadonlySet<string>, limit = EXPECTED_FINDINGS): string[] {
+  return rankForSubtopic(index, profile, { query: s.query, include: s.facetTerms, exclude: s.excludeTerms, known, limit }).map((r) => r.id);
+}
+
+/** True when the facet's terms already fall within some subtopic's scope. */
+export function facetCovered(facet: Facet, subtopics: readonly Subtopic[]): boolean {
+  const scopes = subtopics.map((s) => new Set(s.facetTerms.flatMap((t) => analyzeTerms(t))));
+  return scopes.some((scope) => facet.terms.every((t) => scope.has(t)));
+}

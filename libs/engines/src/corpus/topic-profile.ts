@@ -1,0 +1,220 @@
+import { cosine, type CorpusIndex } from './corpus-index';
+import { analyzeTerms } from './text-analysis';
+
+export interface TopicProfileOptions {
+  /** Seed passages taken from the topic's own BM25 ranking. */
+  seeds: number;
+  /** Size of the first scouting pass (what a naive planner would see). */
+  firstPass: number;
+  /** A seed must match this share of the topic's IDF mass. */
+  seedMassShare: number;
+  /** Terms kept in the centroid. */
+  centroidTerms: number;
+  /** Candidates scored against the centroid. */
+  candidates: number;
+  /** On-topic if cosine to the centroid >= this share of the seeds' median cosine. */
+  relativeThreshold: number;
+  /** ...and at least this absolute cosine. */
+  absoluteThreshold: number;
+  /** Centroid passes (1 = seeds only; 2 = re-centred on the first pass's accepted passages). */
+  passes: number;
+  /** Relative threshold of later passes (against the accepted passages' median). */
+  secondPassThreshold: number;
+  /** Passages that shape a re-centred centroid. */
+  centroidPassages: number;
+  /** Label-propagation iterations over the nearest-neighbour graph (0 = centroid threshold only). */
+  propagation: number;
+  /** Neighbours per passage. */
+  neighbors: number;
+  /** Share of (similarity-weighted) neighbours that must be on-topic. */
+  neighborShare: number;
+  /** Candidates below this share of the seed median cosine are never considered. */
+  poolThreshold: number;
+  /** Above this share of the seed median cosine, half the neighbour share suffices. */
+  highThreshold: number;
+  /** Largest scouting evidence kept. */
+  maxEvidence: number;
+}
+
+export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
+  seeds: 10,
+  firstPass: 8,
+  seedMassShare: 0.5,
+  centroidTerms: 60,
+  candidates: 250,
+  relativeThreshold: 0.55,
+  absoluteThreshold: 0.08,
+  maxEvidence: 60,
+  passes: 1,
+  secondPassThreshold: 0.5,
+  centroidPassages: 20,
+  propagation: 2,
+  neighbors: 8,
+  neighborShare: 0.4,
+  poolThreshold: 0.25,
+  highThreshold: 0.8,
+};
+
+export interface TopicEvidence {
+  id: string;
+  /** Relevance to the topic in [0, 1]: cosine to the topic centroid, lifted for anchor matches. */
+  score: number;
+  /** Topic terms the passage contains. */
+  topicTerms: string[];
+}
+
+/**
+ * What a corpus says a topic is: its distinctive terms, seed passages, an expanded term centroid
+ * (Rocchio over the seeds), and the scored on-topic passages (the scouting evidence). Deterministic in
+ * (corpus, topic), so the coordinator and every subagent compute the same guard independently.
+ */
+export class TopicProfile {
+  readonly terms: string[];
+  /** Topic terms ordered by IDF, rarest first. */
+  readonly distinctive: string[];
+  readonly seeds: string[];
+  /** The first scouting pass: the topic's plain BM25 top-k. */
+  readonly firstPass: string[];
+  readonly evidence: TopicEvidence[];
+  readonly threshold: number;
+  readonly centroid: Map<string, number>;
+  private readonly byId = new Map<string, TopicEvidence>();
+  /** Every accepted passage with its score (label propagation decides membership), or null for threshold mode. */
+  private readonly members: Map<string, number> | null;
+
+  constructor(
+    readonly index: CorpusIndex,
+    readonly topic: string,
+    readonly options: TopicProfileOptions = DEFAULT_TOPIC_PROFILE,
+  ) {
+    this.terms = [...new Set(analyzeTerms(topic))].filter((t) => index.df(t) > 0);
+    this.distinctive = [...this.terms].sort((a, b) => index.idf(b) - index.idf(a) || a.localeCompare(b));
+    const topicMass = this.terms.reduce((s, t) => s + index.idf(t), 0);
+    const ranked = index.searchTerms(this.terms, { limit: Math.max(options.candidates, options.seeds * 4) });
+    this.firstPass = ranked.slice(0, options.firstPass).map((r) => r.id);
+    const massOf = (matched: string[]): number => matched.reduce((s, t) => s + index.idf(t), 0);
+    // Seeds: passages that match most of the topic's IDF mass (all of it first), then by BM25.
+    const share = (r: { matched: string[] }): number => (topicMass ? massOf(r.matched) / topicMass : 0);
+    let seeds = ranked
+      .filter((r) => share(r) >= options.seedMassShare)
+      .map((r, rank) => ({ r, rank, full: share(r) >= 0.999 ? 1 : 0 }))
+      .sort((a, b) => b.full - a.full || a.rank - b.rank)
+      .map((x) => x.r)
+      .slice(0, options.seeds);
+    if (seeds.length < 2) seeds = ranked.slice(0, Math.min(options.seeds, 3));
+    this.seeds = seeds.map((s) => s.id);
+
+    // Rocchio centroid: rank-weighted mean of seed vectors, plus the topic's own terms; then re-centred
+    // on the passages it accepts (a second pass sees the article's wider vocabulary).
+    let weighted: { id: string; w: number }[] = seeds.map((s, rank) => ({ id: s.id, w: 1 / (1 + rank / 4) }));
+    let centroid = new Map<string, number>();
+    let scored: { id: string; score: number }[] = [];
+    let threshold = 0;
+    for (let pass = 0; pass < options.passes; pass++) {
+      centroid = this.centroidOf(weighted);
+      const candidates = new Set(ranked.map((r) => r.id));
+      const expanded = index.searchTerms([...centroid.keys()], { limit: options.candidates, weights: centroid });
+      for (const r of expanded) candidates.add(r.id);
+      scored = [...candidates].map((id) => ({ id, score: cosine(index.vector(id), centroid) }));
+      const ref = pass === 0 ? this.seeds : scored.filter((s) => s.score >= threshold).map((s) => s.id);
+      const refScores = ref.map((id) => scored.find((s) => s.id === id)?.score ?? 0).sort((a, b) => a - b);
+      const median = refScores[Math.floor(refScores.length / 2)] ?? 0;
+      threshold = Math.max(options.absoluteThreshold, (pass === 0 ? options.relativeThreshold : options.secondPassThreshold) * median);
+      weighted = scored
+        .filter((s) => s.score >= threshold)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, options.centroidPassages)
+        .map((s) => ({ id: s.id, w: s.score }));
+    }
+    this.centroid = centroid;
+
+    // Label propagation over the "more like this" graph: a passage joins when most of its nearest
+    // neighbours are on-topic. Passages of one document share rare names, so they are each other's
+    // neighbours; a passage about another storm / election has its own document around it instead.
+    const cos = new Map(scored.map((s) => [s.id, s.score]));
+    const seedScores = this.seeds.map((id) => cos.get(id) ?? 0).sort((a, b) => a - b);
+    const median = seedScores[Math.floor(seedScores.length / 2)] ?? 0;
+    const pool = scored.filter((s) => s.score >= options.poolThreshold * median);
+    let member = new Set(scored.filter((s) => s.score >= threshold).map((s) => s.id));
+    const knn = new Map<string, number>();
+    for (let it = 0; it < options.propagation; it++) {
+      const next = new Set<string>(this.seeds);
+      for (const p of pool) {
+        const nb = index.neighbors(p.id, options.neighbors);
+        let inside = 0;
+        let total = 0;
+        for (const n of nb) {
+          total += n.score;
+          if (member.has(n.id)) inside += n.score;
+        }
+        const share = total ? inside / total : 0;
+        knn.set(p.id, share);
+        if (share >= options.neighborShare || (p.score >= options.highThreshold * median && share >= options.neighborShare / 2)) next.add(p.id);
+      }
+      member = next;
+    }
+    if (options.propagation > 0) {
+      scored = scored.filter((s) => member.has(s.id)).map((s) => ({ id: s.id, score: Math.min(1, s.score / (median || 1)) * 0.5 + 0.5 * (knn.get(s.id) ?? 1) }));
+      threshold = 0;
+    }
+    this.threshold = threshold;
+    this.members = options.propagation > 0 ? new Map(scored.map((s) => [s.id, s.score])) : null;
+    const termSet = new Set(this.terms);
+    this.evidence = scored
+      .filter((s) => s.score >= this.threshold)
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+      .slice(0, options.maxEvidence)
+      .map((s) => ({ id: s.id, score: s.score, topicTerms: [...new Set(index.termsOf(s.id).filter((t) => termSet.has(t)))] }));
+    for (const e of this.evidence) this.byId.set(e.id, e);
+  }
+
+  private centroidOf(weighted: { id: string; w: number }[]): Map<string, number> {
+    const c = new Map<string, number>();
+    for (const { id, w } of weighted) for (const [t, v] of this.index.vector(id)) c.set(t, (c.get(t) ?? 0) + w * v);
+    const top = [...c.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, this.options.centroidTerms);
+    const centroid = new Map(top);
+    const maxW = top[0]?.[1] ?? 1;
+    for (const t of this.terms) centroid.set(t, Math.max(centroid.get(t) ?? 0, maxW));
+    return centroid;
+  }
+
+  /** The precision guard's verdict for one passage. */
+  judge(id: string): TopicEvidence & { onTopic: boolean } {
+    const known = this.byId.get(id);
+    if (known) return { ...known, onTopic: true };
+    const termSet = new Set(this.terms);
+    const member = this.members?.get(id);
+    const score = member ?? cosine(this.index.vector(id), this.centroid);
+    return {
+      id,
+      score,
+      topicTerms: [...new Set(this.index.termsOf(id).filter((t) => termSet.has(t)))],
+      onTopic: this.members ? member !== undefined : score >= this.threshold,
+    };
+  }
+
+  /** Total relevance mass of the scouting evidence. */
+  get mass(): number {
+    return this.evidence.reduce((s, e) => s + e.score, 0);
+  }
+}
+
+const profileCache = new WeakMap<CorpusIndex, Map<string, TopicProfile>>();
+const PROFILE_CACHE_SIZE = 32;
+
+/**
+ * The topic profile for (index, topic), memoized per read-only index. A pure function of its inputs,
+ * so sharing it between tasks in one process shares no run state.
+ */
+export function topicProfile(index: CorpusIndex, topic: string): TopicProfile {
+  let byTopic = profileCache.get(index);
+  if (!byTopic) profileCache.set(index, (byTopic = new Map()));
+  const key = topic.trim().toLowerCase();
+  let p = byTopic.get(key);
+  if (!p) {
+    p = new TopicProfile(index, topic);
+    if (byTopic.size >= PROFILE_CACHE_SIZE) byTopic.delete(byTopic.keys().next().value!);
+    byTopic.set(key, p);
+  }
+  return p;
+}
