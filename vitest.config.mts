@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 
-const src = (p: string) => resolve(__dirname, p);
+const root = dirname(fileURLToPath(import.meta.url));
+const src = (p: string) => resolve(root, p);
 
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],

@@ -1,0 +1,164 @@
+import type { PlanningInput, PlanningOutput, RefinementOutput } from '../../libs/engines/src/engine';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AnthropicCoordinatorEngine, type AnthropicEngineOptions, type JudgeInput } from '../../libs/engines/src/anthropic';
+import type { CoordinatorEngine } from '../../libs/engines/src/engine';
+import { FakeMessagesApi, reply } from '../support/fake-messages-api';
+import { lastMessage } from './fixtures';
+
+let api: FakeMessagesApi;
+beforeAll(async () => {
+  api = await FakeMessagesApi.start();
+});
+afterEach(() => {
+  const rejected = api.rejected.map((r) => r.validationError);
+  api.reset();
+  expect(rejected).toEqual([]);
+});
+afterAll(async () => api.close());
+
+const ZERO = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+function fakeFallback(): CoordinatorEngine & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    name: 'corpus',
+    calls,
+    async plan(input: PlanningInput): Promise<PlanningOutput> {
+      calls.push(`plan:${input.topic}`);
+      return {
+        plan: { classification: 'breadth', subtopics: [{ id: 'corpus-1', title: 'Corpus facet', query: 'q', facetTerms: ['x'], excludeTerms: [], origin: 'plan' }] },
+        decisions: [{ decisionType: 'plan', level: 'L0', confidence: 0.7, conclusion: 'corpus plan', signals: {} }],
+        usage: ZERO,
+      };
+    },
+    async refine(): Promise<RefinementOutput> {
+      calls.push('refine');
+      return { newSubtopics: [], thinSubtopicIds: [], decisions: [], usage: ZERO };
+    },
+  };
+}
+
+const engine = (over: Partial<AnthropicEngineOptions> = {}) =>
+  new AnthropicCoordinatorEngine({ client: api.client(), model: 'claude-opus-5-5', judgeModel: 'claude-haiku-5-5', ...over });
+
+const planInput = (over: Partial<PlanningInput> = {}): PlanningInput => ({
+  runId: '6f1c1a8e-4f9b-4a57-9a42-3f0a5a0c9d11',
+  topic: 'AI in creative industries',
+  maxSubtopics: 6,
+  coverageCheck: true,
+  ...over,
+});
+
+const draft = (title: string, facets: string[]) => ({ title, query: title.toLowerCase(), facetTerms: facets, excludeTerms: [] });
+
+describe('AnthropicCoordinatorEngine.plan', () => {
+  it('plans with structured output, then the coverage critique adds the missing facets', async () => {
+    api.scriptByRole({
+      planner: reply.json({ classification: 'breadth', subtopics: [draft('Visual art', ['painting', 'illustration'])], confidence: 0.8, rationale: 'r' }),
+      'coverage-critic': reply.json({
+        facets: [
+          { name: 'visual art', coveredBy: ['visual-art'] },
+          { name: 'music', coveredBy: [] },
+          { name: 'writing', coveredBy: [] },
+        ],
+        overlaps: [],
+        missing: [draft('Music', ['music', 'composition']), draft('Writing', ['writing', 'fiction'])],
+        confidence: 0.9,
+        reason: 'too narrow',
+      }),
+    });
+    const out = await engine().plan(planInput());
+    expect(out.plan.subtopics.map((s) => [s.id, s.origin])).toEqual([
+      ['visual-art', 'plan'],
+      ['music', 'coverage-check'],
+      ['writing', 'coverage-check'],
+    ]);
+    expect(out.plan.subtopics[1]!.excludeTerms).toEqual(expect.arrayContaining(['painting', 'writing']));
+    expect(out.plan.coverage).toMatchObject({ passed: false, uncoveredFacets: ['music', 'writing'] });
+    expect(out.plan.coverage!.share).toBeCloseTo(1 / 3);
+    expect(out.decisions.map((d) => d.decisionType)).toEqual(['plan', 'coverage-check']);
+    expect(out.usage.inputTokens).toBeGreaterThan(0);
+    // Structured output: each request carried a strict JSON schema; the planner used the coordinator model.
+    const planner = api.accepted.find((r) => r.role === 'planner')!.body;
+    expect(planner.model).toBe('claude-opus-5-5');
+    expect(planner.output_config.format).toMatchObject({ type: 'json_schema', schema: { type: 'object', additionalProperties: false } });
+    expect(planner.system[0].cache_control).toEqual({ type: 'ephemeral' });
+    expect(planner.system[0].text).toMatch(/untrusted DATA/);
+    expect(planner.messages[0].content).toMatch(/<untrusted_data label="topic">\nAI in creative industries\n<\/untrusted_data>/);
+  });
+
+  it('invalid output → retry with the validation error → fallback to the corpus engine (logged)', async () => {
+    api.scriptByRole({ planner: [reply.json({ classification: 'wide', subtopics: [] }), reply.rawJson('{"classification":')] });
+    const fallback = fakeFallback();
+    const out = await engine({ fallback }).plan(planInput());
+    expect(fallback.calls).toEqual(['plan:AI in creative industries']);
+    expect(out.plan.subtopics[0]!.id).toBe('corpus-1');
+    expect(out.decisions.map((d) => d.decisionType)).toEqual(['fallback', 'plan']);
+    expect(out.decisions[0]!.conclusion).toMatch(/^plan: plan: model output invalid: .*fell back to the corpus engine$/);
+    const planner = api.accepted.filter((r) => r.role === 'planner');
+    expect(planner).toHaveLength(2);
+    expect(lastMessage(planner[1]!.body).content).toMatch(/failed validation:\n- classification: /);
+    expect(out.usage.inputTokens).toBeGreaterThan(0); // failed attempts are still paid for
+  });
+
+  it('invalid output twice without a fallback → a clear error', async () => {
+    api.scriptByRole({ planner: [reply.rawJson('[]'), reply.rawJson('[]')] });
+    await expect(engine().plan(planInput())).rejects.toThrow(/^Anthropic engine, plan: plan: model output invalid: .*no fallback engine is configured$/);
+  });
+
+  it('refusal on the plan → fallback', async () => {
+    api.scriptByRole({ planner: reply.refusal() });
+    const fallback = fakeFallback();
+    const out = await engine({ fallback }).plan(planInput());
+    expect(out.decisions[0]).toMatchObject({ decisionType: 'fallback', conclusion: expect.stringMatching(/refusal/) });
+  });
+
+  it('redacts the topic before it is sent', async () => {
+    api.scriptByRole({ planner: reply.json({ classification: 'straightforward', subtopics: [draft('Contact', ['contact'])], confidence: 1, rationale: '' }) });
+    await engine().plan(planInput({ topic: 'who owns jane@corp.example and 192.168.0.7, card 4242-4242-4242-4242?', coverageCheck: false }));
+    const raw = api.requests.map((r) => r.raw).join('');
+    expect(raw).not.toMatch(/jane@corp|192\.168\.0\.7|4242-4242/);
+    expect(raw).toContain('[REDACTED:email]');
+    expect(raw).toContain('[REDACTED:ipv4]');
+    expect(raw).toContain('[REDACTED:card]');
+  });
+});
+
+describe('AnthropicCoordinatorEngine.refine', () => {
+  it('turns the gap finder\'s answer into refinement subtopics and known thin ids', async () => {
+    api.scriptByRole({
+      'gap-finder': reply.json({ newSubtopics: [draft('Film', ['film'])], thinSubtopicIds: ['music', 'ghost'], confidence: 0.6, reason: 'film missing' }),
+    });
+    const plan = { classification: 'breadth' as const, subtopics: [{ id: 'music', title: 'Music', query: 'music', facetTerms: ['music'], excludeTerms: [], origin: 'plan' as const }] };
+    const out = await engine().refine({ runId: 'r', topic: 'AI in creative industries', plan, round: 1, findings: [], evidence: { music: 1 }, maxNewTasks: 3 });
+    expect(out.newSubtopics).toEqual([expect.objectContaining({ id: 'film', origin: 'refinement' })]);
+    expect(out.thinSubtopicIds).toEqual(['music']);
+    expect(out.decisions.map((d) => d.decisionType)).toEqual(['structured-retry', 'refine']);
+  });
+});
+
+describe('AnthropicCoordinatorEngine.judgeVerdict', () => {
+  const input: JudgeInput = {
+    goal: 'AI in creative industries',
+    round: 3,
+    lastActions: ['search music → 0 new findings'],
+    yield: { newFindings: 0, newSources: 0, novelty: 0.05 },
+    stateSummary: 'budget 40% left',
+    signalHistory: { pivots: 0 },
+  };
+
+  it('returns {signal, confidence, reason} from the judge model', async () => {
+    api.scriptByRole({ judge: reply.json({ signal: 'stop', confidence: 0.85, reason: 'yield has dried up' }) });
+    const v = await engine().judgeVerdict(input);
+    expect(v).toMatchObject({ signal: 'stop', confidence: 0.85, reason: 'yield has dried up' });
+    const req = api.accepted[0]!.body;
+    expect(req.model).toBe('claude-haiku-5-5');
+    expect(req.output_config.format.schema.properties.signal).toEqual({ enum: ['continue', 'stop', 'pivot'] });
+  });
+
+  it('an out-of-range verdict is retried once, then fails clearly (the judge counts it as continue)', async () => {
+    api.scriptByRole({ judge: [reply.json({ signal: 'halt', confidence: 2, reason: 'x' }), reply.json({ signal: 'stop', confidence: 1.5, reason: 'x' })] });
+    await expect(engine().judgeVerdict(input)).rejects.toThrow(/Anthropic judge: judge verdict: model output invalid: confidence/);
+    expect(api.accepted).toHaveLength(2);
+  });
+});

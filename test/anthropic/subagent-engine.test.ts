@@ -1,0 +1,284 @@
+import type { SearchResult, SearchTask, SynthesizeResult } from '@orrery/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AnthropicSubagentEngine, webSourceId, type AnthropicEngineOptions } from '../../libs/engines/src/anthropic';
+import { NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
+import type { SubagentEngine } from '../../libs/engines/src/engine';
+import { FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
+import { lastMessage, makePassages, recorder, searchTask, synthesizeTask } from './fixtures';
+
+let api: FakeMessagesApi;
+beforeAll(async () => {
+  api = await FakeMessagesApi.start();
+});
+afterEach(() => {
+  const rejected = api.rejected.map((r) => r.validationError);
+  api.reset();
+  expect(rejected).toEqual([]);
+});
+afterAll(async () => api.close());
+
+/** A stand-in for the corpus engine as fallback. */
+function fakeFallback(): SubagentEngine & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    name: 'corpus',
+    calls,
+    async search(task: SearchTask): Promise<SearchResult> {
+      calls.push(`search:${task.taskId}`);
+      return {
+        kind: 'search',
+        taskId: task.taskId,
+        findings: [{ id: 'fb1', claim: 'from corpus', sourceId: 'sotu-1990-p3', quote: 'Wind turbines', subtopicId: task.subtopicId }],
+        sources: [{ id: 'sotu-1990-p3', kind: 'passage', title: 't', text: 'Wind turbines now supply power' }],
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        stats: { corpusHits: 1 },
+      };
+    },
+    async synthesize(task): Promise<SynthesizeResult> {
+      calls.push(`synthesize:${task.taskId}`);
+      return { kind: 'synthesize', taskId: task.taskId, title: 'fallback report', summary: '', sections: [], usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, stats: {} };
+    },
+  };
+}
+
+function engine(over: Partial<AnthropicEngineOptions> = {}) {
+  return new AnthropicSubagentEngine({
+    client: api.client(),
+    subagentModel: 'claude-sonnet-5-5',
+    webSearch: { enabled: false },
+    passages: makePassages(),
+    maxContinuations: 3,
+    maxIterations: 10,
+    ...over,
+  });
+}
+
+/** Extractor that quotes the first sentence fragment of every source it was given. */
+const quotingExtractor = (req: FakeRequest) => {
+  const text = req.lastUserText;
+  const findings = [...text.matchAll(/<untrusted_source id="([^"]+)"[^>]*>\n([^\n]+)/g)].map((m) => ({
+    claim: `claim from ${m[1]}`,
+    sourceId: m[1]!,
+    quote: m[2]!.slice(0, 30),
+  }));
+  return reply.json({ findings });
+};
+
+describe('AnthropicSubagentEngine.search', () => {
+  it('corpus client tools: text + tool_use, tool results as untrusted data, findings verified against recorded text', async () => {
+    api.scriptByRole({
+      researcher: [
+        reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }], 'I will search the corpus.'),
+        reply.toolUse([
+          { name: 'read_passage', input: { id: 'sotu-1990-p3' } },
+          { name: 'read_passage', input: { id: 'no-such-passage' } },
+        ]),
+        reply.text('Notes: "Wind turbines now supply power" (sotu-1990-p3).'),
+      ],
+      extractor: (req) =>
+        reply.json({
+          findings: [
+            { claim: 'Wind powers homes', sourceId: 'sotu-1990-p3', quote: 'Wind turbines now supply power to thousands of homes' },
+            { claim: 'Invented', sourceId: 'sotu-1990-p3', quote: 'this sentence is not in the source' },
+          ],
+          // the extractor is asked about the sources it was shown
+          _seen: req.lastUserText.includes('sotu-1990-p3'),
+        }),
+    });
+    const { updates, progress } = recorder();
+    const r = await engine().search(searchTask(), progress);
+    expect(r.findings).toEqual([
+      { id: 'run-1.r1.search.wind.f1', claim: 'Wind powers homes', sourceId: 'sotu-1990-p3', quote: 'Wind turbines now supply power to thousands of homes', subtopicId: 'wind' },
+    ]);
+    expect(r.sources.map((s) => s.id)).toEqual(['sotu-1990-p3']);
+    expect(r.sources[0]!.text).toContain('Wind turbines now supply power');
+    expect(r.stats).toMatchObject({ toolCalls: 3, toolErrors: 1, droppedFindings: 1, structuredRetries: 1 });
+    // Tool results were wrapped as untrusted data; the unknown passage came back as an error.
+    const toolResults = lastMessage(api.accepted[2]!.body).content;
+    expect(toolResults[0].content).toMatch(/^<untrusted_source id="sotu-1990-p3"/);
+    expect(toolResults[1]).toMatchObject({ is_error: true });
+    // The retry carried the validation error; the remaining bad finding was dropped, not passed on.
+    const extractorRequests = api.accepted.filter((q) => q.role === 'extractor');
+    expect(extractorRequests).toHaveLength(2);
+    expect(lastMessage(extractorRequests[1]!.body).content).toMatch(/not a verbatim substring/);
+    expect(updates.some((u) => u.stage === 'extract')).toBe(true);
+    // Only search/read/fetch tools are offered to subagents.
+    expect(api.accepted[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(['search_corpus', 'read_passage']);
+  });
+
+  it('web search: pause_turn with server_tool_use + web_search_tool_result, then end_turn with web_search_result_location citations', async () => {
+    const url = 'https://energy.example.org/wind';
+    api.scriptByRole({
+      researcher: [
+        reply.pauseTurn([{ query: 'wind power capacity', results: [{ url, title: 'Wind report' }, { url: 'https://other.example.org', title: 'Other' }] }]),
+        reply.endTurn([
+          { type: 'text', text: 'According to the report, ', citations: null },
+          {
+            type: 'text',
+            text: 'wind capacity grew 12% in 2024.',
+            citations: [{ type: 'web_search_result_location', url, title: 'Wind report', cited_text: 'Installed wind capacity grew 12% in 2024.', encrypted_index: 'x' }],
+          },
+        ]),
+      ],
+      extractor: quotingExtractor,
+    });
+    const r = await engine({
+      passages: undefined,
+      webSearch: { enabled: true, maxUses: 4, allowedDomains: ['example.org'] },
+    }).search(searchTask(), () => {});
+    const id = webSourceId(url);
+    expect(id).toMatch(/^web-[0-9a-f]{12}$/);
+    expect(r.sources.find((s) => s.id === id)).toMatchObject({ kind: 'web', url, title: 'Wind report', text: 'Installed wind capacity grew 12% in 2024.' });
+    expect(r.sources).toHaveLength(2); // the uncited result was seen too
+    expect(r.findings).toEqual([expect.objectContaining({ sourceId: id, quote: 'Installed wind capacity grew 1' })]);
+    expect(r.stats).toMatchObject({ continuations: 1, serverToolCalls: 1 });
+    const tool = api.accepted[0]!.body.tools[0];
+    expect(tool).toMatchObject({ type: 'web_search_20260318', name: 'web_search', max_uses: 4, allowed_domains: ['example.org'] });
+    expect(tool.cache_control).toEqual({ type: 'ephemeral' });
+  });
+
+  it('health monitor through the engine: idle searches → nudge → idle-stop, reported as a decision and a stat', async () => {
+    api.scriptByRole({ researcher: () => reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), extractor: quotingExtractor });
+    const { updates, progress } = recorder();
+    const r = await engine().search(searchTask(), progress);
+    // call 1 finds sotu-1990-p3 (new); calls 2-4 find nothing new → nudge; call 5 nothing new → stop.
+    const researcher = api.accepted.filter((q) => q.role === 'researcher');
+    expect(researcher).toHaveLength(5);
+    expect(lastMessage(researcher[4]!.body).content.at(-1)).toEqual({ type: 'text', text: NUDGE_TEXT });
+    expect(r.stats).toMatchObject({ nudges: 1, idleStops: 1 });
+    expect(updates.map((u) => u.stage)).toContain('decision:idle-stop');
+    expect(r.findings).toHaveLength(1); // it still returns what it has
+  });
+
+  it('refusal: stops the loop and falls back to the corpus engine, logged as a fallback decision', async () => {
+    api.scriptByRole({ researcher: reply.refusal('general_harms', 'no') });
+    const fallback = fakeFallback();
+    const { updates, progress } = recorder();
+    const r = await engine({ fallback }).search(searchTask(), progress);
+    expect(fallback.calls).toEqual(['search:run-1.r1.search.wind']);
+    expect(r.findings[0]!.id).toBe('fb1');
+    expect(r.stats).toMatchObject({ refusals: 1, fallbacks: 1 });
+    expect(r.usage.inputTokens).toBeGreaterThan(0); // the refused call's tokens are counted
+    expect(updates.map((u) => u.stage)).toEqual(expect.arrayContaining(['decision:refusal', 'decision:fallback']));
+  });
+
+  it('refusal without a fallback: returns what it has, marked', async () => {
+    api.scriptByRole({ researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.refusal()] });
+    const r = await engine().search(searchTask(), () => {});
+    expect(r.findings).toEqual([]);
+    expect(r.sources.map((s) => s.id)).toEqual(['sotu-1990-p3']);
+    expect(r.stats).toMatchObject({ refusals: 1 });
+  });
+
+  it('invalid structured output → one retry with the error → fallback engine', async () => {
+    api.scriptByRole({
+      researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.text('notes')],
+      extractor: [reply.rawJson('{"findings": [{"claim": 1}'), reply.json({ findings: [{ claim: '' }] })],
+    });
+    const fallback = fakeFallback();
+    const { updates, progress } = recorder();
+    const r = await engine({ fallback }).search(searchTask(), progress);
+    const extractor = api.accepted.filter((q) => q.role === 'extractor');
+    expect(extractor).toHaveLength(2);
+    expect(lastMessage(extractor[1]!.body).content).toMatch(/failed validation:\n- not valid JSON/);
+    expect(fallback.calls).toHaveLength(1);
+    expect(r.stats).toMatchObject({ fallbacks: 1, structuredRetries: 1 });
+    expect(updates.find((u) => u.stage === 'decision:fallback')?.message).toMatch(/findings .*invalid.*fell back to the corpus engine/);
+  });
+
+  it('invalid structured output twice without a fallback → a clear error', async () => {
+    api.scriptByRole({
+      researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.text('notes')],
+      extractor: [reply.rawJson('nope'), reply.rawJson('still nope')],
+    });
+    await expect(engine().search(searchTask(), () => {})).rejects.toThrow(/findings \(task run-1.r1.search.wind\): model output invalid.*no fallback engine is configured/);
+  });
+
+  it('redacts the task payload and passages before anything reaches the API', async () => {
+    api.scriptByRole({
+      researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'tidal grants' } }]), reply.text('notes')],
+      extractor: quotingExtractor,
+    });
+    const task = searchTask(
+      { query: 'wind grants, call +1 415-555-0100' },
+      {
+        objective: 'Ask jane.doe@example.com about card 4111 1111 1111 1111',
+        correction: 'server 10.20.30.40 and SSN 123-45-6789',
+        excerpts: [{ sourceId: 'x1', text: 'IBAN DE89 3704 0044 0532 0130 00' }],
+      },
+    );
+    const r = await engine().search(task, () => {});
+    const everything = api.requests.map((q) => q.raw).join('\n');
+    for (const raw of ['jane.doe@example.com', '4111 1111 1111 1111', '415-555-0100', '10.20.30.40', '123-45-6789', 'DE89 3704', 'grants@energy.example.gov']) {
+      expect(everything).not.toContain(raw);
+    }
+    for (const kind of ['email', 'card', 'phone', 'ipv4', 'ssn', 'iban']) expect(everything).toContain(`[REDACTED:${kind}]`);
+    // The passage is recorded as shown (redacted), so quotes stay checkable against the ledger.
+    expect(r.sources.find((s) => s.id === 'sotu-1991-p2')?.text).toContain('[REDACTED:email]');
+    expect(r.stats['redactions']).toBeGreaterThanOrEqual(7);
+  });
+
+  it('sums token usage (incl. cache reads/writes) over every request of the task', async () => {
+    api.scriptByRole({
+      researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.text('notes')],
+      extractor: reply.json({ findings: [] }),
+    });
+    const r = await engine().search(searchTask(), () => {});
+    expect(api.accepted).toHaveLength(3);
+    expect(r.usage.cacheWriteTokens).toBeGreaterThan(0); // researcher prefix written, extractor prefix written
+    expect(r.usage.cacheReadTokens).toBeGreaterThan(0); // researcher prefix read on its second request
+    expect(r.usage.inputTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('AnthropicSubagentEngine.synthesize', () => {
+  it('maps finding ids to citations with the findings\' own quotes, honouring maxCitations', async () => {
+    api.scriptByRole({
+      writer: reply.json({
+        title: 'Renewables',
+        summary: 'Short.',
+        sections: [
+          {
+            title: 'Wind',
+            subtopicId: 'wind',
+            paragraphs: [
+              { text: 'Wind powers homes.', findingIds: ['f1'] },
+              { text: 'Solar doubled.', findingIds: ['f2'] },
+            ],
+          },
+        ],
+      }),
+    });
+    const r = await engine().synthesize(synthesizeTask({ maxCitations: 1 }), () => {});
+    expect(r.sections).toEqual([
+      { title: 'Wind', subtopicId: 'wind', paragraphs: [{ text: 'Wind powers homes.', citations: [{ sourceId: 'sotu-1990-p3', quote: 'Wind turbines now supply power' }] }] },
+    ]);
+    expect(r.stats).toMatchObject({ droppedCitations: 1, structuredRetries: 1 }); // the over-limit draft was sent back once
+    const writer = api.accepted.filter((q) => q.role === 'writer');
+    expect(lastMessage(writer[1]!.body).content).toMatch(/cites 2 distinct sources; the limit is 1/);
+  });
+
+  it('max_tokens in the middle of JSON: retried once with a larger limit, the truncated JSON never used', async () => {
+    api.scriptByRole({
+      writer: [
+        { ...reply.rawJson('{"title":"Renewables","summary":"Sho'), stop_reason: 'max_tokens' },
+        reply.json({ title: 'Renewables', summary: 'ok', sections: [{ title: 'Wind', subtopicId: 'wind', paragraphs: [{ text: 'p', findingIds: ['f1'] }] }] }),
+      ],
+    });
+    const r = await engine({ maxTokens: 8000 }).synthesize(synthesizeTask(), () => {});
+    expect(r.title).toBe('Renewables');
+    const [first, second] = api.accepted;
+    expect(first!.body.max_tokens).toBe(8000);
+    expect(second!.body.max_tokens).toBe(16000);
+    expect(second!.body.messages).toHaveLength(1); // the cut-off JSON was not passed on
+  });
+
+  it('max_tokens twice: truncated output goes to the fallback, never through', async () => {
+    const cut = { ...reply.rawJson('{"title":"Re'), stop_reason: 'max_tokens' as const };
+    api.scriptByRole({ writer: [cut, cut] });
+    const fallback = fakeFallback();
+    const r = await engine({ fallback }).synthesize(synthesizeTask(), () => {});
+    expect(r.title).toBe('fallback report');
+    expect(r.stats).toMatchObject({ fallbacks: 1 });
+  });
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from '../support/stack';
+import { countKeys } from '../support/test-env';
+
+describe('bad input is refused with a clear 400, and nothing is enqueued or stored', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack('badinput', { workers: 0 });
+  });
+  afterAll(async () => stack?.stop());
+
+  const post = (body: string) => fetch(`${stack.coordinator.url}/v1/research`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  it.each([
+    ['malformed JSON', '{"topic": "abc', /JSON|Unexpected|Expected/i],
+    ['no topic', '{}', /topic/],
+    ['an empty topic', '{"topic": ""}', /topic/],
+    ['a 100 kB topic', JSON.stringify({ topic: 'x'.repeat(100_000) }), /topic.*at most/],
+    ['wrong types', '{"topic": 42, "budget": {"maxTasks": "many"}}', /topic/],
+    ['unknown fields', '{"topic": "Kestrel River", "shell": "rm -rf /"}', /shell/],
+    ['an unknown corpus name', '{"topic": "Kestrel River", "corpus": "nosuchcorpus"}', /unknown corpus "nosuchcorpus"/],
+    ['a corpus given as a file path', '{"topic": "Kestrel River", "corpus": "/etc/passwd"}', /corpus.*not a path/],
+  ])('%s', async (_what, body, message) => {
+    const before = await countKeys(stack.prefix);
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    const json = (await res.json()) as { message: string };
+    expect(json.message).toMatch(message);
+    expect(await countKeys(stack.prefix)).toBe(before);
+    expect(await stack.queues.coordinator.count()).toBe(0);
+  });
+
+  it('answers 404 for an unknown run id', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-run']) {
+      for (const path of ['', '/report', '/events', '/decisions']) {
+        const res = await fetch(`${stack.coordinator.url}/v1/research/${id}${path}`);
+        expect(res.status, `${id}${path}`).toBe(404);
+      }
+      expect((await fetch(`${stack.coordinator.url}/v1/research/${id}/cancel`, { method: 'POST' })).status).toBe(404);
+    }
+  });
+});

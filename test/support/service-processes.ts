@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { REDIS_URL, ROOT } from './test-env';
+
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  output: () => string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts a built app (`coordinator` or `subagents`) as a real OS process. */
+export function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>, name: string = app): ServiceProcess {
+  const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
+    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  return {
+    name,
+    child,
+    output: () => out,
+    kill: (signal = 'SIGTERM') =>
+      new Promise((res) => {
+        if (child.exitCode !== null || child.signalCode !== null) return res();
+        child.once('exit', () => res());
+        child.kill(signal);
+      }),
+  };
+}
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** A coordinator process on a free port, ready when /healthz answers. */
+export async function startCoordinatorProcess(env: Record<string, string>): Promise<ServiceProcess & { url: string }> {
+  const port = await freePort();
+  const proc = spawnApp('coordinator', { PORT: String(port), ...env });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`coordinator exited: ${proc.output()}`);
+      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    },
+    20_000,
+    'the coordinator to answer /healthz',
+  );
+  return { ...proc, url };
+}
+
+/** A subagent worker process, ready when it says so. */
+export async function startWorkerProcess(env: Record<string, string>, name: string): Promise<ServiceProcess> {
+  const proc = spawnApp('subagents', { WORKER_NAME: name, ...env }, name);
+  await waitFor(
+    () => {
+      if (proc.child.exitCode !== null) throw new Error(`${name} exited: ${proc.output()}`);
+      return proc.output().includes('ready');
+    },
+    20_000,
+    `${name} to start`,
+  );
+  return proc;
+}
