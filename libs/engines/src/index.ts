@@ -1,3 +1,4 @@
 export * from './engine';
+export * from './anthropic';
 export * from './hygiene';
 export * from './corpus';

@@ -87,14 +87,17 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       try {
         const extracted = await this.extractFindings(task, sources, loop, redactor);
         addUsage(usage, extracted.usage);
-        stats['structuredRetries'] = extracted.decisions.length;
-        for (const d of extracted.decisions) decisions.push(d);
+        stats['structuredRetries'] = extracted.decisions.filter((d) => d.decisionType === 'structured-retry').length;
+        for (const d of extracted.decisions) {
+          decisions.push(d);
+          await reportDecision(progress, d);
+        }
         findings = extracted.findings;
         stats['droppedFindings'] = extracted.dropped;
       } catch (err) {
         if (!(err instanceof StructuredOutputError)) throw err;
         addUsage(usage, err.usage);
-        stats['structuredRetries'] = err.decisions.length;
+        stats['structuredRetries'] = err.decisions.filter((d) => d.decisionType === 'structured-retry').length;
         return this.searchFallback(task, progress, usage, decisions, redactor, err.message, stats, sources);
       }
     }
