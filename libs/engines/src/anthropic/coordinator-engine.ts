@@ -27,7 +27,7 @@ export interface JudgeInput {
   stateSummary: string;
   signalHistory: { lastNonContinue?: { signal: 'stop' | 'pivot'; roundsAgo: number }; pivots: number };
   /** Abort (e.g. the judge's timeout); a judge that times out counts as continue upstream. */
-  signal?: AbortSignal;
+  abortSignal?: AbortSignal;
 }
 
 export interface JudgeVerdictResult extends JudgeVerdict {
@@ -254,7 +254,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         schema: JudgeVerdictSchema,
         purpose: 'judge verdict',
         maxTokens: 512,
-        signal: input.signal,
+        signal: input.abortSignal,
       });
       return { ...res.value, usage: res.usage };
     } catch (err) {

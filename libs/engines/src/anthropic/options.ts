@@ -34,7 +34,7 @@ export interface AnthropicClientOptions {
   baseURL?: string;
   /** SDK retries for 408/409/429/5xx, honouring `retry-after`; default 3. After that the error propagates (BullMQ backs off). */
   maxRetries?: number;
-  /** Per-request timeout in ms; default 120 s. */
+  /** Per-request timeout in ms; default 300 s (server-side web searches can take a while). */
   timeout?: number;
 }
 
@@ -82,7 +82,7 @@ export function buildClient(client: Anthropic | AnthropicClientOptions | undefin
     apiKey: o.apiKey ?? process.env['ANTHROPIC_API_KEY'] ?? null,
     baseURL: o.baseURL ?? process.env['ANTHROPIC_BASE_URL'] ?? undefined,
     maxRetries: o.maxRetries ?? 3,
-    timeout: o.timeout ?? 120_000,
+    timeout: o.timeout ?? 300_000,
   });
 }
 

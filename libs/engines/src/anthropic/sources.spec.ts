@@ -1,0 +1,49 @@
+import type { Message } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import { SourceLedger, webSourceId } from './sources';
+
+const msg = (content: unknown[]): Message => ({ content, stop_reason: 'end_turn' }) as unknown as Message;
+
+describe('webSourceId', () => {
+  it('is stable, url-specific and shaped web-<12 hex>', () => {
+    expect(webSourceId('https://a.org/x')).toBe(webSourceId('https://a.org/x'));
+    expect(webSourceId('https://a.org/x')).not.toBe(webSourceId('https://a.org/y'));
+    expect(webSourceId('https://a.org/x')).toMatch(/^web-[0-9a-f]{12}$/);
+  });
+});
+
+describe('SourceLedger', () => {
+  it('counts new sources per server tool result; run-known and repeated ones are not new', () => {
+    const ledger = new SourceLedger([webSourceId('https://known.org')]);
+    const search = (id: string, urls: string[]) => ({
+      type: 'web_search_tool_result',
+      tool_use_id: id,
+      content: urls.map((url) => ({ type: 'web_search_result', url, title: url, encrypted_content: 'e', page_age: null })),
+    });
+    expect(ledger.observe(msg([search('s1', ['https://a.org', 'https://known.org']), search('s2', ['https://a.org'])]))).toEqual([1, 0]);
+    expect(ledger.observe(msg([{ type: 'web_search_tool_result', tool_use_id: 's3', content: { type: 'web_search_tool_result_error', error_code: 'unavailable' } }]))).toEqual([0]);
+    expect(ledger.size).toBe(2); // the known one was still seen by the model, so it is recorded
+  });
+
+  it('records cited text from web_search_result_location citations and fetched documents, deduplicated', () => {
+    const ledger = new SourceLedger();
+    const cite = { type: 'web_search_result_location', url: 'https://a.org', title: 'A', cited_text: 'Alpha fact.', encrypted_index: 'i' };
+    ledger.observe(msg([{ type: 'text', text: 'x', citations: [cite, cite] }]));
+    const fetched = {
+      type: 'web_fetch_tool_result',
+      tool_use_id: 'f1',
+      content: { type: 'web_fetch_result', url: 'https://b.org', retrieved_at: null, content: { type: 'document', title: 'B', citations: null, source: { type: 'text', media_type: 'text/plain', data: 'Beta body.' } } },
+    };
+    expect(ledger.observe(msg([fetched]))).toEqual([1]);
+    expect(ledger.get(webSourceId('https://a.org'))).toMatchObject({ kind: 'web', title: 'A', text: 'Alpha fact.' });
+    expect(ledger.get(webSourceId('https://b.org'))).toMatchObject({ title: 'B', text: 'Beta body.' });
+  });
+
+  it('records passages as shown', () => {
+    const ledger = new SourceLedger(['p2']);
+    expect(ledger.addPassage({ id: 'p1', title: 'T', text: 'raw', score: 1 }, 'shown text')).toBe(true);
+    expect(ledger.addPassage({ id: 'p1', title: 'T', text: 'raw', score: 1 }, 'shown text')).toBe(false);
+    expect(ledger.addPassage({ id: 'p2', title: 'T', text: 'raw', score: 1 }, 'other')).toBe(false);
+    expect(ledger.get('p1')).toEqual({ id: 'p1', kind: 'passage', title: 'T', text: 'shown text' });
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * A ready-made script for the fake Messages API that plays every Orrery role plausibly, reading what it needs from the
+ * request (topic, subtopic list, tool results, sources, findings). For whole-run tests with ENGINE=anthropic:
+ *
+ *   const api = await FakeMessagesApi.start();
+ *   api.scriptByRole(researchScript({ rounds: 2 }));
+ *   // start the service with ANTHROPIC_BASE_URL=api.baseURL, ANTHROPIC_API_KEY=anything
+ *
+ * Override any role by spreading: `api.scriptByRole({ ...researchScript(), judge: reply.json({...}) })`.
+ */
+import { reply, type FakeHandler, type FakeRequest } from './fake-messages-api';
+
+export interface ResearchScriptOptions {
+  /** The judge says continue until this round has completed, then stop. Default 1. */
+  rounds?: number;
+  /** Subtopics the planner proposes (1..5). Default 3. */
+  subtopics?: number;
+}
+
+const between = (text: string, re: RegExp): string | undefined => re.exec(text)?.[1]?.trim();
+const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'x';
+const ASPECTS = ['background', 'recent developments', 'economic effects', 'criticism', 'outlook'];
+
+function userText(req: FakeRequest): string {
+  const first = req.messages[0];
+  return typeof first?.content === 'string' ? first.content : (first?.content ?? []).map((b: { text?: string }) => b.text ?? '').join('\n');
+}
+
+export function researchScript(opts: ResearchScriptOptions = {}): Record<string, FakeHandler> {
+  const rounds = opts.rounds ?? 1;
+  const n = Math.max(1, Math.min(opts.subtopics ?? 3, ASPECTS.length));
+
+  const planner: FakeHandler = (req) => {
+    const topic = between(userText(req), /<untrusted_data label="topic">\n([\s\S]*?)\n<\/untrusted_data>/) ?? 'the topic';
+    const words = topic.toLowerCase().split(/\W+/).filter((w) => w.length > 3).slice(0, 3);
+    return reply.json({
+      classification: n > 1 ? 'breadth' : 'straightforward',
+      subtopics: ASPECTS.slice(0, n).map((a) => ({ title: `${topic} — ${a}`.slice(0, 290), query: `${words.join(' ')} ${a}`.trim(), facetTerms: [a, ...words.slice(0, 1)], excludeTerms: [] })),
+      confidence: 0.8,
+      rationale: 'one subtopic per aspect',
+    });
+  };
+
+  const coverageCritic: FakeHandler = (req) => {
+    const ids = [...userText(req).matchAll(/^- ([a-z0-9-]+): /gm)].map((m) => m[1]!);
+    return reply.json({ facets: ids.map((id) => ({ name: id, coveredBy: [id] })), overlaps: [], missing: [], confidence: 0.9, reason: 'every facet has a subtopic' });
+  };
+
+  const gapFinder: FakeHandler = () => reply.json({ newSubtopics: [], thinSubtopicIds: [], confidence: 0.8, reason: 'no gaps found' });
+
+  const judge: FakeHandler = (req) => {
+    const round = Number(between(userText(req), /Round just completed: (\d+)/) ?? '1');
+    return round < rounds
+      ? reply.json({ signal: 'continue', confidence: 0.7, reason: `round ${round} of ${rounds} still yields new sources` })
+      : reply.json({ signal: 'stop', confidence: 0.9, reason: 'enough evidence gathered' });
+  };
+
+  const researcher: FakeHandler = (req) => {
+    const query = between(userText(req), /Search query to start from: (.*)/) ?? 'research';
+    const hasCorpus = req.tools.some((t: { name: string }) => t.name === 'search_corpus');
+    const turns = req.messages.length;
+    if (hasCorpus) {
+      if (turns === 1) return reply.toolUse([{ name: 'search_corpus', input: { query, limit: 5 } }], 'Searching the corpus.');
+      return reply.text(`Research notes on ${query}.`);
+    }
+    const url = `https://example.org/${slug(query)}`;
+    if (turns === 1) return reply.pauseTurn([{ query, results: [{ url, title: `About ${query}` }] }]);
+    return reply.text(`Notes on ${query}.`, [{ url, title: `About ${query}`, cited_text: `A source says ${query} matters.` }]);
+  };
+
+  const extractor: FakeHandler = (req) => {
+    const max = Number(between(userText(req), /Extract at most (\d+) findings/) ?? '5');
+    const findings = [...userText(req).matchAll(/<untrusted_source id="([^"]+)"[^>]*>\n([^\n]+)/g)]
+      .map((m) => ({ sourceId: m[1]!, quote: m[2]!.slice(0, 80).trim() }))
+      .filter((f) => f.quote.length > 0)
+      .slice(0, max)
+      .map((f) => ({ claim: `The source ${f.sourceId} states: ${f.quote}`, ...f }));
+    return reply.json({ findings });
+  };
+
+  const writer: FakeHandler = (req) => {
+    const text = userText(req);
+    const limit = Number(between(text, /Cite at most (\d+) distinct sources/) ?? '10');
+    const cited = new Set<string>();
+    const sections = [...text.matchAll(/^## (.*) \(subtopicId: ([^)]*)\)\n((?:- .*\n?(?:  quote: .*\n?)?)*)/gm)]
+      .map((m) => {
+        const findingIds = [...m[3]!.matchAll(/^- \[([^\]]+)\] \(source ([^)]+)\)/gm)]
+          .filter((f) => cited.has(f[2]!) || (cited.size < limit && cited.add(f[2]!)))
+          .map((f) => f[1]!)
+          .slice(0, 5);
+        return { title: m[1]!, subtopicId: m[2]!, paragraphs: findingIds.length ? [{ text: `What the sources say about ${m[1]}.`, findingIds }] : [] };
+      })
+      .filter((s) => s.paragraphs.length > 0);
+    return reply.json({
+      title: 'Research report',
+      summary: `A summary across ${sections.length} sections.`,
+      sections: sections.length ? sections : [{ title: 'Findings', subtopicId: '', paragraphs: [{ text: 'No findings.', findingIds: ['none'] }] }],
+    });
+  };
+
+  return { planner, 'coverage-critic': coverageCritic, 'gap-finder': gapFinder, judge, researcher, extractor, writer };
+}
