@@ -1,4 +1,7 @@
 export * from './engine';
+export * from './simulated';
 export * from './anthropic';
 export * from './hygiene';
 export * from './corpus';
+export * from './engine-config';
+export * from './engine-factory';
