@@ -194,6 +194,14 @@ describe('AnthropicSubagentEngine.search', () => {
     await expect(engine().search(searchTask(), () => {})).rejects.toThrow(/findings \(task run-1.r1.search.wind\): model output invalid.*no fallback engine is configured/);
   });
 
+  it('no research tool configured: a clear error, or the fallback when there is one', async () => {
+    await expect(engine({ passages: undefined }).search(searchTask(), () => {})).rejects.toThrow(/no research tool is configured/);
+    const fallback = fakeFallback();
+    const r = await engine({ passages: undefined, fallback }).search(searchTask(), () => {});
+    expect(r.stats).toMatchObject({ fallbacks: 1 });
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('redacts the task payload and passages before anything reaches the API', async () => {
     api.scriptByRole({
       researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'tidal grants' } }]), reply.text('notes')],
