@@ -42,6 +42,18 @@ function candidatesOf(index: CorpusIndex, id: string): { key: string; surface: s
       if (seen.has(p.key)) continue;
       seen.add(p.key);
       out.push({ key: p.key, surface: p.surface });
+      // A long noun compound also counts by its head pair ("record storm surge" -> "storm surge").
+      if (p.kind === 'noun') {
+        const words = p.key.split(' ');
+        const surfaces = p.surface.split(' ');
+        if (words.length > 2 && surfaces.length === words.length) {
+          const key = words.slice(-2).join(' ');
+          if (!seen.has(key)) {
+            seen.add(key);
+            out.push({ key, surface: surfaces.slice(-2).join(' ') });
+          }
+        }
+      }
       // Each word of a proper name is also a candidate ("DeSantis" from "Ron DeSantis").
       if (p.kind === 'proper') {
         const words = p.key.split(' ');

@@ -54,5 +54,6 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
     const score = (h.score / maxBm25) * (0.4 + 0.6 * verdict.score) * (known ? KNOWN_PENALTY : 1);
     out.push({ id: h.id, score, topicScore: verdict.score, topicTerms: verdict.topicTerms, facetTerms, known });
   }
-  return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, q.limit);
+  // Unknown sources first: a known one is returned only when nothing new is left.
+  return out.sort((a, b) => Number(a.known) - Number(b.known) || b.score - a.score || a.id.localeCompare(b.id)).slice(0, q.limit);
 }

@@ -27,7 +27,8 @@ export interface CoverageMeasure {
 export function measurePlanCoverage(index: CorpusIndex, profile: TopicProfile, subtopics: readonly Subtopic[]): CoverageMeasure {
   const expected = new Map(subtopics.map((s) => [s.id, new Set(expectedPassages(index, profile, s))]));
   const covered = new Set([...expected.values()].flatMap((s) => [...s]));
-  const weights = new Map(profile.evidence.map((e) => [e.id, e.score]));
+  // Dampened relevance mass: a dominant facet's many strong passages must not hide a missing facet.
+  const weights = new Map(profile.evidence.map((e) => [e.id, Math.sqrt(e.score)]));
   const sets = subtopics.map((s) => expected.get(s.id)!);
   const overlap = maxPairwiseOverlap(sets);
   return {

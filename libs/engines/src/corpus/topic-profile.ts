@@ -32,6 +32,18 @@ export interface TopicProfileOptions {
   poolThreshold: number;
   /** Above this share of the seed median cosine, half the neighbour share suffices. */
   highThreshold: number;
+  /** The anchor (rarest topic term) is precise when its document frequency is at most max(this, ...). */
+  anchorMaxDf: number;
+  /** ...or this share of the corpus. */
+  anchorMaxShare: number;
+  /** Neighbour share required of a passage that shares only generic topic words, not the anchor. */
+  genericShare: number;
+  /** Topic terms enter the centroid at (idf / max idf)^power of its top weight (0 = all at full weight). */
+  topicTermPower: number;
+  /** Seeds must contain the anchor term. */
+  anchoredSeeds: boolean;
+  /** Passages containing every topic term start as members (they still need half the neighbour share). */
+  fullMatchMembers: boolean;
   /** Largest scouting evidence kept. */
   maxEvidence: number;
 }
@@ -53,6 +65,12 @@ export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
   neighborShare: 0.4,
   poolThreshold: 0.25,
   highThreshold: 0.8,
+  anchorMaxDf: 0,
+  anchorMaxShare: 0,
+  genericShare: 0.6,
+  topicTermPower: 2,
+  anchoredSeeds: false,
+  fullMatchMembers: true,
 };
 
 export interface TopicEvidence {
@@ -101,6 +119,12 @@ export class TopicProfile {
       .sort((a, b) => b.full - a.full || a.rank - b.rank)
       .map((x) => x.r)
       .slice(0, options.seeds);
+    // The anchor is the topic's rarest term ("Idalia" in "Hurricane Idalia"). Seeds must carry it.
+    const anchor = this.distinctive[0];
+    const anchorDf = anchor ? index.df(anchor) : Infinity;
+    const anchorPrecise = anchor !== undefined && this.terms.length > 0 && anchorDf <= Math.max(options.anchorMaxDf, options.anchorMaxShare * index.size);
+    const anchored = anchor ? seeds.filter((r) => r.matched.includes(anchor)) : seeds;
+    if (options.anchoredSeeds && anchored.length >= 2) seeds = anchored;
     if (seeds.length < 2) seeds = ranked.slice(0, Math.min(options.seeds, 3));
     this.seeds = seeds.map((s) => s.id);
 
@@ -134,8 +158,26 @@ export class TopicProfile {
     const cos = new Map(scored.map((s) => [s.id, s.score]));
     const seedScores = this.seeds.map((id) => cos.get(id) ?? 0).sort((a, b) => a - b);
     const median = seedScores[Math.floor(seedScores.length / 2)] ?? 0;
-    const pool = scored.filter((s) => s.score >= options.poolThreshold * median);
-    let member = new Set(scored.filter((s) => s.score >= threshold).map((s) => s.id));
+    // With a precise anchor, every passage naming it is a candidate and starts as a member; a passage that
+    // shares only a generic topic word ("hurricane") but not the anchor must clear a higher bar.
+    const hasAnchor = (id: string): boolean => anchorPrecise && index.termsOf(id).includes(anchor!);
+    if (anchorPrecise)
+      for (const r of index.searchTerms([anchor!], { limit: options.candidates }))
+        if (!cos.has(r.id)) {
+          const score = cosine(index.vector(r.id), centroid);
+          cos.set(r.id, score);
+          scored.push({ id: r.id, score });
+        }
+    const genericOnly = (id: string): boolean => anchorPrecise && !hasAnchor(id) && index.termsOf(id).some((t) => this.terms.includes(t));
+    // A passage naming the whole topic ("Hurricane Zelda", "Michelle Yeoh") starts as a member too.
+    const fullMatch = (id: string): boolean => {
+      if (!options.fullMatchMembers || this.terms.length === 0) return false;
+      const ts = new Set(index.termsOf(id));
+      return this.terms.every((t) => ts.has(t));
+    };
+    for (const r of ranked) if (fullMatch(r.id) && !cos.has(r.id)) { const score = cosine(index.vector(r.id), centroid); cos.set(r.id, score); scored.push({ id: r.id, score }); }
+    const pool = scored.filter((s) => s.score >= options.poolThreshold * median || hasAnchor(s.id) || fullMatch(s.id));
+    let member = new Set(scored.filter((s) => s.score >= threshold || hasAnchor(s.id) || fullMatch(s.id)).map((s) => s.id));
     const knn = new Map<string, number>();
     for (let it = 0; it < options.propagation; it++) {
       const next = new Set<string>(this.seeds);
@@ -149,7 +191,12 @@ export class TopicProfile {
         }
         const share = total ? inside / total : 0;
         knn.set(p.id, share);
-        if (share >= options.neighborShare || (p.score >= options.highThreshold * median && share >= options.neighborShare / 2)) next.add(p.id);
+        const accept = hasAnchor(p.id) || fullMatch(p.id)
+          ? share >= options.neighborShare / 2
+          : genericOnly(p.id)
+            ? share >= options.genericShare && p.score >= threshold
+            : share >= options.neighborShare || (p.score >= options.highThreshold * median && share >= options.neighborShare / 2);
+        if (accept) next.add(p.id);
       }
       member = next;
     }
@@ -173,8 +220,10 @@ export class TopicProfile {
     for (const { id, w } of weighted) for (const [t, v] of this.index.vector(id)) c.set(t, (c.get(t) ?? 0) + w * v);
     const top = [...c.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, this.options.centroidTerms);
     const centroid = new Map(top);
+    // The topic's own terms weigh in by how distinctive they are: "Idalia" fully, "hurricane" much less.
     const maxW = top[0]?.[1] ?? 1;
-    for (const t of this.terms) centroid.set(t, Math.max(centroid.get(t) ?? 0, maxW));
+    const maxIdf = Math.max(...this.terms.map((t) => this.index.idf(t)), 1e-9);
+    for (const t of this.terms) centroid.set(t, Math.max(centroid.get(t) ?? 0, maxW * (this.index.idf(t) / maxIdf) ** this.options.topicTermPower));
     return centroid;
   }
 

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { CorpusIndex } from './corpus-index';
+import { mineFacets } from './facets';
+import { classifyRequest } from './classify-request';
+import { analyzeTerms } from './text-analysis';
+
+describe('mineFacets', () => {
+  it('finds the phrases several passages share, minus the topic itself', () => {
+    const texts = [
+      'Hurricane Zelda pushed a storm surge into Port Marlow.',
+      'The storm surge from Hurricane Zelda flooded Port Marlow homes.',
+      'A record storm surge followed Hurricane Zelda.',
+      'Governor Amelia Hask ordered evacuations before Hurricane Zelda.',
+      'Governor Amelia Hask opened shelters during Hurricane Zelda.',
+      'Hurricane Zelda formed from a tropical wave.',
+    ];
+    const index = new CorpusIndex(texts.map((text, i) => ({ id: `p${i}`, title: `p${i}`, text })));
+    const facets = mineFacets(
+      index,
+      texts.map((_, i) => ({ id: `p${i}`, score: 1 })),
+      { topicTerms: new Set(analyzeTerms('Hurricane Zelda')), minSupport: 2, maxShare: 0.9, limit: 20 },
+    );
+    const byLabel = new Map(facets.map((f) => [f.label.toLowerCase(), f]));
+    expect(byLabel.get('storm surge')?.passageIds).toEqual(['p0', 'p1', 'p2']);
+    expect(byLabel.get('port marlow')?.passageIds).toEqual(['p0', 'p1']);
+    expect([...byLabel.keys()].some((l) => l.includes('hask'))).toBe(true);
+    expect(facets.some((f) => f.terms.includes('zelda') || f.terms.includes(analyzeTerms('hurricane')[0]!))).toBe(false);
+    expect(byLabel.has('tropical wave')).toBe(false); // only one passage
+  });
+});
+
+describe('classifyRequest', () => {
+  it.each([
+    ['Who was the first governor of Dane County?', 'straightforward'],
+    ['When did Hurricane Zelda make landfall?', 'straightforward'],
+    ['How has immigration policy changed since 1900?', 'depth'],
+    ['Compare Hurricane Zelda and Hurricane Orlo', 'depth'],
+    ['History of the Keswick railway', 'depth'],
+    ['Hurricane Zelda', 'breadth'],
+  ])('%s -> %s', (topic, cls) => {
+    expect(classifyRequest(topic).classification).toBe(cls);
+  });
+});
