@@ -1,30 +1,64 @@
 import { z } from 'zod';
+import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic/options';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const onOff = (def: 'on' | 'off') => z.enum(['on', 'off']).default(def);
 
-/** Engine settings shared by the coordinator and the subagents, validated at startup. */
-export const EngineConfigSchema = z.object({
-  ENGINE: z.enum(['auto', 'corpus', 'anthropic', 'simulated']).default('auto'),
-  DEFAULT_CORPUS: z.string().default('sotu'),
-  CORPORA: z.string().default(''),
-  SIMULATED_LATENCY_MS: int(0),
-  SIMULATED_SUBTOPICS: int(4, 1),
-  SIMULATED_ROUNDS: int(2, 1),
-  ANTHROPIC_API_KEY: z.string().optional(),
-  ANTHROPIC_BASE_URL: z.string().optional(),
-  ANTHROPIC_MODEL: z.string().default('claude-sonnet-4-5'),
-  ANTHROPIC_SUBAGENT_MODEL: z.string().default('claude-sonnet-4-5'),
-  ANTHROPIC_JUDGE_MODEL: z.string().default('claude-haiku-4-5'),
-  ANTHROPIC_MAX_RETRIES: int(4),
-  WEB_SEARCH: z.enum(['on', 'off']).default('on'),
-  WEB_SEARCH_MAX_USES: int(5, 1),
-  WEB_SEARCH_ALLOWED_DOMAINS: z.string().default(''),
-  WEB_SEARCH_BLOCKED_DOMAINS: z.string().default(''),
-});
+/** A comma-separated list (blank entries dropped). */
+export const splitList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * Engine settings shared by the coordinator and the subagents, validated at startup.
+ * Model defaults come from the Claude engine itself (anthropic/options.ts): one source of truth.
+ */
+export const EngineConfigSchema = z
+  .object({
+    ENGINE: z.enum(['auto', 'corpus', 'anthropic', 'simulated']).default('auto'),
+    DEFAULT_CORPUS: z.string().default('sotu'),
+    CORPORA: z.string().default(''),
+    SIMULATED_LATENCY_MS: int(0),
+    SIMULATED_SUBTOPICS: int(4, 1),
+    SIMULATED_ROUNDS: int(2, 1),
+    ANTHROPIC_API_KEY: z.string().min(1).optional(),
+    ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_COORDINATOR_MODEL),
+    ANTHROPIC_SUBAGENT_MODEL: z.string().min(1).default(DEFAULT_SUBAGENT_MODEL),
+    ANTHROPIC_JUDGE_MODEL: z.string().min(1).default(DEFAULT_JUDGE_MODEL),
+    ANTHROPIC_MAX_RETRIES: int(4),
+    /** Per-request timeout of the Messages API client. */
+    ANTHROPIC_TIMEOUT_MS: int(300_000, 1000),
+    WEB_SEARCH: onOff('on'),
+    WEB_SEARCH_MAX_USES: int(5, 1),
+    WEB_SEARCH_ALLOWED_DOMAINS: z.string().default(''),
+    WEB_SEARCH_BLOCKED_DOMAINS: z.string().default(''),
+    /** Web fetch (server tool), limited to URLs web search returned; needs WEB_SEARCH=on. */
+    WEB_FETCH: onOff('off'),
+    WEB_FETCH_MAX_USES: int(3, 1),
+    WEB_FETCH_ALLOWED_DOMAINS: z.string().default(''),
+    WEB_FETCH_BLOCKED_DOMAINS: z.string().default(''),
+    WEB_FETCH_MAX_CONTENT_TOKENS: int(0),
+  })
+  .superRefine((c, ctx) => {
+    for (const tool of ['WEB_SEARCH', 'WEB_FETCH'] as const) {
+      if (splitList(c[`${tool}_ALLOWED_DOMAINS`]).length && splitList(c[`${tool}_BLOCKED_DOMAINS`]).length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${tool}_ALLOWED_DOMAINS`],
+          message: `${tool}_ALLOWED_DOMAINS and ${tool}_BLOCKED_DOMAINS cannot both be set (the Messages API rejects it); use one`,
+        });
+      }
+    }
+  });
 export type EngineConfig = z.infer<typeof EngineConfigSchema>;
 
 export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineConfig {
-  const parsed = EngineConfigSchema.safeParse(env);
+  // An empty variable (`ANTHROPIC_API_KEY=`) means unset.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = EngineConfigSchema.safeParse(cleaned);
   if (!parsed.success) {
     throw new Error(`Invalid engine configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }

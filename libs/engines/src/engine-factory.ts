@@ -1,7 +1,9 @@
+import type Anthropic from '@anthropic-ai/sdk';
 import type { EngineName, ResolvedEngine } from '@orrery/protocol';
+import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions } from './anthropic';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
-import type { CoordinatorEngine, SubagentEngine } from './engine';
-import type { EngineConfig } from './engine-config';
+import type { CoordinatorEngine, PassageSearch, SubagentEngine } from './engine';
+import { splitList, type EngineConfig } from './engine-config';
 import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated';
 
 export class EngineUnavailableError extends Error {}
@@ -34,6 +36,52 @@ export class EngineFactory {
       throw new EngineUnavailableError('engine "anthropic" needs ANTHROPIC_API_KEY; set it, or use engine "corpus" (offline)');
     }
     return name;
+  }
+
+  private anthropicClient?: Anthropic;
+
+  /**
+   * The Claude engine's options from EngineConfig. One SDK client per process. The corpus client tools get the task's
+   * corpus per task: `CorpusRegistry.load` shares one promise per corpus, so each corpus is ingested and indexed once per
+   * process, on the first task that names it, and never per task.
+   */
+  anthropicOptions(): AnthropicEngineOptions {
+    const c = this.config;
+    if (!c.ANTHROPIC_API_KEY) throw new EngineUnavailableError('engine "anthropic" needs ANTHROPIC_API_KEY');
+    this.anthropicClient ??= buildAnthropicClient({
+      apiKey: c.ANTHROPIC_API_KEY,
+      ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
+      maxRetries: c.ANTHROPIC_MAX_RETRIES,
+      timeout: c.ANTHROPIC_TIMEOUT_MS,
+    });
+    const domains = (allowed: string, blocked: string) => ({
+      ...(splitList(allowed).length ? { allowedDomains: splitList(allowed) } : {}),
+      ...(splitList(blocked).length ? { blockedDomains: splitList(blocked) } : {}),
+    });
+    return {
+      client: this.anthropicClient,
+      model: c.ANTHROPIC_MODEL,
+      subagentModel: c.ANTHROPIC_SUBAGENT_MODEL,
+      judgeModel: c.ANTHROPIC_JUDGE_MODEL,
+      webSearch: { enabled: c.WEB_SEARCH === 'on', maxUses: c.WEB_SEARCH_MAX_USES, ...domains(c.WEB_SEARCH_ALLOWED_DOMAINS, c.WEB_SEARCH_BLOCKED_DOMAINS) },
+      webFetch: {
+        enabled: c.WEB_SEARCH === 'on' && c.WEB_FETCH === 'on',
+        maxUses: c.WEB_FETCH_MAX_USES,
+        ...domains(c.WEB_FETCH_ALLOWED_DOMAINS, c.WEB_FETCH_BLOCKED_DOMAINS),
+        ...(c.WEB_FETCH_MAX_CONTENT_TOKENS > 0 ? { maxContentTokens: c.WEB_FETCH_MAX_CONTENT_TOKENS } : {}),
+      },
+      passagesFor: (corpus) => this.passagesFor(corpus),
+    };
+  }
+
+  /** The loaded index of a corpus (the task's, else the default), as the Claude engine's corpus tools see it. */
+  async passagesFor(corpus: string | undefined): Promise<PassageSearch | undefined> {
+    if (corpus !== undefined && !this.corpora.has(corpus)) {
+      throw new EngineUnavailableError(`corpus "${corpus}" is not configured in this process; known: ${this.corpusNames().join(', ')} (set CORPORA alike on every process)`);
+    }
+    const name = corpus ?? this.config.DEFAULT_CORPUS;
+    if (!this.corpora.has(name)) return undefined;
+    return (await this.corpora.load(name)).index;
   }
 
   private simulatedOptions(): SimulatedEngineOptions {
@@ -71,6 +119,11 @@ export class EngineFactory {
         return side === 'coordinator'
           ? new CorpusCoordinatorEngine(this.corpora, this.config.DEFAULT_CORPUS)
           : new CorpusSubagentEngine(this.corpora, this.config.DEFAULT_CORPUS);
+      case 'anthropic':
+        // The fallback is the corpus engine, which works on the run's own corpus (the task's `corpus`).
+        return side === 'coordinator'
+          ? new AnthropicCoordinatorEngine({ ...this.anthropicOptions(), fallback: this.coordinator('corpus') })
+          : new AnthropicSubagentEngine({ ...this.anthropicOptions(), fallback: this.subagent('corpus') });
       default:
         throw new EngineUnavailableError(`engine "${name}" is not available in this build`);
     }

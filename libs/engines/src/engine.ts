@@ -18,6 +18,8 @@ export interface ProgressUpdate {
   stage: string;
   message: string;
   fraction?: number;
+  /** With stage `decision:<type>`: the decision itself, logged by the coordinator. */
+  decision?: EngineDecision;
 }
 export type ProgressReporter = (update: ProgressUpdate) => Promise<void> | void;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DecisionSchema } from './decision';
 import { FindingSchema } from './finding';
 import { CorpusNameSchema, ResolvedEngineSchema, TaskIdSchema } from './names';
 import { SourceSchema } from './source';
@@ -66,5 +67,7 @@ export const TaskProgressSchema = z.strictObject({
   stage: z.string().max(100),
   message: z.string().max(500),
   fraction: z.number().min(0).max(1).optional(),
+  /** With stage `decision:<type>`: the decision an engine took inside the task; the coordinator logs it. */
+  decision: DecisionSchema.pick({ decisionType: true, level: true, confidence: true, conclusion: true, signals: true }).optional(),
 });
 export type TaskProgress = z.infer<typeof TaskProgressSchema>;

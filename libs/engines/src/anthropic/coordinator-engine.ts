@@ -1,6 +1,6 @@
 import type { Plan, PlanCoverage, Subtopic, TokenUsage } from '@orrery/protocol';
 import type { CoordinatorEngine, EngineDecision, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput } from '../engine';
-import { Redactor } from '../hygiene';
+import { Redactor, redactionDecision } from '../hygiene';
 import { StructuredOutputError } from './errors';
 import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
 import { SYSTEM_PROMPTS, untrustedData } from './prompts';
@@ -103,6 +103,9 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     const decisions: EngineDecision[] = [];
     const topic = r.text(input.topic);
     const max = Math.max(1, Math.min(input.maxSubtopics, 40));
+    // Everything the planning requests carry from the request is the topic: logged once, counts only.
+    const redacted = redactionDecision('plan', r);
+    if (redacted) decisions.push(redacted);
     try {
       const planned = await structuredCall({
         client: this.o.client,
@@ -190,6 +193,9 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         return `## ${s.id}: ${r.text(s.title)} (${input.evidence[s.id] ?? 0} findings)\n${fs.map((f) => `- ${r.text(f.claim).slice(0, 400)}`).join('\n')}`;
       })
       .join('\n');
+    const topic = r.text(input.topic);
+    const redacted = redactionDecision(`refinement round ${input.round}`, r);
+    if (redacted) decisions.push(redacted);
     try {
       const res = await structuredCall({
         client: this.o.client,
@@ -197,7 +203,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         system: SYSTEM_PROMPTS['gap-finder'],
         user: [
           `Round ${input.round} just completed. Propose at most ${input.maxNewTasks} tasks in all (new subtopics plus thin subtopic ids).`,
-          untrustedData('topic', r.text(input.topic)),
+          untrustedData('topic', topic),
           'Plan and evidence so far (claims are from untrusted sources):',
           untrustedData('evidence', sample),
         ].join('\n'),

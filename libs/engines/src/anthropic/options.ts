@@ -49,6 +49,12 @@ export interface AnthropicEngineOptions {
   webFetch?: WebFetchConfig;
   /** Corpus client tools (search_corpus, read_passage); the corpus engine implements it. */
   passages?: PassageSearch;
+  /**
+   * The corpus a task names (its `corpus`, or undefined), resolved per task: the engine asks for it at the start of each
+   * search task and gives the model that corpus's tools. Takes precedence over `passages`. The resolver should cache
+   * (CorpusRegistry.load loads each corpus once per process); undefined means no corpus tools for that task.
+   */
+  passagesFor?: PassagesResolver;
   /** Used when the model's output fails validation twice, or the model refuses. */
   fallback?: CoordinatorEngine | SubagentEngine;
   /** pause_turn continuations per loop; default 5. */
@@ -61,6 +67,8 @@ export interface AnthropicEngineOptions {
   idleThreshold?: number;
 }
 
+export type PassagesResolver = (corpus: string | undefined) => Promise<PassageSearch | undefined> | PassageSearch | undefined;
+
 export interface ResolvedEngineOptions {
   client: Anthropic;
   model: string;
@@ -69,6 +77,7 @@ export interface ResolvedEngineOptions {
   webSearch: WebSearchConfig;
   webFetch: WebFetchConfig;
   passages?: PassageSearch;
+  passagesFor?: PassagesResolver;
   maxContinuations: number;
   maxIterations: number;
   maxTokens: number;
@@ -99,6 +108,7 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
     webSearch,
     webFetch: o.webFetch ?? { enabled: false },
     passages: o.passages,
+    passagesFor: o.passagesFor,
     maxContinuations: o.maxContinuations ?? 5,
     maxIterations: o.maxIterations ?? 24,
     maxTokens: o.maxTokens ?? 4096,

@@ -1,6 +1,6 @@
 import type { Finding, ReportSection, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask, TokenUsage } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
-import { Redactor } from '../hygiene';
+import { Redactor, redactionDecision } from '../hygiene';
 import { runAgentLoop, type AgentLoopResult } from './agent-loop';
 import { StructuredOutputError } from './errors';
 import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
@@ -18,9 +18,21 @@ const isSubagentEngine = (e: unknown): e is SubagentEngine =>
 const EXTRACT_CHARS_PER_SOURCE = 6000;
 const EXTRACT_CHARS_TOTAL = 120_000;
 
-/** Reports an engine decision through job progress (the only channel a subagent has back to the hub). */
+/**
+ * Reports an engine decision through job progress (the only channel a subagent has back to the hub): stage
+ * `decision:<type>`, the conclusion as message, and the decision itself (level, confidence, signals) for the log.
+ */
 async function reportDecision(progress: ProgressReporter, d: EngineDecision): Promise<void> {
-  await progress({ stage: `decision:${d.decisionType}`.slice(0, 100), message: d.conclusion.slice(0, 500) });
+  await progress({
+    stage: `decision:${d.decisionType}`.slice(0, 100),
+    message: d.conclusion.slice(0, 500),
+    decision: { ...d, decisionType: d.decisionType.slice(0, 60), conclusion: d.conclusion.slice(0, 2000) },
+  });
+}
+
+async function reportRedactions(progress: ProgressReporter, what: string, redactor: Redactor): Promise<void> {
+  const d = redactionDecision(what, redactor);
+  if (d) await reportDecision(progress, d);
 }
 
 const list = (items: readonly string[]): string => (items.length ? items.join('; ') : '(none)');
@@ -49,7 +61,8 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const ledger = new SourceLedger(task.knownSourceIds);
     const usage = emptyUsage();
     const decisions: EngineDecision[] = [];
-    const { tools, handlers } = researchTools({ webSearch: this.o.webSearch, webFetch: this.o.webFetch, passages: this.o.passages, ledger, redactor });
+    const passages = this.o.passagesFor ? await this.o.passagesFor(task.corpus) : this.o.passages;
+    const { tools, handlers } = researchTools({ webSearch: this.o.webSearch, webFetch: this.o.webFetch, passages, ledger, redactor });
     if (tools.length === 0) {
       return this.searchFallback(task, progress, usage, decisions, redactor, 'no research tool is configured (web search off and no corpus)');
     }
@@ -101,6 +114,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         return this.searchFallback(task, progress, usage, decisions, redactor, err.message, stats, sources);
       }
     }
+    await reportRedactions(progress, `search task ${task.taskId}`, redactor);
     await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} sources`, fraction: 1 });
     return {
       kind: 'search',
@@ -160,6 +174,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       const d = this.fallbackDecision('synthesize', err.message);
       if (!this.fallback) throw new Error(`Anthropic engine: ${err.message}; no fallback engine is configured for synthesis`, { cause: err });
       await reportDecision(progress, d);
+      await reportRedactions(progress, `synthesize task ${task.taskId}`, redactor);
       const fb = await this.fallback.synthesize(task, progress);
       return { ...fb, usage: addUsage(addUsage(emptyUsage(), usage), fb.usage), stats: { ...fb.stats, fallbacks: 1 } };
     }
@@ -197,6 +212,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         sections.push({ title: s.title, ...(sectionIds.has(s.subtopicId) ? { subtopicId: s.subtopicId } : {}), paragraphs });
       }
     }
+    await reportRedactions(progress, `synthesize task ${task.taskId}`, redactor);
     await progress({ stage: 'done', message: `${sections.length} sections`, fraction: 1 });
     return {
       kind: 'synthesize',
@@ -332,6 +348,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       if (stats['refusals']) {
         // Refusal without a fallback: finish with what there is (sources seen, no findings), and say so.
         await reportDecision(progress, d);
+        await reportRedactions(progress, `search task ${task.taskId}`, redactor);
         return {
           kind: 'search',
           taskId: task.taskId,
@@ -344,6 +361,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       throw new Error(`Anthropic engine, search task ${task.taskId}: ${why}; no fallback engine is configured`);
     }
     await reportDecision(progress, d);
+    await reportRedactions(progress, `search task ${task.taskId}`, redactor);
     const fb = await this.fallback.search(task, progress);
     return {
       ...fb,

@@ -1,1 +1,2 @@
 export * from './redact';
+export * from './redaction-decision';

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic';
+import { loadEngineConfig } from './engine-config';
+import { EngineFactory, EngineUnavailableError } from './engine-factory';
+
+const factory = (env: Record<string, string> = {}) => new EngineFactory(loadEngineConfig({ ...env }));
+
+describe('engine config', () => {
+  it('takes its model defaults from the Claude engine (one source of truth)', () => {
+    const c = loadEngineConfig({});
+    expect(c.ANTHROPIC_MODEL).toBe(DEFAULT_COORDINATOR_MODEL);
+    expect(c.ANTHROPIC_SUBAGENT_MODEL).toBe(DEFAULT_SUBAGENT_MODEL);
+    expect(c.ANTHROPIC_JUDGE_MODEL).toBe(DEFAULT_JUDGE_MODEL);
+    expect(c.WEB_SEARCH).toBe('on');
+    expect(c.WEB_FETCH).toBe('off');
+  });
+
+  it('rejects allowed and blocked domains together, a bad base URL, and names the variable', () => {
+    expect(() => loadEngineConfig({ WEB_SEARCH_ALLOWED_DOMAINS: 'a.org', WEB_SEARCH_BLOCKED_DOMAINS: 'b.org' })).toThrow(/WEB_SEARCH_ALLOWED_DOMAINS/);
+    expect(() => loadEngineConfig({ WEB_FETCH_ALLOWED_DOMAINS: 'a.org', WEB_FETCH_BLOCKED_DOMAINS: 'b.org' })).toThrow(/WEB_FETCH_ALLOWED_DOMAINS/);
+    expect(() => loadEngineConfig({ ANTHROPIC_BASE_URL: 'not a url' })).toThrow(/ANTHROPIC_BASE_URL/);
+    expect(() => loadEngineConfig({ WEB_SEARCH: 'maybe' })).toThrow(/WEB_SEARCH/);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadEngineConfig({ ANTHROPIC_API_KEY: '' }).ANTHROPIC_API_KEY).toBeUndefined();
+  });
+});
+
+describe('EngineFactory', () => {
+  it('auto means anthropic iff an API key is set', () => {
+    expect(factory().resolve()).toBe('corpus');
+    expect(factory({ ANTHROPIC_API_KEY: 'k' }).resolve()).toBe('anthropic');
+    expect(factory({ ANTHROPIC_API_KEY: 'k' }).resolve('corpus')).toBe('corpus');
+    expect(() => factory().resolve('anthropic')).toThrow(EngineUnavailableError);
+  });
+
+  it('builds the Claude engines once, from the configuration, with the corpus engine as fallback', () => {
+    const f = factory({
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+      ANTHROPIC_MODEL: 'm-hub',
+      ANTHROPIC_SUBAGENT_MODEL: 'm-spoke',
+      ANTHROPIC_MAX_RETRIES: '1',
+      WEB_SEARCH_MAX_USES: '2',
+      WEB_SEARCH_BLOCKED_DOMAINS: 'a.org, b.org',
+      WEB_FETCH: 'on',
+    });
+    const hub = f.coordinator('anthropic');
+    const spoke = f.subagent('anthropic');
+    expect(hub).toBeInstanceOf(AnthropicCoordinatorEngine);
+    expect(spoke).toBeInstanceOf(AnthropicSubagentEngine);
+    expect(f.coordinator('anthropic')).toBe(hub);
+    expect(f.subagent('anthropic')).toBe(spoke);
+    const o = f.anthropicOptions();
+    expect(o.model).toBe('m-hub');
+    expect(o.subagentModel).toBe('m-spoke');
+    expect(o.webSearch).toEqual({ enabled: true, maxUses: 2, blockedDomains: ['a.org', 'b.org'] });
+    expect(o.webFetch?.enabled).toBe(true);
+    const client = o.client as { maxRetries: number; baseURL: string };
+    expect(client.maxRetries).toBe(1);
+    expect(client.baseURL).toBe('http://127.0.0.1:9');
+    expect((hub as unknown as { fallback: unknown }).fallback).toBe(f.coordinator('corpus'));
+    expect((spoke as unknown as { fallback: unknown }).fallback).toBe(f.subagent('corpus'));
+  });
+
+  it("gives the corpus tools the task's corpus, loading each corpus once per process", async () => {
+    const f = factory({ ANTHROPIC_API_KEY: 'k', DEFAULT_CORPUS: 'mem' });
+    f.corpora.registerPassages('mem', [{ id: 'mem-1', title: 'Kestrels', text: 'The kestrel hovers over the river meadow before it dives.' }]);
+    f.corpora.registerPassages('other', [{ id: 'oth-1', title: 'Herons', text: 'The heron waits in the shallows of the river.' }]);
+    const a = await f.passagesFor(undefined);
+    expect(a?.search('kestrel', 3).map((h) => h.id)).toEqual(['mem-1']);
+    expect(await f.passagesFor('mem')).toBe(a);
+    expect((await f.passagesFor('other'))?.get('oth-1')?.title).toBe('Herons');
+    await expect(f.passagesFor('nope')).rejects.toThrow(EngineUnavailableError);
+  });
+
+  it('refuses the Claude engine without a key', () => {
+    expect(() => factory().subagent('anthropic')).toThrow(EngineUnavailableError);
+  });
+});
