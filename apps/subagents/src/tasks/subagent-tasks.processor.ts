@@ -1,10 +1,11 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { EngineFactory } from '@orrery/engines';
+import { EngineFactory, type ProgressUpdate } from '@orrery/engines';
 import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskResult, TaskResultSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
+import { toJobError } from './task-errors';
 
 const config = loadSubagentConfig();
 const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
@@ -23,7 +24,8 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
 
   onApplicationBootstrap(): void {
     this.worker.on('error', (err) => this.logger.warn(`worker: ${err.message}`));
-    this.logger.log(`worker ${workerName} consuming "${SUBAGENT_QUEUE}" with concurrency ${config.SUBAGENT_CONCURRENCY}`);
+    const limit = config.SUBAGENT_RATE_MAX > 0 ? `; global rate limit ${config.SUBAGENT_RATE_MAX} tasks per ${config.SUBAGENT_RATE_DURATION_MS} ms (all workers)` : '';
+    this.logger.log(`worker ${workerName} consuming "${SUBAGENT_QUEUE}" with concurrency ${config.SUBAGENT_CONCURRENCY}${limit}`);
   }
 
   async process(job: Job): Promise<TaskResult> {
@@ -32,11 +34,19 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
       throw new UnrecoverableError(`invalid task payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     const task = parsed.data;
-    const engine = this.engines.subagent(task.engine);
-    const progress = (u: { stage: string; message: string; fraction?: number }) => job.updateProgress({ taskId: task.taskId, ...u });
-    await job.log(`taken by ${workerName}`);
-    const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);
-    // The result crosses a process boundary: check it here too, so a bad one fails loudly where it was made.
-    return TaskResultSchema.parse({ ...result, stats: { ...result.stats, workerPid: process.pid } });
+    const progress = (u: ProgressUpdate) => job.updateProgress({ taskId: task.taskId, ...u });
+    await job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`);
+    try {
+      const engine = this.engines.subagent(task.engine);
+      const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);
+      // The result crosses a process boundary: check it here too, so a bad one fails loudly where it was made.
+      return TaskResultSchema.parse({ ...result, stats: { ...result.stats, workerPid: process.pid } });
+    } catch (err) {
+      // Retryable (429/529/5xx after the SDK's retries, connection): thrown as is, so the job's backoff retries it.
+      // Permanent (4xx, output invalid with no fallback, bad result): UnrecoverableError, no more attempts.
+      const out = toJobError(err);
+      await job.log(`${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`.slice(0, 2000)).catch(() => undefined);
+      throw out;
+    }
   }
 }

@@ -1,0 +1,27 @@
+import { AnthropicEngineError, EngineUnavailableError, StructuredOutputError } from '@orrery/engines';
+import { UnrecoverableError } from 'bullmq';
+import { ZodError } from 'zod';
+
+/**
+ * Whether another attempt of a task can succeed. Walks the `cause` chain:
+ * - AnthropicEngineError says so itself (`retryable`: 429/529/5xx/connection after the SDK's own retries);
+ * - model output that failed validation twice with no fallback, a payload or result that fails its schema, and a
+ *   missing engine or corpus are permanent;
+ * - anything else (Redis hiccup, a crash inside a tool) is retried by the job's attempts and backoff.
+ */
+export function isRetryableTaskError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof UnrecoverableError) return false;
+    if (e instanceof AnthropicEngineError) return e.retryable;
+    if (e instanceof StructuredOutputError || e instanceof ZodError || e instanceof EngineUnavailableError) return false;
+  }
+  return true;
+}
+
+/** What the worker throws: the error itself when BullMQ should back off and retry, else an UnrecoverableError (no more attempts). */
+export function toJobError(err: unknown): Error {
+  if (isRetryableTaskError(err)) return err instanceof Error ? err : new Error(String(err));
+  if (err instanceof UnrecoverableError) return err;
+  const message = err instanceof ZodError ? `invalid task result: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : err instanceof Error ? err.message : String(err);
+  return new UnrecoverableError(`${message} (not retryable)`);
+}
