@@ -2,9 +2,11 @@ import { OnQueueEvent, QueueEventsHost, QueueEventsListener } from '@nestjs/bull
 import { Logger } from '@nestjs/common';
 import { SUBAGENT_QUEUE, TaskProgressSchema } from '@orrery/protocol';
 import { createHash } from 'node:crypto';
+import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
 import { ResultIntakeService } from '../ledger/result-intake.service';
 import { runIdOfJob } from '../queues/job-ids';
+import { taskDecision } from './task-decisions';
 
 const roundOf = (jobId: string) => Number(/\.r(\d+)\.t\d+$/.exec(jobId)?.[1] ?? 0);
 
@@ -18,6 +20,7 @@ export class TaskProgressListener extends QueueEventsHost {
   constructor(
     private readonly events: RunEventsService,
     private readonly intake: ResultIntakeService,
+    private readonly decisions: DecisionLogService,
   ) {
     super();
   }
@@ -30,6 +33,9 @@ export class TaskProgressListener extends QueueEventsHost {
     const { stage, message } = progress.data;
     const key = `progress:${jobId}:${createHash('sha1').update(`${stage}\n${message}`).digest('hex').slice(0, 12)}`;
     await this.events.append(runId, key, 'task.progress', { round: roundOf(jobId), taskId: jobId, stage, message }).catch((err) => this.logger.warn(err.message));
+    // Decisions taken inside a task (fallback, idle-stop, redaction, caps, refusal, truncation, compaction) join the run's decision log.
+    const reported = taskDecision(jobId, roundOf(jobId), progress.data);
+    if (reported) await this.decisions.log(runId, reported.key, reported.decision).catch((err) => this.logger.warn(err.message));
   }
 
   @OnQueueEvent('completed')

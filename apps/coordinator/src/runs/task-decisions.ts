@@ -1,0 +1,27 @@
+import type { EngineDecision } from '@orrery/engines';
+import type { TaskProgress } from '@orrery/protocol';
+import { createHash } from 'node:crypto';
+
+export const DECISION_STAGE_PREFIX = 'decision:';
+
+/**
+ * A decision a subagent reported through job progress (stage `decision:<type>`: fallback, idle-stop, redaction,
+ * continuation-cap, iteration-cap, refusal, truncated, context-compacted, ...), as the coordinator logs it, with a
+ * deterministic key: the same report delivered twice (two coordinator replicas, a re-sent event) is logged once.
+ * Undefined when the progress is not a decision.
+ */
+export function taskDecision(jobId: string, round: number, progress: TaskProgress): { key: string; decision: EngineDecision } | undefined {
+  if (!progress.stage.startsWith(DECISION_STAGE_PREFIX)) return undefined;
+  const type = (progress.decision?.decisionType ?? progress.stage.slice(DECISION_STAGE_PREFIX.length)).slice(0, 60);
+  if (!type) return undefined;
+  const reported = progress.decision;
+  const decision: EngineDecision = {
+    decisionType: type,
+    level: reported?.level ?? 'L0',
+    confidence: reported?.confidence ?? 1,
+    conclusion: (reported?.conclusion ?? progress.message).slice(0, 2000),
+    signals: { ...reported?.signals, taskId: jobId, round, origin: 'subagent' },
+  };
+  const digest = createHash('sha1').update(`${type}\n${decision.conclusion}`).digest('hex').slice(0, 12);
+  return { key: `task:${jobId}:${type}:${digest}`, decision };
+}
