@@ -2,6 +2,7 @@ export * from './budget';
 export * from './decision';
 export * from './events';
 export * from './finding';
+export * from './judge';
 export * from './names';
 export * from './plan';
 export * from './report';

@@ -9,7 +9,13 @@ export const SUBAGENT_QUEUE: QueueName = 'subagents';
 /** A coordinator step job's payload. */
 export const CoordinatorStepSchema = z.discriminatedUnion('step', [
   z.strictObject({ step: z.literal('plan'), runId: z.string() }),
-  z.strictObject({ step: z.literal('round'), runId: z.string(), round: z.number().int().positive() }),
+  z.strictObject({ step: z.literal('round'), runId: z.string(), round: z.number().int().positive(), retry: z.number().int().positive().optional() }),
+  z.strictObject({
+    step: z.literal('resume'),
+    runId: z.string(),
+    round: z.number().int().positive(),
+    action: z.enum(['continue', 'stop']),
+  }),
   z.strictObject({ step: z.literal('finalize'), runId: z.string() }),
 ]);
 export type CoordinatorStep = z.infer<typeof CoordinatorStepSchema>;

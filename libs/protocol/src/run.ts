@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BudgetSchema } from './budget';
+import { BudgetLedgerStateSchema, ReviewSummarySchema, SignalHistorySchema } from './judge';
 import { CorpusNameSchema, ResolvedEngineSchema } from './names';
 import { PlanSchema } from './plan';
 import { TokenUsageSchema } from './usage';
@@ -15,6 +16,8 @@ export const RoundSchema = z.strictObject({
   subtopicIds: z.array(z.string()),
   completed: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
+  /** Findings the round's tasks returned (before deduplication). */
+  returned: z.number().int().nonnegative(),
   newFindings: z.number().int().nonnegative(),
   newSources: z.number().int().nonnegative(),
   novelty: z.number().min(0).max(1),
@@ -58,5 +61,11 @@ export const RunSchema = z.strictObject({
   usage: TokenUsageSchema,
   errors: z.array(RunErrorSchema),
   cancelRequested: z.boolean(),
+  /** Judge on (rules then model) or off (rules only, conservative) for this run. */
+  judgeEnabled: z.boolean(),
+  signalHistory: SignalHistorySchema,
+  budgetLedger: BudgetLedgerStateSchema,
+  /** Set while the run waits for a person (needs_review). */
+  review: ReviewSummarySchema.optional(),
 });
 export type Run = z.infer<typeof RunSchema>;

@@ -6,7 +6,7 @@ export class ProgressRenderer {
   private readonly spinner: Ora | undefined;
   private readonly titles = new Map<string, string>();
   private total = 0;
-  private done = 0;
+  private readonly finished = new Set<string>();
   private round = 0;
   private status = 'queued';
 
@@ -24,7 +24,7 @@ export class ProgressRenderer {
   }
 
   private summary(): string {
-    return `${this.status}${this.round ? ` · round ${this.round}` : ''} · tasks ${this.done}/${this.total} done`;
+    return `${this.status}${this.round ? ` · round ${this.round}` : ''} · tasks ${this.finished.size}/${this.total} done`;
   }
 
   private refresh(): void {
@@ -38,6 +38,7 @@ export class ProgressRenderer {
         break;
       case 'run.status':
         this.status = e.status;
+        if (e.status === 'needs_review') this.line(`needs review: answer with POST /v1/research/${e.runId}/decision {"action": "continue"|"stop"}`);
         this.refresh();
         break;
       case 'plan.ready':
@@ -52,13 +53,19 @@ export class ProgressRenderer {
         this.total += e.tasks.length;
         this.line(`round ${e.round}: ${e.tasks.length} tasks: ${e.tasks.map((t) => t.title).join('; ')}`);
         break;
+      case 'task.progress':
+        if (e.stage === 'done' && !e.taskId.endsWith('.write')) {
+          this.finished.add(e.taskId);
+          this.refresh();
+        }
+        break;
       case 'task.completed':
-        this.done++;
-        if (!this.spinner) this.line(`task done (${this.done}/${this.total}): ${e.findings} findings, ${e.newSources} new sources`);
+        this.finished.add(e.taskId);
+        if (!this.spinner) this.line(`task checked (${this.finished.size}/${this.total}): ${e.findings} findings, ${e.newSources} new sources`);
         this.refresh();
         break;
       case 'task.failed':
-        this.done++;
+        this.finished.add(e.taskId);
         this.line(`task failed: ${e.error.slice(0, 200)}`);
         break;
       case 'round.completed':
@@ -73,7 +80,7 @@ export class ProgressRenderer {
       case 'run.finished':
         this.status = e.status;
         if (this.spinner) {
-          if (e.status === 'done') this.spinner.succeed(`done · ${this.done}/${this.total} tasks`);
+          if (e.status === 'done') this.spinner.succeed(`done · ${this.finished.size}/${this.total} tasks`);
           else this.spinner.fail(`${e.status}${e.error ? `: ${e.error}` : ''}`);
         } else {
           this.line(`finished: ${e.status}${e.error ? `: ${e.error}` : ''}`);

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { RunsModule } from '../runs/runs.module';
+import { MetricsController } from '../metrics/metrics.controller';
 import { HealthController } from './health.controller';
 import { ResearchController } from './research.controller';
 
-@Module({ imports: [RunsModule], controllers: [ResearchController, HealthController] })
+@Module({ imports: [RunsModule], controllers: [ResearchController, HealthController, MetricsController] })
 export class ApiModule {}

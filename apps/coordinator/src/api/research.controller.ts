@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type Report, type ResearchRequest, ResearchRequestSchema, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
+import { type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { DecisionLogService } from '../events/decision-log.service';
@@ -54,6 +54,15 @@ export class ResearchController {
   async listDecisions(@Param('id', uuid) id: string) {
     await this.runs.get(id);
     return this.decisions.list(id);
+  }
+
+  @Post(':id/decision')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Answer a run in needs_review: continue (optionally with extra budget) or stop' })
+  @ApiBody({ schema: z.toJSONSchema(HumanDecisionSchema, { io: 'input' }) as object })
+  async decide(@Param('id', uuid) id: string, @Body(new ZodValidationPipe(HumanDecisionSchema)) body: HumanDecision) {
+    const run = await this.runs.decide(id, body);
+    return { id: run.id, status: run.status, budget: run.budget };
   }
 
   @Post(':id/cancel')

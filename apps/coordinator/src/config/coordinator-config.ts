@@ -29,6 +29,13 @@ export const CoordinatorConfigSchema = z.object({
   BUDGET_CAP_TASKS: int(200, 1),
   BUDGET_CAP_ROUNDS: int(10, 1),
   BUDGET_CAP_WALL_SECONDS: int(3600, 1),
+  /** on: L0 rules, then the judge model where one is configured; off: rules only, conservative (kill switch). */
+  JUDGE: z.enum(['on', 'off']).default('on'),
+  JUDGE_TIMEOUT_MS: int(3000, 1),
+  /** Share of subtopics with enough evidence at which research counts as complete. */
+  TARGET_COVERAGE: z.coerce.number().min(0).max(1).default(0.8),
+  /** Tokens reserved per task before dispatch, settled to the actual usage when the task returns. */
+  TASK_TOKEN_ESTIMATE: int(20_000),
   RUN_RETENTION_SECONDS: int(7 * 24 * 3600, 60),
   EVENTS_MAXLEN: int(10_000, 100),
 });

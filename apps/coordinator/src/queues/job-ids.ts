@@ -3,6 +3,10 @@ export const jobIds = {
   plan: (runId: string) => `${runId}.plan`,
   round: (runId: string, round: number) => `${runId}.round.${round}`,
   task: (runId: string, round: number, index: number) => `${runId}.r${round}.t${index}`,
+  retry: (runId: string, round: number, retry: number) => `${runId}.round.${round}.retry${retry}`,
+  /** A retried task: the original id with its attempt, so each attempt is its own job. */
+  retryTask: (taskId: string, attempt: number) => `${taskId.replace(/\.c\d+$/, '')}.c${attempt}`,
+  resume: (runId: string, round: number) => `${runId}.resume.${round}`,
   finalize: (runId: string) => `${runId}.finalize`,
   write: (runId: string) => `${runId}.write`,
 };
@@ -12,4 +16,9 @@ const RUN_ID_LENGTH = 36;
 /** The run a job belongs to, from its id. */
 export function runIdOfJob(jobId: string): string | undefined {
   return jobId.length > RUN_ID_LENGTH && jobId[RUN_ID_LENGTH] === '.' ? jobId.slice(0, RUN_ID_LENGTH) : undefined;
+}
+
+/** 0 for a first dispatch, N for the N-th retry of a task. */
+export function attemptOfTask(taskId: string): number {
+  return Number(/\.c(\d+)$/.exec(taskId)?.[1] ?? 0);
 }

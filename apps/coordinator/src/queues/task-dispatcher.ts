@@ -1,7 +1,7 @@
 import { InjectFlowProducer, InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
-import { type FlowProducer, type JobsOptions, Queue } from 'bullmq';
+import { type FlowProducer, type Job, type JobsOptions, Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { jobIds } from './job-ids';
 
@@ -71,6 +71,28 @@ export class TaskDispatcher {
       opts: this.stepOptions(jobIds.finalize(runId)),
       children: [{ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) }],
     });
+  }
+
+  /** A retry of a round's failed results: a flow whose parent runs the same round step again. */
+  async dispatchRetry(runId: string, round: number, retry: number, tasks: SubagentTask[]): Promise<void> {
+    const step: CoordinatorStep = { step: 'round', runId, round, retry };
+    await this.flows.add({
+      name: 'round',
+      queueName: COORDINATOR_QUEUE,
+      data: step,
+      opts: this.stepOptions(jobIds.retry(runId, round, retry)),
+      children: tasks.map((task) => ({ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) })),
+    });
+  }
+
+  async enqueueResume(runId: string, round: number, action: 'continue' | 'stop'): Promise<void> {
+    const step: CoordinatorStep = { step: 'resume', runId, round, action };
+    await this.coordinatorQueue.add('resume', step, this.stepOptions(jobIds.resume(runId, round)));
+  }
+
+  /** A task's job as BullMQ holds it: its payload and timings. */
+  async taskJob(taskId: string): Promise<Job | undefined> {
+    return this.subagentQueue.getJob(taskId);
   }
 
   /** Removes a cancelled run's waiting step and the tasks not yet started; active ones finish unseen. */

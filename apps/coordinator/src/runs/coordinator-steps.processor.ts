@@ -3,10 +3,11 @@ import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { COORDINATOR_QUEUE, CoordinatorStepSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
-import { RunNotFoundError } from './run-store';
+import { RunNotFoundError, RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { FinalizeStep } from './steps/finalize.step';
 import { PlanStep } from './steps/plan.step';
+import { RoundAdvance } from './steps/round-advance.service';
 import { RoundStep } from './steps/round.step';
 
 /** Consumes the coordinator's own queue: any replica can advance any run, since runs live in Redis. */
@@ -17,6 +18,8 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     private readonly planStep: PlanStep,
     private readonly roundStep: RoundStep,
     private readonly finalizeStep: FinalizeStep,
+    private readonly advance: RoundAdvance,
+    private readonly store: RunStore,
     private readonly transitions: RunTransitions,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
@@ -34,7 +37,8 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     const step = parsed.data;
     try {
       if (step.step === 'plan') await this.planStep.run(step.runId);
-      else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, job);
+      else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, job, step.retry ?? 0);
+      else if (step.step === 'resume') await this.advance.resume(await this.store.require(step.runId), step.round, step.action);
       else await this.finalizeStep.run(step.runId, job);
     } catch (err) {
       if (err instanceof RunNotFoundError) throw new UnrecoverableError(err.message);

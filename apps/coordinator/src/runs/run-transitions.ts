@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Run, type RunStatus, type SubagentTask, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { RunEventsService } from '../events/run-events.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { RunStore } from './run-store';
 
 /** Status changes and their events, written once each however often a step runs. */
@@ -10,6 +11,7 @@ export class RunTransitions {
   constructor(
     private readonly store: RunStore,
     private readonly events: RunEventsService,
+    private readonly metrics: MetricsService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -53,6 +55,7 @@ export class RunTransitions {
       return r;
     });
     if (run.status === status) {
+      this.metrics.runReached(status, (Date.now() - Date.parse(run.createdAt)) / 1000);
       await this.events.append(runId, `status:${status}`, 'run.status', { status });
       await this.events.append(runId, 'run.finished', 'run.finished', { status, ...(error ? { error } : {}) });
       await this.store.expire(runId, this.config.RUN_RETENTION_SECONDS);

@@ -7,14 +7,30 @@ import { CoordinatorStepsProcessor } from './coordinator-steps.processor';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { RunsService } from './runs.service';
+import { RoundJudgeService } from '../judge/round-judge.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { FinalizeStep } from './steps/finalize.step';
+import { RoundAdvance } from './steps/round-advance.service';
 import { PlanStep } from './steps/plan.step';
 import { RoundStep } from './steps/round.step';
 import { TaskProgressListener } from './task-progress.listener';
 
 @Module({
   imports: [QueuesModule, EventsModule, LedgerModule],
-  providers: [RunStore, RunTransitions, RunsService, ResultIntakeService, PlanStep, RoundStep, FinalizeStep, CoordinatorStepsProcessor, TaskProgressListener],
-  exports: [RunsService, RunStore, EventsModule, QueuesModule],
+  providers: [
+    RunStore,
+    RunTransitions,
+    RunsService,
+    ResultIntakeService,
+    MetricsService,
+    RoundJudgeService,
+    RoundAdvance,
+    PlanStep,
+    RoundStep,
+    FinalizeStep,
+    CoordinatorStepsProcessor,
+    TaskProgressListener,
+  ],
+  exports: [RunsService, RunStore, MetricsService, EventsModule, QueuesModule],
 })
 export class RunsModule {}

@@ -1,13 +1,15 @@
-import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EngineFactory, EngineUnavailableError } from '@orrery/engines';
-import { type Report, ReportSchema, type ResearchRequest, type Run, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
+import { type HumanDecision, type Report, ReportSchema, type ResearchRequest, type Run, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
 import { jobIds } from '../queues/job-ids';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { REDIS } from '../redis/redis.module';
+import { createLedger, resolveBudget } from '../budget';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 
@@ -22,6 +24,7 @@ export class RunsService {
   constructor(
     private readonly store: RunStore,
     private readonly events: RunEventsService,
+    private readonly decisions: DecisionLogService,
     private readonly dispatcher: TaskDispatcher,
     private readonly transitions: RunTransitions,
     private readonly engines: EngineFactory,
@@ -46,8 +49,12 @@ export class RunsService {
       throw new RedisUnavailableError(err.message);
     });
     const now = new Date().toISOString();
-    const b = request.budget ?? {};
     const c = this.config;
+    const budget = resolveBudget(
+      { maxTokens: c.BUDGET_MAX_TOKENS, maxTasks: c.BUDGET_MAX_TASKS, maxRounds: c.BUDGET_MAX_ROUNDS, maxWallSeconds: c.BUDGET_MAX_WALL_SECONDS },
+      { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS },
+      request.budget,
+    );
     const run: Run = {
       id: randomUUID(),
       topic: request.topic,
@@ -58,18 +65,16 @@ export class RunsService {
       createdAt: now,
       updatedAt: now,
       coverageCheck: request.coverageCheck ?? true,
-      budget: {
-        maxTokens: Math.min(b.maxTokens ?? c.BUDGET_MAX_TOKENS, c.BUDGET_CAP_TOKENS),
-        maxTasks: Math.min(b.maxTasks ?? c.BUDGET_MAX_TASKS, c.BUDGET_CAP_TASKS),
-        maxRounds: Math.min(b.maxRounds ?? c.BUDGET_MAX_ROUNDS, c.BUDGET_CAP_ROUNDS),
-        maxWallSeconds: Math.min(b.maxWallSeconds ?? c.BUDGET_MAX_WALL_SECONDS, c.BUDGET_CAP_WALL_SECONDS),
-      },
+      budget,
       rounds: [],
       evidence: {},
       counters: { tasksDispatched: 0, tasksCompleted: 0, tasksFailed: 0, findings: 0, sources: 0 },
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       errors: [],
       cancelRequested: false,
+      judgeEnabled: c.JUDGE === 'on',
+      signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
+      budgetLedger: createLedger(budget, Date.parse(now)),
     };
     try {
       await withTimeout(this.store.create(run), 3000, 'create run');
@@ -93,6 +98,31 @@ export class RunsService {
     await this.get(runId);
     const raw = await this.redis.get(this.store.keys.report(runId));
     return raw ? ReportSchema.parse(JSON.parse(raw)) : undefined;
+  }
+
+  /** A person's answer to a run in needs_review: continue (optionally with more budget) or stop and report. */
+  async decide(runId: string, decision: HumanDecision): Promise<Run> {
+    const run = await this.get(runId);
+    if (run.status !== 'needs_review') throw new ConflictException(`run ${runId} is ${run.status}, not needs_review`);
+    const c = this.config;
+    const caps = { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS };
+    const round = run.rounds.length;
+    const updated = await this.store.mutate(runId, (r) => {
+      if (r.status !== 'needs_review') return undefined;
+      const extra = decision.extraBudget ?? {};
+      for (const k of Object.keys(caps) as (keyof typeof caps)[]) r.budget[k] = Math.min(caps[k], r.budget[k] + (extra[k] ?? 0));
+      r.budgetLedger.budget = { ...r.budget };
+      return r;
+    });
+    await this.decisions.log(runId, `human:${round}`, {
+      decisionType: 'human-decision',
+      level: 'L3',
+      confidence: 1,
+      conclusion: `a person chose to ${decision.action}${decision.extraBudget ? ` with extra budget ${JSON.stringify(decision.extraBudget)}` : ''}`,
+      signals: { action: decision.action, round },
+    });
+    await this.dispatcher.enqueueResume(runId, round, decision.action);
+    return updated;
   }
 
   async cancel(runId: string): Promise<Run> {

@@ -4,22 +4,20 @@ import { SUBAGENT_QUEUE, TaskProgressSchema } from '@orrery/protocol';
 import { createHash } from 'node:crypto';
 import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
-import { ResultIntakeService } from '../ledger/result-intake.service';
 import { runIdOfJob } from '../queues/job-ids';
 import { taskDecision } from './task-decisions';
 
-const roundOf = (jobId: string) => Number(/\.r(\d+)\.t\d+$/.exec(jobId)?.[1] ?? 0);
+const roundOf = (jobId: string) => Number(/\.r(\d+)\.t\d+(\.c\d+)?$/.exec(jobId)?.[1] ?? 0);
 
 /**
  * Subagents report through BullMQ job progress; the coordinator republishes it as run events
- * and takes each search result into the ledger as soon as it completes.
+ * including each task's completion, so progress is live.
  */
 @QueueEventsListener(SUBAGENT_QUEUE)
 export class TaskProgressListener extends QueueEventsHost {
   private readonly logger = new Logger(TaskProgressListener.name);
   constructor(
     private readonly events: RunEventsService,
-    private readonly intake: ResultIntakeService,
     private readonly decisions: DecisionLogService,
   ) {
     super();
@@ -38,10 +36,11 @@ export class TaskProgressListener extends QueueEventsHost {
     if (reported) await this.decisions.log(runId, reported.key, reported.decision).catch((err) => this.logger.warn(err.message));
   }
 
+  /** Live progress only: results enter the ledger when their round step has checked them. */
   @OnQueueEvent('completed')
-  async onCompleted({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }): Promise<void> {
+  async onCompleted({ jobId }: { jobId: string }): Promise<void> {
     const runId = runIdOfJob(jobId);
-    if (!runId || !roundOf(jobId)) return;
-    await this.intake.accept(runId, roundOf(jobId), jobId, returnvalue).catch((err) => this.logger.warn(err.message));
+    if (!runId) return;
+    await this.events.append(runId, `progress:${jobId}:done`, 'task.progress', { round: roundOf(jobId), taskId: jobId, stage: 'done', message: 'task finished' }).catch((err) => this.logger.warn(err.message));
   }
 }

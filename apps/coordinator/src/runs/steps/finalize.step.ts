@@ -1,16 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SynthesizeResultSchema, type SynthesizeResult } from '@orrery/protocol';
+import { type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema } from '@orrery/protocol';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
+import { MetricsService } from '../../metrics/metrics.service';
 import { REDIS } from '../../redis/redis.module';
 import { assembleReport, fallbackSections } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
-import { addUsage } from './plan.step';
+import { addUsage } from '../usage';
 
 /** The last step: check the writer's citations against the ledger, store the report, end the run. */
 @Injectable()
@@ -22,6 +24,7 @@ export class FinalizeStep {
     private readonly decisions: DecisionLogService,
     private readonly events: RunEventsService,
     private readonly transitions: RunTransitions,
+    private readonly metrics: MetricsService,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
@@ -34,7 +37,11 @@ export class FinalizeStep {
     let written: SynthesizeResult;
     if (parsed?.success) {
       written = parsed.data;
+      this.metrics.taskOutcome('synthesize', 'pass');
       run = await this.store.mutate(runId, (r) => {
+        const charged = chargeTokens(r.budgetLedger, 'synthesis', written.usage);
+        if (!charged.applied) return undefined;
+        r.budgetLedger = charged.state;
         r.counters.tasksCompleted += 1;
         r.usage = addUsage(r.usage, written.usage);
         return r;
@@ -42,6 +49,8 @@ export class FinalizeStep {
     } else {
       const why = parsed ? parsed.error.issues.map((i) => i.message).join('; ') : 'the writer task failed';
       this.logger.warn(`run ${runId}: ${why}; writing the report from the ledger`);
+      this.metrics.taskOutcome('synthesize', 'failed');
+      this.metrics.fallback('writer');
       await this.decisions.log(runId, 'finalize:fallback', {
         decisionType: 'fallback',
         level: 'L0',
@@ -51,10 +60,21 @@ export class FinalizeStep {
       });
       written = fallbackSections(run, await this.ledger.findings(runId), this.config.MAX_CITATIONS);
     }
-    const report = assembleReport(run, written, await this.ledger.sources(runId));
-    await this.redis.set(this.store.keys.report(runId), JSON.stringify(report));
+    await this.complete(run, written);
+  }
+
+  /** A straightforward question: one search, then a direct answer built from its findings, no writer. */
+  async completeDirect(run: Run, findings: Finding[]): Promise<void> {
+    const written = fallbackSections(run, findings, this.config.MAX_CITATIONS);
+    const lead = findings[0];
+    await this.complete(run, { ...written, title: run.topic, summary: lead ? lead.claim : `No evidence was found for "${run.topic}".` });
+  }
+
+  private async complete(run: Run, written: SynthesizeResult): Promise<void> {
+    const report = assembleReport(run, written, await this.ledger.sources(run.id));
+    await this.redis.set(this.store.keys.report(run.id), JSON.stringify(report));
     const citations = report.sections.reduce((n, s) => n + s.paragraphs.reduce((m, p) => m + p.citations.length, 0), 0);
-    await this.events.append(runId, 'report.ready', 'report.ready', { sections: report.sections.length, citations });
-    await this.transitions.finish(runId, 'done');
+    await this.events.append(run.id, 'report.ready', 'report.ready', { sections: report.sections.length, citations });
+    await this.transitions.finish(run.id, 'done');
   }
 }

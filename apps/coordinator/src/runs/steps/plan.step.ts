@@ -1,15 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EngineFactory } from '@orrery/engines';
+import type { Plan, Run } from '@orrery/protocol';
+import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
+import { classifyRequest, effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
-import { LedgerStore } from '../../ledger/ledger.store';
-import { buildRoundTasks } from '../../planning/task-builder';
-import { TaskDispatcher } from '../../queues/task-dispatcher';
+import { openRound } from '../round-record';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
+import { addUsage } from '../usage';
+import { RoundAdvance } from './round-advance.service';
 
-/** Step 1: classify and decompose the topic, check the plan's coverage, dispatch round 1. */
+/** Step 1: classify the request and set its effort, decompose the topic, check the plan's coverage, dispatch round 1. */
 @Injectable()
 export class PlanStep {
   constructor(
@@ -17,9 +20,8 @@ export class PlanStep {
     private readonly engines: EngineFactory,
     private readonly decisions: DecisionLogService,
     private readonly events: RunEventsService,
-    private readonly dispatcher: TaskDispatcher,
-    private readonly ledger: LedgerStore,
     private readonly transitions: RunTransitions,
+    private readonly advance: RoundAdvance,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -28,45 +30,66 @@ export class PlanStep {
     if (run.status === 'cancelled' || run.status === 'done' || run.status === 'failed') return;
     if (!run.plan) {
       run = await this.transitions.status(runId, 'planning');
-      const engine = this.engines.coordinator(run.engine);
-      const planning = await engine.plan({
-        runId,
-        topic: run.topic,
-        ...(run.corpus ? { corpus: run.corpus } : {}),
-        maxSubtopics: Math.min(this.config.MAX_SUBTOPICS, run.budget.maxTasks),
-        coverageCheck: run.coverageCheck,
-      });
-      for (const [i, d] of planning.decisions.entries()) await this.decisions.log(runId, `plan:${i}:${d.decisionType}`, d, run.stateVersion);
-      const subtopics = planning.plan.subtopics.slice(0, run.budget.maxTasks);
+      const { plan, usage } = await this.makePlan(run);
       const now = new Date().toISOString();
       run = await this.store.mutate(runId, (r) => {
         if (r.plan || r.status === 'cancelled') return undefined;
-        r.plan = { ...planning.plan, subtopics };
+        r.plan = { ...plan, subtopics: [] };
         r.status = 'researching';
-        r.usage = addUsage(r.usage, planning.usage);
-        r.rounds = [
-          { n: 1, status: 'dispatched', taskIds: [], subtopicIds: subtopics.map((s) => s.id), completed: 0, failed: 0, newFindings: 0, newSources: 0, novelty: 0, coverage: 0, startedAt: now },
-        ];
+        r.usage = addUsage(r.usage, usage);
+        r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
+        const effort = effortFor(plan.classification);
+        r.budget.maxRounds = Math.min(r.budget.maxRounds, effort.maxRounds);
+        r.budgetLedger.budget.maxRounds = r.budget.maxRounds;
+        const ids = plan.subtopics.map((s) => s.id).slice(0, effort.maxSubagentsPerRound);
+        if (!openRound(r, 1, ids, plan.subtopics, this.advance.tokensPerTask(r), now)) {
+          r.plan.subtopics = plan.subtopics;
+          r.status = 'failed';
+          r.errors.push({ ts: now, step: 'plan', message: 'the budget allows no task at all' });
+        }
         return r;
       });
+      if (run.status === 'failed') {
+        await this.transitions.finish(runId, 'failed', 'the budget allows no task at all');
+        return;
+      }
       if (run.status === 'cancelled') return;
       await this.events.append(runId, 'plan.ready', 'plan.ready', { plan: run.plan! });
       await this.events.append(runId, 'status:researching', 'run.status', { status: 'researching' });
     }
-    if (run.status !== 'researching' || run.rounds.length !== 1) return;
     // Re-delivered after a crash, this re-dispatches the same round with the same job ids: a no-op.
-    const tasks = buildRoundTasks(run, 1, await this.ledger.sourceIds(runId), this.limits());
-    await this.transitions.recordDispatch(run, 1, tasks);
-    await this.dispatcher.dispatchRound(runId, 1, tasks);
+    if (run.status === 'researching' && run.rounds.length === 1) await this.advance.dispatchPending(run);
   }
 
-  private limits() {
-    return { findingsPerTask: this.config.FINDINGS_PER_TASK, maxCitations: this.config.MAX_CITATIONS };
+  /** L0 classification first; the engine decomposes only what deserves more than one search. */
+  private async makePlan(run: Run): Promise<{ plan: Plan; usage: Run['usage'] }> {
+    const cls = classifyRequest(run.topic);
+    const effort = effortFor(cls.class);
+    await this.decisions.log(run.id, 'plan:classification', {
+      decisionType: 'classification',
+      level: 'L0',
+      confidence: cls.confidence,
+      conclusion: `${cls.class}: at most ${effort.maxSubagentsPerRound} subagents per round, ${effort.maxRounds} rounds${effort.fullPipeline ? '' : ', one search and a direct answer'}`,
+      signals: { ...cls.signals, class: cls.class },
+    });
+    const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    if (!effort.fullPipeline && cls.confidence >= 0.5) {
+      const plan: Plan = {
+        classification: 'straightforward',
+        subtopics: [{ id: 'answer', title: run.topic.slice(0, 300), query: run.topic.slice(0, 1000), facetTerms: [], excludeTerms: [], origin: 'plan' }],
+      };
+      return { plan, usage: zero };
+    }
+    const planning = await this.engines.coordinator(run.engine).plan({
+      runId: run.id,
+      topic: run.topic,
+      ...(run.corpus ? { corpus: run.corpus } : {}),
+      maxSubtopics: Math.min(this.config.MAX_SUBTOPICS, run.budget.maxTasks, effort.maxSubagentsPerRound),
+      coverageCheck: run.coverageCheck,
+    });
+    for (const [i, d] of planning.decisions.entries()) await this.decisions.log(run.id, `plan:${i}:${d.decisionType}`, d, run.stateVersion);
+    // A straightforward class from L0 with low confidence is not forced on a plan the engine made.
+    const classification = cls.class === 'straightforward' ? planning.plan.classification : cls.class;
+    return { plan: { ...planning.plan, classification: classification === 'straightforward' ? 'breadth' : classification }, usage: planning.usage };
   }
-}
-
-export function addUsage<T extends Record<string, number>>(a: T, b: T): T {
-  const out = { ...a };
-  for (const k of Object.keys(b) as (keyof T)[]) out[k] = ((a[k] ?? 0) + (b[k] ?? 0)) as T[keyof T];
-  return out;
 }

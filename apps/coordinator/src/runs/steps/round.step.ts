@@ -1,153 +1,197 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineFactory, type EngineDecision } from '@orrery/engines';
-import type { Run, Subtopic } from '@orrery/protocol';
+import { type Finding, type Run, type SearchTask, SearchTaskSchema, type TokenUsage } from '@orrery/protocol';
 import type { Job } from 'bullmq';
+import { reserve, settle } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { roundFigures } from '../../coverage/round-figures';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
 import { ResultIntakeService } from '../../ledger/result-intake.service';
-import { buildRoundTasks, buildSynthesisTask } from '../../planning/task-builder';
+import { MetricsService } from '../../metrics/metrics.service';
+import { attemptOfTask, jobIds } from '../../queues/job-ids';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
+import { filterResult, verdictOnResult } from '../../verdicts';
 import { RunStore } from '../run-store';
-import { RunTransitions } from '../run-transitions';
-import { addUsage } from './plan.step';
+import { addUsage } from '../usage';
+import { RoundAdvance, StaleStateError } from './round-advance.service';
 
-type NextMove = { kind: 'round'; subtopicIds: string[]; newSubtopics: Subtopic[] } | { kind: 'synthesize' };
+interface TaskOutcome {
+  taskId: string;
+  ok: boolean;
+  returned: number;
+  newFindings: number;
+  newSources: number;
+  usage: TokenUsage;
+  error?: string;
+  retry?: SearchTask;
+}
 
-/** Runs when a round's tasks are all done (or failed): merge, measure, decide, dispatch what is next. */
+const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const taskIdOfKey = (key: string) => key.slice(key.lastIndexOf(':') + 1);
+const reservationOf = (round: number, taskId: string) => {
+  const attempt = attemptOfTask(taskId);
+  return attempt ? `round-${round}-retry-${attempt}` : `round-${round}`;
+};
+
+/**
+ * Runs when a round's tasks are all done (or failed after their retries): give each result a verdict,
+ * merge what passes into the ledger, re-dispatch what deserves a retry, then measure and decide.
+ */
 @Injectable()
 export class RoundStep {
   constructor(
     private readonly store: RunStore,
-    private readonly engines: EngineFactory,
     private readonly intake: ResultIntakeService,
     private readonly ledger: LedgerStore,
     private readonly decisions: DecisionLogService,
     private readonly events: RunEventsService,
     private readonly dispatcher: TaskDispatcher,
-    private readonly transitions: RunTransitions,
+    private readonly advance: RoundAdvance,
+    private readonly metrics: MetricsService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  async run(runId: string, round: number, job: Job): Promise<void> {
+  async run(runId: string, round: number, job: Job, retry = 0): Promise<void> {
     let run = await this.store.require(runId);
-    if (run.status !== 'researching' || !run.plan) return this.redispatch(run);
     const rec = run.rounds.find((r) => r.n === round);
-    if (!rec || rec.status === 'completed') return this.redispatch(run);
+    if (run.status !== 'researching' || !run.plan || !rec || rec.status === 'completed') return this.advance.dispatchPending(run);
 
-    const values = await job.getChildrenValues();
-    const failures = await job.getIgnoredChildrenFailures();
-    let returned = 0;
-    let newFindings = 0;
-    let newSources = 0;
-    let completed = 0;
-    let usage = run.usage;
-    const errors: string[] = [];
-    for (const [key, value] of Object.entries(values)) {
-      const taskId = key.slice(key.lastIndexOf(':') + 1);
-      const outcome = await this.intake.accept(runId, round, taskId, value);
-      if (!outcome.ok) {
-        errors.push(`${taskId}: ${outcome.error}`);
-        await this.events.append(runId, `task.failed:${taskId}`, 'task.failed', { round, taskId, error: outcome.error });
-        continue;
-      }
-      completed++;
-      returned += outcome.result.findings.length;
-      newFindings += outcome.merge.newFindings;
-      newSources += outcome.merge.newSources;
-      usage = addUsage(usage, outcome.result.usage);
-    }
-    for (const [key, reason] of Object.entries(failures)) {
-      const taskId = key.slice(key.lastIndexOf(':') + 1);
-      errors.push(`${taskId}: ${reason}`);
-      await this.events.append(runId, `task.failed:${taskId}`, 'task.failed', { round, taskId, error: String(reason).slice(0, 2000) });
-    }
-
-    const findings = await this.ledger.findings(runId);
-    const figures = roundFigures(run.plan, findings, returned, newFindings);
-    const next = await this.decideNext(run, round, figures, findings);
-    const failed = errors.length;
-    const now = new Date().toISOString();
-    const counts = await this.ledger.counts(runId);
-
+    const outcomes = await this.collect(run, round, job);
+    const retries = outcomes.flatMap((o) => (o.retry ? [o.retry] : []));
+    const estimate = this.advance.tokensPerTask(run);
     run = await this.store.mutate(runId, (r) => {
       const x = r.rounds.find((y) => y.n === round);
-      if (!x || x.status === 'completed' || !r.plan) return undefined;
-      Object.assign(x, { status: 'completed', completed, failed, newFindings, newSources, novelty: figures.novelty, coverage: figures.coverage, endedAt: now });
-      r.counters = { ...r.counters, tasksCompleted: r.counters.tasksCompleted + completed, tasksFailed: r.counters.tasksFailed + failed, ...counts };
-      r.usage = usage;
-      r.evidence = figures.evidence;
-      for (const e of errors) r.errors.push({ ts: now, step: `round ${round}`, message: e.slice(0, 2000) });
-      if (r.status !== 'researching') return r;
-      if (next.kind === 'round') {
-        r.plan.subtopics.push(...next.newSubtopics);
-        r.rounds.push({ n: round + 1, status: 'dispatched', taskIds: [], subtopicIds: next.subtopicIds, completed: 0, failed: 0, newFindings: 0, newSources: 0, novelty: 0, coverage: 0, startedAt: now });
-      } else {
-        r.status = 'synthesizing';
+      if (!x || x.status === 'completed') return undefined;
+      let changed = false;
+      const now = new Date().toISOString();
+      for (const o of outcomes) {
+        // The budget settlement is keyed by task id: it is also what makes this update idempotent.
+        const s = settle(r.budgetLedger, { taskId: o.taskId, reservationId: reservationOf(round, o.taskId), usage: o.usage });
+        if (!s.applied) continue;
+        changed = true;
+        r.budgetLedger = s.state;
+        x.completed += o.ok ? 1 : 0;
+        x.failed += o.ok ? 0 : 1;
+        x.returned += o.returned;
+        x.newFindings += o.newFindings;
+        x.newSources += o.newSources;
+        r.usage = addUsage(r.usage, o.usage);
+        r.counters.tasksCompleted += o.ok ? 1 : 0;
+        r.counters.tasksFailed += o.ok ? 0 : 1;
+        if (o.error) r.errors.push({ ts: now, step: `round ${round}`, message: `${o.taskId}: ${o.error}`.slice(0, 2000) });
       }
-      return r;
+      const fresh = retries.filter((t) => !x.taskIds.includes(t.taskId));
+      if (fresh.length) {
+        const res = reserve(r.budgetLedger, { id: `round-${round}-retry-${retry + 1}`, tasks: fresh.length, tokens: estimate * fresh.length }, { mode: 'trim', nowMs: Date.now() });
+        if (res.ok) {
+          r.budgetLedger = res.state;
+          const granted = fresh.slice(0, res.reservation.granted.tasks).map((t) => t.taskId);
+          x.taskIds.push(...granted);
+          r.counters.tasksDispatched += granted.length;
+          changed = true;
+        }
+      }
+      return changed ? r : undefined;
     });
-    await this.events.append(runId, `round.completed:${round}`, 'round.completed', { round, newFindings, newSources, novelty: figures.novelty, coverage: figures.coverage });
-    if (run.status === 'synthesizing') await this.events.append(runId, 'status:synthesizing', 'run.status', { status: 'synthesizing' });
-    await this.redispatch(run);
-  }
 
-  /** Dispatches whatever the record says comes next; with deterministic job ids a repeat is a no-op. */
-  private async redispatch(run: Run): Promise<void> {
-    if (run.status === 'synthesizing' && run.plan) {
-      const findings = await this.ledger.findings(run.id);
-      const sources = await this.ledger.sources(run.id, [...new Set(findings.map((f) => f.sourceId))]);
-      await this.dispatcher.dispatchSynthesis(run.id, buildSynthesisTask(run, run.plan, findings, sources, this.limits()));
+    const current = run.rounds.find((r) => r.n === round)!;
+    const pending = retries.filter((t) => current.taskIds.includes(t.taskId));
+    if (pending.length && run.status === 'researching') {
+      await this.dispatcher.dispatchRetry(runId, round, retry + 1, pending);
       return;
     }
-    const last = run.rounds[run.rounds.length - 1];
-    if (run.status !== 'researching' || !last || last.status !== 'dispatched') return;
-    const tasks = buildRoundTasks(run, last.n, await this.ledger.sourceIds(run.id), this.limits());
-    await this.transitions.recordDispatch(run, last.n, tasks);
-    await this.dispatcher.dispatchRound(run.id, last.n, tasks);
+    await this.complete(run, round);
   }
 
-  private async decideNext(run: Run, round: number, figures: ReturnType<typeof roundFigures>, findings: Awaited<ReturnType<LedgerStore['findings']>>): Promise<NextMove> {
-    const plan = run.plan!;
-    const signals = { round, novelty: round1(figures.novelty), coverage: round1(figures.coverage), thin: figures.thinSubtopicIds.length };
-    const log = (d: EngineDecision) => this.decisions.log(run.id, `round:${round}:${d.decisionType}`, d, run.stateVersion);
-    const tasksLeft = run.budget.maxTasks - run.counters.tasksDispatched;
-    const elapsed = (Date.now() - Date.parse(run.createdAt)) / 1000;
-    if (round >= run.budget.maxRounds || tasksLeft <= 0 || elapsed >= run.budget.maxWallSeconds) {
-      await log({ decisionType: 'round-cap', level: 'L0', confidence: 1, conclusion: 'synthesize: the round, task or time budget is spent', signals: { ...signals, tasksLeft, elapsed: Math.round(elapsed) } });
-      return { kind: 'synthesize' };
+  /** Verdicts and merges for every child of this round step; both are idempotent per task id. */
+  private async collect(run: Run, round: number, job: Job): Promise<TaskOutcome[]> {
+    const outcomes: TaskOutcome[] = [];
+    const values = await job.getChildrenValues();
+    for (const [key, value] of Object.entries(values)) {
+      const taskId = taskIdOfKey(key);
+      const taskJob = await this.dispatcher.taskJob(taskId);
+      if (taskJob?.processedOn && taskJob.finishedOn) this.metrics.taskDuration('search', (taskJob.finishedOn - taskJob.processedOn) / 1000);
+      const task = SearchTaskSchema.safeParse(taskJob?.data);
+      if (!task.success) {
+        outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO, error: 'the task payload is gone; result not checked' });
+        continue;
+      }
+      outcomes.push(await this.judgeResult(run, round, task.data, value));
     }
-    if (round > 1 && figures.novelty < this.config.NOVELTY_STOP) {
-      await log({ decisionType: 'novelty-stop', level: 'L0', confidence: 0.9, conclusion: `synthesize: the round added too little new evidence (${signals.novelty} < ${this.config.NOVELTY_STOP})`, signals });
-      return { kind: 'synthesize' };
+    for (const [key, reason] of Object.entries(await job.getIgnoredChildrenFailures())) {
+      const taskId = taskIdOfKey(key);
+      const error = String(reason).slice(0, 2000);
+      await this.events.append(run.id, `task.failed:${taskId}`, 'task.failed', { round, taskId, error });
+      this.metrics.taskOutcome('search', 'failed');
+      outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO, error });
     }
-    const refinement = await this.engines.coordinator(run.engine).refine({
-      runId: run.id,
-      topic: run.topic,
-      ...(run.corpus ? { corpus: run.corpus } : {}),
-      plan,
-      round,
-      findings,
-      evidence: figures.evidence,
-      maxNewTasks: Math.min(this.config.MAX_NEW_TASKS_PER_ROUND, tasksLeft),
-    });
-    for (const d of refinement.decisions) await log(d);
-    const known = new Set(plan.subtopics.map((s) => s.id));
-    const newSubtopics = refinement.newSubtopics.filter((s) => !known.has(s.id));
-    const subtopicIds = [...refinement.thinSubtopicIds.filter((id) => known.has(id)), ...newSubtopics.map((s) => s.id)].slice(0, tasksLeft);
-    if (!subtopicIds.length) {
-      await log({ decisionType: 'coverage-stop', level: 'L0', confidence: 0.85, conclusion: 'synthesize: no gaps left worth another round', signals });
-      return { kind: 'synthesize' };
-    }
-    await log({ decisionType: 'continue', level: 'L0', confidence: 0.8, conclusion: `round ${round + 1}: ${subtopicIds.length} gap-targeted tasks`, signals: { ...signals, newSubtopics: newSubtopics.length } });
-    return { kind: 'round', subtopicIds, newSubtopics: newSubtopics.filter((s) => subtopicIds.includes(s.id)) };
+    return outcomes;
   }
 
-  private limits() {
-    return { findingsPerTask: this.config.FINDINGS_PER_TASK, maxCitations: this.config.MAX_CITATIONS };
+  private async judgeResult(run: Run, round: number, task: SearchTask, value: unknown): Promise<TaskOutcome> {
+    const attempt = attemptOfTask(task.taskId);
+    const verdict = verdictOnResult({ task, result: value, topic: run.topic, attempt });
+    const filtered = filterResult({ task, result: value, topic: run.topic });
+    this.metrics.resultVerdict(verdict.verdict);
+    await this.decisions.log(
+      run.id,
+      `verdict:${task.taskId}`,
+      {
+        decisionType: 'result-verdict',
+        level: 'L0',
+        confidence: verdict.verdict === 'pass' ? 0.95 : 0.85,
+        conclusion: `${verdict.verdict}: ${verdict.detail}`.slice(0, 2000),
+        signals: {
+          taskId: task.taskId,
+          attempt,
+          format: verdict.checks.format.status,
+          meaning: verdict.checks.meaning.status,
+          scope: verdict.checks.scope.status,
+          kept: filtered.kept,
+          dropped: filtered.dropped,
+        },
+      },
+      run.stateVersion,
+    );
+    // Good findings are kept whatever the verdict; a retry may add what the first attempt got wrong.
+    const merge = filtered.result ? await this.intake.accept(run.id, round, task.taskId, filtered.result) : { newFindings: 0, newSources: 0 };
+    const usage = filtered.result?.usage ?? ZERO;
+    this.metrics.taskOutcome('search', verdict.verdict);
+    const retry: SearchTask | undefined =
+      verdict.verdict === 'retry'
+        ? { ...task, taskId: jobIds.retryTask(task.taskId, attempt + 1), context: { ...task.context, correction: verdict.correction ?? verdict.detail.slice(0, 2000) } }
+        : undefined;
+    return {
+      taskId: task.taskId,
+      ok: filtered.result !== null,
+      returned: filtered.result?.findings.length ?? 0,
+      newFindings: merge.newFindings,
+      newSources: merge.newSources,
+      usage,
+      ...(filtered.result ? {} : { error: `result rejected: ${verdict.detail}` }),
+      ...(retry ? { retry } : {}),
+    };
+  }
+
+  /** All tasks of the round are settled: measure coverage and novelty, judge, and move on. */
+  private async complete(run: Run, round: number): Promise<void> {
+    const rec = run.rounds.find((r) => r.n === round)!;
+    const findings: Finding[] = await this.ledger.findings(run.id);
+    const figures = roundFigures(run.plan!, findings, rec.returned, rec.newFindings);
+    try {
+      await this.advance.afterRound(run, rec, figures, findings);
+    } catch (err) {
+      if (err instanceof StaleStateError) {
+        await this.decisions.log(run.id, `round:${round}:stale:${run.stateVersion}`, {
+          decisionType: 'stale-verdict',
+          level: 'L0',
+          confidence: 1,
+          conclusion: `dropped: computed on state ${run.stateVersion}, but the run is now at ${err.currentVersion}; the step runs again on fresh state`,
+          signals: { judgedVersion: run.stateVersion, currentVersion: err.currentVersion },
+        });
+      }
+      throw err;
+    }
   }
 }
-
-const round1 = (x: number) => Math.round(x * 100) / 100;

@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EngineFactory } from '@orrery/engines';
+import type { Round, Run } from '@orrery/protocol';
+import { remaining } from '../budget';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import type { RoundFigures } from '../coverage/round-figures';
+import { DecisionLogService } from '../events/decision-log.service';
+import { type L2Judge, type LeveledDecision, decideWithLevels } from './decide-with-levels';
+import { idleRoundsFromRounds } from './idle-rounds';
+import type { JudgeInput, JudgeVerdict } from './judge-types';
+
+/** What the judge model offers, when the run's engine has one (the Claude engine does). */
+interface ModelJudge {
+  judgeVerdict(input: {
+    goal: string;
+    round: number;
+    lastActions: string[];
+    yield: { newFindings: number; newSources: number; novelty?: number; coverage?: number };
+    stateSummary: string;
+    signalHistory: { lastNonContinue?: { signal: 'stop' | 'pivot'; roundsAgo: number }; pivots: number };
+    abortSignal?: AbortSignal;
+  }): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string }>;
+}
+
+const hasModelJudge = (e: unknown): e is ModelJudge => typeof (e as Partial<ModelJudge>)?.judgeVerdict === 'function';
+
+/** The judge after every round: L0 rules first, the judge model only where they are unsure, a person last. */
+@Injectable()
+export class RoundJudgeService {
+  constructor(
+    private readonly engines: EngineFactory,
+    private readonly decisions: DecisionLogService,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  input(run: Run, rec: Round, figures: RoundFigures, newFacets: number, now: number): JudgeInput {
+    const left = remaining(run.budgetLedger, now);
+    const rounds = run.rounds.map((r) => (r.n === rec.n ? { ...rec, status: 'completed' as const } : r));
+    return {
+      goal: run.topic,
+      round: rec.n,
+      lastActions: { tasksDispatched: rec.taskIds.length, tasksFailed: rec.failed, newSources: rec.newSources, newFindings: rec.newFindings, newFacets },
+      state: {
+        subtopics: (run.plan?.subtopics ?? []).map((s) => ({ id: s.id, title: s.title, evidenceCount: figures.evidence[s.id] ?? 0 })),
+        coverage: figures.coverage,
+        novelty: figures.novelty,
+        budgetLeft: { tokens: left.tokens, tasks: left.tasks, rounds: left.rounds, wallSeconds: left.wallSeconds },
+        idleRounds: idleRoundsFromRounds(rounds),
+      },
+      history: run.signalHistory,
+      stateVersion: run.stateVersion,
+      targetCoverage: this.config.TARGET_COVERAGE,
+    };
+  }
+
+  async decide(run: Run, input: JudgeInput): Promise<LeveledDecision> {
+    const engine = this.engines.coordinator(run.engine);
+    const l2: L2Judge | undefined = hasModelJudge(engine) ? (i, ctx) => this.askModel(engine, i, ctx.signal) : undefined;
+    const decision = await decideWithLevels(input, { judgeEnabled: run.judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) });
+    for (const [i, v] of decision.trail.entries()) {
+      await this.decisions.log(
+        run.id,
+        `round:${input.round}:judge:${i}`,
+        {
+          decisionType: 'judge',
+          level: v.level,
+          confidence: v.confidence,
+          conclusion: `${v.signal}: ${v.reason}`.slice(0, 2000),
+          signals: { ...v.signals, signal: v.signal, route: decision.route, flags: decision.flags },
+        },
+        v.stateVersion,
+      );
+    }
+    return decision;
+  }
+
+  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<JudgeVerdict> {
+    const h = input.history;
+    const v = await engine.judgeVerdict({
+      goal: input.goal,
+      round: input.round,
+      lastActions: [`${input.lastActions.tasksDispatched} search tasks, ${input.lastActions.tasksFailed ?? 0} failed`],
+      yield: { newFindings: input.lastActions.newFindings, newSources: input.lastActions.newSources, novelty: input.state.novelty, coverage: input.state.coverage },
+      stateSummary: input.state.subtopics.map((s) => `${s.title ?? s.id}: ${s.evidenceCount} findings`).join('; ') + `; budget left ${JSON.stringify(input.state.budgetLeft)}`,
+      signalHistory: {
+        ...(h.lastNonContinue ? { lastNonContinue: { signal: h.lastNonContinue.signal, roundsAgo: input.round - h.lastNonContinue.round } } : {}),
+        pivots: h.pivotCount,
+      },
+      abortSignal: signal,
+    });
+    return { ...v, level: 'L2', stateVersion: input.stateVersion, signals: { model: true } };
+  }
+}
