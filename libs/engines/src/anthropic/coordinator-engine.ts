@@ -171,6 +171,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       } catch (err) {
         if (!(err instanceof StructuredOutputError)) throw err;
         addUsage(usage, err.usage);
+        decisions.push(...err.decisions);
         if (this.fallback) return this.planFallback(input, usage, decisions, `coverage critique: ${err.message}`);
         decisions.push(l2('coverage-check-skipped', 1, `${err.message}; no fallback engine, keeping the plan without the L2 coverage check`, {}));
       }
@@ -178,6 +179,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     } catch (err) {
       if (!(err instanceof StructuredOutputError)) throw err;
       addUsage(usage, err.usage);
+      decisions.push(...err.decisions);
       return this.planFallback(input, usage, decisions, err.message);
     }
   }
@@ -229,6 +231,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     } catch (err) {
       if (!(err instanceof StructuredOutputError)) throw err;
       addUsage(usage, err.usage);
+      decisions.push(...err.decisions);
       if (!this.fallback) throw new Error(`Anthropic engine, refinement round ${input.round}: ${err.message}; no fallback engine is configured`, { cause: err });
       decisions.push(this.fallbackDecision(`refinement round ${input.round}`, err.message));
       const fb = await this.fallback.refine(input);

@@ -111,6 +111,10 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         if (!(err instanceof StructuredOutputError)) throw err;
         addUsage(usage, err.usage);
         stats['structuredRetries'] = err.decisions.filter((d) => d.decisionType === 'structured-retry').length;
+        for (const d of err.decisions) {
+          decisions.push(d);
+          await reportDecision(progress, d);
+        }
         return this.searchFallback(task, progress, usage, decisions, redactor, err.message, stats, sources);
       }
     }
@@ -167,10 +171,12 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       addUsage(usage, r.usage);
       stats['requests'] = r.requests;
       stats['structuredRetries'] = r.decisions.length;
+      for (const d of r.decisions) await reportDecision(progress, d);
       draft = r.value;
     } catch (err) {
       if (!(err instanceof StructuredOutputError)) throw err;
       addUsage(usage, err.usage);
+      for (const r of err.decisions) await reportDecision(progress, r);
       const d = this.fallbackDecision('synthesize', err.message);
       if (!this.fallback) throw new Error(`Anthropic engine: ${err.message}; no fallback engine is configured for synthesis`, { cause: err });
       await reportDecision(progress, d);

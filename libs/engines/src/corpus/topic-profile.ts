@@ -1,4 +1,5 @@
 import { cosine, type CorpusIndex } from './corpus-index';
+import { DEFAULT_COMMUNITY, localCommunity, type CommunityOptions } from './local-community';
 import { analyzeTerms } from './text-analysis';
 
 export interface TopicProfileOptions {
@@ -46,6 +47,16 @@ export interface TopicProfileOptions {
   fullMatchMembers: boolean;
   /** Largest scouting evidence kept. */
   maxEvidence: number;
+  /**
+   * How membership is decided: 'community' = the seeds' local community in the passage similarity graph
+   * (personalized PageRank + conductance sweep); 'propagation' = centroid threshold + kNN label propagation.
+   */
+  membership: 'community' | 'propagation';
+  /** Seed candidates considered; the seeds are the most relevant coherent group among them (0 = no coherence filter). */
+  seedCandidates: number;
+  /** Neighbours per passage in the similarity graph (community membership). */
+  graphNeighbors: number;
+  community: CommunityOptions;
 }
 
 export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
@@ -71,6 +82,10 @@ export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
   topicTermPower: 2,
   anchoredSeeds: false,
   fullMatchMembers: true,
+  membership: 'community',
+  seedCandidates: 15,
+  graphNeighbors: 10,
+  community: DEFAULT_COMMUNITY,
 };
 
 export interface TopicEvidence {
@@ -126,6 +141,7 @@ export class TopicProfile {
     const anchored = anchor ? seeds.filter((r) => r.matched.includes(anchor)) : seeds;
     if (options.anchoredSeeds && anchored.length >= 2) seeds = anchored;
     if (seeds.length < 2) seeds = ranked.slice(0, Math.min(options.seeds, 3));
+    if (options.seedCandidates > 0) seeds = this.coherentSeeds(seeds, ranked, share, options);
     this.seeds = seeds.map((s) => s.id);
 
     // Rocchio centroid: rank-weighted mean of seed vectors, plus the topic's own terms; then re-centred
@@ -151,6 +167,19 @@ export class TopicProfile {
         .map((s) => ({ id: s.id, w: s.score }));
     }
     this.centroid = centroid;
+
+    if (options.membership === 'community') {
+      const found = this.communityMembers(centroid);
+      this.threshold = 0;
+      this.members = found;
+      const termSet = new Set(this.terms);
+      this.evidence = [...found.entries()]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, options.maxEvidence)
+        .map(([id, score]) => ({ id, score, topicTerms: [...new Set(index.termsOf(id).filter((t) => termSet.has(t)))] }));
+      for (const e of this.evidence) this.byId.set(e.id, e);
+      return;
+    }
 
     // Label propagation over the "more like this" graph: a passage joins when most of its nearest
     // neighbours are on-topic. Passages of one document share rare names, so they are each other's
@@ -213,6 +242,44 @@ export class TopicProfile {
       .slice(0, options.maxEvidence)
       .map((s) => ({ id: s.id, score: s.score, topicTerms: [...new Set(index.termsOf(s.id).filter((t) => termSet.has(t)))] }));
     for (const e of this.evidence) this.byId.set(e.id, e);
+  }
+
+  /**
+   * The seeds a profile trusts: among the best-matching candidates, the largest (relevance-weighted)
+   * group that hangs together in the similarity graph. A passage that matches the topic's words but sits
+   * in another document ("Treat" in one article, "Williams" in another) has no neighbour among the rest.
+   */
+  private coherentSeeds<T extends { id: string; matched: string[] }>(seeds: T[], ranked: T[], share: (r: T) => number, o: TopicProfileOptions): T[] {
+    const pool = [...seeds, ...ranked.filter((r) => share(r) >= o.seedMassShare && !seeds.includes(r))].slice(0, Math.max(o.seedCandidates, seeds.length));
+    if (pool.length < 3) return seeds;
+    const ids = new Set(pool.map((p) => p.id));
+    const parent = new Map(pool.map((p) => [p.id, p.id]));
+    const find = (x: string): string => {
+      while (parent.get(x) !== x) x = parent.get(x)!;
+      return x;
+    };
+    for (const p of pool)
+      for (const n of this.index.neighbors(p.id, o.graphNeighbors)) if (ids.has(n.id)) parent.set(find(p.id), find(n.id));
+    const weight = new Map<string, number>();
+    pool.forEach((p, rank) => weight.set(find(p.id), (weight.get(find(p.id)) ?? 0) + 1 / (1 + rank / 4)));
+    const best = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+    const group = pool.filter((p) => find(p.id) === best).slice(0, o.seeds);
+    return group.length >= 2 ? group : seeds;
+  }
+
+  /** Members by local community: id -> relevance in [0, 1] (graph centrality and centroid cosine, half each). */
+  private communityMembers(centroid: Map<string, number>): Map<string, number> {
+    const o = this.options;
+    const seeds = this.seeds.map((id, rank) => ({ id, weight: 1 / (1 + rank / 4) }));
+    const c = localCommunity(seeds, (id) => this.index.neighbors(id, o.graphNeighbors), o.community);
+    const cos = new Map(c.members.map((m) => [m.id, cosine(this.index.vector(m.id), centroid)]));
+    const seedCos = this.seeds.map((id) => cos.get(id) ?? cosine(this.index.vector(id), centroid)).sort((a, b) => a - b);
+    const median = seedCos[Math.floor(seedCos.length / 2)] || 1;
+    const out = new Map<string, number>();
+    const n = c.members.length;
+    c.members.forEach((m, i) => out.set(m.id, 0.5 * Math.min(1, cos.get(m.id)! / median) + 0.5 * (1 - i / Math.max(1, n))));
+    for (const id of this.seeds) if (!out.has(id)) out.set(id, 0.5 + 0.5 * Math.min(1, (cos.get(id) ?? 0) / median));
+    return out;
   }
 
   private centroidOf(weighted: { id: string; w: number }[]): Map<string, number> {

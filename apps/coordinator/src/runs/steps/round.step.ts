@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Finding, type Run, type SearchTask, SearchTaskSchema, type TokenUsage } from '@orrery/protocol';
+import { type Finding, type Run, type SearchResult, SearchResultSchema, type SearchTask, SearchTaskSchema, type TokenUsage } from '@orrery/protocol';
 import type { Job } from 'bullmq';
 import { reserve, settle } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -28,6 +28,13 @@ interface TaskOutcome {
 }
 
 const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+function rejectedSourceIds(raw: unknown, kept: SearchResult | null): string[] {
+  const parsed = SearchResultSchema.safeParse(raw);
+  if (!parsed.success) return [];
+  const keep = new Set(kept?.sources.map((x) => x.id));
+  return parsed.data.sources.map((x) => x.id).filter((id) => !keep.has(id));
+}
+
 const taskIdOfKey = (key: string) => key.slice(key.lastIndexOf(':') + 1);
 const reservationOf = (round: number, taskId: string) => {
   const attempt = attemptOfTask(taskId);
@@ -98,6 +105,11 @@ export class RoundStep {
     const current = run.rounds.find((r) => r.n === round)!;
     const pending = retries.filter((t) => current.taskIds.includes(t.taskId));
     if (pending.length && run.status === 'researching') {
+      const titles = new Map(run.plan?.subtopics.map((x) => [x.id, x.title]));
+      await this.events.append(runId, `round.started:${round}:retry${retry + 1}`, 'round.started', {
+        round,
+        tasks: pending.map((t) => ({ taskId: t.taskId, kind: t.kind, subtopicId: t.subtopicId, title: `retry: ${titles.get(t.subtopicId) ?? t.query}` })),
+      });
       await this.dispatcher.dispatchRetry(runId, round, retry + 1, pending);
       return;
     }
@@ -158,9 +170,17 @@ export class RoundStep {
     const merge = filtered.result ? await this.intake.accept(run.id, round, task.taskId, filtered.result) : { newFindings: 0, newSources: 0 };
     const usage = filtered.result?.usage ?? ZERO;
     this.metrics.taskOutcome('search', verdict.verdict);
+    // A retry is worth a task only when nothing usable came back; it is told what was wrong, and the
+    // sources it got wrong count as known, so even a deterministic engine looks elsewhere.
+    const rejected = rejectedSourceIds(value, filtered.result);
     const retry: SearchTask | undefined =
-      verdict.verdict === 'retry'
-        ? { ...task, taskId: jobIds.retryTask(task.taskId, attempt + 1), context: { ...task.context, correction: verdict.correction ?? verdict.detail.slice(0, 2000) } }
+      verdict.verdict === 'retry' && filtered.kept === 0
+        ? {
+            ...task,
+            taskId: jobIds.retryTask(task.taskId, attempt + 1),
+            knownSourceIds: [...new Set([...task.knownSourceIds, ...rejected])].slice(0, 5000),
+            context: { ...task.context, correction: (verdict.correction ?? verdict.detail).slice(0, 2000) },
+          }
         : undefined;
     return {
       taskId: task.taskId,
