@@ -1,2 +1,3 @@
 export * from './bootstrap';
 export * from './report/report-markdown';
+export * from './redis/run-keys';

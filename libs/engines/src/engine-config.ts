@@ -23,6 +23,7 @@ export const EngineConfigSchema = z
     SIMULATED_LATENCY_MS: int(0),
     SIMULATED_SUBTOPICS: int(4, 1),
     SIMULATED_ROUNDS: int(2, 1),
+  SIMULATED_EMPTY_EVERY: int(0),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_COORDINATOR_MODEL),

@@ -90,6 +90,7 @@ export class EngineFactory {
       subtopics: this.config.SIMULATED_SUBTOPICS,
       rounds: this.config.SIMULATED_ROUNDS,
       findingsPerTask: 3,
+      emptyEvery: this.config.SIMULATED_EMPTY_EVERY,
     };
   }
 

@@ -9,9 +9,11 @@ export interface SimulatedEngineOptions {
   subtopics: number;
   rounds: number;
   findingsPerTask: number;
+  /** Every k-th planned subtopic (s<k>, s<2k>, ...) comes back empty, for coverage and budget drills; 0 = never. */
+  emptyEvery: number;
 }
 
-export const DEFAULT_SIMULATED_OPTIONS: SimulatedEngineOptions = { latencyMs: 0, subtopics: 4, rounds: 2, findingsPerTask: 3 };
+export const DEFAULT_SIMULATED_OPTIONS: SimulatedEngineOptions = { latencyMs: 0, subtopics: 4, rounds: 2, findingsPerTask: 3, emptyEvery: 0 };
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'topic';
 
@@ -66,6 +68,11 @@ export class SimulatedSubagentEngine implements SubagentEngine {
     await progress({ stage: 'search', message: `searching "${task.query}"` });
     if (this.options.latencyMs > 0) await sleep(this.options.latencyMs);
     const base = `sim-${slug(task.context.topic)}-${task.subtopicId}`;
+    const k = this.options.emptyEvery;
+    const planned = Number(/^s(\d+)$/.exec(task.subtopicId)?.[1] ?? 0);
+    if (k > 0 && planned > 0 && planned % k === 0) {
+      return { kind: 'search', taskId: task.taskId, findings: [], sources: [], usage: ZERO_USAGE, stats: { latencyMs: this.options.latencyMs } };
+    }
     const sources: Source[] = [];
     const findings: Finding[] = [];
     for (let i = 1; i <= Math.min(this.options.findingsPerTask, task.maxFindings); i++) {

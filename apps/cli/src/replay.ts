@@ -1,0 +1,41 @@
+import { RunKeys } from '@orrery/coordinator';
+import { RunEventSchema, type StoredRunEvent } from '@orrery/protocol';
+import { Redis } from 'ioredis';
+import { formatTimeline } from './replay/format-timeline';
+
+/** `npm run replay -- <runId>`: prints a run's timeline from its event stream, live or finished. */
+async function main(): Promise<number> {
+  const runId = process.argv[2];
+  if (!runId || runId === '--help') {
+    process.stderr.write('Usage: npm run replay -- <runId>   (reads REDIS_URL and QUEUE_PREFIX like the service)\n');
+    return runId ? 0 : 2;
+  }
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+  try {
+    const key = new RunKeys(process.env.QUEUE_PREFIX ?? 'orrery').events(runId);
+    const events: StoredRunEvent[] = [];
+    let start = '-';
+    for (;;) {
+      const page = await redis.xrange(key, start, '+', 'COUNT', 1000);
+      for (const [id, fields] of page) events.push({ ...RunEventSchema.parse(JSON.parse(fields[fields.indexOf('event') + 1]!)), id });
+      if (page.length < 1000) break;
+      start = `(${page[page.length - 1]![0]}`;
+    }
+    if (!events.length) {
+      process.stderr.write(`no events for run ${runId} (unknown, expired, or another QUEUE_PREFIX/REDIS_URL)\n`);
+      return 1;
+    }
+    process.stdout.write(`${formatTimeline(events)}\n`);
+    return 0;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`replay: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,68 @@
+import type { StoredRunEvent } from '@orrery/protocol';
+
+const fmtSignals = (s: Record<string, unknown>) =>
+  Object.entries(s)
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? `[${v.join(',')}]` : String(v)}`)
+    .join(' ');
+
+/** A run's timeline from its event stream: rounds, tasks, decisions with their signals, and the outcome. */
+export function formatTimeline(events: StoredRunEvent[]): string {
+  if (!events.length) return 'no events';
+  const t0 = Date.parse(events[0]!.ts);
+  const at = (e: StoredRunEvent) => `+${((Date.parse(e.ts) - t0) / 1000).toFixed(2).padStart(7)}s`;
+  const lines: string[] = [];
+  let rounds = 0;
+  const tasks = new Set<string>();
+  for (const e of events) {
+    switch (e.type) {
+      case 'run.created':
+        lines.push(`Run ${e.runId}: "${e.topic}" (engine ${e.engine}${e.corpus ? `, corpus ${e.corpus}` : ''})`, '');
+        lines.push(`${at(e)}  created`);
+        break;
+      case 'run.status':
+        lines.push(`${at(e)}  status → ${e.status}`);
+        break;
+      case 'plan.ready':
+        lines.push(`${at(e)}  plan: ${e.plan.classification}, ${e.plan.subtopics.length} subtopics${e.plan.coverage ? `, coverage ${e.plan.coverage.share.toFixed(2)} (threshold ${e.plan.coverage.threshold})` : ''}`);
+        for (const s of e.plan.subtopics) lines.push(`             - ${s.id}: ${s.title}`);
+        break;
+      case 'round.started':
+        rounds = Math.max(rounds, e.round);
+        for (const t of e.tasks) tasks.add(t.taskId);
+        lines.push(`${at(e)}  round ${e.round}: ${e.tasks.length} tasks`);
+        for (const t of e.tasks) lines.push(`             - ${t.taskId.slice(37)} ${t.kind}: ${t.title}`);
+        break;
+      case 'task.completed':
+        lines.push(`${at(e)}  task ${e.taskId.slice(37)}: ${e.findings} findings, ${e.newSources} new sources`);
+        break;
+      case 'task.failed':
+        lines.push(`${at(e)}  task ${e.taskId.slice(37)} FAILED: ${e.error.slice(0, 200)}`);
+        break;
+      case 'round.completed':
+        lines.push(`${at(e)}  round ${e.round} done: ${e.newFindings} new findings, ${e.newSources} new sources, novelty ${e.novelty.toFixed(2)}, coverage ${e.coverage.toFixed(2)}`);
+        break;
+      case 'decision': {
+        const d = e.decision;
+        lines.push(`${at(e)}  decision ${d.decisionType} [${d.level}, confidence ${d.confidence.toFixed(2)}${d.stateVersion !== undefined ? `, state v${d.stateVersion}` : ''}]: ${d.conclusion}`);
+        if (Object.keys(d.signals).length) lines.push(`             signals: ${fmtSignals(d.signals)}`);
+        break;
+      }
+      case 'report.ready':
+        lines.push(`${at(e)}  report: ${e.sections} sections, ${e.citations} citations`);
+        break;
+      case 'run.finished':
+        lines.push(`${at(e)}  finished: ${e.status}${e.error ? ` (${e.error})` : ''}`);
+        break;
+      default:
+        break;
+    }
+  }
+  const last = events[events.length - 1]!;
+  const finished = events.find((e) => e.type === 'run.finished');
+  const decisions = events.filter((e) => e.type === 'decision').length;
+  lines.push(
+    '',
+    `Outcome: ${finished && finished.type === 'run.finished' ? finished.status : 'still running'} after ${rounds} rounds, ${tasks.size} tasks, ${decisions} decisions, ${((Date.parse(last.ts) - t0) / 1000).toFixed(1)} s`,
+  );
+  return lines.join('\n');
+}
