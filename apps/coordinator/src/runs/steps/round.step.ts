@@ -169,6 +169,9 @@ export class RoundStep {
     // Good findings are kept whatever the verdict; a retry may add what the first attempt got wrong.
     const merge = filtered.result ? await this.intake.accept(run.id, round, task.taskId, filtered.result) : { newFindings: 0, newSources: 0 };
     const usage = filtered.result?.usage ?? ZERO;
+    const stats = filtered.result?.stats ?? {};
+    this.metrics.structuredOutputFailures(stats.structuredRetries ?? 0);
+    for (let i = 0; i < (stats.fallbacks ?? 0); i++) this.metrics.fallback('subagent-engine');
     this.metrics.taskOutcome('search', verdict.verdict);
     // A retry is worth a task only when nothing usable came back; it is told what was wrong, and the
     // sources it got wrong count as known, so even a deterministic engine looks elsewhere.
