@@ -93,8 +93,9 @@ describe('AnthropicCoordinatorEngine.plan', () => {
     const out = await engine({ fallback }).plan(planInput());
     expect(fallback.calls).toEqual(['plan:AI in creative industries']);
     expect(out.plan.subtopics[0]!.id).toBe('corpus-1');
-    expect(out.decisions.map((d) => d.decisionType)).toEqual(['fallback', 'plan']);
-    expect(out.decisions[0]!.conclusion).toMatch(/^plan: plan: model output invalid: .*fell back to the corpus engine$/);
+    // The retry is logged too, not lost with the failed attempt; then the fallback, then the fallback engine's plan.
+    expect(out.decisions.map((d) => d.decisionType)).toEqual(['structured-retry', 'fallback', 'plan']);
+    expect(out.decisions[1]!.conclusion).toMatch(/^plan: plan: model output invalid: .*fell back to the corpus engine$/);
     const planner = api.accepted.filter((r) => r.role === 'planner');
     expect(planner).toHaveLength(2);
     expect(lastMessage(planner[1]!.body).content).toMatch(/failed validation:\n- classification: /);
@@ -115,7 +116,11 @@ describe('AnthropicCoordinatorEngine.plan', () => {
 
   it('redacts the topic before it is sent', async () => {
     api.scriptByRole({ planner: reply.json({ classification: 'straightforward', subtopics: [draft('Contact', ['contact'])], confidence: 1, rationale: '' }) });
-    await engine().plan(planInput({ topic: 'who owns jane@corp.example and 192.168.0.7, card 4242-4242-4242-4242?', coverageCheck: false }));
+    const out = await engine().plan(planInput({ topic: 'who owns jane@corp.example and 192.168.0.7, card 4242-4242-4242-4242?', coverageCheck: false }));
+    // A redaction decision with counts per kind, never the values.
+    const redaction = out.decisions.find((d) => d.decisionType === 'redaction')!;
+    expect(redaction.signals).toEqual({ total: 3, email: 1, ipv4: 1, card: 1 });
+    expect(JSON.stringify(redaction)).not.toMatch(/jane@corp|192\.168|4242/);
     const raw = api.requests.map((r) => r.raw).join('');
     expect(raw).not.toMatch(/jane@corp|192\.168\.0\.7|4242-4242/);
     expect(raw).toContain('[REDACTED:email]');

@@ -1,5 +1,5 @@
 import type { SearchTask, SynthesizeTask } from '@orrery/protocol';
-import type { PassageHit, PassageSearch } from '../../libs/engines/src/engine';
+import type { PassageHit, PassageSearch, ProgressUpdate } from '../../libs/engines/src/engine';
 
 export const PASSAGES: PassageHit[] = [
   { id: 'sotu-1990-p3', title: 'State of the Union 1990', text: 'Wind turbines now supply power to thousands of homes across the plains.', score: 0 },
@@ -80,9 +80,9 @@ export function synthesizeTask(over: Partial<SynthesizeTask> = {}): SynthesizeTa
 }
 
 /** A progress reporter that remembers what it was told. */
-export function recorder(): { updates: Array<{ stage: string; message: string }>; progress: (u: { stage: string; message: string }) => void } {
-  const updates: Array<{ stage: string; message: string }> = [];
-  return { updates, progress: (u) => void updates.push({ stage: u.stage, message: u.message }) };
+export function recorder(): { updates: ProgressUpdate[]; progress: (u: ProgressUpdate) => void } {
+  const updates: ProgressUpdate[] = [];
+  return { updates, progress: (u) => void updates.push({ ...u }) };
 }
 
 /** Last message of a recorded request body. */

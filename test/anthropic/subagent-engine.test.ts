@@ -215,7 +215,8 @@ describe('AnthropicSubagentEngine.search', () => {
         excerpts: [{ sourceId: 'x1', text: 'IBAN DE89 3704 0044 0532 0130 00' }],
       },
     );
-    const r = await engine().search(task, () => {});
+    const { updates, progress } = recorder();
+    const r = await engine().search(task, progress);
     const everything = api.requests.map((q) => q.raw).join('\n');
     for (const raw of ['jane.doe@example.com', '4111 1111 1111 1111', '415-555-0100', '10.20.30.40', '123-45-6789', 'DE89 3704', 'grants@energy.example.gov']) {
       expect(everything).not.toContain(raw);
@@ -224,6 +225,25 @@ describe('AnthropicSubagentEngine.search', () => {
     // The passage is recorded as shown (redacted), so quotes stay checkable against the ledger.
     expect(r.sources.find((s) => s.id === 'sotu-1991-p2')?.text).toContain('[REDACTED:email]');
     expect(r.stats['redactions']).toBeGreaterThanOrEqual(7);
+    // Reported to the hub as one redaction decision with counts per kind, never the values.
+    const reported = updates.filter((u) => u.stage === 'decision:redaction');
+    expect(reported).toHaveLength(1);
+    expect(reported[0]!.decision).toMatchObject({ decisionType: 'redaction', level: 'L0', signals: { total: r.stats['redactions'], email: expect.any(Number), card: expect.any(Number), ssn: 1, iban: 1 } });
+    expect(JSON.stringify(reported)).not.toMatch(/jane\.doe|4111 1111|123-45-6789|DE89 3704/);
+  });
+
+  it('takes the corpus tools from the task\'s corpus, resolved per task', async () => {
+    api.scriptByRole({
+      researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'tidal grants' } }]), reply.text('notes')],
+      extractor: quotingExtractor,
+    });
+    const asked: Array<string | undefined> = [];
+    const passages = makePassages();
+    const r = await engine({ passages: undefined, passagesFor: (corpus) => (asked.push(corpus), passages) }).search(searchTask({ corpus: 'notes' }), () => {});
+    expect(asked).toEqual(['notes']);
+    expect(r.sources.length).toBeGreaterThan(0);
+    const first = api.requests.find((q) => q.role === 'researcher')!;
+    expect(first.body.tools.map((t: { name: string }) => t.name)).toContain('search_corpus');
   });
 
   it('sums token usage (incl. cache reads/writes) over every request of the task', async () => {
