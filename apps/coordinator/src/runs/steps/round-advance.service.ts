@@ -106,12 +106,14 @@ export class RoundAdvance {
   private apply(r: Run, move: Move, now: string): void {
     if (r.status !== 'researching') return;
     if (move.kind === 'round') {
-      if (!openRound(r, r.rounds.length + 1, move.subtopicIds, move.newSubtopics, this.tokensPerTask(r), now)) r.status = 'synthesizing';
+      if (!openRound(r, r.rounds.length + 1, move.subtopicIds, move.newSubtopics, this.tokensPerTask(r), now)) this.apply(r, { kind: 'synthesize' }, now);
     } else if (move.kind === 'review') {
       r.status = 'needs_review';
       r.review = move.review;
     } else {
       r.status = 'synthesizing';
+      // The writer is a task too (a straightforward answer needs none).
+      if (r.plan?.classification !== 'straightforward') r.counters.tasksDispatched += 1;
     }
   }
 
