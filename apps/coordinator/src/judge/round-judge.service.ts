@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineFactory } from '@orrery/engines';
+import { EngineFactory, type JudgeInput as ModelJudgeInput } from '@orrery/engines';
 import type { Round, Run } from '@orrery/protocol';
 import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -11,15 +11,7 @@ import type { JudgeInput, JudgeVerdict } from './judge-types';
 
 /** What the judge model offers, when the run's engine has one (the Claude engine does). */
 interface ModelJudge {
-  judgeVerdict(input: {
-    goal: string;
-    round: number;
-    lastActions: string[];
-    yield: { newFindings: number; newSources: number; novelty?: number; coverage?: number };
-    stateSummary: string;
-    signalHistory: { lastNonContinue?: { signal: 'stop' | 'pivot'; roundsAgo: number }; pivots: number };
-    abortSignal?: AbortSignal;
-  }): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string }>;
+  judgeVerdict(input: ModelJudgeInput): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string }>;
 }
 
 const hasModelJudge = (e: unknown): e is ModelJudge => typeof (e as Partial<ModelJudge>)?.judgeVerdict === 'function';
