@@ -41,4 +41,19 @@ describe('isolation: nothing of one run reaches another', () => {
       expect(Object.keys(j.data.context).sort()).toEqual(['excerpts', 'objective', 'outputFormat', 'scope', 'sourceGuidance', 'topic']);
     }
   });
+
+  it('a worker refuses a payload that carries anything beyond its schema, without retrying it', async () => {
+    const { id } = await stack.client.submit({ topic: 'Kestrel River navigation' });
+    await stack.follow(id);
+    const sample = (await stack.jobs('subagents')).find((j) => j.name === 'search' && j.id!.startsWith(id))!;
+    const smuggled = { ...sample.data, taskId: `${sample.data.taskId}.smuggled`, sharedMemory: { otherRun: 'secret' } };
+    const job = await stack.queues.subagents.add('search', smuggled, { jobId: smuggled.taskId, attempts: 3 });
+    await new Promise<void>((resolve) => {
+      const poll = async () => ((await job.getState()) === 'failed' ? resolve() : setTimeout(poll, 100));
+      void poll();
+    });
+    const failed = await stack.queues.subagents.getJob(job.id!);
+    expect(failed!.failedReason).toMatch(/invalid task payload: .*sharedMemory/);
+    expect(failed!.attemptsMade).toBe(1);
+  });
 });
