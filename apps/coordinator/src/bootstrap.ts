@@ -23,6 +23,8 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   const app = await NestFactory.create<NestExpressApplication>(CoordinatorModule, {
     logger: overrides.logger ?? ['log', 'error', 'warn'],
     bodyParser: false,
+    // Open SSE streams must not hold a shutdown up: clients reconnect with Last-Event-ID.
+    forceCloseConnections: true,
   });
   const config = app.get<CoordinatorConfig>(COORDINATOR_CONFIG);
   const logger = new Logger('Coordinator');

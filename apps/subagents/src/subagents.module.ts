@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { SUBAGENT_QUEUE } from '@orrery/protocol';
 import { loadSubagentConfig } from './config/subagent-config';
 import { EnginesModule } from './engines/engines.module';
+import { RedisStartup } from './redis/redis-startup';
 import { SubagentTasksProcessor } from './tasks/subagent-tasks.processor';
 
 @Module({
@@ -16,6 +17,6 @@ import { SubagentTasksProcessor } from './tasks/subagent-tasks.processor';
     }),
     BullModule.registerQueue({ name: SUBAGENT_QUEUE }),
   ],
-  providers: [SubagentTasksProcessor],
+  providers: [RedisStartup, SubagentTasksProcessor],
 })
 export class SubagentsModule {}

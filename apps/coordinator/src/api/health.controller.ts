@@ -1,4 +1,5 @@
 import { Controller, Get, HttpException, Inject } from '@nestjs/common';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { ApiTags } from '@nestjs/swagger';
 import type { Redis } from 'ioredis';
 import { TaskDispatcher } from '../queues/task-dispatcher';
@@ -10,12 +11,19 @@ export class HealthController {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly dispatcher: TaskDispatcher,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
+
+  /** BullMQ's connections retry forever while Redis is away: bound every probe so a probe never hangs. */
+  private bounded<T>(p: Promise<T>, what: string): Promise<T> {
+    const ms = this.config.READY_TIMEOUT_MS;
+    return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref())]);
+  }
 
   @Get('healthz')
   async health() {
     try {
-      await this.redis.ping();
+      await this.bounded(this.redis.ping(), 'redis');
       return { status: 'ok', redis: 'ok' };
     } catch (err) {
       throw new HttpException({ status: 'unavailable', redis: (err as Error).message }, 503);
@@ -26,10 +34,10 @@ export class HealthController {
   @Get('readyz')
   async ready() {
     try {
-      await this.redis.ping();
+      await this.bounded(this.redis.ping(), 'redis');
       const [coordinator, subagents] = await Promise.all([
-        this.dispatcher.coordinatorQueue.getJobCounts('waiting', 'active', 'failed'),
-        this.dispatcher.subagentQueue.getJobCounts('waiting', 'active', 'failed'),
+        this.bounded(this.dispatcher.coordinatorQueue.getJobCounts('waiting', 'active', 'failed'), 'coordinator queue'),
+        this.bounded(this.dispatcher.subagentQueue.getJobCounts('waiting', 'active', 'failed'), 'subagent queue'),
       ]);
       return { status: 'ready', queues: { coordinator, subagents } };
     } catch (err) {

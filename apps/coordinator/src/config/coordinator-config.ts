@@ -38,6 +38,19 @@ export const CoordinatorConfigSchema = z.object({
   TASK_TOKEN_ESTIMATE: int(20_000),
   RUN_RETENTION_SECONDS: int(7 * 24 * 3600, 60),
   EVENTS_MAXLEN: int(10_000, 100),
+  /** A run that never finishes (a lost deployment, a bug) still leaves Redis after this long. */
+  UNFINISHED_RUN_TTL_SECONDS: int(30 * 24 * 3600, 3600),
+  /** Completed jobs kept per queue (by count and by age) so that re-dispatching a deterministic id stays a no-op. */
+  JOB_RETENTION_COUNT: int(10_000, 10),
+  JOB_RETENTION_SECONDS: int(24 * 3600, 60),
+  /** A coordinator step's lock: when a coordinator dies mid-step, another replica takes the step over after this. */
+  COORDINATOR_LOCK_MS: int(30_000, 1000),
+  /** On SIGTERM, active steps get this long to finish; then they are released to other replicas. */
+  SHUTDOWN_GRACE_MS: int(10_000, 0),
+  /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */
+  STRICT_REDIS: z.enum(['0', '1']).default('0'),
+  /** /readyz gives Redis and the queues this long to answer. */
+  READY_TIMEOUT_MS: int(2000, 100),
 });
 export type CoordinatorConfig = z.infer<typeof CoordinatorConfigSchema>;
 

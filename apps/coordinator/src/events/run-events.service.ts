@@ -6,12 +6,18 @@ import { REDIS } from '../redis/redis.module';
 import { RunKeys } from '../redis/run-keys';
 
 /**
- * Appends only once per key: a step that BullMQ delivers twice, or two coordinator replicas
+ * Keys created here get the unfinished-run TTL as a safety net (a finished run's keys are shortened
+ * to the retention period). Appends only once per key: a step that BullMQ delivers twice, or two coordinator replicas
  * republishing the same progress, leave one event in the stream.
  */
 const APPEND_ONCE_SCRIPT = `
 if redis.call('HSETNX', KEYS[2], ARGV[1], '1') == 0 then return false end
-return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'event', ARGV[2])`;
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'event', ARGV[2])
+if redis.call('TTL', KEYS[1]) == -1 then
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
+end
+return id`;
 
 type EventBody<T extends RunEvent['type']> = Omit<Extract<RunEvent, { type: T }>, 'runId' | 'ts' | 'type'>;
 
@@ -37,6 +43,7 @@ export class RunEventsService {
       key,
       JSON.stringify(event),
       String(this.config.EVENTS_MAXLEN),
+      String(this.config.UNFINISHED_RUN_TTL_SECONDS),
     );
     return typeof id === 'string' ? id : null;
   }

@@ -20,6 +20,8 @@ local count = tonumber(ARGV[i]); i = i + 1
 for j = 1, count do nf = nf + redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1]); i = i + 2 end
 local rec = cjson.encode({ newSources = ns, newFindings = nf })
 redis.call('HSET', KEYS[1], ARGV[1], rec)
+local ttl = tonumber(ARGV[i])
+for k = 1, 3 do if redis.call('TTL', KEYS[k]) == -1 then redis.call('EXPIRE', KEYS[k], ttl) end end
 return rec`;
 
 const MergeRecordSchema = z.object({ newSources: z.number(), newFindings: z.number() });
@@ -31,7 +33,7 @@ export class LedgerStore {
   private readonly keys: RunKeys;
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     this.keys = new RunKeys(config.QUEUE_PREFIX);
   }
@@ -41,6 +43,7 @@ export class LedgerStore {
     for (const s of sources) args.push(s.id, JSON.stringify(s));
     args.push(String(findings.length));
     for (const f of findings) args.push(f.id, JSON.stringify(f));
+    args.push(String(this.config.UNFINISHED_RUN_TTL_SECONDS));
     const rec = await this.redis.eval(MERGE_SCRIPT, 3, this.keys.results(runId), this.keys.sources(runId), this.keys.findings(runId), ...args);
     return MergeRecordSchema.parse(JSON.parse(String(rec)));
   }

@@ -22,14 +22,21 @@ export class TaskDispatcher {
     flows.on('error', (err) => this.logger.warn(`flow producer: ${err.message}`));
   }
 
-  /** Completed jobs are kept for a day so a re-dispatch with the same id stays a no-op. */
+  /**
+   * Retention is bounded by age and by count: completed jobs are kept (a day by default) so that
+   * a re-dispatch with the same id stays a no-op; failed ones a week, for operators to look at.
+   */
+  private retention(): Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> {
+    const { JOB_RETENTION_SECONDS: age, JOB_RETENTION_COUNT: count } = this.config;
+    return { removeOnComplete: { age, count }, removeOnFail: { age: Math.max(age, 7 * DAY), count } };
+  }
+
   private stepOptions(jobId: string): JobsOptions {
     return {
       jobId,
       attempts: 5,
       backoff: { type: 'exponential', delay: 500 },
-      removeOnComplete: { age: DAY, count: 10_000 },
-      removeOnFail: { age: 7 * DAY, count: 10_000 },
+      ...this.retention(),
     };
   }
 
@@ -38,8 +45,7 @@ export class TaskDispatcher {
       jobId,
       attempts: this.config.TASK_ATTEMPTS,
       backoff: { type: 'exponential', delay: this.config.TASK_BACKOFF_MS },
-      removeOnComplete: { age: DAY, count: 10_000 },
-      removeOnFail: { age: 7 * DAY, count: 10_000 },
+      ...this.retention(),
       // A child that fails after its retries must not leave the round waiting forever.
       ignoreDependencyOnFailure: true,
     };

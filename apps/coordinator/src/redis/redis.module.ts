@@ -1,6 +1,7 @@
-import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { checkEvictionPolicy } from './redis-policy';
 
 export const REDIS = Symbol('REDIS');
 
@@ -21,8 +22,17 @@ export const REDIS = Symbol('REDIS');
   ],
   exports: [REDIS],
 })
-export class RedisModule implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+export class RedisModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  /** Refuses to start on an evicting Redis when STRICT_REDIS=1; warns otherwise. */
+  async onModuleInit(): Promise<void> {
+    await checkEvictionPolicy(this.redis, this.config.STRICT_REDIS === '1', new Logger('Redis'));
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

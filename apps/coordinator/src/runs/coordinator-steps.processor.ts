@@ -1,8 +1,9 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { COORDINATOR_QUEUE, CoordinatorStepSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
-import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { COORDINATOR_CONFIG, type CoordinatorConfig, loadCoordinatorConfig } from '../config/coordinator-config';
+import { ActiveJobs } from '../queues/active-jobs';
 import { RunNotFoundError, RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { FinalizeStep } from './steps/finalize.step';
@@ -10,10 +11,18 @@ import { PlanStep } from './steps/plan.step';
 import { RoundAdvance } from './steps/round-advance.service';
 import { RoundStep } from './steps/round.step';
 
-/** Consumes the coordinator's own queue: any replica can advance any run, since runs live in Redis. */
-@Processor(COORDINATOR_QUEUE)
-export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicationBootstrap {
+// Worker options are fixed when the class is decorated, so the lock is read from the environment here.
+const stepLockMs = loadCoordinatorConfig().COORDINATOR_LOCK_MS;
+
+/**
+ * Consumes the coordinator's own queue: any replica can advance any run, since runs live in Redis.
+ * A replica that dies mid-step leaves its step locked; the stalled check (every lock period) hands
+ * it to another replica, and steps are idempotent, so running one twice changes nothing.
+ */
+@Processor(COORDINATOR_QUEUE, { lockDuration: stepLockMs, stalledInterval: stepLockMs, maxStalledCount: 2 })
+export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CoordinatorStepsProcessor.name);
+  private readonly active = new ActiveJobs();
   constructor(
     private readonly planStep: PlanStep,
     private readonly roundStep: RoundStep,
@@ -31,7 +40,16 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     this.worker.on('error', (err) => this.logger.warn(`coordinator worker: ${err.message}`));
   }
 
-  async process(job: Job): Promise<void> {
+  /** SIGTERM: finish the steps in hand within SHUTDOWN_GRACE_MS, else release them to other replicas. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.active.drain(this.worker, this.config.SHUTDOWN_GRACE_MS, this.logger);
+  }
+
+  process(job: Job, token?: string): Promise<void> {
+    return this.active.track(job, token, () => this.step(job));
+  }
+
+  private async step(job: Job): Promise<void> {
     const parsed = CoordinatorStepSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`invalid coordinator step: ${parsed.error.message}`);
     const step = parsed.data;

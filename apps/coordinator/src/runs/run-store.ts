@@ -26,13 +26,14 @@ export class RunStore {
   readonly keys: RunKeys;
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     this.keys = new RunKeys(config.QUEUE_PREFIX);
   }
 
   async create(run: Run): Promise<void> {
-    const ok = await this.redis.set(this.keys.run(run.id), JSON.stringify(RunSchema.parse(run)), 'NX');
+    // A safety net: a run that never finishes still leaves Redis; finishing shortens this to the retention period.
+    const ok = await this.redis.set(this.keys.run(run.id), JSON.stringify(RunSchema.parse(run)), 'EX', this.config.UNFINISHED_RUN_TTL_SECONDS, 'NX');
     if (ok !== 'OK') throw new Error(`run ${run.id} exists already`);
   }
 

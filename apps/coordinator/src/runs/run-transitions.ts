@@ -44,10 +44,14 @@ export class RunTransitions {
     });
   }
 
-  /** Ends a run; its keys then expire after the retention period. */
-  async finish(runId: string, status: 'done' | 'failed' | 'cancelled', error?: string): Promise<Run> {
+  /**
+   * Ends a run; its keys then expire after the retention period. `apply` changes the record in the
+   * same compare-and-set, so that a step delivered twice cannot count its work twice.
+   */
+  async finish(runId: string, status: 'done' | 'failed' | 'cancelled', error?: string, apply?: (run: Run) => void): Promise<Run> {
     const run = await this.store.mutate(runId, (r) => {
       if (TERMINAL_RUN_STATUSES.includes(r.status)) return undefined;
+      apply?.(r);
       r.status = status;
       r.finishedAt = new Date().toISOString();
       if (status === 'cancelled') r.cancelRequested = true;

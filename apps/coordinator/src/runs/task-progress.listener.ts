@@ -1,5 +1,5 @@
 import { OnQueueEvent, QueueEventsHost, QueueEventsListener } from '@nestjs/bullmq';
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { SUBAGENT_QUEUE, TaskProgressSchema } from '@orrery/protocol';
 import { createHash } from 'node:crypto';
 import { DecisionLogService } from '../events/decision-log.service';
@@ -14,13 +14,17 @@ const roundOf = (jobId: string) => Number(/\.r(\d+)\.t\d+(\.c\d+)?$/.exec(jobId)
  * including each task's completion, so progress is live.
  */
 @QueueEventsListener(SUBAGENT_QUEUE)
-export class TaskProgressListener extends QueueEventsHost {
+export class TaskProgressListener extends QueueEventsHost implements OnApplicationBootstrap {
   private readonly logger = new Logger(TaskProgressListener.name);
   constructor(
     private readonly events: RunEventsService,
     private readonly decisions: DecisionLogService,
   ) {
     super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.queueEvents.on('error', (err) => this.logger.warn(`queue events: ${err.message}`));
   }
 
   @OnQueueEvent('progress')

@@ -1,10 +1,11 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { EngineFactory, type ProgressUpdate } from '@orrery/engines';
 import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskResult, TaskResultSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
+import { ActiveJobs } from './active-jobs';
 import { toJobError } from './task-errors';
 
 const config = loadSubagentConfig();
@@ -14,10 +15,14 @@ const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
 @Processor(SUBAGENT_QUEUE, {
   concurrency: config.SUBAGENT_CONCURRENCY,
   lockDuration: config.SUBAGENT_LOCK_MS,
+  // A dead worker's task is found by the next stalled check, so check once per lock period.
+  stalledInterval: config.SUBAGENT_LOCK_MS,
+  maxStalledCount: 2,
   ...(config.SUBAGENT_RATE_MAX > 0 ? { limiter: { max: config.SUBAGENT_RATE_MAX, duration: config.SUBAGENT_RATE_DURATION_MS } } : {}),
 })
-export class SubagentTasksProcessor extends WorkerHost implements OnApplicationBootstrap {
+export class SubagentTasksProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(SubagentTasksProcessor.name);
+  private readonly active = new ActiveJobs();
   constructor(private readonly engines: EngineFactory) {
     super();
   }
@@ -28,7 +33,16 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
     this.logger.log(`worker ${workerName} consuming "${SUBAGENT_QUEUE}" with concurrency ${config.SUBAGENT_CONCURRENCY}${limit}`);
   }
 
-  async process(job: Job): Promise<TaskResult> {
+  /** SIGTERM: finish the tasks in hand within SHUTDOWN_GRACE_MS, else release them to other workers. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.active.drain(this.worker, config.SHUTDOWN_GRACE_MS, this.logger);
+  }
+
+  process(job: Job, token?: string): Promise<TaskResult> {
+    return this.active.track(job, token, () => this.runTask(job));
+  }
+
+  private async runTask(job: Job): Promise<TaskResult> {
     const parsed = SubagentTaskSchema.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(`invalid task payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

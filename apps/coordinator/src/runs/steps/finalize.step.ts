@@ -31,6 +31,8 @@ export class FinalizeStep {
 
   async run(runId: string, job: Job): Promise<void> {
     let run = await this.store.require(runId);
+    // Re-delivered after a crash between ending the run and announcing it: finish() is idempotent and writes what is missing.
+    if (run.status === 'done') await this.transitions.finish(runId, 'done');
     if (run.status !== 'synthesizing') return;
     const values = Object.values(await job.getChildrenValues());
     const parsed = values.length ? SynthesizeResultSchema.safeParse(typeof values[0] === 'string' ? JSON.parse(values[0]) : values[0]) : undefined;
@@ -72,7 +74,7 @@ export class FinalizeStep {
 
   private async complete(run: Run, written: SynthesizeResult): Promise<void> {
     const report = assembleReport(run, written, await this.ledger.sources(run.id));
-    await this.redis.set(this.store.keys.report(run.id), JSON.stringify(report));
+    await this.redis.set(this.store.keys.report(run.id), JSON.stringify(report), 'EX', this.config.UNFINISHED_RUN_TTL_SECONDS);
     const citations = report.sections.reduce((n, s) => n + s.paragraphs.reduce((m, p) => m + p.citations.length, 0), 0);
     await this.events.append(run.id, 'report.ready', 'report.ready', { sections: report.sections.length, citations });
     await this.transitions.finish(run.id, 'done');

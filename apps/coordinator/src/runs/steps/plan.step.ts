@@ -54,11 +54,14 @@ export class PlanStep {
         return;
       }
       if (run.status === 'cancelled') return;
-      await this.events.append(runId, 'plan.ready', 'plan.ready', { plan: run.plan! });
-      await this.events.append(runId, 'status:researching', 'run.status', { status: 'researching' });
     }
+    if (run.status !== 'researching' || run.rounds.length !== 1) return;
+    // Keyed, so written once: here rather than beside the write above, so that a step re-run after a
+    // crash between the two still announces the plan.
+    await this.events.append(runId, 'plan.ready', 'plan.ready', { plan: run.plan! });
+    await this.events.append(runId, 'status:researching', 'run.status', { status: 'researching' });
     // Re-delivered after a crash, this re-dispatches the same round with the same job ids: a no-op.
-    if (run.status === 'researching' && run.rounds.length === 1) await this.advance.dispatchPending(run);
+    await this.advance.dispatchPending(run);
   }
 
   /** L0 classification first; the engine decomposes only what deserves more than one search. */

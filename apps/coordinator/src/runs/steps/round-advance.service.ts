@@ -83,6 +83,15 @@ export class RoundAdvance {
     await this.dispatchPending(updated);
   }
 
+  /** A completed round's events, from the record: keyed, so a step re-run after a crash writes only what is missing. */
+  async reannounce(run: Run, round: number): Promise<void> {
+    const rec = run.rounds.find((r) => r.n === round);
+    if (!rec || rec.status !== 'completed') return;
+    const { newFindings, newSources, novelty, coverage } = rec;
+    await this.events.append(run.id, `round.completed:${rec.n}`, 'round.completed', { round: rec.n, newFindings, newSources, novelty, coverage });
+    await this.announce(run);
+  }
+
   /** A person answered a run in needs_review. */
   async resume(run: Run, round: number, action: 'continue' | 'stop'): Promise<void> {
     if (run.status !== 'needs_review') return this.dispatchPending(run);

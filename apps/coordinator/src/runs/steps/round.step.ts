@@ -62,6 +62,8 @@ export class RoundStep {
   async run(runId: string, round: number, job: Job, retry = 0): Promise<void> {
     let run = await this.store.require(runId);
     const rec = run.rounds.find((r) => r.n === round);
+    // Re-delivered after a crash between the round's write and its events: write what is missing (keyed, so once).
+    if (rec?.status === 'completed') await this.advance.reannounce(run, round);
     if (run.status !== 'researching' || !run.plan || !rec || rec.status === 'completed') return this.advance.dispatchPending(run);
 
     const outcomes = await this.collect(run, round, job);
