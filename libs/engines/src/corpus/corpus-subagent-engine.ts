@@ -47,7 +47,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const sources: Source[] = [];
     for (const r of ranked) {
       const p = index.passage(r.id)!;
-      const { quote } = selectQuote(index, p.text, wanted);
+      const { quote } = selectQuote(index, p.text, wanted, profile.terms);
       findings.push({
         id: findingId(p.id, quote),
         claim: quote,

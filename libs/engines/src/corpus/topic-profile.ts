@@ -57,6 +57,10 @@ export interface TopicProfileOptions {
   /** Neighbours per passage in the similarity graph (community membership). */
   graphNeighbors: number;
   community: CommunityOptions;
+  /** Community membership needs a graph much larger than a community; smaller corpora use propagation. */
+  communityMinCorpus: number;
+  /** A cut above this conductance is no boundary (a theme spread over many documents): use propagation. */
+  maxConductance: number;
 }
 
 export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
@@ -86,6 +90,8 @@ export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
   seedCandidates: 15,
   graphNeighbors: 10,
   community: DEFAULT_COMMUNITY,
+  communityMinCorpus: 400,
+  maxConductance: 0.5,
 };
 
 export interface TopicEvidence {
@@ -111,6 +117,8 @@ export class TopicProfile {
   readonly evidence: TopicEvidence[];
   readonly threshold: number;
   readonly centroid: Map<string, number>;
+  /** The local community's cut (community membership only): its size and conductance. */
+  communityCut: { size: number; conductance: number } | null = null;
   private readonly byId = new Map<string, TopicEvidence>();
   /** Every accepted passage with its score (label propagation decides membership), or null for threshold mode. */
   private readonly members: Map<string, number> | null;
@@ -120,7 +128,7 @@ export class TopicProfile {
     readonly topic: string,
     readonly options: TopicProfileOptions = DEFAULT_TOPIC_PROFILE,
   ) {
-    this.terms = [...new Set(analyzeTerms(topic))].filter((t) => index.df(t) > 0);
+    this.terms = topicTermsOf(index, topic);
     this.distinctive = [...this.terms].sort((a, b) => index.idf(b) - index.idf(a) || a.localeCompare(b));
     const topicMass = this.terms.reduce((s, t) => s + index.idf(t), 0);
     const ranked = index.searchTerms(this.terms, { limit: Math.max(options.candidates, options.seeds * 4) });
@@ -168,8 +176,8 @@ export class TopicProfile {
     }
     this.centroid = centroid;
 
-    if (options.membership === 'community') {
-      const found = this.communityMembers(centroid);
+    const found = options.membership === 'community' && index.size >= options.communityMinCorpus ? this.communityMembers(centroid) : null;
+    if (found && this.communityCut!.conductance <= options.maxConductance) {
       this.threshold = 0;
       this.members = found;
       const termSet = new Set(this.terms);
@@ -272,12 +280,14 @@ export class TopicProfile {
     const o = this.options;
     const seeds = this.seeds.map((id, rank) => ({ id, weight: 1 / (1 + rank / 4) }));
     const c = localCommunity(seeds, (id) => this.index.neighbors(id, o.graphNeighbors), o.community);
+    this.communityCut = { size: c.members.length, conductance: c.conductance };
     const cos = new Map(c.members.map((m) => [m.id, cosine(this.index.vector(m.id), centroid)]));
     const seedCos = this.seeds.map((id) => cos.get(id) ?? cosine(this.index.vector(id), centroid)).sort((a, b) => a - b);
     const median = seedCos[Math.floor(seedCos.length / 2)] || 1;
+    const kept = c.members;
     const out = new Map<string, number>();
-    const n = c.members.length;
-    c.members.forEach((m, i) => out.set(m.id, 0.5 * Math.min(1, cos.get(m.id)! / median) + 0.5 * (1 - i / Math.max(1, n))));
+    const n = kept.length;
+    kept.forEach((m, i) => out.set(m.id, 0.5 * Math.min(1, cos.get(m.id)! / median) + 0.5 * (1 - i / Math.max(1, n))));
     for (const id of this.seeds) if (!out.has(id)) out.set(id, 0.5 + 0.5 * Math.min(1, (cos.get(id) ?? 0) / median));
     return out;
   }
@@ -313,6 +323,27 @@ export class TopicProfile {
   get mass(): number {
     return this.evidence.reduce((s, e) => s + e.score, 0);
   }
+}
+
+/** Words that frame a question ("How have presidents talked about ...?") rather than name its subject. */
+const FRAMING = new Set(['talk', 'address', 'discuss', 'say', 'said', 'describ', 'view', 'approach', 'handl', 'deal', 'think', 'mention', 'speak', 'spoke', 'chang', 'evolv', 'differ', 'compar']);
+const QUESTION = /^\s*(how|what|why|when|where|which|who|whom|whose|did|do|does|is|are|was|were|has|have|can|could|should|would)\b|\?\s*$/i;
+
+/**
+ * A topic's index terms. A title ("Hurricane Idalia") is all subject. A question also holds framing words
+ * ("how have ... talked about") and words most passages share (in speeches: "president"); both are
+ * dropped while a term remains, so the subject ("immigration") defines the topic.
+ */
+export function topicTermsOf(index: CorpusIndex, topic: string): string[] {
+  const terms = analyzeTerms(topic).filter((t) => index.df(t) > 0);
+  const all = [...new Set(terms)];
+  if (!QUESTION.test(topic)) return all;
+  // The subject follows the framing verb: "presidents" is who talks, "immigration" what it is about.
+  const verb = terms.findIndex((t) => FRAMING.has(t));
+  const object = verb >= 0 ? [...new Set(terms.slice(verb + 1).filter((t) => !FRAMING.has(t)))] : [];
+  const subject = object.length ? object : all.filter((t) => !FRAMING.has(t));
+  const specific = subject.filter((t) => index.df(t) <= 0.1 * index.size);
+  return specific.length ? specific : subject.length ? subject : all;
 }
 
 const profileCache = new WeakMap<CorpusIndex, Map<string, TopicProfile>>();

@@ -1,0 +1,362 @@
+/**
+ * The coverage benchmark through the real service: a coordinator process and worker processes on a
+ * Redis key prefix of their own, every topic a research run submitted over REST.
+ *
+ *   npm run bench:coverage -- --corpus <corpus.jsonl> --topics <topics.jsonl> [--qrels <qrels.jsonl>] --out <dir>
+ *        [--concurrency N] [--workers N] [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N]
+ *
+ * Writes each report to <dir>/<slug>.json (with --ablations, the ablation runs go to <dir>/<config>/),
+ * prints per-topic and macro rows with --qrels, the BM25 top-10 / top-25 baselines on the topic string,
+ * and writes <dir>/summary.json. Deletes the prefix's keys at the end.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { CorpusRegistry } from '@orrery/engines';
+import type { Report, Run } from '@orrery/protocol';
+import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
+import { Redis } from 'ioredis';
+import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, scoreCitations, scoreTopK, type Qrel, type TopicJudgments, type TopicScore } from './score';
+
+interface Args {
+  corpus: string;
+  topics: string;
+  qrels?: string;
+  out: string;
+  concurrency: number;
+  workers: number;
+  coverageCheck: boolean;
+  maxRounds?: number;
+  ablations: boolean;
+  limit: number;
+  timeoutSeconds: number;
+}
+
+const USAGE =
+  'usage: bench:coverage -- --corpus <corpus.jsonl> --topics <topics.jsonl> [--qrels <qrels.jsonl>] --out <dir> [--concurrency N] [--workers N] [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N]';
+
+function parseArgs(argv: string[]): Args {
+  const a: Partial<Args> = { concurrency: 4, workers: 2, coverageCheck: true, ablations: false, limit: Infinity, timeoutSeconds: 300 };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = (): string => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${k} needs a value\n${USAGE}`);
+      return x;
+    };
+    const int = (): number => {
+      const n = Number(v());
+      if (!Number.isInteger(n) || n < 1) throw new Error(`${k} must be a positive integer`);
+      return n;
+    };
+    if (k === '--corpus') a.corpus = resolve(v());
+    else if (k === '--topics') a.topics = v();
+    else if (k === '--qrels') a.qrels = v();
+    else if (k === '--out') a.out = v();
+    else if (k === '--concurrency') a.concurrency = int();
+    else if (k === '--workers') a.workers = int();
+    else if (k === '--no-coverage-check') a.coverageCheck = false;
+    else if (k === '--max-rounds') a.maxRounds = int();
+    else if (k === '--ablations') a.ablations = true;
+    else if (k === '--limit') a.limit = int();
+    else if (k === '--timeout') a.timeoutSeconds = int();
+    else throw new Error(`unknown argument ${k}\n${USAGE}`);
+  }
+  if (!a.corpus || !a.topics || !a.out) throw new Error(USAGE);
+  return a as Args;
+}
+
+const readJsonl = <T>(path: string): T[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+
+/** The report file name: lower-cased, runs of non-alphanumerics turned into '-', trimmed. */
+export function topicSlug(topic: string): string {
+  return topic
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+// ---------------------------------------------------------------- the service stack
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no free port'))));
+    });
+  });
+}
+
+interface AppProcess {
+  child: ChildProcess;
+  output: () => string;
+}
+
+function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>): AppProcess {
+  const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (d: Buffer): void => {
+    out = (out + d.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output: () => out };
+}
+
+const exited = (c: ChildProcess): Promise<void> => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+interface Stack {
+  prefix: string;
+  client: OrreryClient;
+  stop(): Promise<void>;
+}
+
+async function startStack(corpusPath: string, workers: number): Promise<Stack> {
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (e) {
+    redis.disconnect();
+    throw new Error(`Redis is not reachable at ${redisUrl} (set REDIS_URL): ${e instanceof Error ? e.message : e}`);
+  }
+  const prefix = `bench-coverage-${process.pid}-${Date.now().toString(36)}`;
+  const port = await freePort();
+  const env: Record<string, string> = {
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    PORT: String(port),
+    ENGINE: 'corpus',
+    CORPORA: `bench=${corpusPath}`,
+    DEFAULT_CORPUS: 'bench',
+    ...(process.env.JUDGE ? { JUDGE: process.env.JUDGE } : {}),
+  };
+  const apps: AppProcess[] = [];
+  const stop = async (): Promise<void> => {
+    for (const a of apps) if (a.child.exitCode === null) a.child.kill('SIGTERM');
+    await Promise.all(apps.map((a) => exited(a.child)));
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+    redis.disconnect();
+  };
+  try {
+    const coordinator = spawnApp('coordinator', env);
+    apps.push(coordinator);
+    for (let i = 0; i < workers; i++) apps.push(spawnApp('subagents', { ...env, WORKER_NAME: `bench-worker-${i + 1}` }));
+    const client = new OrreryClient(`http://127.0.0.1:${port}`);
+    await waitFor(
+      async () => {
+        if (coordinator.child.exitCode !== null) throw new Error(`the coordinator exited: ${coordinator.output()}`);
+        return client.healthy(500);
+      },
+      30_000,
+      'the coordinator to answer /healthz',
+    );
+    for (const w of apps.slice(1))
+      await waitFor(
+        () => {
+          if (w.child.exitCode !== null) throw new Error(`a worker exited: ${w.output()}`);
+          return /ready/i.test(w.output());
+        },
+        30_000,
+        'the workers to start',
+      );
+    return { prefix, client, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------- runs
+
+interface Config {
+  label: string;
+  dir: string;
+  coverageCheck: boolean;
+  maxRounds?: number;
+}
+
+interface TopicRun {
+  topic: string;
+  slug: string;
+  status: string;
+  ms: number;
+  rounds: number;
+  tasks: number;
+  subtopics: number;
+  citations: number;
+  score?: TopicScore;
+  error?: string;
+}
+
+async function runTopic(client: OrreryClient, cfg: Config, topic: string, timeoutMs: number): Promise<{ run: TopicRun; report?: Report; record?: Run }> {
+  const slug = topicSlug(topic);
+  const start = performance.now();
+  try {
+    const { id } = await client.submit({ topic, corpus: 'bench', coverageCheck: cfg.coverageCheck, ...(cfg.maxRounds ? { budget: { maxRounds: cfg.maxRounds } } : {}) });
+    const status = await Promise.race([
+      client.waitForEnd(id),
+      new Promise<string>((_, rej) => setTimeout(() => rej(new Error(`no end after ${timeoutMs / 1000} s`)), timeoutMs).unref()),
+    ]);
+    const ms = performance.now() - start;
+    const record = await client.run(id);
+    const searchTasks = record.counters.tasksCompleted + record.counters.tasksFailed;
+    const base = { topic, slug, status, ms, rounds: record.rounds.length, tasks: searchTasks, subtopics: record.plan?.subtopics.length ?? 0 };
+    if (status !== 'done' && status !== 'needs_review') return { run: { ...base, citations: 0, error: `run ended ${status}: ${record.errors.map((e) => e.message).join('; ').slice(0, 500)}` }, record };
+    const report = await client.report(id);
+    return { run: { ...base, citations: citedSourceIds(report).length }, report, record };
+  } catch (e) {
+    return { run: { topic, slug, status: 'error', ms: performance.now() - start, rounds: 0, tasks: 0, subtopics: 0, citations: 0, error: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+async function runConfig(client: OrreryClient, cfg: Config, topics: string[], args: Args, judgments: Map<string, TopicJudgments> | null): Promise<TopicRun[]> {
+  mkdirSync(cfg.dir, { recursive: true });
+  const runs: TopicRun[] = new Array(topics.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < topics.length) {
+      const i = next++;
+      const topic = topics[i]!;
+      const { run, report } = await runTopic(client, cfg, topic, args.timeoutSeconds * 1000);
+      if (report) writeFileSync(join(cfg.dir, `${run.slug}.json`), JSON.stringify(report, null, 2));
+      const j = judgments?.get(topic);
+      if (j && report) run.score = scoreCitations(citedSourceIds(report), j);
+      runs[i] = run;
+      if (run.error) console.log(`  ${topic.slice(0, 42).padEnd(42)}  ERROR ${run.error}`);
+      else if (run.score) console.log(formatScoreRow(`  ${topic.slice(0, 42)}`, run.score, extraCols(run)));
+      else console.log(`  ${topic.slice(0, 42).padEnd(42)}  cited ${run.citations}${extraCols(run)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(args.concurrency, topics.length) }, worker));
+  return runs;
+}
+
+const extraCols = (r: { rounds: number; tasks: number; ms: number }): string => `  rounds ${r.rounds.toFixed(2).padStart(4)}  tasks ${r.tasks.toFixed(1).padStart(4)}  ${(r.ms / 1000).toFixed(2)} s`;
+const avg = (xs: number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const t0 = performance.now();
+  const judgments = args.qrels ? judgmentsByTopic(readJsonl<Qrel>(args.qrels)) : null;
+  const topics = readJsonl<{ topic: string }>(args.topics)
+    .map((t) => t.topic)
+    .slice(0, args.limit);
+  const base = args.out;
+  const configs: Config[] = args.ablations
+    ? [
+        { label: 'service: coverage check, 3 rounds', dir: base, coverageCheck: true, maxRounds: args.maxRounds ?? 3 },
+        { label: 'ablation: no coverage check, 3 rounds', dir: join(base, 'no-coverage-check'), coverageCheck: false, maxRounds: args.maxRounds ?? 3 },
+        { label: 'ablation: coverage check, 1 round', dir: join(base, 'max-rounds-1'), coverageCheck: true, maxRounds: 1 },
+        { label: 'ablation: no coverage check, 1 round', dir: join(base, 'no-coverage-check-max-rounds-1'), coverageCheck: false, maxRounds: 1 },
+      ]
+    : [
+        {
+          label: `service: ${args.coverageCheck ? 'coverage check' : 'no coverage check'}${args.maxRounds ? `, max ${args.maxRounds} round(s)` : ''}`,
+          dir: base,
+          coverageCheck: args.coverageCheck,
+          ...(args.maxRounds ? { maxRounds: args.maxRounds } : {}),
+        },
+      ];
+
+  console.log(`starting a coordinator and ${args.workers} worker processes (ENGINE=corpus, corpus ${args.corpus})`);
+  const stack = await startStack(args.corpus, args.workers);
+  const onSignal = (): void => {
+    void stack.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const results: { label: string; dir: string; coverageCheck: boolean; maxRounds: number | null; wallSeconds: number; macro: Record<string, number> | null; errors: number; runs: TopicRun[] }[] = [];
+  try {
+    for (const cfg of configs) {
+      console.log(`\n${cfg.label}: ${topics.length} topics, concurrency ${args.concurrency}`);
+      const started = performance.now();
+      const runs = await runConfig(stack.client, cfg, topics, args, judgments);
+      const wallSeconds = (performance.now() - started) / 1000;
+      const scored = runs.filter((r) => r.score).map((r) => r.score!);
+      const ok = runs.filter((r) => !r.error);
+      const macro = judgments
+        ? {
+            ...macroAverage(
+              runs.filter((r) => judgments.has(r.topic)).map((r) => r.score ?? { topic: r.topic, precision: 0, sectionRecall: 0, passageRecall: 0, citations: 0 }),
+            ),
+            rounds: avg(ok.map((r) => r.rounds)),
+            tasks: avg(ok.map((r) => r.tasks)),
+            secondsPerTopic: avg(ok.map((r) => r.ms / 1000)),
+          }
+        : null;
+      results.push({ label: cfg.label, dir: cfg.dir, coverageCheck: cfg.coverageCheck, maxRounds: cfg.maxRounds ?? null, wallSeconds, macro, errors: runs.length - ok.length, runs });
+      console.log(`${cfg.label}: ${ok.length}/${runs.length} runs done in ${wallSeconds.toFixed(1)} s${scored.length ? '' : ''}`);
+    }
+  } finally {
+    await stack.stop();
+  }
+
+  const baselines: { label: string; macro: Record<string, number> }[] = [];
+  if (judgments) {
+    const registry = new CorpusRegistry({ builtins: false });
+    registry.register('bench', args.corpus);
+    const { index } = await registry.load('bench');
+    const bm25 = (t: string, k: number): string[] => index.search(t, k).map((h) => h.id);
+    for (const k of [10, 25]) baselines.push({ label: `baseline: BM25 top-${k}`, macro: { ...scoreTopK(bm25, topics, judgments, k).macro } });
+  }
+
+  console.log('\nmacro over topics');
+  for (const r of results)
+    if (r.macro) console.log(formatScoreRow(r.label, r.macro as unknown as TopicScore, extraCols({ rounds: r.macro.rounds!, tasks: r.macro.tasks!, ms: r.macro.secondsPerTopic! * 1000 }) + `  wall ${r.wallSeconds.toFixed(0)} s${r.errors ? `  errors ${r.errors}` : ''}`));
+    else console.log(`${r.label}: ${r.runs.length - r.errors} reports, wall ${r.wallSeconds.toFixed(0)} s${r.errors ? `, errors ${r.errors}` : ''}`);
+  for (const b of baselines) console.log(formatScoreRow(b.label, b.macro as unknown as TopicScore));
+  console.log(`topics: ${topics.length}, total ${Math.round((performance.now() - t0) / 1000)} s, reports in ${resolve(base)}`);
+
+  mkdirSync(base, { recursive: true });
+  writeFileSync(
+    join(base, 'summary.json'),
+    JSON.stringify(
+      {
+        corpus: args.corpus,
+        topics: topics.length,
+        concurrency: args.concurrency,
+        workers: args.workers,
+        generatedAt: new Date().toISOString(),
+        configs: results.map((r) => ({ label: r.label, dir: r.dir, coverageCheck: r.coverageCheck, maxRounds: r.maxRounds, wallSeconds: r.wallSeconds, errors: r.errors, macro: r.macro })),
+        baselines,
+        perTopic: Object.fromEntries(results.map((r) => [r.label, r.runs])),
+      },
+      null,
+      2,
+    ),
+  );
+  if (results.some((r) => r.errors === r.runs.length && r.runs.length > 0)) process.exitCode = 1;
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
