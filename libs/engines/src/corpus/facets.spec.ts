@@ -41,3 +41,21 @@ describe('classifyRequest', () => {
     expect(classifyRequest(topic).classification).toBe(cls);
   });
 });
+
+describe('topic terms and labels of a question', () => {
+  it('keeps the subject of a question, not its framing or its agent', async () => {
+    const { CorpusIndex } = await import('./corpus-index');
+    const { topicTermsOf } = await import('./topic-profile');
+    const { topicLabel } = await import('./subtopic-builder');
+    const index = new CorpusIndex([
+      { id: 'a', title: 'a', text: 'The president talked about immigration and the border.' },
+      { id: 'b', title: 'b', text: 'The president addressed the economy and inflation.' },
+      { id: 'c', title: 'c', text: 'Hurricane Idalia made landfall in the Big Bend.' },
+    ]);
+    expect(topicTermsOf(index, 'How have presidents talked about immigration?')).toEqual(['immigr']);
+    expect(topicTermsOf(index, 'How have presidents addressed the economy?')).toEqual(['economi']);
+    expect(topicTermsOf(index, 'Hurricane Idalia')).toEqual(['hurrican', 'idalia']);
+    expect(topicLabel('How have U.S. presidents talked about immigration?')).toBe('Immigration');
+    expect(topicLabel('Hurricane Idalia')).toBe('Hurricane Idalia');
+  });
+});

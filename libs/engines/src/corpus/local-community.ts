@@ -101,6 +101,8 @@ export function localCommunity(seeds: readonly { id: string; weight: number }[],
     .map(([id, x]) => ({ id, rank: x / (vol.get(id) || 1) }))
     .sort((a, b) => b.rank - a.rank || a.id.localeCompare(b.id));
   const inside = new Set<string>();
+  let totalVol = 0;
+  for (const v of vol.values()) totalVol += v;
   let volS = 0;
   let cut = 0;
   let best = { phi: Infinity, objective: Infinity, n: Math.min(order.length, options.minSize) };
@@ -111,7 +113,8 @@ export function localCommunity(seeds: readonly { id: string; weight: number }[],
     let internal = 0;
     for (const [v, w] of adj.get(u)!) if (inside.has(v) && v !== u) internal += w;
     cut += vol.get(u)! - 2 * internal;
-    const phi = volS > 0 ? cut / volS : 1;
+    const smaller = Math.min(volS, totalVol - volS);
+    const phi = smaller > 0 ? cut / smaller : 1;
     const objective = phi + (options.sizePenalty * (i + 1)) / options.maxSize;
     if (i + 1 >= options.minSize && objective < best.objective) best = { phi, objective, n: i + 1 };
   }

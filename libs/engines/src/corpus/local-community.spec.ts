@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { localCommunity } from './local-community';
+
+/** Two dense clusters (a0..a7, b0..b7) joined by one weak edge, plus a sparse tail off cluster b. */
+function graph(): (id: string) => { id: string; score: number }[] {
+  const edges = new Map<string, { id: string; score: number }[]>();
+  const link = (u: string, v: string, w: number): void => {
+    edges.set(u, [...(edges.get(u) ?? []), { id: v, score: w }]);
+    edges.set(v, [...(edges.get(v) ?? []), { id: u, score: w }]);
+  };
+  for (const c of ['a', 'b']) for (let i = 0; i < 8; i++) for (let j = i + 1; j < 8; j++) if ((i + j) % 3 !== 0) link(`${c}${i}`, `${c}${j}`, 0.6);
+  link('a7', 'b0', 0.2);
+  for (let i = 0; i < 6; i++) link(i ? `t${i - 1}` : 'b3', `t${i}`, 0.3);
+  return (id) => edges.get(id) ?? [];
+}
+
+describe('localCommunity (personalized PageRank + conductance sweep)', () => {
+  it('returns the seeds\u2019 cluster and stops at the weak edge', () => {
+    const c = localCommunity([{ id: 'a0', weight: 1 }, { id: 'a3', weight: 0.5 }], graph(), { depth: 4, maxNodes: 100, alpha: 0.15, iterations: 60, minSize: 3, maxSize: 20, sizePenalty: 0 });
+    expect(new Set(c.members.map((m) => m.id))).toEqual(new Set(['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7']));
+    expect(c.conductance).toBeLessThan(0.1);
+    expect(c.members[0]!.rank).toBeGreaterThanOrEqual(c.members.at(-1)!.rank);
+  });
+
+  it('is deterministic, and empty without seeds', () => {
+    const o = { depth: 3, maxNodes: 100, alpha: 0.15, iterations: 40, minSize: 3, maxSize: 20, sizePenalty: 0.2 };
+    expect(localCommunity([{ id: 'b1', weight: 1 }], graph(), o)).toEqual(localCommunity([{ id: 'b1', weight: 1 }], graph(), o));
+    expect(localCommunity([], graph(), o).members).toEqual([]);
+  });
+});
