@@ -40,7 +40,7 @@ describe('the decision layer, end to end', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
     const runRecord = await stack.client.run(id);
     expect(runRecord.rounds).toHaveLength(1);
-    expect(runRecord.counters.tasksDispatched).toBe(6);
+    expect(runRecord.counters.tasksDispatched).toBe(7); // six searches and the writer
     const report = await stack.client.report(id);
     expect(report.coverage.gaps).toHaveLength(2);
     expect(report.coverage.subtopics.filter((s) => s.status === 'missing').map((s) => s.id)).toEqual(['s3', 's6']);

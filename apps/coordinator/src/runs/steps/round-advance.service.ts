@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EngineFactory, type EngineDecision } from '@orrery/engines';
-import type { Finding, ReviewSummaryRecord, Round, Run, SignalHistoryRecord, Subtopic } from '@orrery/protocol';
-import { shouldWrapUp } from '../../budget';
+import type { Finding, ReviewSummaryRecord, Round, Run, SignalHistoryRecord, Subtopic, TokenUsage } from '@orrery/protocol';
+import { chargeTokens, shouldWrapUp } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import type { RoundFigures } from '../../coverage/round-figures';
 import { effortFor } from '../../effort';
@@ -16,6 +16,7 @@ import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { openRound } from '../round-record';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
+import { addUsage } from '../usage';
 import { FinalizeStep } from './finalize.step';
 
 export class StaleStateError extends Error {
@@ -24,10 +25,11 @@ export class StaleStateError extends Error {
   }
 }
 
-type Move =
+type Move = (
   | { kind: 'round'; subtopicIds: string[]; newSubtopics: Subtopic[]; history: SignalHistoryRecord }
   | { kind: 'review'; review: ReviewSummaryRecord; history: SignalHistoryRecord }
-  | { kind: 'synthesize'; history?: SignalHistoryRecord };
+  | { kind: 'synthesize'; history?: SignalHistoryRecord }
+) & { usage?: TokenUsage };
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -113,6 +115,13 @@ export class RoundAdvance {
   }
 
   private apply(r: Run, move: Move, now: string): void {
+    if (move.usage) {
+      const charged = chargeTokens(r.budgetLedger, `refine-${r.rounds.length}`, move.usage);
+      if (charged.applied) {
+        r.budgetLedger = charged.state;
+        r.usage = addUsage(r.usage, move.usage);
+      }
+    }
     if (r.status !== 'researching') return;
     if (move.kind === 'round') {
       if (!openRound(r, r.rounds.length + 1, move.subtopicIds, move.newSubtopics, this.tokensPerTask(r), now)) this.apply(r, { kind: 'synthesize' }, now);
@@ -192,10 +201,10 @@ export class RoundAdvance {
     const signals = { round, newSubtopics: newSubtopics.length, thin: thin.length, signal };
     if (!subtopicIds.length) {
       await log({ decisionType: 'coverage-stop', level: 'L0', confidence: 0.85, conclusion: 'synthesize: no gaps left worth another round', signals });
-      return { kind: 'synthesize', history };
+      return { kind: 'synthesize', history, usage: refinement.usage };
     }
     await log({ decisionType: signal, level: 'L0', confidence: 0.8, conclusion: `round ${round + 1}: ${subtopicIds.length} gap-targeted tasks`, signals });
-    return { kind: 'round', subtopicIds, newSubtopics: newSubtopics.filter((s) => subtopicIds.includes(s.id)), history };
+    return { kind: 'round', subtopicIds, newSubtopics: newSubtopics.filter((s) => subtopicIds.includes(s.id)), history, usage: refinement.usage };
   }
 
   /** Dispatches whatever the record says comes next; with deterministic job ids a repeat is a no-op. */
