@@ -1,0 +1,288 @@
+/**
+ * npm run bench:orchestration [-- --out bench-orchestration.json --samples 30 --raw 300 --scale-runs 16 --tasks 10000]
+ *
+ * Orchestration cost of Orrery against raw BullMQ, measured in the same run on a redis-server of its own
+ * (so that other Redis users do not pollute INFO commandstats or used_memory). Simulated engine throughout.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { type BenchStack, median, percentile, startBenchStack } from '../support/service-stack';
+
+const { values: args } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'bench-orchestration.json' },
+    samples: { type: 'string', default: '30' },
+    raw: { type: 'string', default: '300' },
+    'scale-runs': { type: 'string', default: '16' },
+    'scale-latency': { type: 'string', default: '400' },
+    tasks: { type: 'string', default: '10000' },
+  },
+});
+const SAMPLES = Number(args.samples);
+const RAW = Number(args.raw);
+const SCALE_RUNS = Number(args['scale-runs']);
+const SCALE_LATENCY = Number(args['scale-latency']);
+const MEMORY_TASKS = Number(args.tasks);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no port'))));
+    });
+  });
+}
+
+async function ownRedis(): Promise<{ url: string; child: ChildProcess; dir: string }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'orrery-bench-redis-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    r.on('error', () => undefined);
+    const ok = await r.connect().then(() => r.ping(), () => undefined);
+    r.disconnect();
+    if (ok === 'PONG') return { url, child, dir };
+    await sleep(100);
+  }
+  throw new Error('redis-server did not start');
+}
+
+/* ------------------------------------------------------------------------------------------- helpers */
+
+type Ev = { type: string; ts: string; round?: number; taskId?: string };
+
+async function events(redis: Redis, prefix: string, runId: string): Promise<Ev[]> {
+  const entries = await redis.xrange(`${prefix}:run:{${runId}}:events`, '-', '+');
+  return entries.map(([, f]) => JSON.parse(f[f.indexOf('event') + 1]!) as Ev);
+}
+
+async function waitDone(redis: Redis, prefix: string, runId: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const raw = await redis.get(`${prefix}:run:{${runId}}`);
+    const status = raw ? (JSON.parse(raw) as { status: string }).status : '';
+    if (status === 'done') return;
+    if (status === 'failed' || status === 'cancelled') throw new Error(`run ${runId} ended ${status}`);
+    await sleep(20);
+  }
+  throw new Error(`run ${runId} did not finish`);
+}
+
+async function commandCount(redis: Redis): Promise<number> {
+  const info = await redis.info('commandstats');
+  let n = 0;
+  for (const m of info.matchAll(/calls=(\d+)/g)) n += Number(m[1]);
+  return n;
+}
+
+/** utime + stime of a process in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function usedMemoryMb(redis: Redis): Promise<number> {
+  const m = /used_memory:(\d+)/.exec(await redis.info('memory'));
+  return m ? Number(m[1]) / 1024 / 1024 : NaN;
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+/* -------------------------------------------------------------------------------------------- measures */
+
+/** add → process → completion seen through QueueEvents, one job at a time, on the same Redis. */
+async function rawBullmq(url: string, n: number): Promise<number[]> {
+  const connection = { url };
+  const prefix = `bench-raw-${process.pid}`;
+  const queue = new Queue('raw', { connection, prefix });
+  const worker = new Worker('raw', async (job) => ({ echo: job.data.i }), { connection, prefix, concurrency: 1 });
+  const qe = new QueueEvents('raw', { connection, prefix });
+  queue.on('error', () => undefined);
+  worker.on('error', () => undefined);
+  qe.on('error', () => undefined);
+  await Promise.all([queue.waitUntilReady(), worker.waitUntilReady(), qe.waitUntilReady()]);
+  const out: number[] = [];
+  for (let i = 0; i < n + 10; i++) {
+    const t0 = performance.now();
+    const job = await queue.add('t', { i }, { removeOnComplete: 1000 });
+    await job.waitUntilFinished(qe);
+    if (i >= 10) out.push(performance.now() - t0);
+  }
+  await worker.close();
+  await qe.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  return out;
+}
+
+/** One search task per run at zero latency: round.started (dispatch) → task.completed (merged into the ledger). */
+async function orreryRoundTrips(stack: BenchStack, redis: Redis, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n + 3; i++) {
+    const { id } = await stack.client.submit({ topic: `dispatch overhead sample ${i} across many facets`, engine: 'simulated' });
+    await waitDone(redis, stack.prefix, id);
+    const ev = await events(redis, stack.prefix, id);
+    const started = ev.find((e) => e.type === 'round.started');
+    const merged = ev.find((e) => e.type === 'task.completed');
+    if (i >= 3 && started && merged) out.push(Date.parse(merged.ts) - Date.parse(started.ts));
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const redisServer = await ownRedis();
+  process.env.REDIS_URL = redisServer.url;
+  const redis = new Redis(redisServer.url);
+  const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version } };
+  const table: [string, string, string, string][] = [];
+  try {
+    /* 1. dispatch overhead */
+    const raw = await rawBullmq(redisServer.url, RAW);
+    let stack = await startBenchStack({
+      name: 'dispatch',
+      workers: 1,
+      env: { ENGINE: 'simulated', SIMULATED_SUBTOPICS: '1', SIMULATED_ROUNDS: '1', SIMULATED_LATENCY_MS: '0', JUDGE: 'off' },
+      workerEnv: { SUBAGENT_CONCURRENCY: '1' },
+    });
+    const orrery = await orreryRoundTrips(stack, redis, SAMPLES);
+    await stack.stop();
+    const dispatch = { rawMedianMs: r2(median(raw)), rawP99Ms: r2(percentile(raw, 99)), orreryMedianMs: r2(median(orrery)), orreryP99Ms: r2(percentile(orrery, 99)), samples: { raw: raw.length, orrery: orrery.length } };
+    const dispatchRatio = median(orrery) / median(raw);
+    results.dispatch = { ...dispatch, ratio: r2(dispatchRatio), target: '≤ 1.5', met: dispatchRatio <= 1.5 };
+    table.push(['dispatch overhead (median / p99)', `Orrery ${dispatch.orreryMedianMs} / ${dispatch.orreryP99Ms} ms; raw BullMQ ${dispatch.rawMedianMs} / ${dispatch.rawP99Ms} ms`, `${r2(dispatchRatio)}× raw`, `≤ 1.5× ${dispatchRatio <= 1.5 ? 'met' : 'MISSED'}`]);
+
+    /* 2. fan-out: one round of as many tasks as a breadth plan dispatches, 500 ms each */
+    stack = await startBenchStack({
+      name: 'fanout',
+      workers: 2,
+      env: { ENGINE: 'simulated', SIMULATED_SUBTOPICS: '10', MAX_SUBTOPICS: '10', SIMULATED_ROUNDS: '1', JUDGE: 'off' },
+      workerEnv: { SUBAGENT_CONCURRENCY: '8', SIMULATED_LATENCY_MS: '500' },
+    });
+    const walls: number[] = [];
+    let fanTasks = 0;
+    for (let i = 0; i < 3; i++) {
+      const { id } = await stack.client.submit({ topic: `fan-out sample ${i}: compare economy, immigration, war and health policy`, engine: 'simulated' });
+      await waitDone(redis, stack.prefix, id);
+      const ev = await events(redis, stack.prefix, id);
+      const started = ev.find((e) => e.type === 'round.started' && e.round === 1) as (Ev & { tasks?: unknown[] }) | undefined;
+      const completed = ev.find((e) => e.type === 'round.completed' && e.round === 1);
+      fanTasks = started?.tasks?.length ?? 0;
+      if (started && completed) walls.push(Date.parse(completed.ts) - Date.parse(started.ts));
+    }
+    await stack.stop();
+    const fanWall = median(walls);
+    const fanTarget = 1.15 * 500 + median(orrery);
+    results.fanOut = { tasks: fanTasks, latencyMs: 500, wallMedianMs: fanWall, walls, targetMs: r1(fanTarget), met: fanWall <= fanTarget };
+    table.push([`fan-out (${fanTasks} tasks × 500 ms, one round)`, `${fanWall} ms wall (median of 3)`, `${r2(fanWall / 500)}× one task`, `≤ ${r1(fanTarget)} ms ${fanWall <= fanTarget ? 'met' : 'MISSED'}`]);
+
+    /* 3. horizontal scaling + 4. coordinator cost */
+    const perMinute: Record<number, number> = {};
+    let cost: Record<string, number> = {};
+    for (const procs of [1, 2, 4]) {
+      stack = await startBenchStack({
+        name: `scale${procs}`,
+        workers: procs,
+        env: { ENGINE: 'simulated', SIMULATED_SUBTOPICS: '4', SIMULATED_ROUNDS: '2', JUDGE: 'off', COORDINATOR_CONCURRENCY: '8' },
+        workerEnv: { SUBAGENT_CONCURRENCY: '2', SIMULATED_LATENCY_MS: String(SCALE_LATENCY) },
+      });
+      const cmd0 = await commandCount(redis);
+      const cpu0 = cpuMs(stack.coordinator.pid!);
+      const t0 = Date.now();
+      const ids = await Promise.all(Array.from({ length: SCALE_RUNS }, (_, i) => stack.client.submit({ topic: `scaling sample ${i}: economy, immigration and health policy`, engine: 'simulated' }).then((r) => r.id)));
+      await Promise.all(ids.map((id) => waitDone(redis, stack.prefix, id, 600_000)));
+      const wall = Date.now() - t0;
+      perMinute[procs] = r1((SCALE_RUNS * 60_000) / wall);
+      if (procs === 4) {
+        let tasks = 0;
+        for (const id of ids) tasks += (await events(redis, stack.prefix, id)).filter((e) => e.type === 'task.completed').length + 1; // + the writer
+        const cmds = (await commandCount(redis)) - cmd0;
+        const cpu = cpuMs(stack.coordinator.pid!) - cpu0;
+        cost = { tasks, redisCommandsPerTask: r1(cmds / tasks), coordinatorCpuMsPerTask: r2(cpu / tasks), note: 1 } as Record<string, number>;
+      }
+      await stack.stop();
+    }
+    const scaling = perMinute[4]! / perMinute[1]!;
+    results.scaling = { runsPerMinute: perMinute, ratio4to1: r2(scaling), perProcessConcurrency: 2, latencyMs: SCALE_LATENCY, runs: SCALE_RUNS, target: '≥ 3.5', met: scaling >= 3.5 };
+    table.push(['horizontal scaling (runs/min, 1 / 2 / 4 procs)', `${perMinute[1]} / ${perMinute[2]} / ${perMinute[4]}`, `${r2(scaling)}× with 4`, `≥ 3.5× ${scaling >= 3.5 ? 'met' : 'MISSED'}`]);
+    delete cost.note;
+    results.coordinatorCost = { ...cost, scope: 'Redis commands of all processes (coordinator, workers, QueueEvents) per task; CPU of the coordinator process only' };
+    table.push(['coordinator cost per task', `${cost.redisCommandsPerTask} Redis commands, ${cost.coordinatorCpuMsPerTask} ms coordinator CPU`, '—', 'report']);
+
+    /* 5. memory across MEMORY_TASKS tasks */
+    stack = await startBenchStack({
+      name: 'memory',
+      workers: 2,
+      env: { ENGINE: 'simulated', SIMULATED_SUBTOPICS: '6', SIMULATED_ROUNDS: '1', JUDGE: 'off', COORDINATOR_CONCURRENCY: '16', JOB_RETENTION_COUNT: '1000', RUN_RETENTION_SECONDS: '60' },
+      workerEnv: { SUBAGENT_CONCURRENCY: '16', SIMULATED_LATENCY_MS: '0' },
+    });
+    const pids = [stack.coordinator.pid!, ...stack.workers.map((w) => w.pid!)];
+    const samples: { tasks: number; seconds: number; redisMb: number; rssMb: number }[] = [];
+    const mem0 = await usedMemoryMb(redis);
+    const tMem = Date.now();
+    let done = 0;
+    let nextSample = 0;
+    const perRun = 7; // 6 searches + the writer
+    const inFlight = 12;
+    let submitted = 0;
+    const one = async (): Promise<void> => {
+      while (submitted * perRun < MEMORY_TASKS) {
+        submitted++;
+        const { id } = await stack.client.submit({ topic: `memory sample ${submitted}: economy, immigration, war and health policy`, engine: 'simulated' });
+        await waitDone(redis, stack.prefix, id, 600_000);
+        done += perRun;
+        if (done >= nextSample) {
+          nextSample += Math.max(perRun, Math.floor(MEMORY_TASKS / 10));
+          samples.push({ tasks: done, seconds: r1((Date.now() - tMem) / 1000), redisMb: r2(await usedMemoryMb(redis)), rssMb: r1(pids.reduce((n, p) => n + rssMb(p), 0)) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, one));
+    await stack.stop();
+    const half = samples.slice(Math.floor(samples.length / 2));
+    results.memory = { tasks: done, baselineRedisMb: r2(mem0), samples, retention: { JOB_RETENTION_COUNT: 1000, RUN_RETENTION_SECONDS: 60 } };
+    const first = samples[0]!;
+    const last = samples.at(-1)!;
+    table.push([
+      `memory (${done} tasks, ${r1((Date.now() - tMem) / 1000)} s)`,
+      `Redis ${first.redisMb} → ${last.redisMb} MB; RSS (all procs) ${first.rssMb} → ${last.rssMb} MB`,
+      `2nd half: Redis ${r2(Math.max(...half.map((s) => s.redisMb)) - Math.min(...half.map((s) => s.redisMb)))} MB spread`,
+      'flat within retention',
+    ]);
+  } finally {
+    redis.disconnect();
+    redisServer.child.kill('SIGKILL');
+    rmSync(redisServer.dir, { recursive: true, force: true });
+  }
+
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'result', 'ratio', 'target'], ...table].map((r) => r[i]!.length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(line(['measure', 'result', 'ratio', 'target']));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of table) console.log(line(r));
+  writeFileSync(args.out!, JSON.stringify({ ...results, table }, null, 2));
+  console.log(`\nwritten to ${args.out}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
