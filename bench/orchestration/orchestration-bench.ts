@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     const walls: number[] = [];
     let fanTasks = 0;
     for (let i = 0; i < 3; i++) {
-      const { id } = await stack.client.submit({ topic: `fan-out sample ${i}: compare economy, immigration, war and health policy`, engine: 'simulated' });
+      const { id } = await stack.client.submit({ topic: `fan-out sample ${i}: economy, immigration, war and health policy`, engine: 'simulated' });
       await waitDone(redis, stack.prefix, id);
       const ev = await events(redis, stack.prefix, id);
       const started = ev.find((e) => e.type === 'round.started' && e.round === 1) as (Ev & { tasks?: unknown[] }) | undefined;

@@ -19,7 +19,7 @@ export interface EffortCaps {
  */
 export const EFFORT: Readonly<Record<RequestClass, Readonly<EffortCaps>>> = Object.freeze({
   straightforward: Object.freeze({ maxSubagentsPerRound: 1, maxRounds: 1, fullPipeline: false, maxFindingsPerTask: 5 }),
-  breadth: Object.freeze({ maxSubagentsPerRound: 8, maxRounds: 3, fullPipeline: true, maxFindingsPerTask: 8 }),
+  breadth: Object.freeze({ maxSubagentsPerRound: 12, maxRounds: 3, fullPipeline: true, maxFindingsPerTask: 8 }),
   depth: Object.freeze({ maxSubagentsPerRound: 4, maxRounds: 5, fullPipeline: true, maxFindingsPerTask: 10 }),
 });
 

@@ -8,11 +8,10 @@ import { RunEventsService } from './run-events.service';
 export class DecisionLogService {
   constructor(private readonly events: RunEventsService) {}
 
-  /** `key` makes the log idempotent when a step runs twice. */
-  async log(runId: string, key: string, decision: EngineDecision, stateVersion?: number): Promise<Decision> {
+  /** `key` makes the log idempotent when a step runs twice; returns null when it was logged already. */
+  async log(runId: string, key: string, decision: EngineDecision, stateVersion?: number): Promise<Decision | null> {
     const full: Decision = { ...decision, runId, ts: new Date().toISOString(), ...(stateVersion === undefined ? {} : { stateVersion }) };
-    await this.events.append(runId, `decision:${key}`, 'decision', { decision: full });
-    return full;
+    return (await this.events.append(runId, `decision:${key}`, 'decision', { decision: full })) ? full : null;
   }
 
   async list(runId: string): Promise<Decision[]> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { LedgerModule } from '../ledger/ledger.module';
+import { ResultCheckService } from '../ledger/result-check.service';
 import { ResultIntakeService } from '../ledger/result-intake.service';
 import { QueuesModule } from '../queues/queues.module';
 import { CoordinatorStepsProcessor } from './coordinator-steps.processor';
@@ -22,6 +23,7 @@ import { TaskProgressListener } from './task-progress.listener';
     RunTransitions,
     RunsService,
     ResultIntakeService,
+    ResultCheckService,
     MetricsService,
     RoundJudgeService,
     RoundAdvance,

@@ -1,9 +1,11 @@
 import { OnQueueEvent, QueueEventsHost, QueueEventsListener } from '@nestjs/bullmq';
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { SUBAGENT_QUEUE, TaskProgressSchema } from '@orrery/protocol';
+import { SearchTaskSchema, SUBAGENT_QUEUE, TaskProgressSchema } from '@orrery/protocol';
 import { createHash } from 'node:crypto';
 import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
+import { ResultCheckService } from '../ledger/result-check.service';
+import { TaskDispatcher } from '../queues/task-dispatcher';
 import { runIdOfJob } from '../queues/job-ids';
 import { taskDecision } from './task-decisions';
 
@@ -19,6 +21,8 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
   constructor(
     private readonly events: RunEventsService,
     private readonly decisions: DecisionLogService,
+    private readonly results: ResultCheckService,
+    private readonly dispatcher: TaskDispatcher,
   ) {
     super();
   }
@@ -40,11 +44,22 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
     if (reported) await this.decisions.log(runId, reported.key, reported.decision).catch((err) => this.logger.warn(err.message));
   }
 
-  /** Live progress only: results enter the ledger when their round step has checked them. */
+  /**
+   * A search result is checked and merged as soon as it lands, so the ledger and the run's progress are
+   * live; its round step checks it again (idempotently) before it decides anything.
+   */
   @OnQueueEvent('completed')
-  async onCompleted({ jobId }: { jobId: string }): Promise<void> {
+  async onCompleted({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }): Promise<void> {
     const runId = runIdOfJob(jobId);
     if (!runId) return;
-    await this.events.append(runId, `progress:${jobId}:done`, 'task.progress', { round: roundOf(jobId), taskId: jobId, stage: 'done', message: 'task finished' }).catch((err) => this.logger.warn(err.message));
+    const round = roundOf(jobId);
+    try {
+      const task = round ? SearchTaskSchema.safeParse((await this.dispatcher.taskJob(jobId))?.data) : undefined;
+      // A search result's `task.completed` event says it is done; any other task gets a progress line.
+      if (task?.success) await this.results.check(runId, round, task.data, typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue);
+      else await this.events.append(runId, `progress:${jobId}:done`, 'task.progress', { round, taskId: jobId, stage: 'done', message: 'task finished' });
+    } catch (err) {
+      this.logger.warn(`early check of ${jobId}: ${(err as Error).message}`);
+    }
   }
 }

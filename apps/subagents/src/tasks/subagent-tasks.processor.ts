@@ -49,7 +49,8 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
     }
     const task = parsed.data;
     const progress = (u: ProgressUpdate) => job.updateProgress({ taskId: task.taskId, ...u });
-    await job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`);
+    // For operators in Bull Board; not awaited, so it costs the task no round trip.
+    void job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`).catch(() => undefined);
     try {
       const engine = this.engines.subagent(task.engine);
       const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);

@@ -41,7 +41,7 @@ export class PlanStep {
         const effort = effortFor(plan.classification);
         r.budget.maxRounds = Math.min(r.budget.maxRounds, effort.maxRounds);
         r.budgetLedger.budget.maxRounds = r.budget.maxRounds;
-        const ids = plan.subtopics.map((s) => s.id).slice(0, effort.maxSubagentsPerRound);
+        const ids = plan.subtopics.map((s) => s.id).slice(0, Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS));
         if (!openRound(r, 1, ids, plan.subtopics, this.advance.tokensPerTask(r), now)) {
           r.plan.subtopics = plan.subtopics;
           r.status = 'failed';
@@ -72,7 +72,7 @@ export class PlanStep {
       decisionType: 'classification',
       level: 'L0',
       confidence: cls.confidence,
-      conclusion: `${cls.class}: at most ${effort.maxSubagentsPerRound} subagents per round, ${effort.maxRounds} rounds${effort.fullPipeline ? '' : ', one search and a direct answer'}`,
+      conclusion: `${cls.class}: at most ${Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS)} subagents per round, ${effort.maxRounds} rounds${effort.fullPipeline ? '' : ', one search and a direct answer'}`,
       signals: { ...cls.signals, class: cls.class },
     });
     const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };

@@ -182,6 +182,7 @@ export class RoundAdvance {
     const plan = run.plan!;
     const log = (d: EngineDecision) => this.decisions.log(run.id, `round:${round}:${d.decisionType}`, d, run.stateVersion);
     const effort = effortFor(plan.classification);
+    const parallel = Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS);
     const tasksLeft = run.budget.maxTasks - run.counters.tasksDispatched;
     const refinement = await this.engines.coordinator(run.engine).refine({
       runId: run.id,
@@ -191,13 +192,13 @@ export class RoundAdvance {
       round,
       findings,
       evidence,
-      maxNewTasks: Math.max(0, Math.min(this.config.MAX_NEW_TASKS_PER_ROUND, tasksLeft, effort.maxSubagentsPerRound)),
+      maxNewTasks: Math.max(0, Math.min(this.config.MAX_NEW_TASKS_PER_ROUND, tasksLeft, parallel)),
     });
     for (const d of refinement.decisions) await log(d);
     const known = new Set(plan.subtopics.map((s) => s.id));
     const newSubtopics = refinement.newSubtopics.filter((s) => !known.has(s.id));
     const thin = signal === 'pivot' ? [] : refinement.thinSubtopicIds.filter((id) => known.has(id));
-    const subtopicIds = [...thin, ...newSubtopics.map((s) => s.id)].slice(0, Math.max(0, Math.min(tasksLeft, effort.maxSubagentsPerRound)));
+    const subtopicIds = [...thin, ...newSubtopics.map((s) => s.id)].slice(0, Math.max(0, Math.min(tasksLeft, parallel)));
     const signals = { round, newSubtopics: newSubtopics.length, thin: thin.length, signal };
     if (!subtopicIds.length) {
       await log({ decisionType: 'coverage-stop', level: 'L0', confidence: 0.85, conclusion: 'synthesize: no gaps left worth another round', signals });
@@ -222,7 +223,8 @@ export class RoundAdvance {
     const last = run.rounds[run.rounds.length - 1];
     if (run.status !== 'researching' || !last || last.status !== 'dispatched') return;
     const tasks = buildRoundTasks(run, last.n, await this.ledger.sourceIds(run.id), this.limits());
-    await this.transitions.recordDispatch(run, last.n, tasks);
+    // Dispatch first: `round.started` then marks when the tasks were really out.
     await this.dispatcher.dispatchRound(run.id, last.n, tasks);
+    await this.transitions.recordDispatch(run, last.n, tasks);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Finding, type Run, type SearchResult, SearchResultSchema, type SearchTask, SearchTaskSchema, type TokenUsage } from '@orrery/protocol';
+import { type Finding, type Run, SearchTaskSchema } from '@orrery/protocol';
 import type { Job } from 'bullmq';
 import { reserve, settle } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -7,33 +7,13 @@ import { roundFigures } from '../../coverage/round-figures';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
-import { ResultIntakeService } from '../../ledger/result-intake.service';
+import { ResultCheckService, type TaskOutcome, ZERO_USAGE } from '../../ledger/result-check.service';
 import { MetricsService } from '../../metrics/metrics.service';
-import { attemptOfTask, jobIds } from '../../queues/job-ids';
+import { attemptOfTask } from '../../queues/job-ids';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
-import { filterResult, verdictOnResult } from '../../verdicts';
 import { RunStore } from '../run-store';
 import { addUsage } from '../usage';
 import { RoundAdvance, StaleStateError } from './round-advance.service';
-
-interface TaskOutcome {
-  taskId: string;
-  ok: boolean;
-  returned: number;
-  newFindings: number;
-  newSources: number;
-  usage: TokenUsage;
-  error?: string;
-  retry?: SearchTask;
-}
-
-const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-function rejectedSourceIds(raw: unknown, kept: SearchResult | null): string[] {
-  const parsed = SearchResultSchema.safeParse(raw);
-  if (!parsed.success) return [];
-  const keep = new Set(kept?.sources.map((x) => x.id));
-  return parsed.data.sources.map((x) => x.id).filter((id) => !keep.has(id));
-}
 
 const taskIdOfKey = (key: string) => key.slice(key.lastIndexOf(':') + 1);
 const reservationOf = (round: number, taskId: string) => {
@@ -49,7 +29,7 @@ const reservationOf = (round: number, taskId: string) => {
 export class RoundStep {
   constructor(
     private readonly store: RunStore,
-    private readonly intake: ResultIntakeService,
+    private readonly results: ResultCheckService,
     private readonly ledger: LedgerStore,
     private readonly decisions: DecisionLogService,
     private readonly events: RunEventsService,
@@ -128,75 +108,19 @@ export class RoundStep {
       if (taskJob?.processedOn && taskJob.finishedOn) this.metrics.taskDuration('search', (taskJob.finishedOn - taskJob.processedOn) / 1000);
       const task = SearchTaskSchema.safeParse(taskJob?.data);
       if (!task.success) {
-        outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO, error: 'the task payload is gone; result not checked' });
+        outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error: 'the task payload is gone; result not checked' });
         continue;
       }
-      outcomes.push(await this.judgeResult(run, round, task.data, value));
+      outcomes.push(await this.results.check(run.id, round, task.data, value, run.stateVersion));
     }
     for (const [key, reason] of Object.entries(await job.getIgnoredChildrenFailures())) {
       const taskId = taskIdOfKey(key);
       const error = String(reason).slice(0, 2000);
       await this.events.append(run.id, `task.failed:${taskId}`, 'task.failed', { round, taskId, error });
       this.metrics.taskOutcome('search', 'failed');
-      outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO, error });
+      outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error });
     }
     return outcomes;
-  }
-
-  private async judgeResult(run: Run, round: number, task: SearchTask, value: unknown): Promise<TaskOutcome> {
-    const attempt = attemptOfTask(task.taskId);
-    const verdict = verdictOnResult({ task, result: value, topic: run.topic, attempt });
-    const filtered = filterResult({ task, result: value, topic: run.topic });
-    this.metrics.resultVerdict(verdict.verdict);
-    await this.decisions.log(
-      run.id,
-      `verdict:${task.taskId}`,
-      {
-        decisionType: 'result-verdict',
-        level: 'L0',
-        confidence: verdict.verdict === 'pass' ? 0.95 : 0.85,
-        conclusion: `${verdict.verdict}: ${verdict.detail}`.slice(0, 2000),
-        signals: {
-          taskId: task.taskId,
-          attempt,
-          format: verdict.checks.format.status,
-          meaning: verdict.checks.meaning.status,
-          scope: verdict.checks.scope.status,
-          kept: filtered.kept,
-          dropped: filtered.dropped,
-        },
-      },
-      run.stateVersion,
-    );
-    // Good findings are kept whatever the verdict; a retry may add what the first attempt got wrong.
-    const merge = filtered.result ? await this.intake.accept(run.id, round, task.taskId, filtered.result) : { newFindings: 0, newSources: 0 };
-    const usage = filtered.result?.usage ?? ZERO;
-    const stats = filtered.result?.stats ?? {};
-    this.metrics.structuredOutputFailures(stats.structuredRetries ?? 0);
-    for (let i = 0; i < (stats.fallbacks ?? 0); i++) this.metrics.fallback('subagent-engine');
-    this.metrics.taskOutcome('search', verdict.verdict);
-    // A retry is worth a task only when nothing usable came back; it is told what was wrong, and the
-    // sources it got wrong count as known, so even a deterministic engine looks elsewhere.
-    const rejected = rejectedSourceIds(value, filtered.result);
-    const retry: SearchTask | undefined =
-      verdict.verdict === 'retry' && filtered.kept === 0
-        ? {
-            ...task,
-            taskId: jobIds.retryTask(task.taskId, attempt + 1),
-            knownSourceIds: [...new Set([...task.knownSourceIds, ...rejected])].slice(0, 5000),
-            context: { ...task.context, correction: (verdict.correction ?? verdict.detail).slice(0, 2000) },
-          }
-        : undefined;
-    return {
-      taskId: task.taskId,
-      ok: filtered.result !== null,
-      returned: filtered.result?.findings.length ?? 0,
-      newFindings: merge.newFindings,
-      newSources: merge.newSources,
-      usage,
-      ...(filtered.result ? {} : { error: `result rejected: ${verdict.detail}` }),
-      ...(retry ? { retry } : {}),
-    };
   }
 
   /** All tasks of the round are settled: measure coverage and novelty, judge, and move on. */

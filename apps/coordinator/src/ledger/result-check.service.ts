@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage } from '@orrery/protocol';
+import { DecisionLogService } from '../events/decision-log.service';
+import { MetricsService } from '../metrics/metrics.service';
+import { attemptOfTask, jobIds } from '../queues/job-ids';
+import { filterResult, verdictOnResult } from '../verdicts';
+import { ResultIntakeService } from './result-intake.service';
+
+export interface TaskOutcome {
+  taskId: string;
+  ok: boolean;
+  returned: number;
+  newFindings: number;
+  newSources: number;
+  usage: TokenUsage;
+  error?: string;
+  retry?: SearchTask;
+}
+
+export const ZERO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+function rejectedSourceIds(raw: unknown, kept: SearchResult | null): string[] {
+  const parsed = SearchResultSchema.safeParse(raw);
+  if (!parsed.success) return [];
+  const keep = new Set(kept?.sources.map((x) => x.id));
+  return parsed.data.sources.map((x) => x.id).filter((id) => !keep.has(id));
+}
+
+/**
+ * The verdict on one search result (format, meaning, scope), then the ledger merge of what passes.
+ * Deterministic and idempotent per task id: the queue's completion event checks a result as soon as it
+ * lands, and its round step checks it again with the same outcome, counted and logged once.
+ */
+@Injectable()
+export class ResultCheckService {
+  constructor(
+    private readonly intake: ResultIntakeService,
+    private readonly decisions: DecisionLogService,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  async check(runId: string, round: number, task: SearchTask, value: unknown, stateVersion?: number): Promise<TaskOutcome> {
+    const topic = task.context.topic;
+    const attempt = attemptOfTask(task.taskId);
+    const verdict = verdictOnResult({ task, result: value, topic, attempt });
+    const filtered = filterResult({ task, result: value, topic });
+    const [logged, merge] = await Promise.all([
+      this.decisions.log(
+        runId,
+        `verdict:${task.taskId}`,
+        {
+          decisionType: 'result-verdict',
+          level: 'L0',
+          confidence: verdict.verdict === 'pass' ? 0.95 : 0.85,
+          conclusion: `${verdict.verdict}: ${verdict.detail}`.slice(0, 2000),
+          signals: {
+            taskId: task.taskId,
+            attempt,
+            format: verdict.checks.format.status,
+            meaning: verdict.checks.meaning.status,
+            scope: verdict.checks.scope.status,
+            kept: filtered.kept,
+            dropped: filtered.dropped,
+          },
+        },
+        stateVersion,
+      ),
+      // Good findings are kept whatever the verdict; a retry may add what the first attempt got wrong.
+      filtered.result ? this.intake.accept(runId, round, task.taskId, filtered.result) : Promise.resolve({ newFindings: 0, newSources: 0 }),
+    ]);
+    const stats = filtered.result?.stats ?? {};
+    if (logged) {
+      this.metrics.resultVerdict(verdict.verdict);
+      this.metrics.taskOutcome('search', verdict.verdict);
+      this.metrics.structuredOutputFailures(stats.structuredRetries ?? 0);
+      for (let i = 0; i < (stats.fallbacks ?? 0); i++) this.metrics.fallback('subagent-engine');
+    }
+    // A retry is worth a task only when nothing usable came back; it is told what was wrong, and the
+    // sources it got wrong count as known, so even a deterministic engine looks elsewhere.
+    const retry: SearchTask | undefined =
+      verdict.verdict === 'retry' && filtered.kept === 0
+        ? {
+            ...task,
+            taskId: jobIds.retryTask(task.taskId, attempt + 1),
+            knownSourceIds: [...new Set([...task.knownSourceIds, ...rejectedSourceIds(value, filtered.result)])].slice(0, 5000),
+            context: { ...task.context, correction: (verdict.correction ?? verdict.detail).slice(0, 2000) },
+          }
+        : undefined;
+    return {
+      taskId: task.taskId,
+      ok: filtered.result !== null,
+      returned: filtered.result?.findings.length ?? 0,
+      newFindings: merge.newFindings,
+      newSources: merge.newSources,
+      usage: filtered.result?.usage ?? ZERO_USAGE,
+      ...(filtered.result ? {} : { error: `result rejected: ${verdict.detail}` }),
+      ...(retry ? { retry } : {}),
+    };
+  }
+}
