@@ -12,6 +12,7 @@ export default defineConfig({
     alias: {
       '@orrery/protocol': src('libs/protocol/src/index.ts'),
       '@orrery/engines': src('libs/engines/src/index.ts'),
+      '@orrery/runtime': src('libs/runtime/src/index.ts'),
     },
   },
   test: {

@@ -6,12 +6,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { freePort, redisAnswers } from '@orrery/runtime';
 import { type BenchStack, median, percentile, startBenchStack } from '../support/service-stack';
 
 const { values: args } = parseArgs({
@@ -32,16 +32,6 @@ const MEMORY_TASKS = Number(args.tasks);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no port'))));
-    });
-  });
-}
 
 async function ownRedis(): Promise<{ url: string; child: ChildProcess; dir: string }> {
   const port = await freePort();
@@ -49,11 +39,7 @@ async function ownRedis(): Promise<{ url: string; child: ChildProcess; dir: stri
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    r.on('error', () => undefined);
-    const ok = await r.connect().then(() => r.ping(), () => undefined);
-    r.disconnect();
-    if (ok === 'PONG') return { url, child, dir };
+    if (await redisAnswers(url, 500)) return { url, child, dir };
     await sleep(100);
   }
   throw new Error('redis-server did not start');
@@ -231,7 +217,7 @@ async function main(): Promise<void> {
     stack = await startBenchStack({
       name: 'memory',
       workers: 2,
-      env: { ENGINE: 'simulated', SIMULATED_SUBTOPICS: '6', SIMULATED_ROUNDS: '1', JUDGE: 'off', COORDINATOR_CONCURRENCY: '16', JOB_RETENTION_COUNT: '1000', RUN_RETENTION_SECONDS: '60' },
+      env: { ENGINE: 'simulated', SIMULATED_SUBTOPICS: '6', SIMULATED_ROUNDS: '1', JUDGE: 'off', COORDINATOR_CONCURRENCY: '16', JOB_RETENTION_COUNT: '1000', RUN_RETENTION_SECONDS: '10' },
       workerEnv: { SUBAGENT_CONCURRENCY: '16', SIMULATED_LATENCY_MS: '0' },
     });
     const pids = [stack.coordinator.pid!, ...stack.workers.map((w) => w.pid!)];
@@ -258,7 +244,7 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: inFlight }, one));
     await stack.stop();
     const half = samples.slice(Math.floor(samples.length / 2));
-    results.memory = { tasks: done, baselineRedisMb: r2(mem0), samples, retention: { JOB_RETENTION_COUNT: 1000, RUN_RETENTION_SECONDS: 60 } };
+    results.memory = { tasks: done, baselineRedisMb: r2(mem0), samples, retention: { JOB_RETENTION_COUNT: 1000, RUN_RETENTION_SECONDS: 10 } };
     const first = samples[0]!;
     const last = samples.at(-1)!;
     table.push([

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { Redis } from 'ioredis';
+import { dropPrefix, freePort } from '@orrery/runtime';
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
 
 /** Benchmarks drive the real service: a coordinator process and worker processes, on a key prefix of their own. */
@@ -16,16 +15,6 @@ export interface BenchStack {
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no port'))));
-    });
-  });
-}
 
 function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -59,14 +48,7 @@ export async function startBenchStack(options: { name: string; workers: number; 
     stop: async () => {
       for (const c of [coordinator, ...workers]) c.kill('SIGTERM');
       await Promise.all([coordinator, ...workers].map(exited));
-      const redis = new Redis(redisUrl);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) await redis.del(...keys);
-      } while (cursor !== '0');
-      redis.disconnect();
+      await dropPrefix(redisUrl, prefix);
     },
   };
 }

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { redisAnswers } from '@orrery/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrreryClient } from '../../apps/cli/src/client/orrery-client';
 import { freePort, type ServiceProcess, startCoordinatorProcess, startWorkerProcess, waitFor } from '../support/service-processes';
@@ -17,18 +17,7 @@ describe('a Redis URL with a password', () => {
     dir = mkdtempSync(join(tmpdir(), 'orrery-redis-auth-'));
     redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--requirepass', 's3cret pass', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
     url = `redis://:${encodeURIComponent('s3cret pass')}@127.0.0.1:${port}`;
-    await waitFor(async () => {
-      const c = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      c.on('error', () => undefined);
-      try {
-        await c.connect();
-        return (await c.ping()) === 'PONG';
-      } catch {
-        return false;
-      } finally {
-        c.disconnect();
-      }
-    }, 10_000, 'the password-protected redis-server');
+    await waitFor(() => redisAnswers(url), 10_000, 'the password-protected redis-server');
   });
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.kill()));

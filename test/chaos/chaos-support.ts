@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { OrreryClient } from '../../apps/cli/src/client/orrery-client';
+import { redisAnswers } from '@orrery/runtime';
 import { freePort, type ServiceProcess, startCoordinatorProcess, startWorkerProcess, waitFor } from '../support/service-processes';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/test-env';
 
@@ -39,16 +40,7 @@ export class OwnedRedis {
     await waitFor(
       async () => {
         if (child.exitCode !== null) throw new Error(`redis-server on ${this.port} exited with ${child.exitCode}`);
-        const probe = new Redis(this.url, { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
-        probe.on('error', () => undefined);
-        try {
-          await probe.connect();
-          return (await probe.ping()) === 'PONG';
-        } catch {
-          return false;
-        } finally {
-          probe.disconnect();
-        }
+        return redisAnswers(this.url, 500);
       },
       15_000,
       `redis-server on port ${this.port}`,

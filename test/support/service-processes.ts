@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from '@orrery/runtime';
 import { REDIS_URL, ROOT } from './test-env';
+
+export { freePort };
 
 export interface ServiceProcess {
   name: string;
@@ -10,16 +12,6 @@ export interface ServiceProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no port'))));
-    });
-  });
-}
 
 /** Starts a built app (`coordinator` or `subagents`) as a real OS process. */
 export function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>, name: string = app): ServiceProcess {

@@ -1,3 +1,4 @@
+import { dropPrefix as dropKeys } from '@orrery/runtime';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -17,17 +18,7 @@ export function redisClient(): Redis {
 
 /** Deletes every key under a prefix. */
 export async function dropPrefix(prefix: string): Promise<void> {
-  const redis = redisClient();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  await dropKeys(REDIS_URL, prefix);
 }
 
 export async function countKeys(prefix: string): Promise<number> {

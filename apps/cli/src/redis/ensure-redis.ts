@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { freePort, redisAnswers } from '@orrery/runtime';
 
 export interface RedisHandle {
   url: string;
@@ -22,29 +21,7 @@ export class RedisNotFoundError extends Error {
   }
 }
 
-export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** REDIS_URL, then localhost:6379, then a redis-server of our own on a free port in a temporary directory. */
 export async function ensureRedis(env: NodeJS.ProcessEnv = process.env): Promise<RedisHandle> {

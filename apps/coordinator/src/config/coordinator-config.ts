@@ -36,7 +36,7 @@ export const CoordinatorConfigSchema = z.object({
   TARGET_COVERAGE: z.coerce.number().min(0).max(1).default(0.8),
   /** Tokens reserved per task before dispatch, settled to the actual usage when the task returns. */
   TASK_TOKEN_ESTIMATE: int(20_000),
-  RUN_RETENTION_SECONDS: int(7 * 24 * 3600, 60),
+  RUN_RETENTION_SECONDS: int(7 * 24 * 3600, 5),
   EVENTS_MAXLEN: int(10_000, 100),
   /** A run that never finishes (a lost deployment, a bug) still leaves Redis after this long. */
   UNFINISHED_RUN_TTL_SECONDS: int(30 * 24 * 3600, 3600),

@@ -1,7 +1,7 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
-import { checkEvictionPolicy } from './redis-policy';
+import { checkEvictionPolicy } from '@orrery/runtime';
 
 export const REDIS = Symbol('REDIS');
 

@@ -3,7 +3,7 @@ import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBoots
 import { COORDINATOR_QUEUE, CoordinatorStepSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig, loadCoordinatorConfig } from '../config/coordinator-config';
-import { ActiveJobs } from '../queues/active-jobs';
+import { ActiveJobs } from '@orrery/runtime';
 import { RunNotFoundError, RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { FinalizeStep } from './steps/finalize.step';

@@ -4,7 +4,7 @@ import { SUBAGENT_QUEUE } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { checkEvictionPolicy } from './redis-policy';
+import { checkEvictionPolicy } from '@orrery/runtime';
 
 /** At startup: an error listener on the worker process's queue handle, and the Redis eviction-policy check. */
 @Injectable()

@@ -5,7 +5,7 @@ import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskResult, TaskResultSchema }
 import { type Job, UnrecoverableError } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { ActiveJobs } from './active-jobs';
+import { ActiveJobs } from '@orrery/runtime';
 import { toJobError } from './task-errors';
 
 const config = loadSubagentConfig();

@@ -6,7 +6,6 @@ export interface PolicyLogger {
  * Reads Redis's maxmemory-policy. Anything but `noeviction` lets Redis drop queue and run keys under
  * memory pressure, which loses runs silently: warn, or refuse to start when `strict`.
  * Managed Redis services often forbid CONFIG; then we can only say so.
- * (A copy of the coordinator's check: the subagents app imports nothing from the coordinator.)
  */
 /** What the check needs of a Redis client (ioredis's Redis and Cluster both qualify). */
 export interface ConfigReader {

@@ -1,0 +1,4 @@
+export * from './active-jobs';
+export * from './free-port';
+export * from './redis-policy';
+export * from './redis-probe';
