@@ -40,11 +40,14 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
   const cited = new Set<string>();
   const chosen: Finding[][] = task.sections.map(() => []);
   const cursor = queues.map(() => 0);
+  const docs = sourceDocuments(task.sources);
+  const citedDocs = new Map<string, number>();
   let progressed = true;
   while (progressed) {
     progressed = false;
     for (let i = 0; i < queues.length; i++) {
       const q = queues[i]!;
+      if (docs) preferNewDocument(q, cursor[i]!, docs, citedDocs, cited);
       while (cursor[i]! < q.length) {
         const f = q[cursor[i]!++]!;
         if (cited.has(f.sourceId)) {
@@ -54,6 +57,8 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
         }
         if (cited.size >= task.maxCitations) continue;
         cited.add(f.sourceId);
+        const d = docs?.get(f.sourceId);
+        if (d !== undefined) citedDocs.set(d, (citedDocs.get(d) ?? 0) + 1);
         chosen[i]!.push(f);
         progressed = true;
         break;
@@ -79,6 +84,37 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
     ? `${sections.length} aspects of "${topic}" are documented in ${cited.size} cited sources. ${lead.join(' ')}`.slice(0, 20_000)
     : `No on-topic evidence about "${topic}" was found in the corpus.`;
   return { title: `Research report: ${topic}`.slice(0, 300), summary, sections, citedSources: cited.size, droppedFindings: dropped };
+}
+
+/**
+ * Sources grouped into documents by a shared title, when the ledger's titles group at all (several
+ * sources per title, several titles); null otherwise, and then citation order is relevance alone.
+ */
+function sourceDocuments(sources: SynthesizeTask['sources']): Map<string, string> | null {
+  const docs = new Map<string, string>();
+  for (const s of sources) if (s.title && s.title !== s.id) docs.set(s.id, s.title);
+  const titles = new Set(docs.values());
+  return titles.size >= 3 && docs.size >= 0.8 * sources.length && titles.size < docs.size ? docs : null;
+}
+
+/**
+ * Move forward, to the cursor, the best remaining finding whose document has been cited least (among
+ * findings at least half as relevant as the head): a report cites many documents before a second
+ * passage of any one of them.
+ */
+function preferNewDocument(q: Finding[], at: number, docs: Map<string, string>, citedDocs: Map<string, number>, cited: Set<string>): void {
+  const head = q[at];
+  if (!head || cited.has(head.sourceId)) return;
+  const uses = (f: Finding): number => citedDocs.get(docs.get(f.sourceId) ?? f.sourceId) ?? 0;
+  if (uses(head) === 0) return;
+  const floor = 0.5 * (head.relevance?.score ?? 0);
+  let best = at;
+  for (let k = at + 1; k < q.length; k++) {
+    const f = q[k]!;
+    if (cited.has(f.sourceId) || (f.relevance?.score ?? 0) < floor) continue;
+    if (uses(f) < uses(q[best]!)) best = k;
+  }
+  if (best !== at) q.splice(at, 0, ...q.splice(best, 1));
 }
 
 function byRelevance(a: Finding, b: Finding): number {

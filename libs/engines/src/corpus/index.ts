@@ -1,5 +1,6 @@
 export * from './corpora-config';
 export * from './corpus-index';
+export * from './documents';
 export * from './corpus-registry';
 export * from './index-cache';
 export * from './ingest-folder';

@@ -1,4 +1,5 @@
 import type { CorpusIndex } from './corpus-index';
+import { documentStructure, spreadOverDocuments, type DocumentStructure } from './documents';
 import { analyzeTerms } from './text-analysis';
 import type { TopicProfile } from './topic-profile';
 
@@ -55,5 +56,69 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
     out.push({ id: h.id, score, topicScore: verdict.score, topicTerms: verdict.topicTerms, facetTerms, known });
   }
   // Unknown sources first: a known one is returned only when nothing new is left.
-  return out.sort((a, b) => Number(a.known) - Number(b.known) || b.score - a.score || a.id.localeCompare(b.id)).slice(0, q.limit);
+  out.sort((a, b) => Number(a.known) - Number(b.known) || b.score - a.score || a.id.localeCompare(b.id));
+  const structure = documentStructure(index);
+  if (!diverseTopic(structure, profile)) return out.slice(0, q.limit);
+  return diversifyByDocument(structure, out, q.known ?? new Set(), q.limit);
+}
+
+/** How much a passage's score keeps per passage of its document already chosen or in the ledger. */
+export const SAME_DOCUMENT_FACTOR = 0.5;
+/** Years within about this span of a chosen or known passage's year count as the same period. */
+export const ERA_SPAN = 8;
+/** How much of a passage's score a period already represented can take away. */
+export const ERA_WEIGHT = 0.5;
+
+const diverseCache = new WeakMap<TopicProfile, boolean>();
+
+/** Document diversity applies when the topic's on-topic evidence is spread over many documents. */
+export function diverseTopic(structure: DocumentStructure, profile: TopicProfile): boolean {
+  let d = diverseCache.get(profile);
+  if (d === undefined) {
+    d = spreadOverDocuments(structure, profile.evidence.map((e) => e.id));
+    diverseCache.set(profile, d);
+  }
+  return d;
+}
+
+/**
+ * Greedy maximal-marginal-relevance selection over documents: each pick is the best score after a
+ * penalty for every passage of the same document already picked or in the ledger, and, when documents
+ * are dated, for a year close to the years already represented. Citations then come from many documents
+ * across the collection's time span rather than from a few recent ones. Unknown sources still come first.
+ */
+export function diversifyByDocument(structure: DocumentStructure, ranked: readonly RankedPassage[], known: ReadonlySet<string>, limit: number): RankedPassage[] {
+  const perDoc = new Map<string, number>();
+  const years: number[] = [];
+  for (const id of known) {
+    const d = structure.docOf(id);
+    if (d !== null) perDoc.set(d, (perDoc.get(d) ?? 0) + 1);
+    const y = structure.yearOf(id);
+    if (y !== null) years.push(y);
+  }
+  const pool = [...ranked];
+  const out: RankedPassage[] = [];
+  while (out.length < limit && pool.length > 0) {
+    const knownPhase = !pool.some((r) => !r.known);
+    let best = -1;
+    let bestScore = -Infinity;
+    pool.forEach((r, i) => {
+      if (r.known !== knownPhase) return;
+      const d = structure.docOf(r.id);
+      const y = structure.yearOf(r.id);
+      let s = r.score * SAME_DOCUMENT_FACTOR ** (d === null ? 0 : (perDoc.get(d) ?? 0));
+      if (y !== null && years.length) s *= 1 - ERA_WEIGHT * Math.max(...years.map((x) => Math.exp(-Math.abs(x - y) / ERA_SPAN)));
+      if (s > bestScore) {
+        bestScore = s;
+        best = i;
+      }
+    });
+    const [r] = pool.splice(best, 1);
+    out.push(r!);
+    const d = structure.docOf(r!.id);
+    if (d !== null) perDoc.set(d, (perDoc.get(d) ?? 0) + 1);
+    const y = structure.yearOf(r!.id);
+    if (y !== null) years.push(y);
+  }
+  return out;
 }

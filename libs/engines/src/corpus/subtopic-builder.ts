@@ -1,6 +1,6 @@
 import type { Subtopic } from '@orrery/protocol';
 import type { CorpusIndex } from './corpus-index';
-import type { Facet } from './facets';
+import { sameWordFamily, type Facet } from './facets';
 import { rankForSubtopic } from './passage-ranking';
 import { slugify } from './stable-id';
 import { analyzeTerms } from './text-analysis';
@@ -61,5 +61,5 @@ export function expectedPassages(index: CorpusIndex, profile: TopicProfile, s: S
 /** True when the facet's terms already fall within some subtopic's scope. */
 export function facetCovered(facet: Facet, subtopics: readonly Subtopic[]): boolean {
   const scopes = subtopics.map((s) => new Set(s.facetTerms.flatMap((t) => analyzeTerms(t))));
-  return scopes.some((scope) => facet.terms.every((t) => scope.has(t)));
+  return scopes.some((scope) => facet.terms.every((t) => scope.has(t) || (facet.terms.length === 1 && [...scope].some((x) => sameWordFamily(x, t)))));
 }

@@ -1,4 +1,5 @@
 import { cosine, type CorpusIndex } from './corpus-index';
+import { documentStructure, spreadOverDocuments } from './documents';
 import { DEFAULT_COMMUNITY, localCommunity, type CommunityOptions } from './local-community';
 import { analyzeTerms, stemWord } from './text-analysis';
 
@@ -184,9 +185,7 @@ export class TopicProfile {
       this.threshold = 0;
       this.members = found;
       const termSet = new Set(this.terms);
-      this.evidence = [...found.entries()]
-        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-        .slice(0, options.maxEvidence)
+      this.evidence = spreadOverTime(index, [...found.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])), options.maxEvidence)
         .map(([id, score]) => ({ id, score, topicTerms: [...new Set(index.termsOf(id).filter((t) => termSet.has(t)))] }));
       for (const e of this.evidence) this.byId.set(e.id, e);
       return;
@@ -247,11 +246,14 @@ export class TopicProfile {
     this.threshold = threshold;
     this.members = options.propagation > 0 ? new Map(scored.map((s) => [s.id, s.score])) : null;
     const termSet = new Set(this.terms);
-    this.evidence = scored
-      .filter((s) => s.score >= this.threshold)
-      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
-      .slice(0, options.maxEvidence)
-      .map((s) => ({ id: s.id, score: s.score, topicTerms: [...new Set(index.termsOf(s.id).filter((t) => termSet.has(t)))] }));
+    this.evidence = spreadOverTime(
+      index,
+      scored
+        .filter((s) => s.score >= this.threshold)
+        .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+        .map((s): [string, number] => [s.id, s.score]),
+      options.maxEvidence,
+    ).map(([id, score]) => ({ id, score, topicTerms: [...new Set(index.termsOf(id).filter((t) => termSet.has(t)))] }));
     for (const e of this.evidence) this.byId.set(e.id, e);
   }
 
@@ -416,6 +418,43 @@ export class TopicProfile {
   get mass(): number {
     return this.evidence.reduce((s, e) => s + e.score, 0);
   }
+}
+
+/** Evidence years within about this span of an already chosen one count as the same period. */
+const EVIDENCE_ERA_SPAN = 10;
+
+/**
+ * The scouting evidence: the best `max` members; when the corpus's documents are dated and the members
+ * are spread over many documents, chosen greedily so that each period the members reach is represented
+ * (score x (1 - 0.5 x closeness to the years already chosen)). A topic's vocabulary drifts over time, so
+ * the best-scoring members cluster in the period whose words the topic uses; the plan and the gap
+ * analysis should see every period. Other corpora get the plain top `max`.
+ */
+export function spreadOverTime(index: CorpusIndex, sorted: [string, number][], max: number): [string, number][] {
+  const structure = documentStructure(index);
+  if (!structure.dated || sorted.length <= max || !spreadOverDocuments(structure, sorted.slice(0, max).map(([id]) => id))) return sorted.slice(0, max);
+  const pool = [...sorted];
+  const years: number[] = [];
+  const out: [string, number][] = [];
+  while (out.length < max && pool.length) {
+    let best = 0;
+    let bestScore = -Infinity;
+    pool.forEach(([id, score], i) => {
+      const y = structure.yearOf(id);
+      let near = 0;
+      if (y !== null) for (const x of years) near = Math.max(near, Math.exp(-Math.abs(x - y) / EVIDENCE_ERA_SPAN));
+      const s = score * (1 - 0.5 * near);
+      if (s > bestScore) {
+        bestScore = s;
+        best = i;
+      }
+    });
+    const [pick] = pool.splice(best, 1);
+    out.push(pick!);
+    const y = structure.yearOf(pick![0]);
+    if (y !== null) years.push(y);
+  }
+  return out.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 /** Words that frame a question ("How have presidents talked about ...?") rather than name its subject. */

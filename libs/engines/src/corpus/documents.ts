@@ -1,0 +1,137 @@
+import type { CorpusIndex } from './corpus-index';
+
+/**
+ * The document structure of a corpus, when it has one: passages that share a title are one source
+ * document (the paragraphs of one speech, one article). Untitled passages, or passages each titled on
+ * their own, have no structure, and every mechanism built on it is then a no-op.
+ *
+ * - `docOf`: the document key of a passage (its title), or null without structure.
+ * - `yearOf`: the year a document's title carries ("1946, Harry S. Truman"), when most titles carry one.
+ * - `boilerplate`: terms concentrated in documents' first and last passages: address formulas and
+ *   sign-offs ("Mr. Speaker", "honored guests", "God bless"), which are not what a document is about.
+ */
+export interface DocumentStructure {
+  /** True when passages group into documents by title. */
+  readonly structured: boolean;
+  /** True when (most) document titles carry a year. */
+  readonly dated: boolean;
+  readonly documents: number;
+  docOf(id: string): string | null;
+  yearOf(id: string): number | null;
+  readonly boilerplate: ReadonlySet<string>;
+}
+
+const YEAR = /\b(1[0-9]{3}|20[0-9]{2})\b/;
+
+export interface DocumentStructureOptions {
+  /** Structure needs documents to hold this many passages on average. */
+  minPassagesPerDocument: number;
+  /** ...and at least this many documents. */
+  minDocuments: number;
+  /** Titles are dated when this share of the titled passages carry a year. */
+  datedShare: number;
+  /** A boilerplate term occurs in at least this many documents' edge passages... */
+  boilerplateMinDocs: number;
+  /** ...with at least this share of its passages at a document's edge... */
+  boilerplateEdgeShare: number;
+  /** ...and at least this lift over the edge passages' share of the corpus. */
+  boilerplateLift: number;
+}
+
+export const DEFAULT_DOCUMENT_STRUCTURE: DocumentStructureOptions = {
+  minPassagesPerDocument: 3,
+  minDocuments: 5,
+  datedShare: 0.8,
+  boilerplateMinDocs: 5,
+  boilerplateEdgeShare: 0.5,
+  boilerplateLift: 3,
+};
+
+const cache = new WeakMap<CorpusIndex, DocumentStructure>();
+
+export function documentStructure(index: CorpusIndex, options: DocumentStructureOptions = DEFAULT_DOCUMENT_STRUCTURE): DocumentStructure {
+  const cached = options === DEFAULT_DOCUMENT_STRUCTURE ? cache.get(index) : undefined;
+  if (cached) return cached;
+  const s = buildStructure(index, options);
+  if (options === DEFAULT_DOCUMENT_STRUCTURE) cache.set(index, s);
+  return s;
+}
+
+function buildStructure(index: CorpusIndex, o: DocumentStructureOptions): DocumentStructure {
+  const byDoc = new Map<string, string[]>();
+  for (const p of index.passages) {
+    const title = p.title?.trim();
+    if (!title || title === p.id) continue;
+    let list = byDoc.get(title);
+    if (!list) byDoc.set(title, (list = []));
+    list.push(p.id);
+  }
+  const titled = [...byDoc.values()].reduce((s, l) => s + l.length, 0);
+  const structured = byDoc.size >= o.minDocuments && titled >= o.minPassagesPerDocument * byDoc.size && titled >= 0.5 * index.size;
+  if (!structured) return { structured: false, dated: false, documents: 0, docOf: () => null, yearOf: () => null, boilerplate: new Set() };
+
+  const docOfId = new Map<string, string>();
+  for (const [title, ids] of byDoc) for (const id of ids) docOfId.set(id, title);
+  const yearOfDoc = new Map<string, number>();
+  let datedPassages = 0;
+  for (const [title, ids] of byDoc) {
+    const m = YEAR.exec(title);
+    if (m) {
+      yearOfDoc.set(title, Number(m[1]));
+      datedPassages += ids.length;
+    }
+  }
+  const dated = datedPassages >= o.datedShare * titled;
+
+  // Boilerplate: terms whose passages sit at a document's first or last passage far more than chance.
+  const edge = new Set<string>();
+  for (const ids of byDoc.values()) {
+    edge.add(ids[0]!);
+    edge.add(ids[ids.length - 1]!);
+  }
+  const edgeShare = edge.size / titled;
+  const atEdge = new Map<string, number>();
+  const total = new Map<string, number>();
+  for (const ids of byDoc.values())
+    for (const id of ids) {
+      const isEdge = edge.has(id);
+      for (const t of new Set(index.termsOf(id))) {
+        total.set(t, (total.get(t) ?? 0) + 1);
+        if (isEdge) atEdge.set(t, (atEdge.get(t) ?? 0) + 1);
+      }
+    }
+  const boilerplate = new Set<string>();
+  for (const [t, e] of atEdge) {
+    const n = total.get(t)!;
+    if (e < o.boilerplateMinDocs || /^[0-9]/.test(t)) continue;
+    const share = e / n;
+    if (share >= o.boilerplateEdgeShare && share >= o.boilerplateLift * edgeShare) boilerplate.add(t);
+  }
+  return {
+    structured: true,
+    dated,
+    documents: byDoc.size,
+    docOf: (id) => docOfId.get(id) ?? null,
+    yearOf: (id) => {
+      if (!dated) return null;
+      const d = docOfId.get(id);
+      return d === undefined ? null : (yearOfDoc.get(d) ?? null);
+    },
+    boilerplate,
+  };
+}
+
+/**
+ * Whether a set of passages is spread over many documents (no single document holds most of it).
+ * Diversity over documents only makes sense then: an on-topic set that is one article stays one article.
+ */
+export function spreadOverDocuments(structure: DocumentStructure, ids: readonly string[], minDocuments = 6, maxDominantShare = 0.35): boolean {
+  if (!structure.structured || ids.length === 0) return false;
+  const counts = new Map<string, number>();
+  for (const id of ids) {
+    const d = structure.docOf(id);
+    if (d !== null) counts.set(d, (counts.get(d) ?? 0) + 1);
+  }
+  const top = Math.max(0, ...counts.values());
+  return counts.size >= minDocuments && top <= maxDominantShare * ids.length;
+}
