@@ -1,4 +1,5 @@
 import type { Finding, ReportParagraph, ReportSection, SynthesizeTask } from '@orrery/protocol';
+import { chronologicalIntent, yearOfTitle } from './documents';
 
 export interface ExtractiveReport {
   title: string;
@@ -20,6 +21,11 @@ const PER_PARAGRAPH = 3;
 export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
   const sourceText = new Map(task.sources.map((s) => [s.id, s.text]));
   let dropped = 0;
+  // A "first" / "latest" question over dated sources: quotes in date order, so the answer leads.
+  const intent = chronologicalIntent(task.context.topic);
+  const years = new Map(task.sources.map((s) => [s.id, yearOfTitle(s.title)]));
+  const dated = task.sources.length > 0 && [...years.values()].every((y) => y !== null);
+  const dateOrder = intent && dated ? { intent, years } : null;
   const queues = task.sections.map((section) => {
     const seen = new Set<string>();
     const usable: Finding[] = [];
@@ -33,7 +39,7 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
       seen.add(f.id);
       usable.push(f);
     }
-    return usable;
+    return dateOrder ? inDateOrder(usable, dateOrder) : usable;
   });
 
   // Round-robin selection of distinct sources across sections.
@@ -84,6 +90,11 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
     ? `${sections.length} aspects of "${topic}" are documented in ${cited.size} cited sources. ${lead.join(' ')}`.slice(0, 20_000)
     : `No on-topic evidence about "${topic}" was found in the corpus.`;
   return { title: `Research report: ${topic}`.slice(0, 300), summary, sections, citedSources: cited.size, droppedFindings: dropped };
+}
+
+function inDateOrder(fs: Finding[], o: { intent: 'earliest' | 'latest'; years: Map<string, number | null> }): Finding[] {
+  const sign = o.intent === 'earliest' ? 1 : -1;
+  return [...fs].sort((a, b) => sign * ((o.years.get(a.sourceId) ?? 0) - (o.years.get(b.sourceId) ?? 0)) || a.sourceId.localeCompare(b.sourceId, 'en', { numeric: true }));
 }
 
 /**

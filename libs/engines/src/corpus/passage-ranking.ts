@@ -1,5 +1,5 @@
 import type { CorpusIndex } from './corpus-index';
-import { documentStructure, spreadOverDocuments, type DocumentStructure } from './documents';
+import { chronologicalIntent, documentStructure, spreadOverDocuments, type DocumentStructure } from './documents';
 import { analyzeTerms } from './text-analysis';
 import type { TopicProfile } from './topic-profile';
 
@@ -58,6 +58,8 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
   // Unknown sources first: a known one is returned only when nothing new is left.
   out.sort((a, b) => Number(a.known) - Number(b.known) || b.score - a.score || a.id.localeCompare(b.id));
   const structure = documentStructure(index);
+  const intent = structure.dated ? chronologicalIntent(profile.topic) : null;
+  if (intent) return inDateOrder(index, structure, out, profile.terms, intent, q.limit);
   if (!diverseTopic(structure, profile)) return out.slice(0, q.limit);
   return diversifyByDocument(structure, out, q.known ?? new Set(), q.limit);
 }
@@ -121,4 +123,38 @@ export function diversifyByDocument(structure: DocumentStructure, ranked: readon
     if (y !== null) years.push(y);
   }
   return out;
+}
+
+/**
+ * A "first" / "latest" question on a dated corpus: the passages that name the whole topic, earliest
+ * (or latest) first, then the rest by score. The answer to "when first" is the oldest mention, not the
+ * most relevant one.
+ */
+function inDateOrder(
+  index: CorpusIndex,
+  structure: DocumentStructure,
+  ranked: readonly RankedPassage[],
+  topicTerms: readonly string[],
+  intent: 'earliest' | 'latest',
+  limit: number,
+): RankedPassage[] {
+  const full = ranked.filter((r) => !r.known && structure.yearOf(r.id) !== null && namesTopic(index.termsOf(r.id), topicTerms));
+  const sign = intent === 'earliest' ? 1 : -1;
+  full.sort((a, b) => sign * (structure.yearOf(a.id)! - structure.yearOf(b.id)!) || a.id.localeCompare(b.id, 'en', { numeric: true }));
+  const chosen = new Set(full.slice(0, limit).map((r) => r.id));
+  return [...full.slice(0, limit), ...ranked.filter((r) => !chosen.has(r.id))].slice(0, limit);
+}
+
+/** The passage names the topic: all its terms, within a window of a few words (a phrase, not scattered words). */
+export function namesTopic(terms: readonly string[], topicTerms: readonly string[]): boolean {
+  if (topicTerms.length === 0) return false;
+  const want = new Set(topicTerms);
+  const window = topicTerms.length + 2;
+  for (let i = 0; i < terms.length; i++) {
+    if (!want.has(terms[i]!)) continue;
+    const seen = new Set<string>();
+    for (let j = i; j < Math.min(terms.length, i + window); j++) if (want.has(terms[j]!)) seen.add(terms[j]!);
+    if (seen.size === want.size) return true;
+  }
+  return false;
 }
