@@ -9,14 +9,12 @@
  * prints per-topic and macro rows with --qrels, the BM25 top-10 / top-25 baselines on the topic string,
  * and writes <dir>/summary.json. Deletes the prefix's keys at the end.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { CorpusRegistry } from '@orrery/engines';
 import type { Report, Run } from '@orrery/protocol';
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
-import { Redis } from 'ioredis';
+import { type BenchStack, startBenchStack } from '../support/service-stack';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, scoreCitations, scoreTopK, type Qrel, type TopicJudgments, type TopicScore } from './score';
 
 interface Args {
@@ -83,115 +81,13 @@ export function topicSlug(topic: string): string {
 
 // ---------------------------------------------------------------- the service stack
 
-const ROOT = resolve(__dirname, '..', '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no free port'))));
-    });
+/** The real service over the benchmark corpus: a coordinator and `workers` worker processes. */
+function startStack(corpusPath: string, workers: number): Promise<BenchStack> {
+  return startBenchStack({
+    name: 'coverage',
+    workers,
+    env: { ENGINE: 'corpus', CORPORA: `bench=${corpusPath}`, DEFAULT_CORPUS: 'bench', ...(process.env.JUDGE ? { JUDGE: process.env.JUDGE } : {}) },
   });
-}
-
-interface AppProcess {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const keep = (d: Buffer): void => {
-    out = (out + d.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return { child, output: () => out };
-}
-
-const exited = (c: ChildProcess): Promise<void> => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-interface Stack {
-  prefix: string;
-  client: OrreryClient;
-  stop(): Promise<void>;
-}
-
-async function startStack(corpusPath: string, workers: number): Promise<Stack> {
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (e) {
-    redis.disconnect();
-    throw new Error(`Redis is not reachable at ${redisUrl} (set REDIS_URL): ${e instanceof Error ? e.message : e}`);
-  }
-  const prefix = `bench-coverage-${process.pid}-${Date.now().toString(36)}`;
-  const port = await freePort();
-  const env: Record<string, string> = {
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: prefix,
-    PORT: String(port),
-    ENGINE: 'corpus',
-    CORPORA: `bench=${corpusPath}`,
-    DEFAULT_CORPUS: 'bench',
-    ...(process.env.JUDGE ? { JUDGE: process.env.JUDGE } : {}),
-  };
-  const apps: AppProcess[] = [];
-  const stop = async (): Promise<void> => {
-    for (const a of apps) if (a.child.exitCode === null) a.child.kill('SIGTERM');
-    await Promise.all(apps.map((a) => exited(a.child)));
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-    redis.disconnect();
-  };
-  try {
-    const coordinator = spawnApp('coordinator', env);
-    apps.push(coordinator);
-    for (let i = 0; i < workers; i++) apps.push(spawnApp('subagents', { ...env, WORKER_NAME: `bench-worker-${i + 1}` }));
-    const client = new OrreryClient(`http://127.0.0.1:${port}`);
-    await waitFor(
-      async () => {
-        if (coordinator.child.exitCode !== null) throw new Error(`the coordinator exited: ${coordinator.output()}`);
-        return client.healthy(500);
-      },
-      30_000,
-      'the coordinator to answer /healthz',
-    );
-    for (const w of apps.slice(1))
-      await waitFor(
-        () => {
-          if (w.child.exitCode !== null) throw new Error(`a worker exited: ${w.output()}`);
-          return /ready/i.test(w.output());
-        },
-        30_000,
-        'the workers to start',
-      );
-    return { prefix, client, stop };
-  } catch (e) {
-    await stop();
-    throw e;
-  }
 }
 
 // ---------------------------------------------------------------- runs

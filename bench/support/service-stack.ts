@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { dropPrefix, freePort } from '@orrery/runtime';
+import { dropPrefix, freePort, redisAnswers } from '@orrery/runtime';
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
 
 /** Benchmarks drive the real service: a coordinator process and worker processes, on a key prefix of their own. */
@@ -15,42 +15,77 @@ export interface BenchStack {
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
+interface AppProcess {
+  child: ChildProcess;
+  output: () => string;
+}
 
-function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr?.on('data', (d) => (err = (err + d).slice(-4000)));
-  child.on('exit', (code) => { if (code) console.error(`${app} exited ${code}: ${err}`); });
-  return child;
+function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>): AppProcess {
+  const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (d: Buffer): void => {
+    out = (out + d.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output: () => out };
 }
 
 const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
 
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Starts the stack and waits until the coordinator answers and every worker says it is ready. */
 export async function startBenchStack(options: { name: string; workers: number; env?: Record<string, string>; workerEnv?: Record<string, string> }): Promise<BenchStack> {
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (!(await redisAnswers(redisUrl))) throw new Error(`Redis is not reachable at ${redisUrl} (set REDIS_URL)`);
   const prefix = `bench-${options.name}-${process.pid}-${Date.now().toString(36)}`;
   const port = await freePort();
   const env = { REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), API_KEYS: '', ...options.env };
   const coordinator = spawnApp('coordinator', env);
-  const workers = Array.from({ length: options.workers }, () => spawnApp('subagents', { ...env, ...options.workerEnv }));
+  const workers = Array.from({ length: options.workers }, (_, i) => spawnApp('subagents', { WORKER_NAME: `bench-worker-${i + 1}`, ...env, ...options.workerEnv }));
+  const all = [coordinator, ...workers];
   const url = `http://127.0.0.1:${port}`;
   const client = new OrreryClient(url);
-  for (let i = 0; i < 200 && !(await client.healthy(500)); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!(await client.healthy())) throw new Error(`coordinator for ${options.name} did not start`);
-  // Workers announce readiness only in their logs; a short settle keeps the first run from timing their startup.
-  await new Promise((r) => setTimeout(r, 1500));
-  return {
-    prefix,
-    url,
-    client,
-    coordinator,
-    workers,
-    stop: async () => {
-      for (const c of [coordinator, ...workers]) c.kill('SIGTERM');
-      await Promise.all([coordinator, ...workers].map(exited));
-      await dropPrefix(redisUrl, prefix);
-    },
+  const stop = async () => {
+    for (const a of all) if (a.child.exitCode === null) a.child.kill('SIGTERM');
+    await Promise.all(all.map((a) => exited(a.child)));
+    await dropPrefix(redisUrl, prefix);
   };
+  try {
+    await waitFor(
+      async () => {
+        if (coordinator.child.exitCode !== null) throw new Error(`the coordinator exited: ${coordinator.output()}`);
+        return client.healthy(500);
+      },
+      30_000,
+      'the coordinator to answer /healthz',
+    );
+    for (const w of workers) {
+      await waitFor(
+        () => {
+          if (w.child.exitCode !== null) throw new Error(`a worker exited: ${w.output()}`);
+          return /ready/i.test(w.output());
+        },
+        30_000,
+        'the workers to start',
+      );
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { prefix, url, client, coordinator: coordinator.child, workers: workers.map((w) => w.child), stop };
 }
 
 export const median = (xs: number[]) => {
