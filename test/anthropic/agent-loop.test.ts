@@ -2,19 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLEARED_TOOL_RESULT, runAgentLoop, type AgentLoopConfig } from '../../libs/engines/src/anthropic/agent-loop';
 import { NUDGE_TEXT, SYSTEM_PROMPTS } from '../../libs/engines/src/anthropic/prompts';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
-import { lastMessage } from './fixtures';
+import { useFakeMessagesApi, lastMessage } from './fixtures';
 
 let api: FakeMessagesApi;
-beforeAll(async () => {
-  api = await FakeMessagesApi.start();
-});
-afterEach(() => {
-  const rejected = api.rejected.map((r) => r.validationError);
-  api.reset();
-  // Every request the loop sent must have been valid for the API.
-  expect(rejected).toEqual([]);
-});
-afterAll(async () => api.close());
+useFakeMessagesApi((started) => (api = started));
 
 const lookupTool = {
   name: 'lookup',

@@ -3,18 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicCoordinatorEngine, type AnthropicEngineOptions, type JudgeInput } from '../../libs/engines/src/anthropic';
 import type { CoordinatorEngine } from '../../libs/engines/src/engine';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
-import { lastMessage } from './fixtures';
+import { useFakeMessagesApi, lastMessage } from './fixtures';
 
 let api: FakeMessagesApi;
-beforeAll(async () => {
-  api = await FakeMessagesApi.start();
-});
-afterEach(() => {
-  const rejected = api.rejected.map((r) => r.validationError);
-  api.reset();
-  expect(rejected).toEqual([]);
-});
-afterAll(async () => api.close());
+useFakeMessagesApi((started) => (api = started));
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 

@@ -1,5 +1,7 @@
 import type { SearchTask, SynthesizeTask } from '@orrery/protocol';
 import type { PassageHit, PassageSearch, ProgressUpdate } from '../../libs/engines/src/engine';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { FakeMessagesApi } from '../support/fake-messages-api';
 
 export const PASSAGES: PassageHit[] = [
   { id: 'sotu-1990-p3', title: 'State of the Union 1990', text: 'Wind turbines now supply power to thousands of homes across the plains.', score: 0 },
@@ -87,3 +89,21 @@ export function recorder(): { updates: ProgressUpdate[]; progress: (u: ProgressU
 
 /** Last message of a recorded request body. */
 export const lastMessage = (body: { messages: Array<{ role: string; content: unknown }> }) => body.messages[body.messages.length - 1]!;
+
+/**
+ * A fake Messages API for the whole test file, reset after each test, with a check that every request
+ * the code under test sent was valid for the real API.
+ */
+export function useFakeMessagesApi(onStart: (api: FakeMessagesApi) => void): void {
+  let api: FakeMessagesApi;
+  beforeAll(async () => {
+    api = await FakeMessagesApi.start();
+    onStart(api);
+  });
+  afterEach(() => {
+    const rejected = api.rejected.map((r) => r.validationError);
+    api.reset();
+    expect(rejected).toEqual([]);
+  });
+  afterAll(async () => api.close());
+}

@@ -4,18 +4,10 @@ import { AnthropicSubagentEngine, webSourceId, type AnthropicEngineOptions } fro
 import { NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
 import type { SubagentEngine } from '../../libs/engines/src/engine';
 import { FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
-import { lastMessage, makePassages, recorder, searchTask, synthesizeTask } from './fixtures';
+import { useFakeMessagesApi, lastMessage, makePassages, recorder, searchTask, synthesizeTask } from './fixtures';
 
 let api: FakeMessagesApi;
-beforeAll(async () => {
-  api = await FakeMessagesApi.start();
-});
-afterEach(() => {
-  const rejected = api.rejected.map((r) => r.validationError);
-  api.reset();
-  expect(rejected).toEqual([]);
-});
-afterAll(async () => api.close());
+useFakeMessagesApi((started) => (api = started));
 
 /** A stand-in for the corpus engine as fallback. */
 function fakeFallback(): SubagentEngine & { calls: string[] } {
