@@ -1,5 +1,7 @@
 import type { Finding, ReportParagraph, ReportSection, SynthesizeTask } from '@orrery/protocol';
+import { cosine } from './corpus-index';
 import { chronologicalIntent, yearOfTitle } from './documents';
+import { analyzeTerms } from './text-analysis';
 
 export interface ExtractiveReport {
   title: string;
@@ -15,8 +17,10 @@ const PER_PARAGRAPH = 3;
  * An extractive report: one section per input section that has usable findings, paragraphs made of
  * verbatim quotes, each paragraph citing the quotes it is made of. Cites at most `maxCitations`
  * distinct sources, chosen round-robin across sections by relevance so every section keeps its best
- * evidence (breadth) before any section gets a second source. A finding whose quote is not in its
- * source's text is dropped, never cited.
+ * evidence (breadth) before any section gets a second source. When the ledger holds more distinct
+ * sources than the budget (and they are not dated documents), which sources may be cited is decided
+ * first by diversity over their text (`diverseSelection`). A finding whose quote is not in its source's
+ * text is dropped, never cited.
  */
 export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
   const sourceText = new Map(task.sources.map((s) => [s.id, s.text]));
@@ -47,6 +51,12 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
   const chosen: Finding[][] = task.sections.map(() => []);
   const cursor = queues.map(() => 0);
   const docs = sourceDocuments(task.sources);
+  // More usable sources than the budget: which ones is decided by diversity (MMR over the passages' term
+  // vectors), so the budget spreads over the sub-clusters of the evidence instead of its densest one.
+  if (!docs && !dateOrder) {
+    const allowed = diverseSelection(queues, sourceText, task.maxCitations);
+    if (allowed) queues.forEach((q, i) => (queues[i] = q.filter((f) => allowed.has(f.sourceId))));
+  }
   const citedDocs = new Map<string, number>();
   let progressed = true;
   while (progressed) {
@@ -90,6 +100,71 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
     ? `${sections.length} aspects of "${topic}" are documented in ${cited.size} cited sources. ${lead.join(' ')}`.slice(0, 20_000)
     : `No on-topic evidence about "${topic}" was found in the corpus.`;
   return { title: `Research report: ${topic}`.slice(0, 300), summary, sections, citedSources: cited.size, droppedFindings: dropped };
+}
+
+/** Weight of redundancy (max similarity to the sources already chosen) against relevance and centrality. */
+export const MMR_LAMBDA = 0.5;
+/** Share of centrality (cosine to the candidates' mean) in a source's base score; the rest is relevance. */
+export const MMR_CENTRALITY = 0.25;
+
+/**
+ * Which sources may be cited: each section's best source first (breadth over sections), then maximal
+ * marginal relevance over the remaining distinct sources: relevance is the finding's (best) relevance score,
+ * scaled to [0, 1], blended with its centrality (cosine to the mean of all candidates, so an outlier
+ * is not chosen only for being different); redundancy is the largest cosine to a source already chosen. Term
+ * vectors are TF-IDF over the candidates themselves. Null when every source fits the budget.
+ */
+export function diverseSelection(queues: readonly Finding[][], sourceText: ReadonlyMap<string, string>, budget: number): Set<string> | null {
+  const rel = new Map<string, number>();
+  for (const q of queues) for (const f of q) rel.set(f.sourceId, Math.max(rel.get(f.sourceId) ?? 0, f.relevance?.score ?? 0));
+  if (rel.size <= budget) return null;
+  const ids = [...rel.keys()].sort();
+  const tf = new Map(ids.map((id) => [id, termCounts(sourceText.get(id) ?? '')]));
+  const df = new Map<string, number>();
+  for (const v of tf.values()) for (const t of v.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const vec = new Map<string, Map<string, number>>();
+  for (const [id, v] of tf) {
+    const w = new Map<string, number>();
+    for (const [t, n] of v) w.set(t, (1 + Math.log(n)) * Math.log(1 + ids.length / df.get(t)!));
+    vec.set(id, w);
+  }
+  const mean = new Map<string, number>();
+  for (const w of vec.values()) for (const [t, x] of w) mean.set(t, (mean.get(t) ?? 0) + x / ids.length);
+  const maxRel = Math.max(...rel.values()) || 1;
+  const base = new Map(ids.map((id) => [id, (1 - MMR_CENTRALITY) * (rel.get(id)! / maxRel) + MMR_CENTRALITY * cosine(vec.get(id)!, mean)]));
+  const redundancy = new Map(ids.map((id) => [id, 0]));
+  const out = new Set<string>();
+  const take = (pick: string): void => {
+    out.add(pick);
+    for (const id of ids) if (!out.has(id)) redundancy.set(id, Math.max(redundancy.get(id)!, cosine(vec.get(id)!, vec.get(pick)!)));
+  };
+  // Breadth over sections first: each section's best source not yet taken.
+  for (const q of queues) {
+    if (out.size >= budget) break;
+    const head = q.find((f) => !out.has(f.sourceId));
+    if (head) take(head.sourceId);
+  }
+  while (out.size < budget) {
+    let best: string | null = null;
+    let bestScore = -Infinity;
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      const s = (1 - MMR_LAMBDA) * base.get(id)! - MMR_LAMBDA * redundancy.get(id)!;
+      if (s > bestScore) {
+        bestScore = s;
+        best = id;
+      }
+    }
+    if (best === null) break;
+    take(best);
+  }
+  return out;
+}
+
+function termCounts(text: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of analyzeTerms(text)) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
 }
 
 function inDateOrder(fs: Finding[], o: { intent: 'earliest' | 'latest'; years: Map<string, number | null> }): Finding[] {
