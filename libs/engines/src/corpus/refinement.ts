@@ -9,14 +9,18 @@ import type { TopicProfile } from './topic-profile';
 export interface RefinementOptions {
   /** A subtopic with fewer findings than this came back thin. */
   thinBelow: number;
-  /** Stop when less than this share of the scouting evidence is still missing from the ledger. */
+  /**
+   * Stop when less than this share of the scouting evidence is still missing from the ledger. Kept low:
+   * the evidence is what may be cited, and an on-topic passage no finding reaches is often a section of
+   * the topic nothing else covers (the facet mining and `minNewPassages` still decide whether a task is worth it).
+   */
   minUncoveredShare: number;
   /** A new subtopic must be expected to bring at least this many new passages. */
   minNewPassages: number;
   maxOverlap: number;
 }
 
-export const DEFAULT_REFINEMENT: RefinementOptions = { thinBelow: 2, minUncoveredShare: 0.1, minNewPassages: 2, maxOverlap: 0.5 };
+export const DEFAULT_REFINEMENT: RefinementOptions = { thinBelow: 2, minUncoveredShare: 0.02, minNewPassages: 2, maxOverlap: 0.5 };
 
 export interface Refinement {
   newSubtopics: Subtopic[];
