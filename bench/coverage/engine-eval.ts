@@ -7,10 +7,10 @@
  * Prints one row per topic (with --per-topic), the macro row of the configured run, the BM25 top-10
  * and top-25 baseline rows, and with --ablations the grid coverage check on/off x 3 rounds / 1 round.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/engines';
 import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
-import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, scoreCitations, scoreTopK, type Qrel, type TopicScore } from './score';
+import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, scoreTopK, type Qrel, type TopicScore } from './score';
 
 interface Args {
   corpus: string;
@@ -47,12 +47,6 @@ function parseArgs(argv: string[]): Args {
   if (!a.corpus || !a.topics || !a.qrels) throw new Error('usage: engine-eval --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--no-coverage-check] [--max-rounds N] [--ablations]');
   return a as Args;
 }
-
-const readJsonl = <T>(path: string): T[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
 
 interface RunRow extends TopicScore {
   rounds: number;

@@ -4,15 +4,8 @@
  *
  *   node bench/dist/coverage/profile-eval.js --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--per-topic]
  */
-import { readFileSync } from 'node:fs';
 import { CorpusRegistry, TopicProfile } from '@orrery/engines';
-import { judgmentsByTopic, type Qrel } from './score';
-
-const readJsonl = <T>(path: string): T[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
+import { judgmentsByTopic, readJsonl, type Qrel } from './score';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);

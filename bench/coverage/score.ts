@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Pure scoring of research reports against FreshWiki-style relevance judgments (qrels):
  * precision, section_recall, passage_recall and citations per report, macro-averaged over topics.
@@ -91,4 +93,12 @@ export function scoreTopK(
 
 export function formatScoreRow(label: string, s: Omit<TopicScore, 'topic'>, extra = ''): string {
   return `${label.padEnd(44)} precision ${s.precision.toFixed(3)}  section_recall ${s.sectionRecall.toFixed(3)}  passage_recall ${s.passageRecall.toFixed(3)}  cited ${s.citations.toFixed(1).padStart(5)}${extra}`;
+}
+
+/** One JSON value per non-empty line. */
+export function readJsonl<T>(path: string): T[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 }

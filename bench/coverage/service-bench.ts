@@ -9,13 +9,13 @@
  * prints per-topic and macro rows with --qrels, the BM25 top-10 / top-25 baselines on the topic string,
  * and writes <dir>/summary.json. Deletes the prefix's keys at the end.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CorpusRegistry } from '@orrery/engines';
 import type { Report, Run } from '@orrery/protocol';
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
 import { type BenchStack, startBenchStack } from '../support/service-stack';
-import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, scoreCitations, scoreTopK, type Qrel, type TopicJudgments, type TopicScore } from './score';
+import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, scoreTopK, type Qrel, type TopicJudgments, type TopicScore } from './score';
 
 interface Args {
   corpus: string;
@@ -64,12 +64,6 @@ function parseArgs(argv: string[]): Args {
   if (!a.corpus || !a.topics || !a.out) throw new Error(USAGE);
   return a as Args;
 }
-
-const readJsonl = <T>(path: string): T[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
 
 /** The report file name: lower-cased, runs of non-alphanumerics turned into '-', trimmed. */
 export function topicSlug(topic: string): string {
