@@ -24,13 +24,11 @@ type EventBody<T extends RunEvent['type']> = Omit<Extract<RunEvent, { type: T }>
 /** The one writer of run events: a Redis Stream per run, replayable from the start. */
 @Injectable()
 export class RunEventsService {
-  private readonly keys: RunKeys;
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-  ) {
-    this.keys = new RunKeys(config.QUEUE_PREFIX);
-  }
+    private readonly keys: RunKeys,
+  ) {}
 
   /** Appends the event unless one with the same idempotency key exists; returns its stream id. */
   async append<T extends RunEvent['type']>(runId: string, key: string, type: T, body: EventBody<T>): Promise<string | null> {

@@ -30,13 +30,11 @@ export type MergeRecord = z.infer<typeof MergeRecordSchema>;
 /** The run's evidence ledger: every source retrieved and every finding accepted, deduplicated. */
 @Injectable()
 export class LedgerStore {
-  private readonly keys: RunKeys;
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-  ) {
-    this.keys = new RunKeys(config.QUEUE_PREFIX);
-  }
+    private readonly keys: RunKeys,
+  ) {}
 
   async merge(runId: string, taskId: string, sources: Source[], findings: Finding[]): Promise<MergeRecord> {
     const args: string[] = [taskId, String(sources.length)];

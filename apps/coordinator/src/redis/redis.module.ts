@@ -1,6 +1,7 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { RunKeys } from './run-keys';
 import { checkEvictionPolicy } from '@orrery/runtime';
 
 export const REDIS = Symbol('REDIS');
@@ -9,6 +10,7 @@ export const REDIS = Symbol('REDIS');
 @Global()
 @Module({
   providers: [
+    { provide: RunKeys, inject: [COORDINATOR_CONFIG], useFactory: (config: CoordinatorConfig) => new RunKeys(config.QUEUE_PREFIX) },
     {
       provide: REDIS,
       inject: [COORDINATOR_CONFIG],
@@ -20,7 +22,7 @@ export const REDIS = Symbol('REDIS');
       },
     },
   ],
-  exports: [REDIS],
+  exports: [REDIS, RunKeys],
 })
 export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -23,13 +23,11 @@ export class RunNotFoundError extends Error {
 /** The repository of run records. Only the coordinator writes here. */
 @Injectable()
 export class RunStore {
-  readonly keys: RunKeys;
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-  ) {
-    this.keys = new RunKeys(config.QUEUE_PREFIX);
-  }
+    readonly keys: RunKeys,
+  ) {}
 
   async create(run: Run): Promise<void> {
     // A safety net: a run that never finishes still leaves Redis; finishing shortens this to the retention period.
