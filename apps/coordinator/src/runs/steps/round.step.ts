@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { type Finding, type Run, SearchTaskSchema } from '@orrery/protocol';
 import type { Job } from 'bullmq';
 import { reserve, settle } from '../../budget';
-import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { roundFigures } from '../../coverage/round-figures';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
@@ -36,7 +35,6 @@ export class RoundStep {
     private readonly dispatcher: TaskDispatcher,
     private readonly advance: RoundAdvance,
     private readonly metrics: MetricsService,
-    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
   async run(runId: string, round: number, job: Job, retry = 0): Promise<void> {
