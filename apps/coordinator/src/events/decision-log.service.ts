@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Decision } from '@orrery/protocol';
 import type { EngineDecision } from '@orrery/engines';
-import { RunEventsService } from './run-events.service';
+import { type PreparedEvent, RunEventsService } from './run-events.service';
 
 /** Every control decision becomes a structured run event. */
 @Injectable()
@@ -10,8 +10,17 @@ export class DecisionLogService {
 
   /** `key` makes the log idempotent when a step runs twice; returns null when it was logged already. */
   async log(runId: string, key: string, decision: EngineDecision, stateVersion?: number): Promise<Decision | null> {
-    const full: Decision = { ...decision, runId, ts: new Date().toISOString(), ...(stateVersion === undefined ? {} : { stateVersion }) };
+    const full = this.full(runId, decision, stateVersion);
     return (await this.events.append(runId, `decision:${key}`, 'decision', { decision: full })) ? full : null;
+  }
+
+  /** The decision's event, for a script that writes it atomically with other state. */
+  prepare(runId: string, key: string, decision: EngineDecision, stateVersion?: number): PreparedEvent {
+    return this.events.prepare(runId, `decision:${key}`, 'decision', { decision: this.full(runId, decision, stateVersion) });
+  }
+
+  private full(runId: string, decision: EngineDecision, stateVersion?: number): Decision {
+    return { ...decision, runId, ts: new Date().toISOString(), ...(stateVersion === undefined ? {} : { stateVersion }) };
   }
 
   async list(runId: string): Promise<Decision[]> {

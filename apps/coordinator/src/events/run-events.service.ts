@@ -3,46 +3,60 @@ import { type RunEvent, RunEventSchema, type StoredRunEvent } from '@orrery/prot
 import type { Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
+import { type LuaScript, luaScript } from '../redis/lua-script';
 import { RunKeys } from '../redis/run-keys';
 
 /**
- * Keys created here get the unfinished-run TTL as a safety net (a finished run's keys are shortened
- * to the retention period). Appends only once per key: a step that BullMQ delivers twice, or two coordinator replicas
- * republishing the same progress, leave one event in the stream.
+ * Appends only once per key: a step that BullMQ delivers twice, or two coordinator replicas republishing
+ * the same progress, leave one event in the stream. Keys created here get the unfinished-run TTL as a
+ * safety net (a finished run's keys are shortened to the retention period). A Lua function, so that other
+ * scripts (the ledger's intake) write their events in the same atomic call.
  */
-const APPEND_ONCE_SCRIPT = `
-if redis.call('HSETNX', KEYS[2], ARGV[1], '1') == 0 then return false end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'event', ARGV[2])
-if redis.call('TTL', KEYS[1]) == -1 then
-  redis.call('EXPIRE', KEYS[1], ARGV[4])
-  redis.call('EXPIRE', KEYS[2], ARGV[4])
-end
-return id`;
+export const APPEND_ONCE_LUA = `
+local function append_once(stream, seen, key, event, maxlen, ttl)
+  if redis.call('HSETNX', seen, key, '1') == 0 then return false end
+  local id = redis.call('XADD', stream, 'MAXLEN', '~', maxlen, '*', 'event', event)
+  if redis.call('TTL', stream) == -1 then
+    redis.call('EXPIRE', stream, ttl)
+    redis.call('EXPIRE', seen, ttl)
+  end
+  return id
+end`;
+
+const APPEND_SCRIPT = `${APPEND_ONCE_LUA}
+return append_once(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4])`;
+
+/** An event validated and serialized, with the idempotency key it is written under. */
+export interface PreparedEvent {
+  key: string;
+  json: string;
+}
 
 type EventBody<T extends RunEvent['type']> = Omit<Extract<RunEvent, { type: T }>, 'runId' | 'ts' | 'type'>;
 
 /** The one writer of run events: a Redis Stream per run, replayable from the start. */
 @Injectable()
 export class RunEventsService {
+  private readonly appendOnce: LuaScript;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly keys: RunKeys,
-  ) {}
+  ) {
+    this.appendOnce = luaScript(redis, 'orreryAppendEvent', APPEND_SCRIPT);
+  }
+
+  /** Validates and serializes an event for `append` or for a script that writes it with other state. */
+  prepare<T extends RunEvent['type']>(runId: string, key: string, type: T, body: EventBody<T>): PreparedEvent {
+    const event = RunEventSchema.parse({ ...body, type, runId, ts: new Date().toISOString() });
+    return { key, json: JSON.stringify(event) };
+  }
 
   /** Appends the event unless one with the same idempotency key exists; returns its stream id. */
   async append<T extends RunEvent['type']>(runId: string, key: string, type: T, body: EventBody<T>): Promise<string | null> {
-    const event = RunEventSchema.parse({ ...body, type, runId, ts: new Date().toISOString() });
-    const id = await this.redis.eval(
-      APPEND_ONCE_SCRIPT,
-      2,
-      this.keys.events(runId),
-      this.keys.eventKeys(runId),
-      key,
-      JSON.stringify(event),
-      String(this.config.EVENTS_MAXLEN),
-      String(this.config.UNFINISHED_RUN_TTL_SECONDS),
-    );
+    const event = this.prepare(runId, key, type, body);
+    const id = await this.appendOnce([this.keys.events(runId), this.keys.eventKeys(runId)], [event.key, event.json, this.config.EVENTS_MAXLEN, this.config.UNFINISHED_RUN_TTL_SECONDS]);
     return typeof id === 'string' ? id : null;
   }
 

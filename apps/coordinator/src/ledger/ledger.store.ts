@@ -3,47 +3,86 @@ import { type Finding, FindingSchema, type Source, SourceSchema } from '@orrery/
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
-import { REDIS } from '../redis/redis.module';
+import { APPEND_ONCE_LUA, type PreparedEvent } from '../events/run-events.service';
+import { type LuaScript, luaScript } from '../redis/lua-script';
 import { RunKeys } from '../redis/run-keys';
+import { REDIS } from '../redis/redis.module';
 
 /**
- * Merges one task's sources and findings atomically, keyed by task id: a task delivered twice
- * (at-least-once) is merged once, and the second merge reports the first one's figures.
+ * One task's intake in one atomic call: its verdict's decision event, then (if it brought anything)
+ * the merge of its sources and findings and its `task.completed` event with the merge's figures.
+ * Keyed by task id: a task delivered twice (at-least-once) is merged once, and the second intake
+ * reports the first one's figures and writes no event.
+ *
+ * KEYS: results, sources, findings, events, event-keys
+ * ARGV: taskId, maxlen, ttl, verdictKey, verdictJson, merge (0|1), completedKey, completedJson,
+ *       nSources, (id, json)…, nFindings, (id, json)…
  */
-const MERGE_SCRIPT = `
+const INTAKE_SCRIPT = `${APPEND_ONCE_LUA}
+local logged = append_once(KEYS[4], KEYS[5], ARGV[4], ARGV[5], ARGV[2], ARGV[3]) and 1 or 0
+if ARGV[6] == '0' then return cjson.encode({ logged = logged, newSources = 0, newFindings = 0 }) end
 local existing = redis.call('HGET', KEYS[1], ARGV[1])
-if existing then return existing end
+if existing then
+  local rec = cjson.decode(existing)
+  return cjson.encode({ logged = logged, newSources = rec.newSources, newFindings = rec.newFindings })
+end
 local ns, nf = 0, 0
-local i = 3
-for j = 1, tonumber(ARGV[2]) do ns = ns + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]); i = i + 2 end
+local i = 9
 local count = tonumber(ARGV[i]); i = i + 1
+for j = 1, count do ns = ns + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]); i = i + 2 end
+count = tonumber(ARGV[i]); i = i + 1
 for j = 1, count do nf = nf + redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1]); i = i + 2 end
-local rec = cjson.encode({ newSources = ns, newFindings = nf })
-redis.call('HSET', KEYS[1], ARGV[1], rec)
-local ttl = tonumber(ARGV[i])
-for k = 1, 3 do if redis.call('TTL', KEYS[k]) == -1 then redis.call('EXPIRE', KEYS[k], ttl) end end
-return rec`;
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({ newSources = ns, newFindings = nf }))
+for k = 1, 3 do if redis.call('TTL', KEYS[k]) == -1 then redis.call('EXPIRE', KEYS[k], ARGV[3]) end end
+local completed = cjson.decode(ARGV[8])
+completed.newSources = ns
+append_once(KEYS[4], KEYS[5], ARGV[7], cjson.encode(completed), ARGV[2], ARGV[3])
+return cjson.encode({ logged = logged, newSources = ns, newFindings = nf })`;
 
-const MergeRecordSchema = z.object({ newSources: z.number(), newFindings: z.number() });
-export type MergeRecord = z.infer<typeof MergeRecordSchema>;
+const IntakeRecordSchema = z.object({ logged: z.number(), newSources: z.number(), newFindings: z.number() });
+
+export interface IntakeRecord {
+  /** false when the verdict had been logged already (a second delivery or a second check). */
+  logged: boolean;
+  newSources: number;
+  newFindings: number;
+}
+
+/** What a passing result brings: its sources and findings, and the event that announces them. */
+export interface MergeInput {
+  sources: Source[];
+  findings: Finding[];
+  /** Its `newSources` is set by the script to the merge's own count. */
+  completed: PreparedEvent;
+}
 
 /** The run's evidence ledger: every source retrieved and every finding accepted, deduplicated. */
 @Injectable()
 export class LedgerStore {
+  private readonly intakeScript: LuaScript;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly keys: RunKeys,
-  ) {}
+  ) {
+    this.intakeScript = luaScript(redis, 'orreryResultIntake', INTAKE_SCRIPT);
+  }
 
-  async merge(runId: string, taskId: string, sources: Source[], findings: Finding[]): Promise<MergeRecord> {
-    const args: string[] = [taskId, String(sources.length)];
-    for (const s of sources) args.push(s.id, JSON.stringify(s));
-    args.push(String(findings.length));
-    for (const f of findings) args.push(f.id, JSON.stringify(f));
-    args.push(String(this.config.UNFINISHED_RUN_TTL_SECONDS));
-    const rec = await this.redis.eval(MERGE_SCRIPT, 3, this.keys.results(runId), this.keys.sources(runId), this.keys.findings(runId), ...args);
-    return MergeRecordSchema.parse(JSON.parse(String(rec)));
+  async intake(runId: string, taskId: string, verdict: PreparedEvent, merge: MergeInput | null): Promise<IntakeRecord> {
+    const args: (string | number)[] = [taskId, this.config.EVENTS_MAXLEN, this.config.UNFINISHED_RUN_TTL_SECONDS, verdict.key, verdict.json];
+    if (merge) {
+      args.push(1, merge.completed.key, merge.completed.json, merge.sources.length);
+      for (const s of merge.sources) args.push(s.id, JSON.stringify(s));
+      args.push(merge.findings.length);
+      for (const f of merge.findings) args.push(f.id, JSON.stringify(f));
+    } else {
+      args.push(0);
+    }
+    const k = this.keys;
+    const raw = await this.intakeScript([k.results(runId), k.sources(runId), k.findings(runId), k.events(runId), k.eventKeys(runId)], args);
+    const rec = IntakeRecordSchema.parse(JSON.parse(String(raw)));
+    return { logged: rec.logged === 1, newSources: rec.newSources, newFindings: rec.newFindings };
   }
 
   async findings(runId: string): Promise<Finding[]> {

@@ -3,7 +3,7 @@ import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage
 import { DecisionLogService } from '../events/decision-log.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { attemptOfTask, jobIds } from '../queues/job-ids';
-import { filterResult, verdictOnResult } from '../verdicts';
+import { checkResult, filterResult, verdictOnResult } from '../verdicts';
 import { ResultIntakeService } from './result-intake.service';
 
 export interface TaskOutcome {
@@ -16,6 +16,8 @@ export interface TaskOutcome {
   error?: string;
   retry?: SearchTask;
 }
+
+const CHECKED_LIMIT = 2000;
 
 export const ZERO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -39,35 +41,55 @@ export class ResultCheckService {
     private readonly metrics: MetricsService,
   ) {}
 
-  async check(runId: string, round: number, task: SearchTask, value: unknown, stateVersion?: number): Promise<TaskOutcome> {
+  /**
+   * Checks in flight or done in this process, by task id: the round step reuses the completion event's
+   * check instead of repeating it. Bounded; a check that failed is dropped so that it runs again.
+   */
+  private readonly checked = new Map<string, Promise<TaskOutcome>>();
+
+  /** `stateVersion`: the run state the check was made on, recorded with its decision. */
+  check(runId: string, round: number, task: SearchTask, value: unknown, stateVersion?: number): Promise<TaskOutcome> {
+    const seen = this.checked.get(task.taskId);
+    if (seen) return seen;
+    const outcome = this.checkOnce(runId, round, task, value, stateVersion);
+    this.checked.set(task.taskId, outcome);
+    outcome.catch(() => this.checked.delete(task.taskId));
+    for (const oldest of this.checked.keys()) {
+      if (this.checked.size <= CHECKED_LIMIT) break;
+      this.checked.delete(oldest);
+    }
+    return outcome;
+  }
+
+  private async checkOnce(runId: string, round: number, task: SearchTask, value: unknown, stateVersion?: number): Promise<TaskOutcome> {
     const topic = task.context.topic;
     const attempt = attemptOfTask(task.taskId);
-    const verdict = verdictOnResult({ task, result: value, topic, attempt });
-    const filtered = filterResult({ task, result: value, topic });
-    const [logged, merge] = await Promise.all([
-      this.decisions.log(
-        runId,
-        `verdict:${task.taskId}`,
-        {
-          decisionType: 'result-verdict',
-          level: 'L0',
-          confidence: verdict.verdict === 'pass' ? 0.95 : 0.85,
-          conclusion: `${verdict.verdict}: ${verdict.detail}`.slice(0, 2000),
-          signals: {
-            taskId: task.taskId,
-            attempt,
-            format: verdict.checks.format.status,
-            meaning: verdict.checks.meaning.status,
-            scope: verdict.checks.scope.status,
-            kept: filtered.kept,
-            dropped: filtered.dropped,
-          },
+    const checked = checkResult(task, value, topic);
+    const verdict = verdictOnResult({ task, result: value, topic, attempt, checked });
+    const filtered = filterResult({ task, result: value, topic, checked });
+    const verdictEvent = this.decisions.prepare(
+      runId,
+      `verdict:${task.taskId}`,
+      {
+        decisionType: 'result-verdict',
+        level: 'L0',
+        confidence: verdict.verdict === 'pass' ? 0.95 : 0.85,
+        conclusion: `${verdict.verdict}: ${verdict.detail}`.slice(0, 2000),
+        signals: {
+          taskId: task.taskId,
+          attempt,
+          format: verdict.checks.format.status,
+          meaning: verdict.checks.meaning.status,
+          scope: verdict.checks.scope.status,
+          kept: filtered.kept,
+          dropped: filtered.dropped,
         },
-        stateVersion,
-      ),
-      // Good findings are kept whatever the verdict; a retry may add what the first attempt got wrong.
-      filtered.result ? this.intake.accept(runId, round, task.taskId, filtered.result) : Promise.resolve({ newFindings: 0, newSources: 0 }),
-    ]);
+      },
+      stateVersion,
+    );
+    // Good findings are kept whatever the verdict; a retry may add what the first attempt got wrong.
+    const merge = await this.intake.accept(runId, round, task.taskId, verdictEvent, filtered.result);
+    const logged = merge.logged;
     const stats = filtered.result?.stats ?? {};
     if (logged) {
       this.metrics.resultVerdict(verdict.verdict);

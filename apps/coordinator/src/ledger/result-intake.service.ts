@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { SearchResult } from '@orrery/protocol';
-import { RunEventsService } from '../events/run-events.service';
-import { type MergeRecord, LedgerStore } from './ledger.store';
+import { type PreparedEvent, RunEventsService } from '../events/run-events.service';
+import { type IntakeRecord, LedgerStore } from './ledger.store';
 
 /**
- * A checked search result enters the ledger here. Merging is keyed by task id, so a result delivered
- * twice (at-least-once) is merged once and its event written once.
+ * A checked search result enters the ledger here, with its verdict and its `task.completed` event, in one
+ * atomic write keyed by task id: a result delivered twice (at-least-once) is merged once and announced once.
  */
 @Injectable()
 export class ResultIntakeService {
@@ -14,14 +14,15 @@ export class ResultIntakeService {
     private readonly events: RunEventsService,
   ) {}
 
-  async accept(runId: string, round: number, taskId: string, result: SearchResult): Promise<MergeRecord> {
-    const merge = await this.ledger.merge(runId, taskId, result.sources, result.findings);
-    await this.events.append(runId, `task.completed:${taskId}`, 'task.completed', {
+  /** `result` null: the verdict rejected everything, so only the verdict is written. */
+  async accept(runId: string, round: number, taskId: string, verdict: PreparedEvent, result: SearchResult | null): Promise<IntakeRecord> {
+    if (!result) return this.ledger.intake(runId, taskId, verdict, null);
+    const completed = this.events.prepare(runId, `task.completed:${taskId}`, 'task.completed', {
       round,
       taskId,
       findings: result.findings.length,
-      newSources: merge.newSources,
+      newSources: 0,
     });
-    return merge;
+    return this.ledger.intake(runId, taskId, verdict, { sources: result.sources, findings: result.findings, completed });
   }
 }

@@ -18,6 +18,13 @@ export class MetricsService implements OnModuleDestroy {
   private readonly fallbacks = new Counter({ name: 'orrery_fallbacks_total', help: 'Fallbacks by what fell back', labelNames: ['what'], registers: [this.registry] });
   private readonly parseFailures = new Counter({ name: 'orrery_structured_output_failures_total', help: 'Structured-output parse failures reported by subagents', registers: [this.registry] });
   private readonly taskSeconds = new Histogram({ name: 'orrery_task_duration_seconds', help: 'Subagent task latency', labelNames: ['kind'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120], registers: [this.registry] });
+  private readonly roundTripSeconds = new Histogram({
+    name: 'orrery_task_round_trip_seconds',
+    help: 'Dispatch by this replica to the result checked and merged into the ledger (queueing, the task, the completion event, the merge)',
+    labelNames: ['kind'],
+    buckets: [0.002, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
   private readonly runSeconds = new Histogram({ name: 'orrery_run_duration_seconds', help: 'Run wall time to its end', labelNames: ['status'], buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1800], registers: [this.registry] });
 
   constructor(dispatcher: TaskDispatcher) {
@@ -46,6 +53,9 @@ export class MetricsService implements OnModuleDestroy {
   }
   taskDuration(kind: string, seconds: number): void {
     this.taskSeconds.observe({ kind }, seconds);
+  }
+  taskRoundTrip(kind: string, seconds: number): void {
+    this.roundTripSeconds.observe({ kind }, seconds);
   }
   judgeVerdict(signal: string, level: string): void {
     this.verdicts.inc({ signal, level });

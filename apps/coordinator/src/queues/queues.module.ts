@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { DispatchedTasks } from './dispatched-tasks';
 import { TaskDispatcher } from './task-dispatcher';
 
 export const FLOW_PRODUCER = 'orrery-flows';
@@ -18,7 +19,7 @@ export const FLOW_PRODUCER = 'orrery-flows';
     BullModule.registerQueue({ name: COORDINATOR_QUEUE }, { name: SUBAGENT_QUEUE }),
     BullModule.registerFlowProducer({ name: FLOW_PRODUCER }),
   ],
-  providers: [TaskDispatcher],
-  exports: [TaskDispatcher, BullModule],
+  providers: [TaskDispatcher, DispatchedTasks],
+  exports: [TaskDispatcher, DispatchedTasks, BullModule],
 })
 export class QueuesModule {}

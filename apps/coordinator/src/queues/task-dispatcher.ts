@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
 import { type FlowProducer, type Job, type JobsOptions, Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { DispatchedTasks } from './dispatched-tasks';
 import { jobIds } from './job-ids';
 
 const DAY = 24 * 3600;
@@ -17,6 +18,7 @@ export class TaskDispatcher {
     @InjectQueue(SUBAGENT_QUEUE) readonly subagentQueue: Queue,
     @InjectFlowProducer('orrery-flows') private readonly flows: FlowProducer,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly dispatched: DispatchedTasks,
   ) {
     for (const q of [coordinatorQueue, subagentQueue]) q.on('error', (err) => this.logger.warn(`queue ${q.name}: ${err.message}`));
     flows.on('error', (err) => this.logger.warn(`flow producer: ${err.message}`));
@@ -59,6 +61,7 @@ export class TaskDispatcher {
   /** One round as a flow: the parent is the coordinator's next step, the children are the tasks. */
   async dispatchRound(runId: string, round: number, tasks: SubagentTask[]): Promise<void> {
     const step: CoordinatorStep = { step: 'round', runId, round };
+    this.dispatched.add(tasks);
     await this.flows.add({
       name: 'round',
       queueName: COORDINATOR_QUEUE,
@@ -70,6 +73,7 @@ export class TaskDispatcher {
 
   async dispatchSynthesis(runId: string, task: SubagentTask): Promise<void> {
     const step: CoordinatorStep = { step: 'finalize', runId };
+    this.dispatched.add([task]);
     await this.flows.add({
       name: 'finalize',
       queueName: COORDINATOR_QUEUE,
@@ -82,6 +86,7 @@ export class TaskDispatcher {
   /** A retry of a round's failed results: a flow whose parent runs the same round step again. */
   async dispatchRetry(runId: string, round: number, retry: number, tasks: SubagentTask[]): Promise<void> {
     const step: CoordinatorStep = { step: 'round', runId, round, retry };
+    this.dispatched.add(tasks);
     await this.flows.add({
       name: 'round',
       queueName: COORDINATOR_QUEUE,

@@ -25,7 +25,8 @@ export class RunTransitions {
     return run;
   }
 
-  async recordDispatch(run: Run, round: number, tasks: SubagentTask[]): Promise<void> {
+  /** The round's task ids, written before they are dispatched (a re-dispatch with the same ids is a no-op). */
+  async recordTasks(run: Run, round: number, tasks: SubagentTask[]): Promise<void> {
     await this.store.mutate(run.id, (r) => {
       const rec = r.rounds.find((x) => x.n === round);
       if (!rec || rec.taskIds.length) return undefined;
@@ -33,6 +34,10 @@ export class RunTransitions {
       r.counters.tasksDispatched += tasks.length;
       return r;
     });
+  }
+
+  /** `round.started`, once the tasks are out. */
+  async announceRound(run: Run, round: number, tasks: SubagentTask[]): Promise<void> {
     const titles = new Map(run.plan?.subtopics.map((s) => [s.id, s.title]));
     await this.events.append(run.id, `round.started:${round}`, 'round.started', {
       round,

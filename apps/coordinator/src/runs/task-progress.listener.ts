@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
 import { ResultCheckService } from '../ledger/result-check.service';
+import { MetricsService } from '../metrics/metrics.service';
+import { DispatchedTasks } from '../queues/dispatched-tasks';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { runIdOfJob } from '../queues/job-ids';
 import { taskDecision } from './task-decisions';
@@ -23,6 +25,8 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
     private readonly decisions: DecisionLogService,
     private readonly results: ResultCheckService,
     private readonly dispatcher: TaskDispatcher,
+    private readonly dispatched: DispatchedTasks,
+    private readonly metrics: MetricsService,
   ) {
     super();
   }
@@ -54,10 +58,14 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
     if (!runId) return;
     const round = roundOf(jobId);
     try {
-      const task = round ? SearchTaskSchema.safeParse((await this.dispatcher.taskJob(jobId))?.data) : undefined;
+      // The payload this process dispatched is in hand; another replica's is read back from its job.
+      const mine = this.dispatched.get(jobId);
+      const task = mine ? mine.task : round ? SearchTaskSchema.safeParse((await this.dispatcher.taskJob(jobId))?.data).data : undefined;
       // A search result's `task.completed` event says it is done; any other task gets a progress line.
-      if (task?.success) await this.results.check(runId, round, task.data, typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue);
+      if (task?.kind === 'search') await this.results.check(runId, round, task, typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue);
       else await this.events.append(runId, `progress:${jobId}:done`, 'task.progress', { round, taskId: jobId, stage: 'done', message: 'task finished' });
+      if (mine) this.metrics.taskRoundTrip(mine.task.kind, (performance.now() - mine.at) / 1000);
+      this.dispatched.delete(jobId);
     } catch (err) {
       this.logger.warn(`early check of ${jobId}: ${(err as Error).message}`);
     }

@@ -1,6 +1,5 @@
 import type { SearchResult, SearchTask } from '@orrery/protocol';
-import { checkFindings } from './check-findings';
-import { parseSearchResult } from './verdict-on-result';
+import { type CheckedResult, checkResult } from './verdict-on-result';
 import type { FindingIssueCode } from './verdict-types';
 
 export interface FilteredResult {
@@ -18,11 +17,11 @@ export interface FilteredResult {
  * they do not inflate the ledger's source count (and the novelty measured from it). A finding with several
  * problems is counted under each code in `droppedBy`.
  */
-export function filterResult(input: { task: SearchTask; result: unknown; topic: string }): FilteredResult {
-  const parsed = parseSearchResult(input.task, input.result);
+export function filterResult(input: { task: SearchTask; result: unknown; topic: string; checked?: CheckedResult }): FilteredResult {
+  const parsed = input.checked ?? checkResult(input.task, input.result, input.topic);
   if (!parsed.ok) return { result: null, kept: 0, dropped: 0, droppedBy: {}, sourcesKept: 0, sourcesDropped: 0 };
   const r = parsed.result;
-  const byFinding = checkFindings(r, { task: input.task, topic: input.topic });
+  const byFinding = parsed.byFinding;
   const droppedBy: Partial<Record<FindingIssueCode, number>> = {};
   const findings = r.findings.filter((_, i) => {
     const issues = byFinding.get(`${i}`) ?? [];

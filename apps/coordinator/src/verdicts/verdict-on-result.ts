@@ -11,7 +11,12 @@ export interface VerdictInput {
   topic: string;
   /** 0-based attempt of this task (0 = first dispatch). */
   attempt: number;
+  /** The result already parsed and checked (checkResult), so that a verdict and a filter share the work. */
+  checked?: CheckedResult;
 }
+
+/** A raw result parsed and each of its findings checked, keyed by the finding's index. */
+export type CheckedResult = { ok: true; result: SearchResult; byFinding: Map<string, FindingIssue[]> } | { ok: false; problems: string[] };
 
 /** Parses a raw result with the protocol schema and checks it belongs to the task. */
 export function parseSearchResult(task: SearchTask, raw: unknown): { ok: true; result: SearchResult } | { ok: false; problems: string[] } {
@@ -21,6 +26,11 @@ export function parseSearchResult(task: SearchTask, raw: unknown): { ok: true; r
   }
   if (parsed.data.taskId !== task.taskId) return { ok: false, problems: [`taskId "${parsed.data.taskId}" is not "${task.taskId}"`] };
   return { ok: true, result: parsed.data };
+}
+
+export function checkResult(task: SearchTask, raw: unknown, topic: string): CheckedResult {
+  const parsed = parseSearchResult(task, raw);
+  return parsed.ok ? { ...parsed, byFinding: checkFindings(parsed.result, { task, topic }) } : parsed;
 }
 
 /**
@@ -33,7 +43,7 @@ export function parseSearchResult(task: SearchTask, raw: unknown): { ok: true; r
 export function verdictOnResult(input: VerdictInput): ResultVerdict {
   const { task, attempt } = input;
   const failing = attempt >= MAX_RETRIES ? 'discard' : 'retry';
-  const parsed = parseSearchResult(task, input.result);
+  const parsed = input.checked ?? checkResult(task, input.result, input.topic);
   if (!parsed.ok) {
     const skipped: CheckOutcome = { status: 'skipped', issues: ['format failed'] };
     return {
@@ -45,7 +55,7 @@ export function verdictOnResult(input: VerdictInput): ResultVerdict {
       counts: { findings: 0, badFindings: 0 },
     };
   }
-  const byFinding = checkFindings(parsed.result, { task, topic: input.topic });
+  const byFinding = parsed.byFinding;
   const issues: FindingIssue[] = [...byFinding.values()].flat();
   const bad = [...byFinding.values()].filter((l) => l.length > 0).length;
   const meaning = issues.filter((i) => i.check === 'meaning').map((i) => i.message);

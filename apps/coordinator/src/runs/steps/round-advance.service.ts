@@ -223,8 +223,10 @@ export class RoundAdvance {
     const last = run.rounds[run.rounds.length - 1];
     if (run.status !== 'researching' || !last || last.status !== 'dispatched') return;
     const tasks = buildRoundTasks(run, last.n, await this.ledger.sourceIds(run.id), this.limits());
-    // Dispatch first: `round.started` then marks when the tasks were really out.
+    // The bookkeeping comes before the dispatch, so that it does not compete with the tasks' results;
+    // `round.started` after it, to mark when the tasks were really out.
+    await this.transitions.recordTasks(run, last.n, tasks);
     await this.dispatcher.dispatchRound(run.id, last.n, tasks);
-    await this.transitions.recordDispatch(run, last.n, tasks);
+    await this.transitions.announceRound(run, last.n, tasks);
   }
 }

@@ -98,19 +98,17 @@ export class RoundStep {
 
   /** Verdicts and merges for every child of this round step; both are idempotent per task id. */
   private async collect(run: Run, round: number, job: Job): Promise<TaskOutcome[]> {
-    const outcomes: TaskOutcome[] = [];
     const values = await job.getChildrenValues();
-    for (const [key, value] of Object.entries(values)) {
-      const taskId = taskIdOfKey(key);
-      const taskJob = await this.dispatcher.taskJob(taskId);
-      if (taskJob?.processedOn && taskJob.finishedOn) this.metrics.taskDuration('search', (taskJob.finishedOn - taskJob.processedOn) / 1000);
-      const task = SearchTaskSchema.safeParse(taskJob?.data);
-      if (!task.success) {
-        outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error: 'the task payload is gone; result not checked' });
-        continue;
-      }
-      outcomes.push(await this.results.check(run.id, round, task.data, value, run.stateVersion));
-    }
+    const outcomes: TaskOutcome[] = await Promise.all(
+      Object.entries(values).map(async ([key, value]): Promise<TaskOutcome> => {
+        const taskId = taskIdOfKey(key);
+        const taskJob = await this.dispatcher.taskJob(taskId);
+        if (taskJob?.processedOn && taskJob.finishedOn) this.metrics.taskDuration('search', (taskJob.finishedOn - taskJob.processedOn) / 1000);
+        const task = SearchTaskSchema.safeParse(taskJob?.data);
+        if (!task.success) return { taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error: 'the task payload is gone; result not checked' };
+        return this.results.check(run.id, round, task.data, value, run.stateVersion);
+      }),
+    );
     for (const [key, reason] of Object.entries(await job.getIgnoredChildrenFailures())) {
       const taskId = taskIdOfKey(key);
       const error = String(reason).slice(0, 2000);
