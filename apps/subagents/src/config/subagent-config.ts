@@ -13,6 +13,8 @@ export const SubagentConfigSchema = z.object({
   /** A task lock lapses this long after its worker dies; another worker then takes it over. */
   SUBAGENT_LOCK_MS: int(30_000, 1000),
   WORKER_NAME: z.string().optional(),
+  /** A task's progress lines are held this long: a task done sooner is reported by its result alone (0 = send all). */
+  SUBAGENT_PROGRESS_QUIET_MS: int(100),
   /** On SIGTERM, active tasks get this long to finish; then they are released to other workers. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */

@@ -6,6 +6,7 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
 import { ActiveJobs } from '@orrery/runtime';
+import { ProgressGate } from './progress-gate';
 import { toJobError } from './task-errors';
 
 const config = loadSubagentConfig();
@@ -48,8 +49,10 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
       throw new UnrecoverableError(`invalid task payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     const task = parsed.data;
-    const progress = (u: ProgressUpdate) => job.updateProgress({ taskId: task.taskId, ...u });
-    // For operators in Bull Board; not awaited, so it costs the task no round trip.
+    // Neither is awaited, so they cost the task no round trip; one connection keeps them in order, ahead
+    // of the result. A lost progress line (a lock lost, Redis away) must not fail the task.
+    const gate = new ProgressGate((u) => void job.updateProgress({ taskId: task.taskId, ...u }).catch(() => undefined), config.SUBAGENT_PROGRESS_QUIET_MS);
+    const progress = (u: ProgressUpdate) => gate.report(u);
     void job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`).catch(() => undefined);
     try {
       const engine = this.engines.subagent(task.engine);
@@ -62,6 +65,8 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
       const out = toJobError(err);
       await job.log(`${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`.slice(0, 2000)).catch(() => undefined);
       throw out;
+    } finally {
+      gate.close();
     }
   }
 }
