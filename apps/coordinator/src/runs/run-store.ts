@@ -3,6 +3,7 @@ import { type Run, RunSchema } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
+import { type LuaScript, luaScript } from '../redis/lua-script';
 import { RunKeys } from '../redis/run-keys';
 
 /** Compare-and-set on stateVersion, so two coordinator replicas never overwrite each other's step. */
@@ -23,11 +24,15 @@ export class RunNotFoundError extends Error {
 /** The repository of run records. Only the coordinator writes here. */
 @Injectable()
 export class RunStore {
+  private readonly compareAndSet: LuaScript;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     readonly keys: RunKeys,
-  ) {}
+  ) {
+    this.compareAndSet = luaScript(redis, 'orreryRunCompareAndSet', CAS_SCRIPT);
+  }
 
   async create(run: Run): Promise<void> {
     // A safety net: a run that never finishes still leaves Redis; finishing shortens this to the retention period.
@@ -56,7 +61,7 @@ export class RunStore {
       const next = change(structuredClone(current));
       if (!next) return current;
       const written: Run = RunSchema.parse({ ...next, stateVersion: current.stateVersion + 1, updatedAt: new Date().toISOString() });
-      const res = await this.redis.eval(CAS_SCRIPT, 1, this.keys.run(runId), String(current.stateVersion), JSON.stringify(written));
+      const res = await this.compareAndSet([this.keys.run(runId)], [current.stateVersion, JSON.stringify(written)]);
       if (res === 1) return written;
       if (res === -1) throw new RunNotFoundError(runId);
     }
