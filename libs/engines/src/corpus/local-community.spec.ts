@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localCommunity } from './local-community';
+import { attachFringe, localCommunity } from './local-community';
 
 /** Two dense clusters (a0..a7, b0..b7) joined by one weak edge, plus a sparse tail off cluster b. */
 function graph(): (id: string) => { id: string; score: number }[] {
@@ -26,5 +26,29 @@ describe('localCommunity (personalized PageRank + conductance sweep)', () => {
     const o = { depth: 3, maxNodes: 100, alpha: 0.15, iterations: 40, minSize: 3, maxSize: 20, sizePenalty: 0.2 };
     expect(localCommunity([{ id: 'b1', weight: 1 }], graph(), o)).toEqual(localCommunity([{ id: 'b1', weight: 1 }], graph(), o));
     expect(localCommunity([], graph(), o).members).toEqual([]);
+  });
+});
+
+describe('attachFringe', () => {
+  /** Community a0..a5; fringe f0..f2 (each other's neighbours, tied to a); document d0..d5 next to a, tied mostly to itself. */
+  function fringeGraph(): (id: string) => { id: string; score: number }[] {
+    const edges = new Map<string, { id: string; score: number }[]>();
+    const arc = (u: string, v: string, w: number): void => void edges.set(u, [...(edges.get(u) ?? []), { id: v, score: w }]);
+    const link = (u: string, v: string, w: number): void => (arc(u, v, w), arc(v, u, w));
+    for (let i = 0; i < 6; i++) for (let j = i + 1; j < 6; j++) link(`a${i}`, `a${j}`, 0.6);
+    for (let i = 0; i < 3; i++) for (let j = i + 1; j < 3; j++) link(`f${i}`, `f${j}`, 0.5);
+    for (let i = 0; i < 3; i++) link(`f${i}`, `a${i}`, 0.3);
+    for (let i = 0; i < 6; i++) for (let j = i + 1; j < 6; j++) link(`d${i}`, `d${j}`, 0.6);
+    link('d0', 'a5', 0.3);
+    return (id) => edges.get(id) ?? [];
+  }
+  const community = new Set(['a0', 'a1', 'a2', 'a3', 'a4', 'a5']);
+
+  it('takes in a group whose edges leave it for the community, and not a neighbouring document', () => {
+    expect(attachFringe(community, fringeGraph(), { ratio: 1.5, maxShare: 0.5 })).toEqual(['f0', 'f1', 'f2']);
+  });
+
+  it('keeps out a group larger than its share of the community', () => {
+    expect(attachFringe(community, fringeGraph(), { ratio: 1.5, maxShare: 0.4 })).toEqual([]);
   });
 });

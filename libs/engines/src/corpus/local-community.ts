@@ -120,3 +120,48 @@ export function localCommunity(seeds: readonly { id: string; weight: number }[],
   }
   return { members: order.slice(0, best.n), conductance: Number.isFinite(best.phi) ? best.phi : 1, explored: out.size };
 }
+
+export interface AttachOptions {
+  /** A group joins when its similarity to the community is at least this multiple of its similarity elsewhere. */
+  ratio: number;
+  /** No group larger than this share of the community joins (a whole other document is not a fringe). */
+  maxShare: number;
+}
+
+/**
+ * Fringe groups a sweep cut leaves out: a document's passages on one theme (a film's plot, a person's
+ * private life) are each other's nearest neighbours and only loosely tied to the rest, so the thinnest
+ * cut can fall between them and the core. The candidates are the non-members next to the community;
+ * their connected groups (over nearest-neighbour edges) join when their edges that leave the group go
+ * mostly into the community. A neighbouring document's passages have most of theirs in their own
+ * document, which lies beyond the candidates, so its group stays out.
+ */
+export function attachFringe(members: ReadonlySet<string>, neighbors: NeighborFn, options: AttachOptions): string[] {
+  const candidates = new Set<string>();
+  for (const m of members) for (const n of neighbors(m)) if (!members.has(n.id)) candidates.add(n.id);
+  const parent = new Map([...candidates].map((c) => [c, c]));
+  const find = (x: string): string => {
+    while (parent.get(x) !== x) x = parent.get(x)!;
+    return x;
+  };
+  for (const c of candidates) for (const n of neighbors(c)) if (candidates.has(n.id)) parent.set(find(c), find(n.id));
+  const groups = new Map<string, string[]>();
+  for (const c of candidates) {
+    const root = find(c);
+    groups.set(root, [...(groups.get(root) ?? []), c]);
+  }
+  const joined: string[] = [];
+  for (const group of groups.values()) {
+    if (group.length > options.maxShare * members.size) continue;
+    const inGroup = new Set(group);
+    let toCommunity = 0;
+    let elsewhere = 0;
+    for (const id of group)
+      for (const n of neighbors(id)) {
+        if (members.has(n.id)) toCommunity += n.score;
+        else if (!inGroup.has(n.id)) elsewhere += n.score;
+      }
+    if (toCommunity > 0 && toCommunity >= options.ratio * elsewhere) joined.push(...group);
+  }
+  return joined.sort();
+}

@@ -1,6 +1,6 @@
 import { cosine, type CorpusIndex } from './corpus-index';
 import { documentStructure, spreadOverDocuments } from './documents';
-import { DEFAULT_COMMUNITY, localCommunity, type CommunityOptions } from './local-community';
+import { type AttachOptions, attachFringe, DEFAULT_COMMUNITY, localCommunity, type CommunityOptions } from './local-community';
 import { analyzeTerms, stemWord } from './text-analysis';
 
 export interface TopicProfileOptions {
@@ -58,6 +58,8 @@ export interface TopicProfileOptions {
   /** Neighbours per passage in the similarity graph (community membership). */
   graphNeighbors: number;
   community: CommunityOptions;
+  /** Fringe groups of passages that join the community after its cut (null = none). */
+  fringe: AttachOptions | null;
   /** Community membership needs a graph much larger than a community; smaller corpora use propagation. */
   communityMinCorpus: number;
   /** A cut above this conductance is no boundary (a theme spread over many documents): use propagation. */
@@ -91,6 +93,7 @@ export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
   seedCandidates: 15,
   graphNeighbors: 10,
   community: DEFAULT_COMMUNITY,
+  fringe: { ratio: 1.5, maxShare: 0.5 },
   communityMinCorpus: 400,
   maxConductance: 0.5,
 };
@@ -383,6 +386,10 @@ export class TopicProfile {
     const out = new Map<string, number>();
     const n = kept.length;
     kept.forEach((m, i) => out.set(m.id, 0.5 * Math.min(1, cos.get(m.id)! / median) + 0.5 * (1 - i / Math.max(1, n))));
+    // The fringe joins at the bottom of the ranking: in by the graph, but not central.
+    if (o.fringe)
+      for (const id of attachFringe(new Set(out.keys()), (x) => this.index.neighbors(x, o.graphNeighbors), o.fringe))
+        out.set(id, 0.5 * Math.min(1, cosine(this.index.vector(id), centroid) / median));
     for (const id of this.seeds) if (!out.has(id)) out.set(id, 0.5 + 0.5 * Math.min(1, (cos.get(id) ?? 0) / median));
     return out;
   }
