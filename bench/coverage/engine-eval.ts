@@ -55,6 +55,9 @@ interface RunRow extends TopicScore {
   ms: number;
   subtopics: number;
   stop: string;
+  /** Cited and found (ledger) source ids, for --json analysis. */
+  cited: string[];
+  found: string[];
 }
 
 async function main(): Promise<void> {
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
       const start = performance.now();
       const r = await runResearchLoop(coord, sub, { ...DEFAULT_LOOP, topic, corpus: 'bench', coverageCheck: cfg.coverageCheck, maxRounds: cfg.maxRounds });
       const score = scoreCitations(citedSourceIds(r.report), judgments.get(topic)!);
-      const row: RunRow = { ...score, rounds: r.rounds, tasks: r.tasks, engineCalls: r.engineCalls, ms: performance.now() - start, subtopics: r.plan.subtopics.length, stop: r.stopReason };
+      const row: RunRow = { ...score, rounds: r.rounds, tasks: r.tasks, engineCalls: r.engineCalls, ms: performance.now() - start, subtopics: r.plan.subtopics.length, stop: r.stopReason, cited: citedSourceIds(r.report), found: r.ledger.sourceIds };
       rows.push(row);
       if (args.perTopic)
         console.log(

@@ -36,7 +36,7 @@ export interface LoopResult {
   tasks: number;
   engineCalls: number;
   decisions: EngineDecision[];
-  ledger: { findings: number; sources: number };
+  ledger: { findings: number; sources: number; sourceIds: string[] };
   stopReason: string;
 }
 
@@ -136,5 +136,5 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
   const report = await sub.synthesize(synth, noop);
   engineCalls++;
   tasks++;
-  return { plan, report, rounds: round, tasks, engineCalls, decisions, ledger: { findings: findings.size, sources: sources.size }, stopReason };
+  return { plan, report, rounds: round, tasks, engineCalls, decisions, ledger: { findings: findings.size, sources: sources.size, sourceIds: [...new Set(all.map((f) => f.sourceId))] }, stopReason };
 }
