@@ -1,5 +1,5 @@
 /**
- * npm run bench:orchestration [-- --out bench-orchestration.json --samples 60 --warmup 20 --raw 300 --scale-runs 16 --tasks 10000]
+ * npm run bench:orchestration [-- --out bench-orchestration.json --samples 60 --warmup 20 --raw 300 --heap-mb 256 --scale-runs 16 --tasks 10000]
  *
  * Orchestration cost of Orrery against raw BullMQ, measured in the same run on a redis-server of its own
  * (so that other Redis users do not pollute INFO commandstats or used_memory). Simulated engine throughout.
@@ -24,6 +24,7 @@ const { values: args } = parseArgs({
     'scale-runs': { type: 'string', default: '16' },
     'scale-latency': { type: 'string', default: '400' },
     tasks: { type: 'string', default: '10000' },
+    'heap-mb': { type: 'string', default: '256' },
   },
 });
 const SAMPLES = Number(args.samples);
@@ -35,6 +36,7 @@ const RAW = Number(args.raw);
 const SCALE_RUNS = Number(args['scale-runs']);
 const SCALE_LATENCY = Number(args['scale-latency']);
 const MEMORY_TASKS = Number(args.tasks);
+const HEAP_MB = Number(args['heap-mb']);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -185,6 +187,65 @@ async function orrerySample(stack: BenchStack, redis: Redis, i: number): Promise
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+interface MemorySample {
+  tasks: number;
+  seconds: number;
+  redisMb: number;
+  rssMb: number;
+  rssByProcessMb: number[];
+  coordinatorHeapUsedMb: number;
+}
+
+/** MEMORY_TASKS tasks through runs of 6 searches and a writer, 12 runs in flight; Redis and process memory sampled ten times. */
+async function memoryRun(redis: Redis, heapMb: number): Promise<{ tasks: number; seconds: number; baselineRedisMb: number; samples: MemorySample[] }> {
+  const stack = await startBenchStack({
+    name: 'memory',
+    workers: 2,
+    env: {
+      ENGINE: 'simulated',
+      SIMULATED_SUBTOPICS: '6',
+      SIMULATED_ROUNDS: '1',
+      JUDGE: 'off',
+      COORDINATOR_CONCURRENCY: '16',
+      JOB_RETENTION_COUNT: '1000',
+      RUN_RETENTION_SECONDS: '10',
+      ...(heapMb ? { NODE_OPTIONS: `--max-old-space-size=${heapMb}` } : {}),
+    },
+    workerEnv: { SUBAGENT_CONCURRENCY: '16', SIMULATED_LATENCY_MS: '0' },
+  });
+  const pids = [stack.coordinator.pid!, ...stack.workers.map((w) => w.pid!)];
+  const samples: MemorySample[] = [];
+  const baselineRedisMb = r2(await usedMemoryMb(redis));
+  const t0 = Date.now();
+  let done = 0;
+  let nextSample = 0;
+  const perRun = 7; // 6 searches + the writer
+  let submitted = 0;
+  const one = async (): Promise<void> => {
+    while (submitted * perRun < MEMORY_TASKS) {
+      submitted++;
+      const { id } = await stack.client.submit({ topic: `memory sample ${submitted}: economy, immigration, war and health policy`, engine: 'simulated' });
+      await waitDone(redis, stack.prefix, id, 600_000);
+      done += perRun;
+      if (done >= nextSample) {
+        nextSample += Math.max(perRun, Math.floor(MEMORY_TASKS / 10));
+        const heap = await metricValue(stack.url, 'orrery_coordinator_nodejs_heap_size_used_bytes');
+        samples.push({
+          tasks: done,
+          seconds: r1((Date.now() - t0) / 1000),
+          redisMb: r2(await usedMemoryMb(redis)),
+          rssMb: r1(pids.reduce((n, p) => n + rssMb(p), 0)),
+          rssByProcessMb: pids.map((p) => r1(rssMb(p))),
+          coordinatorHeapUsedMb: r1(heap / 1024 / 1024),
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 12 }, one));
+  await stack.stop();
+  return { tasks: done, seconds: r1((Date.now() - t0) / 1000), baselineRedisMb, samples };
+}
+
 async function main(): Promise<void> {
   const redisServer = await ownRedis();
   process.env.REDIS_URL = redisServer.url;
@@ -308,47 +369,25 @@ async function main(): Promise<void> {
 
     }
 
-    /* 5. memory across MEMORY_TASKS tasks */
+    /* 5. memory across MEMORY_TASKS tasks: V8 as it comes, then with the heap capped (NODE_OPTIONS) */
     if (want('memory')) {
-      stack = await startBenchStack({
-        name: 'memory',
-        workers: 2,
-        env: { ENGINE: 'simulated', SIMULATED_SUBTOPICS: '6', SIMULATED_ROUNDS: '1', JUDGE: 'off', COORDINATOR_CONCURRENCY: '16', JOB_RETENTION_COUNT: '1000', RUN_RETENTION_SECONDS: '10' },
-        workerEnv: { SUBAGENT_CONCURRENCY: '16', SIMULATED_LATENCY_MS: '0' },
-      });
-      const pids = [stack.coordinator.pid!, ...stack.workers.map((w) => w.pid!)];
-      const samples: { tasks: number; seconds: number; redisMb: number; rssMb: number }[] = [];
-      const mem0 = await usedMemoryMb(redis);
-      const tMem = Date.now();
-      let done = 0;
-      let nextSample = 0;
-      const perRun = 7; // 6 searches + the writer
-      const inFlight = 12;
-      let submitted = 0;
-      const one = async (): Promise<void> => {
-        while (submitted * perRun < MEMORY_TASKS) {
-          submitted++;
-          const { id } = await stack.client.submit({ topic: `memory sample ${submitted}: economy, immigration, war and health policy`, engine: 'simulated' });
-          await waitDone(redis, stack.prefix, id, 600_000);
-          done += perRun;
-          if (done >= nextSample) {
-            nextSample += Math.max(perRun, Math.floor(MEMORY_TASKS / 10));
-            samples.push({ tasks: done, seconds: r1((Date.now() - tMem) / 1000), redisMb: r2(await usedMemoryMb(redis)), rssMb: r1(pids.reduce((n, p) => n + rssMb(p), 0)) });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: inFlight }, one));
-      await stack.stop();
-      const half = samples.slice(Math.floor(samples.length / 2));
-      results.memory = { tasks: done, baselineRedisMb: r2(mem0), samples, retention: { JOB_RETENTION_COUNT: 1000, RUN_RETENTION_SECONDS: 10 } };
-      const first = samples[0]!;
-      const last = samples.at(-1)!;
-      table.push([
-        `memory (${done} tasks, ${r1((Date.now() - tMem) / 1000)} s)`,
-        `Redis ${first.redisMb} → ${last.redisMb} MB; RSS (all procs) ${first.rssMb} → ${last.rssMb} MB`,
-        `2nd half: Redis ${r2(Math.max(...half.map((s) => s.redisMb)) - Math.min(...half.map((s) => s.redisMb)))} MB spread`,
-        'flat within retention',
-      ]);
+      const runs: Record<string, unknown> = {};
+      for (const heapMb of [0, HEAP_MB]) {
+        const label = heapMb ? `heap capped at ${heapMb} MB` : 'heap uncapped';
+        const m = await memoryRun(redis, heapMb);
+        runs[heapMb ? `heapCapped${heapMb}Mb` : 'heapUncapped'] = m;
+        const first = m.samples[0]!;
+        const last = m.samples.at(-1)!;
+        const half = m.samples.slice(Math.floor(m.samples.length / 2));
+        const spread = (xs: number[]) => r1(Math.max(...xs) - Math.min(...xs));
+        table.push([
+          `memory (${m.tasks} tasks, ${label})`,
+          `Redis ${first.redisMb} → ${last.redisMb} MB; RSS (all procs) ${first.rssMb} → ${last.rssMb} MB`,
+          `2nd half spread: Redis ${spread(half.map((x) => x.redisMb))} MB, RSS ${spread(half.map((x) => x.rssMb))} MB`,
+          'flat within retention',
+        ]);
+      }
+      results.memory = { ...runs, retention: { JOB_RETENTION_COUNT: 1000, RUN_RETENTION_SECONDS: 10 } };
     }
   } finally {
     redis.disconnect();
