@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FindingSchema } from './finding';
 import { ReportSectionSchema } from './report';
 import { SourceSchema } from './source';
+import { TaskProgressSchema } from './task';
 import { TokenUsageSchema } from './usage';
 
 const ResultBaseSchema = z.strictObject({
@@ -9,6 +10,11 @@ const ResultBaseSchema = z.strictObject({
   usage: TokenUsageSchema,
   /** Free-form, numeric-only counters (tool calls, idle stops...). */
   stats: z.record(z.string(), z.number()),
+  /**
+   * The decisions the task reported through progress, again: progress is live but best effort (a coordinator
+   * that is down misses it), the result is not, so the decision log gets them either way (keyed, so once).
+   */
+  decisions: z.array(TaskProgressSchema).max(50).optional(),
 });
 
 export const SearchResultSchema = ResultBaseSchema.extend({

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage } from '@orrery/protocol';
 import { DecisionLogService } from '../events/decision-log.service';
+import { logReportedDecisions } from '../events/task-decisions';
 import { MetricsService } from '../metrics/metrics.service';
 import { attemptOfTask, jobIds } from '../queues/job-ids';
 import { checkResult, filterResult, verdictOnResult } from '../verdicts';
@@ -88,7 +89,10 @@ export class ResultCheckService {
       stateVersion,
     );
     // Good findings are kept whatever the verdict; a retry may add what the first attempt got wrong.
-    const merge = await this.intake.accept(runId, round, task.taskId, verdictEvent, filtered.result);
+    const [merge] = await Promise.all([
+      this.intake.accept(runId, round, task.taskId, verdictEvent, filtered.result),
+      logReportedDecisions(this.decisions, runId, task.taskId, round, filtered.result?.decisions),
+    ]);
     const logged = merge.logged;
     const stats = filtered.result?.stats ?? {};
     if (logged) {

@@ -22,3 +22,8 @@ export function runIdOfJob(jobId: string): string | undefined {
 export function attemptOfTask(taskId: string): number {
   return Number(/\.c(\d+)$/.exec(taskId)?.[1] ?? 0);
 }
+
+/** The round a search task belongs to, from its id; 0 for any other job (the writer). */
+export function roundOfTask(taskId: string): number {
+  return Number(/\.r(\d+)\.t\d+(\.c\d+)?$/.exec(taskId)?.[1] ?? 0);
+}

@@ -8,10 +8,8 @@ import { ResultCheckService } from '../ledger/result-check.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { DispatchedTasks } from '../queues/dispatched-tasks';
 import { TaskDispatcher } from '../queues/task-dispatcher';
-import { runIdOfJob } from '../queues/job-ids';
-import { taskDecision } from './task-decisions';
-
-const roundOf = (jobId: string) => Number(/\.r(\d+)\.t\d+(\.c\d+)?$/.exec(jobId)?.[1] ?? 0);
+import { roundOfTask, runIdOfJob } from '../queues/job-ids';
+import { taskDecision } from '../events/task-decisions';
 
 /**
  * Subagents report through BullMQ job progress; the coordinator republishes it as run events
@@ -42,9 +40,9 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
     if (!runId || !progress.success) return;
     const { stage, message } = progress.data;
     const key = `progress:${jobId}:${createHash('sha1').update(`${stage}\n${message}`).digest('hex').slice(0, 12)}`;
-    await this.events.append(runId, key, 'task.progress', { round: roundOf(jobId), taskId: jobId, stage, message }).catch((err) => this.logger.warn(err.message));
+    await this.events.append(runId, key, 'task.progress', { round: roundOfTask(jobId), taskId: jobId, stage, message }).catch((err) => this.logger.warn(err.message));
     // Decisions taken inside a task (fallback, idle-stop, redaction, caps, refusal, truncation, compaction) join the run's decision log.
-    const reported = taskDecision(jobId, roundOf(jobId), progress.data);
+    const reported = taskDecision(jobId, roundOfTask(jobId), progress.data);
     if (reported) await this.decisions.log(runId, reported.key, reported.decision).catch((err) => this.logger.warn(err.message));
   }
 
@@ -56,7 +54,7 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
   async onCompleted({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }): Promise<void> {
     const runId = runIdOfJob(jobId);
     if (!runId) return;
-    const round = roundOf(jobId);
+    const round = roundOfTask(jobId);
     try {
       // The payload this process dispatched is in hand; another replica's is read back from its job.
       const mine = this.dispatched.get(jobId);

@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { EngineFactory, type ProgressUpdate } from '@orrery/engines';
-import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskResult, TaskResultSchema } from '@orrery/protocol';
+import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult, TaskResultSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
@@ -52,13 +52,19 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
     // Neither is awaited, so they cost the task no round trip; one connection keeps them in order, ahead
     // of the result. A lost progress line (a lock lost, Redis away) must not fail the task.
     const gate = new ProgressGate((u) => void job.updateProgress({ taskId: task.taskId, ...u }).catch(() => undefined), config.SUBAGENT_PROGRESS_QUIET_MS);
-    const progress = (u: ProgressUpdate) => gate.report(u);
+    // Decision lines (stage `decision:<type>`) travel with the result too: progress is best effort.
+    const decisions: TaskProgress[] = [];
+    const progress = (u: ProgressUpdate): void => {
+      const line = u.stage.startsWith('decision:') ? TaskProgressSchema.safeParse({ taskId: task.taskId, ...u }) : undefined;
+      if (line?.success && decisions.length < 50) decisions.push(line.data);
+      gate.report(u);
+    };
     void job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`).catch(() => undefined);
     try {
       const engine = this.engines.subagent(task.engine);
       const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);
       // The result crosses a process boundary: check it here too, so a bad one fails loudly where it was made.
-      return TaskResultSchema.parse({ ...result, stats: { ...result.stats, workerPid: process.pid } });
+      return TaskResultSchema.parse({ ...result, stats: { ...result.stats, workerPid: process.pid }, ...(decisions.length ? { decisions } : {}) });
     } catch (err) {
       // Retryable (429/529/5xx after the SDK's retries, connection): thrown as is, so the job's backoff retries it.
       // Permanent (4xx, output invalid with no fallback, bad result): UnrecoverableError, no more attempts.

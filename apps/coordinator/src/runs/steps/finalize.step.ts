@@ -5,9 +5,11 @@ import type { Redis } from 'ioredis';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { DecisionLogService } from '../../events/decision-log.service';
+import { logReportedDecisions } from '../../events/task-decisions';
 import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
 import { MetricsService } from '../../metrics/metrics.service';
+import { roundOfTask } from '../../queues/job-ids';
 import { REDIS } from '../../redis/redis.module';
 import { assembleReport, fallbackSections } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
@@ -39,6 +41,7 @@ export class FinalizeStep {
     let written: SynthesizeResult;
     if (parsed?.success) {
       written = parsed.data;
+      await logReportedDecisions(this.decisions, runId, written.taskId, roundOfTask(written.taskId), written.decisions);
       this.metrics.taskOutcome('synthesize', 'pass');
       run = await this.store.mutate(runId, (r) => {
         const charged = chargeTokens(r.budgetLedger, 'synthesis', written.usage);

@@ -1,6 +1,7 @@
 import type { EngineDecision } from '@orrery/engines';
 import type { TaskProgress } from '@orrery/protocol';
 import { createHash } from 'node:crypto';
+import type { DecisionLogService } from './decision-log.service';
 
 export const DECISION_STAGE_PREFIX = 'decision:';
 
@@ -24,4 +25,14 @@ export function taskDecision(jobId: string, round: number, progress: TaskProgres
   };
   const digest = createHash('sha1').update(`${type}\n${decision.conclusion}`).digest('hex').slice(0, 12);
   return { key: `task:${jobId}:${type}:${digest}`, decision };
+}
+
+/** Logs the decisions a task's result carries (its progress lines, again), under the same keys as the live path. */
+export async function logReportedDecisions(log: DecisionLogService, runId: string, taskId: string, round: number, reported: readonly TaskProgress[] = []): Promise<void> {
+  await Promise.all(
+    reported.map((p) => {
+      const d = taskDecision(taskId, round, p);
+      return d ? log.log(runId, d.key, d.decision) : undefined;
+    }),
+  );
 }

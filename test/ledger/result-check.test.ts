@@ -1,0 +1,118 @@
+/**
+ * The coordinator's result path against a real Redis and real BullMQ queues: the check, the one-call intake
+ * (verdict, merge, `task.completed`) and the decisions a result carries, each written once however often the
+ * same result is checked (at-least-once delivery, the completion event and the round step, two replicas).
+ */
+import { FlowProducer, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COORDINATOR_QUEUE, type SearchResult, type SearchTask, SUBAGENT_QUEUE } from '@orrery/protocol';
+import { loadCoordinatorConfig } from '../../apps/coordinator/src/config/coordinator-config';
+import { DecisionLogService } from '../../apps/coordinator/src/events/decision-log.service';
+import { RunEventsService } from '../../apps/coordinator/src/events/run-events.service';
+import { LedgerStore } from '../../apps/coordinator/src/ledger/ledger.store';
+import { ResultCheckService } from '../../apps/coordinator/src/ledger/result-check.service';
+import { ResultIntakeService } from '../../apps/coordinator/src/ledger/result-intake.service';
+import { MetricsService } from '../../apps/coordinator/src/metrics/metrics.service';
+import { DispatchedTasks } from '../../apps/coordinator/src/queues/dispatched-tasks';
+import { TaskDispatcher } from '../../apps/coordinator/src/queues/task-dispatcher';
+import { RunKeys } from '../../apps/coordinator/src/redis/run-keys';
+import { dropPrefix, REDIS_URL, redisClient, uniquePrefix } from '../support/test-env';
+
+const prefix = uniquePrefix('result-check');
+const config = loadCoordinatorConfig({ REDIS_URL, QUEUE_PREFIX: prefix });
+const runId = '11111111-2222-4333-8444-555555555555';
+const topic = 'kestrel migration';
+
+const task = (taskId: string): SearchTask => ({
+  kind: 'search',
+  taskId,
+  runId,
+  round: 1,
+  engine: 'corpus',
+  subtopicId: 's1',
+  query: 'kestrel migration routes',
+  maxFindings: 10,
+  knownSourceIds: [],
+  context: { objective: 'find evidence', topic, scope: { include: [], exclude: [] }, outputFormat: 'findings', sourceGuidance: 'corpus', excerpts: [] },
+});
+
+const text = 'Kestrel migration follows the coast in autumn, and kestrel pairs return to the same nest sites.';
+const result = (taskId: string, decisions: SearchResult['decisions'] = []): SearchResult => ({
+  kind: 'search',
+  taskId,
+  usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  stats: {},
+  sources: [
+    { id: 'k1', kind: 'passage', title: 'Kestrels', text },
+    { id: 'k2', kind: 'passage', title: 'Kestrels again', text: `${text} More on kestrel migration.` },
+  ],
+  findings: [
+    { id: 'k1#1', claim: 'Kestrel migration follows the coast in autumn.', sourceId: 'k1', quote: 'Kestrel migration follows the coast in autumn', subtopicId: 's1' },
+    { id: 'k2#1', claim: 'Kestrel pairs return to the same nest sites.', sourceId: 'k2', quote: 'kestrel pairs return to the same nest sites', subtopicId: 's1' },
+  ],
+  ...(decisions.length ? { decisions } : {}),
+});
+
+describe('result check and intake (real Redis)', () => {
+  let redis: Redis;
+  let queues: Queue[];
+  let flows: FlowProducer;
+  let keys: RunKeys;
+  let events: RunEventsService;
+  const services = (): ResultCheckService => {
+    const ledger = new LedgerStore(redis, config, keys);
+    const decisions = new DecisionLogService(events);
+    const dispatcher = new TaskDispatcher(queues[0]!, queues[1]!, flows, config, new DispatchedTasks());
+    return new ResultCheckService(new ResultIntakeService(ledger, events), decisions, new MetricsService(dispatcher));
+  };
+
+  beforeAll(() => {
+    redis = redisClient();
+    const connection = { url: REDIS_URL };
+    queues = [new Queue(COORDINATOR_QUEUE, { connection, prefix }), new Queue(SUBAGENT_QUEUE, { connection, prefix })];
+    flows = new FlowProducer({ connection, prefix });
+    keys = new RunKeys(prefix);
+    events = new RunEventsService(redis, config, keys);
+  });
+
+  afterAll(async () => {
+    await Promise.all([...queues.map((q) => q.close()), flows.close()]);
+    redis.disconnect();
+    await dropPrefix(prefix);
+  });
+
+  it('merges a result once, with its verdict and task.completed, however often it is checked', async () => {
+    const taskId = `${runId}.r1.t1`;
+    const first = await services().check(runId, 1, task(taskId), result(taskId));
+    expect(first).toMatchObject({ ok: true, returned: 2, newFindings: 2, newSources: 2 });
+    // A second replica (no shared memory) checks the same delivery again: same figures, nothing written twice.
+    const again = await services().check(runId, 1, task(taskId), JSON.parse(JSON.stringify(result(taskId))));
+    expect(again).toMatchObject({ ok: true, newFindings: 2, newSources: 2 });
+    const all = await events.readAll(runId);
+    expect(all.filter((e) => e.type === 'task.completed')).toEqual([expect.objectContaining({ taskId, findings: 2, newSources: 2 })]);
+    expect(all.filter((e) => e.type === 'decision' && e.decision.decisionType === 'result-verdict')).toHaveLength(1);
+    expect(await redis.hlen(keys.findings(runId))).toBe(2);
+    expect(await redis.hlen(keys.sources(runId))).toBe(2);
+  });
+
+  it('logs the decisions a result carries, under the keys the live progress path uses', async () => {
+    const taskId = `${runId}.r1.t2`;
+    const decision = { decisionType: 'fallback', level: 'L2' as const, confidence: 0.9, conclusion: 'the model refused; the corpus engine answered', signals: { fallbackEngine: 'corpus' } };
+    const line = { taskId, stage: 'decision:fallback', message: 'fell back to the corpus engine', decision };
+    const check = services();
+    await check.check(runId, 1, task(taskId), result(taskId, [line]));
+    await services().check(runId, 1, task(taskId), result(taskId, [line]));
+    const logged = (await events.readAll(runId)).flatMap((e) => (e.type === 'decision' && e.decision.decisionType === 'fallback' ? [e.decision] : []));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 'L2', signals: { taskId, round: 1, origin: 'subagent', fallbackEngine: 'corpus' } });
+  });
+
+  it('writes only the verdict for a result that fails its format, and merges nothing', async () => {
+    const taskId = `${runId}.r1.t3`;
+    const outcome = await services().check(runId, 1, task(taskId), { kind: 'search', taskId, findings: 'not a list' });
+    expect(outcome.ok).toBe(false);
+    const mine = (await events.readAll(runId)).filter((e) => JSON.stringify(e).includes(taskId));
+    expect(mine.map((e) => e.type)).toEqual(['decision']);
+  });
+});
