@@ -1,5 +1,5 @@
 import { InjectFlowProducer, InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
 import { type FlowProducer, type Job, type JobsOptions, Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -10,8 +10,14 @@ const DAY = 24 * 3600;
 
 /** All queue access goes through here: the hub's steps and the spokes' tasks. */
 @Injectable()
-export class TaskDispatcher {
+export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(TaskDispatcher.name);
+  /**
+   * Run submission's own handle on the coordinator queue, on a connection that fails at once while Redis is
+   * away. The shared one queues commands offline and sends them on reconnect: a POST that answered 503 would
+   * then have its plan job added later, and a run nobody was told about would start.
+   */
+  private readonly submissions: Queue;
 
   constructor(
     @InjectQueue(COORDINATOR_QUEUE) readonly coordinatorQueue: Queue,
@@ -22,6 +28,20 @@ export class TaskDispatcher {
   ) {
     for (const q of [coordinatorQueue, subagentQueue]) q.on('error', (err) => this.logger.warn(`queue ${q.name}: ${err.message}`));
     flows.on('error', (err) => this.logger.warn(`flow producer: ${err.message}`));
+    this.submissions = new Queue(COORDINATOR_QUEUE, {
+      connection: { url: config.REDIS_URL, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
+      prefix: config.QUEUE_PREFIX,
+    });
+    this.submissions.on('error', (err) => this.logger.warn(`submission queue: ${err.message}`));
+  }
+
+  /** Connected before the API takes requests, so that the first POST does not meet a connection still opening. */
+  async onModuleInit(): Promise<void> {
+    await this.submissions.waitUntilReady().catch((err) => this.logger.warn(`submission queue: ${(err as Error).message}`));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.submissions.close().catch(() => undefined);
   }
 
   /**
@@ -55,7 +75,7 @@ export class TaskDispatcher {
 
   async enqueuePlan(runId: string): Promise<void> {
     const step: CoordinatorStep = { step: 'plan', runId };
-    await this.coordinatorQueue.add('plan', step, this.stepOptions(jobIds.plan(runId)));
+    await this.submissions.add('plan', step, this.stepOptions(jobIds.plan(runId)));
   }
 
   /** One round as a flow: the parent is the coordinator's next step, the children are the tasks. */
