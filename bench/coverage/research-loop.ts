@@ -1,4 +1,5 @@
-import type { Finding, Plan, SearchTask, Source, Subtopic, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
+import type { Finding, Plan, Source, Subtopic, SynthesizeResult } from '@orrery/protocol';
+import { buildSearchTask, buildSynthesisTask, type TaskLimits, type TaskRun } from '@orrery/coordinator/dist/planning/task-builder';
 import type { CoordinatorEngine, EngineDecision, SubagentEngine } from '@orrery/engines';
 
 /**
@@ -55,33 +56,17 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
   let next: Subtopic[] = plan.subtopics;
   let stopReason = 'max-rounds';
   const noop = (): void => undefined;
+  // The service's own task builders, so the loop's tasks are the ones the coordinator would dispatch.
+  const run: TaskRun = { id: RUN_ID, engine: 'corpus', corpus: o.corpus, topic: o.topic };
+  const limits: TaskLimits = { findingsPerTask: o.maxFindings, maxCitations: o.maxCitations };
 
   while (next.length > 0) {
     round++;
     const known = [...sources.keys()];
     let returned = 0;
     let fresh = 0;
-    for (const s of next) {
-      const task: SearchTask = {
-        kind: 'search',
-        taskId: `t.${round}.${s.id}`.toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 200),
-        runId: RUN_ID,
-        round,
-        engine: 'corpus',
-        corpus: o.corpus,
-        subtopicId: s.id,
-        query: s.query,
-        maxFindings: o.maxFindings,
-        knownSourceIds: known,
-        context: {
-          objective: `Find evidence about "${s.title}" as part of research on "${o.topic}"`,
-          topic: o.topic,
-          scope: { include: s.facetTerms, exclude: s.excludeTerms },
-          outputFormat: 'findings with verbatim quotes',
-          sourceGuidance: 'corpus passages only',
-          excerpts: [],
-        },
-      };
+    for (const [i, s] of next.entries()) {
+      const task = buildSearchTask(run, s, round, i + 1, known, limits);
       const r = await sub.search(task, noop);
       tasks++;
       engineCalls++;
@@ -114,25 +99,7 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
   }
 
   const all = [...findings.values()];
-  const synth: SynthesizeTask = {
-    kind: 'synthesize',
-    taskId: 't.synthesize',
-    runId: RUN_ID,
-    round,
-    engine: 'corpus',
-    corpus: o.corpus,
-    sections: plan.subtopics.map((s) => ({ subtopicId: s.id, title: s.title, findings: all.filter((f) => f.subtopicId === s.id) })),
-    sources: [...new Set(all.map((f) => f.sourceId))].map((id) => sources.get(id)!),
-    maxCitations: o.maxCitations,
-    context: {
-      objective: `Write a report on "${o.topic}"`,
-      topic: o.topic,
-      scope: { include: [], exclude: [] },
-      outputFormat: 'sections with cited paragraphs',
-      sourceGuidance: 'cite ledger sources only',
-      excerpts: [],
-    },
-  };
+  const synth = buildSynthesisTask(run, round, plan, all, [...new Set(all.map((f) => f.sourceId))].map((id) => sources.get(id)!), limits);
   const report = await sub.synthesize(synth, noop);
   engineCalls++;
   tasks++;

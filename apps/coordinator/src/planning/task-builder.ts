@@ -1,13 +1,16 @@
 import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask } from '@orrery/protocol';
 import { jobIds } from '../queues/job-ids';
 
+/** What of a run a task is built from. */
+export type TaskRun = Pick<Run, 'id' | 'engine' | 'corpus' | 'topic'>;
+
 export interface TaskLimits {
   findingsPerTask: number;
   maxCitations: number;
 }
 
 /** What a search subagent is told: its objective, scope and boundaries, and how to answer. */
-export function buildSearchTask(run: Run, subtopic: Subtopic, round: number, index: number, knownSourceIds: string[], limits: TaskLimits): SearchTask {
+export function buildSearchTask(run: TaskRun, subtopic: Subtopic, round: number, index: number, knownSourceIds: string[], limits: TaskLimits): SearchTask {
   return {
     kind: 'search',
     taskId: jobIds.task(run.id, round, index),
@@ -42,7 +45,8 @@ export function buildRoundTasks(run: Run, round: number, knownSourceIds: string[
 }
 
 /** The writer gets the findings per subtopic and exactly the ledger sources they name. */
-export function buildSynthesisTask(run: Run, plan: Plan, findings: Finding[], sources: Source[], limits: TaskLimits): SynthesizeTask {
+/** `round`: the rounds the run has had. */
+export function buildSynthesisTask(run: TaskRun, round: number, plan: Plan, findings: Finding[], sources: Source[], limits: TaskLimits): SynthesizeTask {
   const sections = plan.subtopics.map((s) => ({
     subtopicId: s.id,
     title: s.title,
@@ -53,7 +57,7 @@ export function buildSynthesisTask(run: Run, plan: Plan, findings: Finding[], so
     kind: 'synthesize',
     taskId: jobIds.write(run.id),
     runId: run.id,
-    round: run.rounds.length,
+    round,
     engine: run.engine,
     ...(run.corpus ? { corpus: run.corpus } : {}),
     sections,

@@ -217,7 +217,7 @@ export class RoundAdvance {
         return;
       }
       const sources = await this.ledger.sources(run.id, [...new Set(findings.map((f) => f.sourceId))]);
-      await this.dispatcher.dispatchSynthesis(run.id, buildSynthesisTask(run, run.plan, findings, sources, this.limits()));
+      await this.dispatcher.dispatchSynthesis(run.id, buildSynthesisTask(run, run.rounds.length, run.plan, findings, sources, this.limits()));
       return;
     }
     const last = run.rounds[run.rounds.length - 1];
