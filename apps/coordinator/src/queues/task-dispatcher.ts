@@ -80,38 +80,26 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
 
   /** One round as a flow: the parent is the coordinator's next step, the children are the tasks. */
   async dispatchRound(runId: string, round: number, tasks: SubagentTask[]): Promise<void> {
-    const step: CoordinatorStep = { step: 'round', runId, round };
-    this.dispatched.add(tasks);
-    await this.flows.add({
-      name: 'round',
-      queueName: COORDINATOR_QUEUE,
-      data: step,
-      opts: this.stepOptions(jobIds.round(runId, round)),
-      children: tasks.map((task) => ({ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) })),
-    });
+    await this.dispatchFlow({ step: 'round', runId, round }, jobIds.round(runId, round), tasks);
   }
 
   async dispatchSynthesis(runId: string, task: SubagentTask): Promise<void> {
-    const step: CoordinatorStep = { step: 'finalize', runId };
-    this.dispatched.add([task]);
-    await this.flows.add({
-      name: 'finalize',
-      queueName: COORDINATOR_QUEUE,
-      data: step,
-      opts: this.stepOptions(jobIds.finalize(runId)),
-      children: [{ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) }],
-    });
+    await this.dispatchFlow({ step: 'finalize', runId }, jobIds.finalize(runId), [task]);
   }
 
   /** A retry of a round's failed results: a flow whose parent runs the same round step again. */
   async dispatchRetry(runId: string, round: number, retry: number, tasks: SubagentTask[]): Promise<void> {
-    const step: CoordinatorStep = { step: 'round', runId, round, retry };
+    await this.dispatchFlow({ step: 'round', runId, round, retry }, jobIds.retry(runId, round, retry), tasks);
+  }
+
+  /** A coordinator step as the parent of subagent tasks: the step runs once every task has settled. */
+  private async dispatchFlow(step: CoordinatorStep, stepJobId: string, tasks: SubagentTask[]): Promise<void> {
     this.dispatched.add(tasks);
     await this.flows.add({
-      name: 'round',
+      name: step.step,
       queueName: COORDINATOR_QUEUE,
       data: step,
-      opts: this.stepOptions(jobIds.retry(runId, round, retry)),
+      opts: this.stepOptions(stepJobId),
       children: tasks.map((task) => ({ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) })),
     });
   }

@@ -9,7 +9,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { DispatchedTasks } from '../queues/dispatched-tasks';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { roundOfTask, runIdOfJob } from '../queues/job-ids';
-import { taskDecision } from '../events/task-decisions';
+import { logReportedDecisions } from '../events/task-decisions';
 
 /**
  * Subagents report through BullMQ job progress; the coordinator republishes it as run events
@@ -42,8 +42,7 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
     const key = `progress:${jobId}:${createHash('sha1').update(`${stage}\n${message}`).digest('hex').slice(0, 12)}`;
     await this.events.append(runId, key, 'task.progress', { round: roundOfTask(jobId), taskId: jobId, stage, message }).catch((err) => this.logger.warn(err.message));
     // Decisions taken inside a task (fallback, idle-stop, redaction, caps, refusal, truncation, compaction) join the run's decision log.
-    const reported = taskDecision(jobId, roundOfTask(jobId), progress.data);
-    if (reported) await this.decisions.log(runId, reported.key, reported.decision).catch((err) => this.logger.warn(err.message));
+    await logReportedDecisions(this.decisions, runId, jobId, roundOfTask(jobId), [progress.data]).catch((err) => this.logger.warn(err.message));
   }
 
   /**
