@@ -108,6 +108,27 @@ describe('result check and intake (real Redis)', () => {
     expect(logged[0]).toMatchObject({ level: 'L2', signals: { taskId, round: 1, origin: 'subagent', fallbackEngine: 'corpus' } });
   });
 
+  it('keeps the same finding from two subtopics under one subtopic, whichever result lands first', async () => {
+    // Two subtopics' tasks quote the same passage: one finding id. Which task's copy the ledger keeps decides
+    // the per-subtopic evidence, and so the thin subtopics and the next round; it must not be arrival order.
+    const asSubtopic = (id: string, subtopicId: string): [SearchTask, SearchResult] => {
+      const r = result(id);
+      return [{ ...task(id), subtopicId }, { ...r, findings: r.findings.map((f) => ({ ...f, subtopicId })) }];
+    };
+    const kept: string[][] = [];
+    for (const order of [['s-a', 's-b'], ['s-b', 's-a']]) {
+      const run = `${runId.slice(0, -1)}${kept.length + 6}`;
+      for (const [i, subtopicId] of order.entries()) {
+        const [t, r] = asSubtopic(`${run}.r1.t${i + 1}`, subtopicId!);
+        await services().check(run, 1, { ...t, runId: run }, r);
+      }
+      const findings = await new LedgerStore(redis, config, keys).findings(run);
+      kept.push(findings.map((f) => `${f.id}:${f.subtopicId}`));
+    }
+    expect(kept[0]).toEqual(['k1#1:s-a', 'k2#1:s-a']);
+    expect(kept[1]).toEqual(kept[0]);
+  });
+
   it('writes only the verdict for a result that fails its format, and merges nothing', async () => {
     const taskId = `${runId}.r1.t3`;
     const outcome = await services().check(runId, 1, task(taskId), { kind: 'search', taskId, findings: 'not a list' });

@@ -12,7 +12,9 @@ import { REDIS } from '../redis/redis.module';
  * One task's intake in one atomic call: its verdict's decision event, then (if it brought anything)
  * the merge of its sources and findings and its `task.completed` event with the merge's figures.
  * Keyed by task id: a task delivered twice (at-least-once) is merged once, and the second intake
- * reports the first one's figures and writes no event.
+ * reports the first one's figures and writes no event. The same finding (same source, same quote) from
+ * two subtopics' tasks is kept under the lower subtopic id, so the ledger (and the coverage figures and
+ * refinement read from it) does not depend on which result landed first.
  *
  * KEYS: results, sources, findings, events, event-keys
  * ARGV: taskId, maxlen, ttl, verdictKey, verdictJson, merge (0|1), completedKey, completedJson,
@@ -31,7 +33,13 @@ local i = 9
 local count = tonumber(ARGV[i]); i = i + 1
 for j = 1, count do ns = ns + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]); i = i + 2 end
 count = tonumber(ARGV[i]); i = i + 1
-for j = 1, count do nf = nf + redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1]); i = i + 2 end
+for j = 1, count do
+  if redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1]) == 1 then nf = nf + 1
+  elseif (cjson.decode(ARGV[i + 1]).subtopicId or '') < (cjson.decode(redis.call('HGET', KEYS[3], ARGV[i])).subtopicId or '') then
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+  end
+  i = i + 2
+end
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({ newSources = ns, newFindings = nf }))
 for k = 1, 3 do if redis.call('TTL', KEYS[k]) == -1 then redis.call('EXPIRE', KEYS[k], ARGV[3]) end end
 local completed = cjson.decode(ARGV[8])
@@ -95,8 +103,9 @@ export class LedgerStore {
     return raw.flatMap((v) => (v ? [SourceSchema.parse(JSON.parse(v))] : []));
   }
 
+  /** Sorted: a hash's key order follows its insertion history, and a task payload must not. */
   async sourceIds(runId: string): Promise<string[]> {
-    return this.redis.hkeys(this.keys.sources(runId));
+    return (await this.redis.hkeys(this.keys.sources(runId))).sort();
   }
 
   async counts(runId: string): Promise<{ sources: number; findings: number }> {
