@@ -1,5 +1,5 @@
-import MiniSearch from 'minisearch';
 import type { PassageHit, PassageSearch } from '../engine';
+import { Bm25Postings } from './bm25-postings';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
 
@@ -14,7 +14,6 @@ export interface AnalyzedPassage {
 export interface SerializedCorpusIndex {
   version: number;
   analyzed: AnalyzedPassage[];
-  minisearch: string;
 }
 
 export interface ScoredPassage {
@@ -29,21 +28,19 @@ export interface TermSearchOptions {
   /** Per-term weight multipliers (query term -> boost). */
   weights?: ReadonlyMap<string, number>;
   filter?: (id: string) => boolean;
+  /** Fill `matched` (default true); a caller that reads only ids and scores saves the bookkeeping. */
+  withTerms?: boolean;
 }
 
 const INDEX_VERSION = 1;
 const split = (s: string): string[] => (s ? s.split(' ') : []);
 
-const MINISEARCH_OPTIONS = {
-  fields: ['text', 'title'],
-  idField: 'n',
-  tokenize: split,
-  processTerm: (t: string) => t,
-  searchOptions: { boost: { title: 0.5 }, combineWith: 'OR' as const, bm25: { k: 1.2, b: 0.75, d: 0.5 } },
-};
+/** BM25 over two fields, the passage text and (at half weight) its title. */
+export const BM25_FIELDS = ['text', 'title'] as const;
+export const BM25_OPTIONS = { k: 1.2, b: 0.75, d: 0.5, boost: { title: 0.5 } };
 
 /**
- * A BM25 index over a corpus's passages (MiniSearch over wink-nlp stems and stop-word filtering),
+ * A BM25 index over a corpus's passages (wink-nlp stems, stop words filtered),
  * plus the term statistics the planning and precision-guard heuristics need (document frequency,
  * IDF, TF-IDF vectors).
  */
@@ -53,7 +50,7 @@ export class CorpusIndex implements PassageSearch {
   private readonly docFreq = new Map<string, number>();
   private readonly vectors = new Map<number, Map<string, number>>();
   private readonly neighborCache = new Map<string, { id: string; score: number }[]>();
-  private readonly mini: MiniSearch;
+  private readonly postings: Bm25Postings;
   readonly analyzed: AnalyzedPassage[];
 
   constructor(
@@ -70,12 +67,7 @@ export class CorpusIndex implements PassageSearch {
       : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
     this.terms = this.analyzed.map((a) => split(a.text).concat(split(a.title)));
     for (const ts of this.terms) for (const t of new Set(ts)) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
-    if (usable) {
-      this.mini = MiniSearch.loadJSON(cached.minisearch, MINISEARCH_OPTIONS);
-    } else {
-      this.mini = new MiniSearch(MINISEARCH_OPTIONS);
-      this.mini.addAll(this.analyzed.map((a, n) => ({ n, text: a.text, title: a.title })));
-    }
+    this.postings = new Bm25Postings(BM25_FIELDS, this.analyzed.map((a) => [split(a.text), split(a.title)]), BM25_OPTIONS);
   }
 
   get size(): number {
@@ -83,7 +75,7 @@ export class CorpusIndex implements PassageSearch {
   }
 
   serialize(): SerializedCorpusIndex {
-    return { version: INDEX_VERSION, analyzed: this.analyzed, minisearch: JSON.stringify(this.mini) };
+    return { version: INDEX_VERSION, analyzed: this.analyzed };
   }
 
   has(id: string): boolean {
@@ -111,11 +103,13 @@ export class CorpusIndex implements PassageSearch {
     if (unique.length === 0 || options.limit <= 0) return [];
     const weights = options.weights;
     const filter = options.filter;
-    const results = this.mini.search(unique.join(' '), {
-      boostTerm: weights ? (term: string) => weights.get(term) ?? 1 : undefined,
-      filter: filter ? (r) => filter(this.passages[r.id as number]!.id) : undefined,
+    const hits = this.postings.search(unique, {
+      limit: options.limit,
+      withTerms: options.withTerms ?? true,
+      ...(weights ? { boost: (term: string) => weights.get(term) ?? 1 } : {}),
+      ...(filter ? { keep: (n: number) => filter(this.passages[n]!.id) } : {}),
     });
-    return results.slice(0, options.limit).map((r) => ({ id: this.passages[r.id as number]!.id, score: r.score, matched: r.terms }));
+    return hits.map((h) => ({ id: this.passages[h.doc]!.id, score: h.score, matched: h.matched }));
   }
 
   /**
@@ -129,7 +123,7 @@ export class CorpusIndex implements PassageSearch {
     const v = this.vector(id);
     const top = [...v.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 25);
     const weights = new Map(top.map(([t, w]) => [t, w / (top[0]?.[1] ?? 1)]));
-    const pool = this.searchTerms([...weights.keys()], { limit: k * 3 + 1, weights, filter: (other) => other !== id });
+    const pool = this.searchTerms([...weights.keys()], { limit: k * 3 + 1, weights, filter: (other) => other !== id, withTerms: false });
     const result = pool
       .map((r) => ({ id: r.id, score: cosine(v, this.vector(r.id)) }))
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))

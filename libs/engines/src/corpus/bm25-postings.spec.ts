@@ -1,0 +1,66 @@
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { Bm25Postings } from './bm25-postings';
+import { BM25_FIELDS, BM25_OPTIONS } from './corpus-index';
+
+/** A small corpus with titles, repeated terms, shared terms, integer-like terms and a title-only term. */
+const DOCS: [string, string][] = [
+  ['kestrel migration coast autumn kestrel', 'kestrel 1990'],
+  ['harrier migration inland spring', ''],
+  ['kestrel nest site return pair', 'nest'],
+  ['coast storm 1990 flood damage coast coast', 'storm'],
+  ['budget tariff trade economy tax', '1812 economy'],
+  ['economy growth trade deficit', ''],
+  ['harrier kestrel falcon raptor', 'raptor'],
+  ['flood relief aid 1990', ''],
+  ['tariff tax trade', 'trade'],
+  ['autumn spring season coast', ''],
+];
+const split = (s: string): string[] => (s ? s.split(' ') : []);
+
+function reference(): MiniSearch {
+  const mini = new MiniSearch({
+    fields: [...BM25_FIELDS],
+    idField: 'n',
+    tokenize: split,
+    processTerm: (t: string) => t,
+    searchOptions: { boost: BM25_OPTIONS.boost, combineWith: 'OR', bm25: { k: BM25_OPTIONS.k, b: BM25_OPTIONS.b, d: BM25_OPTIONS.d } },
+  });
+  mini.addAll(DOCS.map(([text, title], n) => ({ n, text, title })));
+  return mini;
+}
+
+describe('Bm25Postings', () => {
+  const postings = new Bm25Postings(BM25_FIELDS, DOCS.map(([text, title]) => [split(text), split(title)]), BM25_OPTIONS);
+  const mini = reference();
+  const queries: { terms: string[]; weights?: Record<string, number> }[] = [
+    { terms: ['kestrel'] },
+    { terms: ['kestrel', 'migration', 'coast'] },
+    { terms: ['1990', 'storm', 'economy', 'raptor'] },
+    { terms: ['trade', 'tax', 'tariff', 'economy', 'nest'], weights: { trade: 0.25, tax: 2, nest: 0.5 } },
+    { terms: ['coast', 'autumn', 'spring', 'absent'] },
+  ];
+
+  it('ranks exactly as MiniSearch does: same documents, scores, order and matched terms', () => {
+    for (const q of queries) {
+      const boost = q.weights ? (t: string) => q.weights![t] ?? 1 : undefined;
+      const expected = mini.search(q.terms.join(' '), boost ? { boostTerm: boost } : {}).map((r) => ({ doc: r.id as number, score: r.score, matched: r.terms }));
+      const got = postings.search(q.terms, boost ? { boost } : {});
+      expect(got).toEqual(expected);
+      expect(got.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps the top `limit` after filtering, ties in first-match order', () => {
+    const all = postings.search(['coast', 'kestrel', 'trade']);
+    const keep = (doc: number) => doc !== all[0]!.doc;
+    expect(postings.search(['coast', 'kestrel', 'trade'], { limit: 3, keep })).toEqual(all.filter((h) => keep(h.doc)).slice(0, 3));
+    expect(postings.search(['coast', 'kestrel', 'trade'], { limit: 2, withTerms: false }).map((h) => h.matched)).toEqual([[], []]);
+  });
+
+  it('answers a query after many others the same way (per-query state is reset)', () => {
+    const first = postings.search(['kestrel', 'storm']);
+    for (let i = 0; i < 50; i++) postings.search(queries[i % queries.length]!.terms);
+    expect(postings.search(['kestrel', 'storm'])).toEqual(first);
+  });
+});
