@@ -1,0 +1,78 @@
+/**
+ * A user's way of breaking things: processes SIGKILLed at random moments while several runs are in flight,
+ * replacements started after a random pause, every report compared with an undisturbed run of the same
+ * input. `npm test` runs one round on the default corpus engine and one on the slowed simulated engine,
+ * with a fixed seed; the soak alternates them for as long as asked (a random seed, printed):
+ * `CHAOS_SOAK=1 SOAK_ROUNDS=20 [SOAK_SEED=n] [SOAK_MAX_KILLS=3] npx vitest run test/chaos/random-kills.test.ts`.
+ */
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { baselineRun, ChaosCluster, expectSameRun, fingerprint, type RunFingerprint, sleep } from './chaos-support';
+
+const SOAK = Boolean(process.env.CHAOS_SOAK);
+const ROUNDS = SOAK ? Number(process.env.SOAK_ROUNDS ?? 6) : 2;
+const MAX_KILLS = Number(process.env.SOAK_MAX_KILLS ?? 3);
+let seed = Number(process.env.SOAK_SEED ?? (SOAK ? Date.now() % 100_000 : 11));
+/** mulberry32: a seeded generator, so a failing soak can be replayed with its seed. */
+function random(): number {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+const ENGINES = [
+  { engine: 'corpus', topics: ['How have presidents addressed the economy?', 'immigration', 'What have presidents said about war and peace?'] },
+  { engine: 'simulated', topics: ['soak: the hub and its spokes under fire', 'soak: a second run in flight', 'soak: a third run in flight'] },
+] as const;
+
+describe('chaos: random SIGKILLs while runs are in flight', () => {
+  const cluster = new ChaosCluster('chaos-soak', { workerEnv: { SIMULATED_LATENCY_MS: '400' }, env: { SIMULATED_SUBTOPICS: '4' } });
+  beforeAll(async () => {
+    console.log(`soak seed ${seed}, ${ROUNDS} rounds`);
+    await cluster.startAll(2, 3);
+  }, 60_000);
+  afterAll(() => cluster.stop());
+
+  it('every run ends done and matches its undisturbed run', { timeout: 30 * 60_000 }, async () => {
+    const baselines = new Map<string, RunFingerprint>();
+    const t0 = Date.now();
+    for (const { engine, topics } of ENGINES.slice(0, ROUNDS))
+      await Promise.all(topics.map(async (topic) => baselines.set(`${engine}\n${topic}`, await baselineRunOn(cluster, topic, engine))));
+    console.log(`baselines in ${Date.now() - t0} ms`);
+
+    for (let round = 1; round <= ROUNDS; round++) {
+      const { engine, topics } = ENGINES[(round - 1) % ENGINES.length]!;
+      const runs = await Promise.all(topics.map(async (topic) => ({ topic, id: (await cluster.client.submit({ topic, engine })).id })));
+      const kills = MAX_KILLS > 0 ? 1 + Math.floor(random() * MAX_KILLS) : 0;
+      const log: string[] = [];
+      for (let k = 0; k < kills; k++) {
+        await sleep(random() * (engine === 'simulated' ? 2500 : 1500));
+        const live = [...cluster.coordinators, ...cluster.workers].filter((p) => p.child.exitCode === null && p.child.signalCode === null);
+        const liveCoordinators = live.filter((p) => cluster.coordinators.includes(p as never));
+        // Keep one coordinator answering HTTP so the drill can read results; any other process may die.
+        const victims = live.filter((p) => !(liveCoordinators.length === 1 && p === liveCoordinators[0]));
+        const victim = victims[Math.floor(random() * victims.length)];
+        if (!victim) continue;
+        const isCoordinator = cluster.coordinators.includes(victim as never);
+        log.push(`${Date.now()} kill ${victim.name}`);
+        await cluster.kill(victim);
+        const pause = random() * 1500;
+        void sleep(pause).then(() => (isCoordinator ? cluster.startCoordinator() : cluster.startWorker()));
+      }
+      for (const r of runs) {
+        const status = await cluster.waitForEnd(r.id, 180_000);
+        if (status !== 'done') throw new Error(`round ${round} (${engine}, seed ${seed}): run ${r.id} ended ${status}; ${log.join('; ')}`);
+        expectSameRun(await fingerprint(cluster, r.id), baselines.get(`${engine}\n${r.topic}`)!);
+      }
+      console.log(`round ${round} (${engine}): ${runs.length} runs done and identical to their baselines after ${log.length} kills (${Date.now() - t0} ms)`);
+    }
+  });
+});
+
+async function baselineRunOn(cluster: ChaosCluster, topic: string, engine: 'simulated' | 'corpus'): Promise<RunFingerprint> {
+  if (engine === 'simulated') return baselineRun(cluster, topic);
+  const { id } = await cluster.client.submit({ topic, engine });
+  await cluster.waitForEnd(id, 180_000);
+  return fingerprint(cluster, id);
+}
