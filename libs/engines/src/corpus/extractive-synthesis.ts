@@ -1,6 +1,7 @@
 import type { Finding, ReportParagraph, ReportSection, SynthesizeTask } from '@orrery/protocol';
 import { cosine } from './corpus-index';
 import { chronologicalIntent, yearOfTitle } from './documents';
+import { ERA_YEARS } from './eras';
 import { analyzeTerms } from './text-analysis';
 
 export interface ExtractiveReport {
@@ -58,12 +59,19 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
     if (allowed) queues.forEach((q, i) => (queues[i] = q.filter((f) => allowed.has(f.sourceId))));
   }
   const citedDocs = new Map<string, number>();
+  const citedEras = new Map<number, number>();
+  // A "first" / "latest" question keeps its date order; any other over dated documents spreads over eras.
+  const eraOf = (f: Finding): number | null => (dated && !dateOrder ? Math.floor(years.get(f.sourceId)! / ERA_YEARS) : null);
+  const uses = (f: Finding): number => {
+    const era = eraOf(f);
+    return (citedDocs.get(docs?.get(f.sourceId) ?? f.sourceId) ?? 0) + (era === null ? 0 : (citedEras.get(era) ?? 0));
+  };
   let progressed = true;
   while (progressed) {
     progressed = false;
     for (let i = 0; i < queues.length; i++) {
       const q = queues[i]!;
-      if (docs) preferNewDocument(q, cursor[i]!, docs, citedDocs, cited);
+      if (docs) preferNewDocument(q, cursor[i]!, uses, cited);
       while (cursor[i]! < q.length) {
         const f = q[cursor[i]!++]!;
         if (cited.has(f.sourceId)) {
@@ -75,6 +83,8 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
         cited.add(f.sourceId);
         const d = docs?.get(f.sourceId);
         if (d !== undefined) citedDocs.set(d, (citedDocs.get(d) ?? 0) + 1);
+        const era = eraOf(f);
+        if (era !== null) citedEras.set(era, (citedEras.get(era) ?? 0) + 1);
         chosen[i]!.push(f);
         progressed = true;
         break;
@@ -184,14 +194,13 @@ function sourceDocuments(sources: SynthesizeTask['sources']): Map<string, string
 }
 
 /**
- * Move forward, to the cursor, the best remaining finding whose document has been cited least (among
- * findings at least half as relevant as the head): a report cites many documents before a second
- * passage of any one of them.
+ * Move forward, to the cursor, the best remaining finding whose document (and, for dated documents, whose
+ * era) has been cited least (among findings at least half as relevant as the head): a report cites many
+ * documents, from many periods, before a second passage of any one of them.
  */
-function preferNewDocument(q: Finding[], at: number, docs: Map<string, string>, citedDocs: Map<string, number>, cited: Set<string>): void {
+function preferNewDocument(q: Finding[], at: number, uses: (f: Finding) => number, cited: Set<string>): void {
   const head = q[at];
   if (!head || cited.has(head.sourceId)) return;
-  const uses = (f: Finding): number => citedDocs.get(docs.get(f.sourceId) ?? f.sourceId) ?? 0;
   if (uses(head) === 0) return;
   const floor = 0.5 * (head.relevance?.score ?? 0);
   let best = at;

@@ -1,5 +1,5 @@
 import { cosine, type CorpusIndex } from './corpus-index';
-import { documentStructure, spreadOverDocuments } from './documents';
+import { eraPassages, spreadOverTime } from './eras';
 import { type AttachOptions, attachFringe, DEFAULT_COMMUNITY, localCommunity, type CommunityOptions } from './local-community';
 import { analyzeTerms, stemWord } from './text-analysis';
 
@@ -64,6 +64,8 @@ export interface TopicProfileOptions {
   communityMinCorpus: number;
   /** A cut above this conductance is no boundary (a theme spread over many documents): use propagation. */
   maxConductance: number;
+  /** In a dated corpus, each era that discusses the topic keeps at least this many of its best passages (0 = off). */
+  perEra: number;
 }
 
 export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
@@ -96,6 +98,7 @@ export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
   fringe: { ratio: 1.5, maxShare: 0.5 },
   communityMinCorpus: 400,
   maxConductance: 0.5,
+  perEra: 3,
 };
 
 export interface TopicEvidence {
@@ -247,6 +250,11 @@ export class TopicProfile {
       threshold = 0;
     }
     this.threshold = threshold;
+    if (options.propagation > 0) {
+      const members = new Set(scored.map((s) => s.id));
+      const share = (matched: string[]): number => (topicMass ? massOf(matched) / topicMass : 0);
+      for (const e of eraPassages(index, this.terms, members, share, options.perEra)) scored.push(e);
+    }
     this.members = options.propagation > 0 ? new Map(scored.map((s) => [s.id, s.score])) : null;
     const termSet = new Set(this.terms);
     this.evidence = spreadOverTime(
@@ -425,43 +433,6 @@ export class TopicProfile {
   get mass(): number {
     return this.evidence.reduce((s, e) => s + e.score, 0);
   }
-}
-
-/** Evidence years within about this span of an already chosen one count as the same period. */
-const EVIDENCE_ERA_SPAN = 10;
-
-/**
- * The scouting evidence: the best `max` members; when the corpus's documents are dated and the members
- * are spread over many documents, chosen greedily so that each period the members reach is represented
- * (score x (1 - 0.5 x closeness to the years already chosen)). A topic's vocabulary drifts over time, so
- * the best-scoring members cluster in the period whose words the topic uses; the plan and the gap
- * analysis should see every period. Other corpora get the plain top `max`.
- */
-export function spreadOverTime(index: CorpusIndex, sorted: [string, number][], max: number): [string, number][] {
-  const structure = documentStructure(index);
-  if (!structure.dated || sorted.length <= max || !spreadOverDocuments(structure, sorted.slice(0, max).map(([id]) => id))) return sorted.slice(0, max);
-  const pool = [...sorted];
-  const years: number[] = [];
-  const out: [string, number][] = [];
-  while (out.length < max && pool.length) {
-    let best = 0;
-    let bestScore = -Infinity;
-    pool.forEach(([id, score], i) => {
-      const y = structure.yearOf(id);
-      let near = 0;
-      if (y !== null) for (const x of years) near = Math.max(near, Math.exp(-Math.abs(x - y) / EVIDENCE_ERA_SPAN));
-      const s = score * (1 - 0.5 * near);
-      if (s > bestScore) {
-        bestScore = s;
-        best = i;
-      }
-    });
-    const [pick] = pool.splice(best, 1);
-    out.push(pick!);
-    const y = structure.yearOf(pick![0]);
-    if (y !== null) years.push(y);
-  }
-  return out.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 /** Words that frame a question ("How have presidents talked about ...?") rather than name its subject. */

@@ -1,0 +1,80 @@
+import type { Finding, SynthesizeTask } from '@orrery/protocol';
+import { describe, expect, it } from 'vitest';
+import { CorpusIndex } from './corpus-index';
+import { eraPassages } from './eras';
+import { extractiveReport } from './extractive-synthesis';
+import { analyzeTerms } from './text-analysis';
+
+/**
+ * Dated "speeches" from 1800 to 2000, one every 20 years, five paragraphs each. The economy is discussed
+ * in every era but 1900 (one mention only), with 1800s words (revenue, tariff) and 2000s words (jobs, growth).
+ */
+function speeches(): CorpusIndex {
+  const passages = [];
+  for (let year = 1800; year <= 2000; year += 20) {
+    const title = `${year}, President of ${year}`;
+    const old = year < 1900;
+    const economy = old ? 'the economy of the revenue, the tariff and the public debt' : 'the economy, jobs, growth and the middle class';
+    for (let k = 1; k <= 5; k++) {
+      const mentions = year === 1900 ? k === 1 : k <= 3;
+      passages.push({ id: `y${year}-p${k}`, title, text: mentions ? `In ${year} we weighed ${economy}, paragraph ${k}.` : `The navy, the post roads and the lighthouses of ${year}, paragraph ${k}.` });
+    }
+  }
+  return new CorpusIndex(passages);
+}
+
+describe('eraPassages', () => {
+  const index = speeches();
+  const terms = analyzeTerms('economy');
+  const all = () => 1;
+
+  it('fills every era that discusses the topic up to perEra members, from its best-matching passages', () => {
+    const modern = new Set(['y1980-p1', 'y1980-p2', 'y2000-p1', 'y2000-p2', 'y2000-p3']);
+    const added = eraPassages(index, terms, modern, all, 2);
+    const eras = new Set(added.map((a) => Math.floor(Number(a.id.slice(1, 5)) / 20)));
+    // 1800..1880 and 1920..1960 get two each; 1980 needs none more (two members), 2000 none (three); 1900 has one mention only.
+    expect([...eras].sort()).toEqual([90, 91, 92, 93, 94, 96, 97, 98]);
+    expect(added).toHaveLength(16);
+    expect(added.every((a) => !modern.has(a.id) && a.score > 0 && a.score <= 0.5)).toBe(true);
+    expect(added.some((a) => a.id.startsWith('y1900'))).toBe(false);
+  });
+
+  it('adds nothing when switched off or when the corpus has no dates', () => {
+    expect(eraPassages(index, terms, new Set(), all, 0)).toEqual([]);
+    const undated = new CorpusIndex(Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, title: `p${i}`, text: `The economy and its growth, part ${i}.` })));
+    expect(eraPassages(undated, terms, new Set(), all, 3)).toEqual([]);
+  });
+});
+
+describe('extractiveReport over dated sources', () => {
+  it('spreads a small citation budget over eras before citing a second document of one era', () => {
+    const docs: [string, string][] = [
+      ['d2000a', '2000, President A'],
+      ['d2000b', '2000, President A'],
+      ['d2004', '2004, President B'],
+      ['d2008', '2008, President C'],
+      ['d1820', '1820, President E'],
+      ['d1840', '1840, President F'],
+    ];
+    const text = (id: string) => `Passage ${id} on the economy.`;
+    const sources = docs.map(([id, title]) => ({ id, kind: 'passage' as const, title, text: text(id) }));
+    // Relevance favours the modern passages, as a topic's modern vocabulary does.
+    const findings: Finding[] = docs.map(([id], i) => ({ id: `${id}~f`, claim: 'c', sourceId: id, quote: text(id), subtopicId: 's1', relevance: { score: 1 - i * 0.08, topicTerms: [], facetTerms: [] } }));
+    const report = (topic: string) =>
+      extractiveReport({
+        kind: 'synthesize',
+        taskId: 'r.syn',
+        runId: 'r',
+        round: 1,
+        engine: 'corpus',
+        context: { objective: 'report', topic, scope: { include: [], exclude: [] }, outputFormat: 'report', sourceGuidance: 'corpus', excerpts: [] },
+        sections: [{ subtopicId: 's1', title: 'Economy', findings }],
+        sources,
+        maxCitations: 3,
+      } as unknown as SynthesizeTask).sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
+    // Three documents of one era (2000-2019) would be the three most relevant; the budget goes to three eras.
+    expect(report('How have presidents addressed the economy?').sort()).toEqual(['d1820', 'd1840', 'd2000a']);
+    // A "first" question keeps its date order instead.
+    expect(report('When did a president first mention the economy?')).toEqual(['d1820', 'd1840', 'd2000a']);
+  });
+});

@@ -1,0 +1,73 @@
+import type { CorpusIndex } from './corpus-index';
+import { documentStructure, spreadOverDocuments } from './documents';
+
+/** Evidence years within about this span of an already chosen one count as the same period. */
+const EVIDENCE_ERA_SPAN = 10;
+
+/**
+ * The scouting evidence: the best `max` members; when the corpus's documents are dated and the members
+ * are spread over many documents, chosen greedily so that each period the members reach is represented
+ * (score x (1 - 0.5 x closeness to the years already chosen)). A topic's vocabulary drifts over time, so
+ * the best-scoring members cluster in the period whose words the topic uses; the plan and the gap
+ * analysis should see every period. Other corpora get the plain top `max`.
+ */
+export function spreadOverTime(index: CorpusIndex, sorted: [string, number][], max: number): [string, number][] {
+  const structure = documentStructure(index);
+  if (!structure.dated || sorted.length <= max || !spreadOverDocuments(structure, sorted.slice(0, max).map(([id]) => id))) return sorted.slice(0, max);
+  const pool = [...sorted];
+  const years: number[] = [];
+  const out: [string, number][] = [];
+  while (out.length < max && pool.length) {
+    let best = 0;
+    let bestScore = -Infinity;
+    pool.forEach(([id, score], i) => {
+      const y = structure.yearOf(id);
+      let near = 0;
+      if (y !== null) for (const x of years) near = Math.max(near, Math.exp(-Math.abs(x - y) / EVIDENCE_ERA_SPAN));
+      const s = score * (1 - 0.5 * near);
+      if (s > bestScore) {
+        bestScore = s;
+        best = i;
+      }
+    });
+    const [pick] = pool.splice(best, 1);
+    out.push(pick!);
+    const y = structure.yearOf(pick![0]);
+    if (y !== null) years.push(y);
+  }
+  return out.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+/** Years in one era of a dated corpus. */
+export const ERA_YEARS = 20;
+/** An era counts when at least this many of its passages match the topic. */
+const ERA_MIN_MATCHES = 3;
+
+/**
+ * Passages to add so that every era of a dated corpus that discusses the topic is represented: a
+ * topic's company of words drifts over two centuries ("economy" beside "revenue" and "tariff" in 1840,
+ * beside "jobs" and "growth" in 2000), so the members found from the best-matching seeds cluster in one
+ * period. Per era (ERA_YEARS), the passages matching most of the topic's IDF mass, best BM25 first,
+ * fill the era up to `perEra` members; their relevance is half their BM25 relative to the era's best.
+ */
+export function eraPassages(index: CorpusIndex, terms: string[], members: ReadonlySet<string>, share: (matched: string[]) => number, perEra: number): { id: string; score: number }[] {
+  const structure = documentStructure(index);
+  if (!structure.dated || perEra <= 0 || terms.length === 0) return [];
+  const byEra = new Map<number, { id: string; score: number }[]>();
+  for (const hit of index.searchTerms(terms, { limit: index.size })) {
+    const year = structure.yearOf(hit.id);
+    if (year === null || share(hit.matched) < 0.999) continue;
+    const era = Math.floor(year / ERA_YEARS);
+    let list = byEra.get(era);
+    if (!list) byEra.set(era, (list = []));
+    list.push(hit);
+  }
+  const out: { id: string; score: number }[] = [];
+  for (const hits of byEra.values()) {
+    if (hits.length < ERA_MIN_MATCHES) continue;
+    const best = hits[0]!.score || 1;
+    const missing = perEra - hits.filter((h) => members.has(h.id)).length;
+    for (const h of hits.filter((x) => !members.has(x.id)).slice(0, Math.max(0, missing))) out.push({ id: h.id, score: 0.5 * (h.score / best) });
+  }
+  return out;
+}
