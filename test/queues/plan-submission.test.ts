@@ -40,13 +40,14 @@ describe('plan submission while Redis is down', () => {
     await redis?.destroy();
   });
 
-  it('fails within a second, and the failed plan job never appears once Redis is back', { timeout: 60_000 }, async () => {
+  it('fails instead of waiting for Redis, and the failed plan job never appears once Redis is back', { timeout: 60_000 }, async () => {
     const lost = '00000000-0000-4000-8000-00000000000a';
     const later = '00000000-0000-4000-8000-00000000000b';
     await redis.stop('SIGKILL');
     const t0 = Date.now();
     await expect(dispatcher.enqueuePlan(lost)).rejects.toThrow();
-    expect(Date.now() - t0).toBeLessThan(1000);
+    // Failing, not waiting for the reconnect (30 s and more): about a second here, bounded loosely for loaded machines.
+    expect(Date.now() - t0).toBeLessThan(5000);
 
     await redis.start();
     // Submission works again once its connection is back...
