@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EngineFactory, type JudgeInput as ModelJudgeInput } from '@orrery/engines';
-import type { Round, Run } from '@orrery/protocol';
+import type { Round, Run, TokenUsage } from '@orrery/protocol';
 import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import type { RoundFigures } from '../coverage/round-figures';
@@ -11,8 +11,11 @@ import type { JudgeInput, JudgeVerdict } from './judge-types';
 
 /** What the judge model offers, when the run's engine has one (the Claude engine does). */
 interface ModelJudge {
-  judgeVerdict(input: ModelJudgeInput): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string }>;
+  judgeVerdict(input: ModelJudgeInput): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string; usage?: TokenUsage }>;
 }
+
+/** A decision and the tokens the judge model spent on it (none when the rules decided alone). */
+export type JudgedDecision = LeveledDecision & { usage?: TokenUsage };
 
 const hasModelJudge = (e: unknown): e is ModelJudge => typeof (e as Partial<ModelJudge>)?.judgeVerdict === 'function';
 
@@ -45,9 +48,16 @@ export class RoundJudgeService {
     };
   }
 
-  async decide(run: Run, input: JudgeInput): Promise<LeveledDecision> {
+  async decide(run: Run, input: JudgeInput): Promise<JudgedDecision> {
     const engine = this.engines.coordinator(run.engine);
-    const l2: L2Judge | undefined = hasModelJudge(engine) ? (i, ctx) => this.askModel(engine, i, ctx.signal) : undefined;
+    let usage: TokenUsage | undefined;
+    const l2: L2Judge | undefined = hasModelJudge(engine)
+      ? async (i, ctx) => {
+          const asked = await this.askModel(engine, i, ctx.signal);
+          usage = asked.usage;
+          return asked.verdict;
+        }
+      : undefined;
     const decision = await decideWithLevels(input, { judgeEnabled: run.judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) });
     for (const [i, v] of decision.trail.entries()) {
       await this.decisions.log(
@@ -63,10 +73,11 @@ export class RoundJudgeService {
         v.stateVersion,
       );
     }
-    return decision;
+    // Every answer the model gave was paid for, whether or not it was acted on (unsure, or a stale state).
+    return usage ? { ...decision, usage } : decision;
   }
 
-  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<JudgeVerdict> {
+  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<{ verdict: JudgeVerdict; usage?: TokenUsage }> {
     const h = input.history;
     const v = await engine.judgeVerdict({
       goal: input.goal,
@@ -80,6 +91,7 @@ export class RoundJudgeService {
       },
       abortSignal: signal,
     });
-    return { ...v, level: 'L2', stateVersion: input.stateVersion, signals: { model: true } };
+    const { usage, ...verdict } = v;
+    return { verdict: { ...verdict, level: 'L2', stateVersion: input.stateVersion, signals: { model: true } }, ...(usage ? { usage } : {}) };
   }
 }

@@ -8,7 +8,7 @@ import { effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
 import { signalHistory } from '../../judge/signal-history';
-import { RoundJudgeService } from '../../judge/round-judge.service';
+import { type JudgedDecision, RoundJudgeService } from '../../judge/round-judge.service';
 import { LedgerStore } from '../../ledger/ledger.store';
 import { MetricsService } from '../../metrics/metrics.service';
 import { buildRoundTasks, buildSynthesisTask } from '../../planning/task-builder';
@@ -29,7 +29,7 @@ type Move = (
   | { kind: 'round'; subtopicIds: string[]; newSubtopics: Subtopic[]; history: SignalHistoryRecord }
   | { kind: 'review'; review: ReviewSummaryRecord; history: SignalHistoryRecord }
   | { kind: 'synthesize'; history?: SignalHistoryRecord }
-) & { usage?: TokenUsage };
+) & { usage?: TokenUsage; judgeUsage?: TokenUsage };
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -115,13 +115,16 @@ export class RoundAdvance {
   }
 
   private apply(r: Run, move: Move, now: string): void {
-    if (move.usage) {
-      const charged = chargeTokens(r.budgetLedger, `refine-${r.rounds.length}`, move.usage);
+    const charge = (key: string, usage: TokenUsage | undefined): void => {
+      if (!usage) return;
+      const charged = chargeTokens(r.budgetLedger, key, usage);
       if (charged.applied) {
         r.budgetLedger = charged.state;
-        r.usage = addUsage(r.usage, move.usage);
+        r.usage = addUsage(r.usage, usage);
       }
-    }
+    };
+    charge(`judge-${r.rounds.length}`, move.judgeUsage);
+    charge(`refine-${r.rounds.length}`, move.usage);
     if (r.status !== 'researching') return;
     if (move.kind === 'round') {
       if (!openRound(r, r.rounds.length + 1, move.subtopicIds, move.newSubtopics, this.tokensPerTask(r), now)) this.apply(r, { kind: 'synthesize' }, now);
@@ -158,6 +161,21 @@ export class RoundAdvance {
     const newFacets = plan.subtopics.filter((s) => (run.evidence[s.id] ?? 0) === 0 && (figures.evidence[s.id] ?? 0) > 0).length;
     const nowMs = Date.now();
     const decision = await this.judge.decide(run, this.judge.input(run, rec, figures, newFacets, nowMs));
+    const move = await this.judgedMove(run, rec, figures, findings, decision, base, log, nowMs);
+    // The judge model's tokens are the run's too: charged with the move, once, under a key of their own.
+    return decision.usage ? { ...move, judgeUsage: decision.usage } : move;
+  }
+
+  private async judgedMove(
+    run: Run,
+    rec: Round,
+    figures: RoundFigures,
+    findings: Finding[],
+    decision: JudgedDecision,
+    base: Record<string, number>,
+    log: (d: EngineDecision) => Promise<unknown>,
+    nowMs: number,
+  ): Promise<Move> {
     const verdict = decision.verdict;
     this.metrics.judgeVerdict(verdict.signal, verdict.level);
     const history = signalHistory(run.signalHistory, verdict, rec.n);

@@ -1,0 +1,55 @@
+import type { EngineFactory } from '@orrery/engines';
+import type { Run } from '@orrery/protocol';
+import { describe, expect, it } from 'vitest';
+import type { CoordinatorConfig } from '../config/coordinator-config';
+import type { DecisionLogService } from '../events/decision-log.service';
+import type { JudgeInput } from './judge-types';
+import { RoundJudgeService } from './round-judge.service';
+import { EMPTY_SIGNAL_HISTORY } from './signal-history';
+
+/** L0 is unsure on this input (middling novelty and coverage), so the judge model is asked. */
+const input: JudgeInput = {
+  goal: 'trade policy',
+  round: 3,
+  lastActions: { tasksDispatched: 3, newSources: 2, newFindings: 2, newFacets: 1 },
+  state: {
+    subtopics: [{ id: 'tariffs', title: 'Tariffs', evidenceCount: 5 }],
+    coverage: 0.34,
+    novelty: 0.1,
+    budgetLeft: { tokens: 0.5, tasks: 0.5, rounds: 0.5, wallSeconds: 0.5 },
+  },
+  history: EMPTY_SIGNAL_HISTORY,
+  stateVersion: 11,
+  targetCoverage: 0.8,
+};
+
+const usage = { inputTokens: 420, outputTokens: 37, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+function service(judgeVerdict?: () => Promise<unknown>): RoundJudgeService {
+  const engines = { coordinator: () => (judgeVerdict ? { judgeVerdict } : {}) } as unknown as EngineFactory;
+  const decisions = { log: async () => undefined } as unknown as DecisionLogService;
+  return new RoundJudgeService(engines, decisions, { JUDGE_TIMEOUT_MS: 2000 } as CoordinatorConfig);
+}
+
+const run = { id: 'r1', engine: 'anthropic', judgeEnabled: true } as unknown as Run;
+
+describe('RoundJudgeService', () => {
+  it('returns the tokens the judge model spent with its decision', async () => {
+    const d = await service(async () => ({ signal: 'stop', confidence: 0.9, reason: 'enough', usage })).decide(run, input);
+    expect(d.verdict).toMatchObject({ level: 'L2', signal: 'stop' });
+    expect(d.verdict).not.toHaveProperty('usage');
+    expect(d.usage).toEqual(usage);
+  });
+
+  it('counts the tokens of an answer it did not act on (the model unsure too)', async () => {
+    const d = await service(async () => ({ signal: 'pivot', confidence: 0.2, reason: 'unsure', usage })).decide(run, input);
+    expect(d.outcome).toBe('needs_review');
+    expect(d.usage).toEqual(usage);
+  });
+
+  it('has no usage when the rules decided alone', async () => {
+    const d = await service().decide(run, input);
+    expect(d.verdict.level).toBe('L0');
+    expect(d.usage).toBeUndefined();
+  });
+});
