@@ -139,10 +139,15 @@ export class TopicProfile {
   ) {
     this.terms = topicTermsOf(index, topic);
     this.distinctive = [...this.terms].sort((a, b) => index.idf(b) - index.idf(a) || a.localeCompare(b));
-    const topicMass = this.terms.reduce((s, t) => s + index.idf(t), 0);
+    // A title's trailing qualifier ("Takeoff (rapper)", "Sardar (2022 film)") tells which Takeoff, not what
+    // the topic is: a passage that matches only the qualifier ("two rappers") is no seed.
+    const qualifier = new Set(qualifierTermsOf(topic));
+    const subject = this.terms.filter((t) => !qualifier.has(t));
+    const core = new Set(subject.length ? subject : this.terms);
+    const topicMass = [...core].reduce((s, t) => s + index.idf(t), 0);
     const ranked = index.searchTerms(this.terms, { limit: Math.max(options.candidates, options.seeds * 4) });
     this.firstPass = ranked.slice(0, options.firstPass).map((r) => r.id);
-    const massOf = (matched: string[]): number => matched.reduce((s, t) => s + index.idf(t), 0);
+    const massOf = (matched: string[]): number => matched.reduce((s, t) => s + (core.has(t) ? index.idf(t) : 0), 0);
     // Seeds: passages that match most of the topic's IDF mass (all of it first), then by BM25.
     const share = (r: { matched: string[] }): number => (topicMass ? massOf(r.matched) / topicMass : 0);
     let seeds = ranked
@@ -433,6 +438,12 @@ export class TopicProfile {
   get mass(): number {
     return this.evidence.reduce((s, e) => s + e.score, 0);
   }
+}
+
+/** The index terms of a title's trailing parenthetical qualifier: "Takeoff (rapper)" -> ["rapper"]. */
+export function qualifierTermsOf(topic: string): string[] {
+  const m = /\(([^()]+)\)\s*$/.exec(topic.trim());
+  return m && m.index > 0 ? analyzeTerms(m[1]!) : [];
 }
 
 /** Words that frame a question ("How have presidents talked about ...?") rather than name its subject. */
