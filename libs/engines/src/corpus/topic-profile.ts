@@ -193,6 +193,7 @@ export class TopicProfile {
     const found = options.membership === 'community' && index.size >= options.communityMinCorpus ? this.communityMembers(centroid) : null;
     if (found && this.communityCut!.conductance <= options.maxConductance) {
       this.siblings = this.pruneSiblings(found);
+      for (const e of eraPassages(index, this.terms, new Set(found.keys()), (matched) => share({ matched }), options.perEra)) found.set(e.id, e.score);
       this.threshold = 0;
       this.members = found;
       const termSet = new Set(this.terms);
@@ -255,11 +256,7 @@ export class TopicProfile {
       threshold = 0;
     }
     this.threshold = threshold;
-    if (options.propagation > 0) {
-      const members = new Set(scored.map((s) => s.id));
-      const share = (matched: string[]): number => (topicMass ? massOf(matched) / topicMass : 0);
-      for (const e of eraPassages(index, this.terms, members, share, options.perEra)) scored.push(e);
-    }
+    if (options.propagation > 0) scored.push(...eraPassages(index, this.terms, new Set(scored.map((s) => s.id)), (matched) => share({ matched }), options.perEra));
     this.members = options.propagation > 0 ? new Map(scored.map((s) => [s.id, s.score])) : null;
     const termSet = new Set(this.terms);
     this.evidence = spreadOverTime(
