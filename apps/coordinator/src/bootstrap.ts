@@ -53,6 +53,7 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  logger.log(`listening on ${host}:${port}${config.API_KEYS.length ? ' (API keys required)' : ' (no API_KEYS set: bound to 127.0.0.1 only)'}; docs at /docs, queues at ${BOARD_PATH}`);
+  const access = config.API_KEYS.length ? ' (API keys required)' : host === '127.0.0.1' ? ' (no API_KEYS set: bound to 127.0.0.1 only)' : ' (no API_KEYS set: open)';
+  logger.log(`listening on ${host}:${port}${access}; docs at /docs, queues at ${BOARD_PATH}`);
   return { app, url };
 }
