@@ -15,6 +15,7 @@ import { CorpusRegistry } from '@orrery/engines';
 import type { Report, Run } from '@orrery/protocol';
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
 import { type BenchStack, startBenchStack } from '../support/service-stack';
+import { topicSlug, topicSlugs } from './report-names';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, scoreTopK, type Qrel, type TopicJudgments, type TopicScore } from './score';
 
 interface Args {
@@ -63,14 +64,6 @@ function parseArgs(argv: string[]): Args {
   }
   if (!a.corpus || !a.topics || !a.out) throw new Error(USAGE);
   return a as Args;
-}
-
-/** The report file name: lower-cased, runs of non-alphanumerics turned into '-', trimmed. */
-export function topicSlug(topic: string): string {
-  return topic
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
 }
 
 // ---------------------------------------------------------------- the service stack
@@ -136,7 +129,7 @@ async function runConfig(client: OrreryClient, cfg: Config, topics: string[], ar
       const i = next++;
       const topic = topics[i]!;
       const { run, report } = await runTopic(client, cfg, topic, args.timeoutSeconds * 1000);
-      if (report) writeFileSync(join(cfg.dir, `${run.slug}.json`), JSON.stringify(report, null, 2));
+      if (report) for (const slug of topicSlugs(topic)) writeFileSync(join(cfg.dir, `${slug}.json`), JSON.stringify(report, null, 2));
       const j = judgments?.get(topic);
       if (j && report) run.score = scoreCitations(citedSourceIds(report), j);
       runs[i] = run;
