@@ -32,7 +32,8 @@ export interface TermSearchOptions {
   withTerms?: boolean;
 }
 
-const INDEX_VERSION = 1;
+/** Bump when the analyzed form changes: a cache of another version is rebuilt. */
+export const INDEX_VERSION = 1;
 const split = (s: string): string[] => (s ? s.split(' ') : []);
 
 /** BM25 over two fields, the passage text and (at half weight) its title. */

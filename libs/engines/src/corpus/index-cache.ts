@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CorpusIndex, type SerializedCorpusIndex } from './corpus-index';
+import { CorpusIndex, INDEX_VERSION, type SerializedCorpusIndex } from './corpus-index';
 import type { Passage } from './passage';
 import { contentHash } from './stable-id';
 
@@ -21,7 +21,8 @@ export function buildIndexCached(passages: readonly Passage[], dir: string | nul
   const file = join(dir, `${passagesHash(passages)}.json`);
   try {
     const cached = JSON.parse(readFileSync(file, 'utf8')) as SerializedCorpusIndex;
-    return new CorpusIndex(passages, cached);
+    // Another version's cache (or a damaged one) is a miss: rebuilt below and written over.
+    if (cached.version === INDEX_VERSION && cached.analyzed?.length === passages.length) return new CorpusIndex(passages, cached);
   } catch {
     // not cached yet, or unreadable
   }
