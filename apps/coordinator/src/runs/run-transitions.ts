@@ -36,7 +36,7 @@ export class RunTransitions {
     });
   }
 
-  /** `round.started`, once the tasks are out. */
+  /** `round.started`, as the round's tasks are dispatched. */
   async announceRound(run: Run, round: number, tasks: SubagentTask[]): Promise<void> {
     const titles = new Map(run.plan?.subtopics.map((s) => [s.id, s.title]));
     await this.events.append(run.id, `round.started:${round}`, 'round.started', {

@@ -241,10 +241,12 @@ export class RoundAdvance {
     const last = run.rounds[run.rounds.length - 1];
     if (run.status !== 'researching' || !last || last.status !== 'dispatched') return;
     const tasks = buildRoundTasks(run, last.n, await this.ledger.sourceIds(run.id), this.limits());
-    // The bookkeeping comes before the dispatch, so that it does not compete with the tasks' results;
-    // `round.started` after it, to mark when the tasks were really out.
+    // The bookkeeping and `round.started` come before the dispatch: they do not compete with the tasks'
+    // results, and a coordinator killed right after the dispatch cannot lose the announcement (the round's
+    // tasks may finish and its step run on another coordinator before this step is retried, and the retry
+    // would then find the run past this round). A step killed before the dispatch is retried and dispatches.
     await this.transitions.recordTasks(run, last.n, tasks);
-    await this.dispatcher.dispatchRound(run.id, last.n, tasks);
     await this.transitions.announceRound(run, last.n, tasks);
+    await this.dispatcher.dispatchRound(run.id, last.n, tasks);
   }
 }
