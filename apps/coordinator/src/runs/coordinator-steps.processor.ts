@@ -38,6 +38,19 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.config.COORDINATOR_CONCURRENCY;
     this.worker.on('error', (err) => this.logger.warn(`coordinator worker: ${err.message}`));
+    this.worker.on('failed', (job, err) => void this.onStepFailed(job, err).catch((e: Error) => this.logger.warn(`failed step: ${e.message}`)));
+  }
+
+  /**
+   * A step that fails for good ends its run as failed, whatever failed it. The step's own errors do so in
+   * `step`; a step BullMQ fails without running it (stalled more than maxStalledCount times: its process
+   * kept dying, or kept its event loop busy past the lock) would otherwise leave the run waiting forever.
+   */
+  async onStepFailed(job: Job | undefined, err: Error): Promise<void> {
+    const step = CoordinatorStepSchema.safeParse(job?.data);
+    if (!job || !step.success) return;
+    const final = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (final) await this.transitions.finish(step.data.runId, 'failed', `${step.data.step} failed: ${err.message}`);
   }
 
   /** SIGTERM: finish the steps in hand within SHUTDOWN_GRACE_MS, else release them to other replicas. */
