@@ -124,9 +124,12 @@ export class CorpusIndex implements PassageSearch {
     const v = this.vector(id);
     const top = [...v.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 25);
     const weights = new Map(top.map(([t, w]) => [t, w / (top[0]?.[1] ?? 1)]));
-    const pool = this.searchTerms([...weights.keys()], { limit: k * 3 + 1, weights, filter: (other) => other !== id, withTerms: false });
+    const self = this.byId.get(id);
+    const terms = [...weights.keys()].filter((t) => this.docFreq.has(t));
+    // Straight to the postings: the self-exclusion by document number, not by id, on every document touched.
+    const pool = this.postings.search(terms, { limit: k * 3 + 1, withTerms: false, boost: (t) => weights.get(t) ?? 1, keep: (n) => n !== self });
     const result = pool
-      .map((r) => ({ id: r.id, score: cosine(v, this.vector(r.id)) }))
+      .map((r) => ({ id: this.passages[r.doc]!.id, score: cosine(v, this.vector(this.passages[r.doc]!.id)) }))
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
       .slice(0, k);
     this.neighborCache.set(cacheKey, result);
