@@ -34,7 +34,10 @@ describe('chaos: random SIGKILLs while runs are in flight', () => {
   beforeAll(async () => {
     console.log(`soak seed ${seed}, ${ROUNDS} rounds${KILL_REDIS ? ', Redis killed too' : ''}`);
     redis = KILL_REDIS ? await OwnedRedis.start() : undefined;
-    cluster = new ChaosCluster('chaos-soak', { workerEnv: { SIMULATED_LATENCY_MS: '400' }, env: { SIMULATED_SUBTOPICS: '4' }, ...(redis ? { redisUrl: redis.url } : {}) });
+    // Locks of 4 s, not the other drills' 2 s: five processes building corpus profiles on a small machine can
+    // keep an event loop busy past 2 s, and a lock lost that way is a false stall, not the fault under test.
+    const env = { SIMULATED_SUBTOPICS: '4', COORDINATOR_LOCK_MS: '4000', SUBAGENT_LOCK_MS: '4000' };
+    cluster = new ChaosCluster('chaos-soak', { workerEnv: { SIMULATED_LATENCY_MS: '400' }, env, ...(redis ? { redisUrl: redis.url } : {}) });
     await cluster.startAll(2, 3);
   }, 60_000);
   afterAll(async () => {
