@@ -50,7 +50,10 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     const step = CoordinatorStepSchema.safeParse(job?.data);
     if (!job || !step.success) return;
     const final = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
-    if (final) await this.transitions.finish(step.data.runId, 'failed', `${step.data.step} failed: ${err.message}`);
+    if (!final) return;
+    await this.transitions.finish(step.data.runId, 'failed', `${step.data.step} failed: ${err.message}`).catch((e: unknown) => {
+      if (!(e instanceof RunNotFoundError)) throw e;
+    });
   }
 
   /** SIGTERM: finish the steps in hand within SHUTDOWN_GRACE_MS, else release them to other replicas. */
