@@ -1,7 +1,10 @@
 import type { Finding, SynthesizeTask } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import { CorpusIndex } from './corpus-index';
-import { eraPassages } from './eras';
+import { eraPassages, missingEras } from './eras';
+import { DEFAULT_REFINEMENT, eraSubtopic, refinePlan } from './refinement';
+import { overviewSubtopic } from './subtopic-builder';
+import { TopicProfile } from './topic-profile';
 import { extractiveReport } from './extractive-synthesis';
 import { analyzeTerms } from './text-analysis';
 
@@ -76,5 +79,53 @@ describe('extractiveReport over dated sources', () => {
     expect(report('How have presidents addressed the economy?').sort()).toEqual(['d1820', 'd1840', 'd2000a']);
     // A "first" question keeps its date order instead.
     expect(report('When did a president first mention the economy?')).toEqual(['d1820', 'd1840', 'd2000a']);
+  });
+});
+
+describe('missingEras', () => {
+  const index = speeches();
+  const evidence = ['y1800-p1', 'y1800-p2', 'y1820-p1', 'y1840-p1', 'y1840-p2', 'y1980-p1', 'y2000-p1'].map((id) => ({ id }));
+
+  it('names the eras whose evidence the ledger misses entirely, oldest first', () => {
+    // 1800-1819 (two passages) and 1840-1859 (two) are missed; 1820 has one only; 1980 and 2000 were reached.
+    expect(missingEras(index, evidence, new Set(['y1980-p2', 'y2000-p1']), 2)).toEqual([
+      { start: 1800, end: 1819 },
+      { start: 1840, end: 1859 },
+    ]);
+    // An era the ledger reached with any passage is not missing, even if its evidence is.
+    expect(missingEras(index, evidence, new Set(['y1800-p3', 'y1840-p3', 'y1980-p1']), 2)).toEqual([]);
+  });
+
+  it('finds nothing in an undated corpus', () => {
+    const undated = new CorpusIndex(Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, title: `p${i}`, text: `The economy, part ${i}.` })));
+    expect(missingEras(undated, [{ id: 'p1' }, { id: 'p2' }], new Set(), 1)).toEqual([]);
+  });
+
+  it('scopes an era subtopic by its years, which its documents\' dated titles carry', () => {
+    const s = eraSubtopic('How have presidents addressed the economy?', { start: 1840, end: 1859 }, 'r2-');
+    expect(s).toMatchObject({ id: 'r2-era-1840', title: 'Economy: 1840–1859', origin: 'refinement' });
+    expect(s.facetTerms).toHaveLength(20);
+    expect(s.facetTerms[0]).toBe('1840');
+    // Ranked for that subtopic, the era's passages about the topic come first.
+    const profileTerms = analyzeTerms('economy');
+    const hits = index.searchTerms([...profileTerms, ...s.facetTerms], { limit: 3 });
+    expect(hits.map((h) => h.id.slice(0, 5))).toEqual(['y1840', 'y1840', 'y1840']);
+  });
+});
+
+describe('refinePlan over a dated corpus', () => {
+  it('sends a task to each era whose evidence the ledger missed', () => {
+    const index = speeches();
+    const profile = new TopicProfile(index, 'How have presidents addressed the economy?');
+    const eras = new Set(profile.evidence.map((e) => Number(e.id.slice(1, 5))));
+    expect(eras.has(1800) && eras.has(2000)).toBe(true);
+    // The first round found only the modern speeches' words.
+    const modern = profile.evidence.filter((e) => Number(e.id.slice(1, 5)) >= 1960).map((e) => e.id);
+    const findings = modern.map((sourceId) => ({ id: `${sourceId}~f`, claim: 'c', sourceId, quote: 'q', subtopicId: 'overview' }));
+    const plan = { classification: 'breadth' as const, subtopics: [overviewSubtopic('How have presidents addressed the economy?')] };
+    const r = refinePlan(index, profile, { runId: 'r', topic: 'How have presidents addressed the economy?', plan, round: 1, findings, evidence: { overview: findings.length }, maxNewTasks: 4 }, DEFAULT_REFINEMENT);
+    const eraIds = r.newSubtopics.filter((s) => s.id.startsWith('r2-era-')).map((s) => s.id);
+    expect(eraIds.length).toBeGreaterThan(0);
+    expect(eraIds[0]).toBe('r2-era-1800');
   });
 });

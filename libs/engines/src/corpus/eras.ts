@@ -71,3 +71,35 @@ export function eraPassages(index: CorpusIndex, terms: string[], members: Readon
   }
   return out;
 }
+
+/** An era of a dated corpus, as the years it spans. */
+export interface Era {
+  start: number;
+  end: number;
+}
+
+/**
+ * Eras whose scouting evidence the ledger misses entirely (at least `minMissing` passages of it), oldest
+ * first: a research round that searched by facet words found the topic in some periods and not in
+ * others, and a facet mined from the missing passages rarely names what they share, which is their time.
+ * Empty for an undated corpus.
+ */
+export function missingEras(index: CorpusIndex, evidence: readonly { id: string }[], ledger: ReadonlySet<string>, minMissing: number): Era[] {
+  const structure = documentStructure(index);
+  if (!structure.dated) return [];
+  const eraOf = (id: string): number | null => {
+    const y = structure.yearOf(id);
+    return y === null ? null : Math.floor(y / ERA_YEARS);
+  };
+  const reached = new Set([...ledger].map(eraOf));
+  const missing = new Map<number, number>();
+  for (const e of evidence) {
+    const era = eraOf(e.id);
+    if (era !== null && !ledger.has(e.id) && !reached.has(era)) missing.set(era, (missing.get(era) ?? 0) + 1);
+  }
+  return [...missing.entries()]
+    .filter(([, n]) => n >= minMissing)
+    .map(([era]) => era)
+    .sort((a, b) => a - b)
+    .map((era) => ({ start: era * ERA_YEARS, end: era * ERA_YEARS + ERA_YEARS - 1 }));
+}

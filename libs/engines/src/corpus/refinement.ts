@@ -1,9 +1,10 @@
 import type { Subtopic } from '@orrery/protocol';
 import type { RefinementInput } from '../engine';
 import type { CorpusIndex } from './corpus-index';
+import { type Era, missingEras } from './eras';
 import { mineFacets, type Facet } from './facets';
 import { coveredShare, jaccard } from './overlap';
-import { assignExclusions, expectedPassages, facetCovered, subtopicFromFacet } from './subtopic-builder';
+import { assignExclusions, expectedPassages, facetCovered, subtopicFromFacet, topicLabel } from './subtopic-builder';
 import type { TopicProfile } from './topic-profile';
 
 export interface RefinementOptions {
@@ -80,6 +81,18 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
 
   const taken = new Set(subtopics.map((s) => s.id));
   const chosen: { s: Subtopic; set: Set<string> }[] = [];
+  // A dated corpus: periods the evidence reaches and the ledger does not get a subtopic scoped by their years
+  // (passage titles carry them), before the facets: time is the breadth of a question over two centuries.
+  for (const era of missingEras(index, profile.evidence, ledger, options.minNewPassages)) {
+    if (chosen.length + thin.length >= input.maxNewTasks) break;
+    const s = eraSubtopic(input.topic, era, `r${input.round + 1}-`);
+    if (taken.has(s.id)) continue;
+    const scoped = assignExclusions([...subtopics, ...chosen.map((c) => c.s), s]).find((x) => x.id === s.id)!;
+    const fresh = expectedPassages(index, profile, scoped, ledger).filter((id) => !ledger.has(id));
+    if (fresh.length < options.minNewPassages) continue;
+    taken.add(scoped.id);
+    chosen.push({ s: scoped, set: new Set(fresh) });
+  }
   const pool = dedupeFacets([...gaps, ...emerging]);
   for (const f of pool) {
     if (chosen.length + thin.length >= input.maxNewTasks) break;
@@ -103,6 +116,19 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
     thinSubtopicIds: thin,
     conclusion: conclusion.slice(0, 2000),
     signals: { ...baseSignals, newSubtopics: newSubtopics.map((s) => s.id), thin, expectedNewPassages: expectedNew, stop: !newSubtopics.length && !thin.length },
+  };
+}
+
+/** A subtopic for one era: its years are its scope terms, which match the dated titles of its documents. */
+export function eraSubtopic(topic: string, era: Era, prefix = ''): Subtopic {
+  const years = Array.from({ length: era.end - era.start + 1 }, (_, i) => String(era.start + i));
+  return {
+    id: `${prefix}era-${era.start}`,
+    title: `${topicLabel(topic)}: ${era.start}–${era.end}`.slice(0, 300),
+    query: topic.slice(0, 1000),
+    facetTerms: years,
+    excludeTerms: [],
+    origin: 'refinement',
   };
 }
 
