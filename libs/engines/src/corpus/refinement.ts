@@ -81,29 +81,26 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
 
   const taken = new Set(subtopics.map((s) => s.id));
   const chosen: { s: Subtopic; set: Set<string> }[] = [];
-  // A dated corpus: periods the evidence reaches and the ledger does not get a subtopic scoped by their years
-  // (passage titles carry them), before the facets: time is the breadth of a question over two centuries.
-  for (const era of missingEras(index, profile.evidence, ledger, options.minNewPassages)) {
-    if (chosen.length + thin.length >= input.maxNewTasks) break;
-    const s = eraSubtopic(input.topic, era, `r${input.round + 1}-`);
-    if (taken.has(s.id)) continue;
-    const scoped = assignExclusions([...subtopics, ...chosen.map((c) => c.s), s]).find((x) => x.id === s.id)!;
-    const fresh = expectedPassages(index, profile, scoped, ledger).filter((id) => !ledger.has(id));
-    if (fresh.length < options.minNewPassages) continue;
-    taken.add(scoped.id);
-    chosen.push({ s: scoped, set: new Set(fresh) });
-  }
-  const pool = dedupeFacets([...gaps, ...emerging]);
-  for (const f of pool) {
-    if (chosen.length + thin.length >= input.maxNewTasks) break;
-    const s = subtopicFromFacet(input.topic, f, 'refinement', new Set(taken), `r${input.round + 1}-`);
+  const full = (): boolean => chosen.length + thin.length >= input.maxNewTasks;
+  /** A candidate joins when it is expected to bring enough new passages and does not repeat one chosen. */
+  const consider = (s: Subtopic): void => {
+    if (taken.has(s.id)) return;
     const scoped = assignExclusions([...subtopics, ...chosen.map((c) => c.s), s]).find((x) => x.id === s.id)!;
     const fresh = expectedPassages(index, profile, scoped, ledger).filter((id) => !ledger.has(id));
     const set = new Set(fresh);
-    if (fresh.length < options.minNewPassages) continue;
-    if (chosen.some((c) => jaccard(c.set, set) > options.maxOverlap)) continue;
+    if (fresh.length < options.minNewPassages || chosen.some((c) => jaccard(c.set, set) > options.maxOverlap)) return;
     taken.add(scoped.id);
     chosen.push({ s: scoped, set });
+  };
+  // A dated corpus: periods the evidence reaches and the ledger does not get a subtopic scoped by their years
+  // (passage titles carry them), before the facets: time is the breadth of a question over two centuries.
+  for (const era of missingEras(index, profile.evidence, ledger, options.minNewPassages)) {
+    if (full()) break;
+    consider(eraSubtopic(input.topic, era, `r${input.round + 1}-`));
+  }
+  for (const f of dedupeFacets([...gaps, ...emerging])) {
+    if (full()) break;
+    consider(subtopicFromFacet(input.topic, f, 'refinement', new Set(taken), `r${input.round + 1}-`));
   }
   const newSubtopics = chosen.map((c) => c.s);
   const expectedNew = new Set(chosen.flatMap((c) => [...c.set])).size;
