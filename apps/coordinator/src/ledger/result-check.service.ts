@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage } from '@orrery/protocol';
+import { BoundedMap } from '@orrery/runtime';
 import { DecisionLogService } from '../events/decision-log.service';
 import { logReportedDecisions } from '../events/task-decisions';
 import { MetricsService } from '../metrics/metrics.service';
@@ -46,7 +47,7 @@ export class ResultCheckService {
    * Checks in flight or done in this process, by task id: the round step reuses the completion event's
    * check instead of repeating it. Bounded; a check that failed is dropped so that it runs again.
    */
-  private readonly checked = new Map<string, Promise<TaskOutcome>>();
+  private readonly checked = new BoundedMap<string, Promise<TaskOutcome>>(CHECKED_LIMIT);
 
   /** `stateVersion`: the run state the check was made on, recorded with its decision. */
   check(runId: string, round: number, task: SearchTask, value: unknown, stateVersion?: number): Promise<TaskOutcome> {
@@ -55,10 +56,6 @@ export class ResultCheckService {
     const outcome = this.checkOnce(runId, round, task, value, stateVersion);
     this.checked.set(task.taskId, outcome);
     outcome.catch(() => this.checked.delete(task.taskId));
-    for (const oldest of this.checked.keys()) {
-      if (this.checked.size <= CHECKED_LIMIT) break;
-      this.checked.delete(oldest);
-    }
     return outcome;
   }
 

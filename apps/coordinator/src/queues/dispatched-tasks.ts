@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SubagentTask } from '@orrery/protocol';
+import { BoundedMap } from '@orrery/runtime';
 
 /** What this coordinator dispatched and when, by the monotonic clock. */
 export interface DispatchedTask {
@@ -16,15 +17,11 @@ const LIMIT = 5000;
  */
 @Injectable()
 export class DispatchedTasks {
-  private readonly tasks = new Map<string, DispatchedTask>();
+  private readonly tasks = new BoundedMap<string, DispatchedTask>(LIMIT);
 
   add(tasks: SubagentTask[]): void {
     const at = performance.now();
     for (const task of tasks) this.tasks.set(task.taskId, { task, at });
-    for (const oldest of this.tasks.keys()) {
-      if (this.tasks.size <= LIMIT) break;
-      this.tasks.delete(oldest);
-    }
   }
 
   get(taskId: string): DispatchedTask | undefined {
