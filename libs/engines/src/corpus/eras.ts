@@ -40,6 +40,9 @@ export function spreadOverTime(index: CorpusIndex, sorted: [string, number][], m
 
 /** Years in one era of a dated corpus. */
 export const ERA_YEARS = 20;
+
+/** The era a year falls in (1840-1859 is one era). */
+export const eraOf = (year: number): number => Math.floor(year / ERA_YEARS);
 /** An era counts when at least this many of its passages match the topic. */
 const ERA_MIN_MATCHES = 3;
 
@@ -57,7 +60,7 @@ export function eraPassages(index: CorpusIndex, terms: string[], members: Readon
   for (const hit of index.searchTerms(terms, { limit: index.size })) {
     const year = structure.yearOf(hit.id);
     if (year === null || share(hit.matched) < 0.999) continue;
-    const era = Math.floor(year / ERA_YEARS);
+    const era = eraOf(year);
     let list = byEra.get(era);
     if (!list) byEra.set(era, (list = []));
     list.push(hit);
@@ -87,14 +90,14 @@ export interface Era {
 export function missingEras(index: CorpusIndex, evidence: readonly { id: string }[], ledger: ReadonlySet<string>, minMissing: number): Era[] {
   const structure = documentStructure(index);
   if (!structure.dated) return [];
-  const eraOf = (id: string): number | null => {
+  const eraOfPassage = (id: string): number | null => {
     const y = structure.yearOf(id);
-    return y === null ? null : Math.floor(y / ERA_YEARS);
+    return y === null ? null : eraOf(y);
   };
-  const reached = new Set([...ledger].map(eraOf));
+  const reached = new Set([...ledger].map(eraOfPassage));
   const missing = new Map<number, number>();
   for (const e of evidence) {
-    const era = eraOf(e.id);
+    const era = eraOfPassage(e.id);
     if (era !== null && !ledger.has(e.id) && !reached.has(era)) missing.set(era, (missing.get(era) ?? 0) + 1);
   }
   return [...missing.entries()]

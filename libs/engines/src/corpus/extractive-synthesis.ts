@@ -1,7 +1,7 @@
 import type { Finding, ReportParagraph, ReportSection, SynthesizeTask } from '@orrery/protocol';
 import { cosine } from './corpus-index';
 import { chronologicalIntent, yearOfTitle } from './documents';
-import { ERA_YEARS } from './eras';
+import { eraOf } from './eras';
 import { analyzeTerms } from './text-analysis';
 
 export interface ExtractiveReport {
@@ -61,9 +61,9 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
   const citedDocs = new Map<string, number>();
   const citedEras = new Map<number, number>();
   // A "first" / "latest" question keeps its date order; any other over dated documents spreads over eras.
-  const eraOf = (f: Finding): number | null => (dated && !dateOrder ? Math.floor(years.get(f.sourceId)! / ERA_YEARS) : null);
+  const eraOfFinding = (f: Finding): number | null => (dated && !dateOrder ? eraOf(years.get(f.sourceId)!) : null);
   const uses = (f: Finding): number => {
-    const era = eraOf(f);
+    const era = eraOfFinding(f);
     return (citedDocs.get(docs?.get(f.sourceId) ?? f.sourceId) ?? 0) + (era === null ? 0 : (citedEras.get(era) ?? 0));
   };
   let progressed = true;
@@ -83,7 +83,7 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
         cited.add(f.sourceId);
         const d = docs?.get(f.sourceId);
         if (d !== undefined) citedDocs.set(d, (citedDocs.get(d) ?? 0) + 1);
-        const era = eraOf(f);
+        const era = eraOfFinding(f);
         if (era !== null) citedEras.set(era, (citedEras.get(era) ?? 0) + 1);
         chosen[i]!.push(f);
         progressed = true;
