@@ -283,8 +283,8 @@ export function expectSameRun(disturbed: RunFingerprint, baseline: RunFingerprin
 }
 
 /** Runs `topic` to the end, undisturbed, and returns its fingerprint. */
-export async function baselineRun(cluster: ChaosCluster, topic: string): Promise<RunFingerprint> {
-  const { id } = await cluster.client.submit({ topic, engine: 'simulated' });
+export async function baselineRun(cluster: ChaosCluster, topic: string, engine: 'simulated' | 'corpus' = 'simulated'): Promise<RunFingerprint> {
+  const { id } = await cluster.client.submit({ topic, engine });
   expect(await cluster.waitForEnd(id)).toBe('done');
   return fingerprint(cluster, id);
 }

@@ -62,7 +62,7 @@ describe('chaos: random SIGKILLs while runs are in flight', () => {
     const baselines = new Map<string, RunFingerprint>();
     const t0 = Date.now();
     for (const { engine, topics } of ENGINES.slice(0, ROUNDS))
-      await Promise.all(topics.map(async (topic) => baselines.set(`${engine}\n${topic}`, await baselineRunOn(cluster, topic, engine))));
+      await Promise.all(topics.map(async (topic) => baselines.set(`${engine}\n${topic}`, await baselineRun(cluster, topic, engine))));
     console.log(`baselines in ${Date.now() - t0} ms`);
 
     for (let round = 1; round <= ROUNDS; round++) {
@@ -103,10 +103,3 @@ describe('chaos: random SIGKILLs while runs are in flight', () => {
     }
   });
 });
-
-async function baselineRunOn(cluster: ChaosCluster, topic: string, engine: 'simulated' | 'corpus'): Promise<RunFingerprint> {
-  if (engine === 'simulated') return baselineRun(cluster, topic);
-  const { id } = await cluster.client.submit({ topic, engine });
-  await cluster.waitForEnd(id, 180_000);
-  return fingerprint(cluster, id);
-}
