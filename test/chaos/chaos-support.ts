@@ -96,6 +96,8 @@ export class ChaosCluster {
       SIMULATED_SUBTOPICS: '3',
       SIMULATED_ROUNDS: '2',
       COORDINATOR_LOCK_MS: '2000',
+      // A dead coordinator's sleeping round step wakes within a lock period too.
+      STEP_RECHECK_MAX_MS: '2000',
       SUBAGENT_LOCK_MS: '2000',
       TASK_BACKOFF_MS: '200',
       SHUTDOWN_GRACE_MS: '2000',
@@ -188,14 +190,10 @@ export class ChaosCluster {
     return status;
   }
 
-  /** The subagent job a given worker is running right now, if any (each task logs "taken by <worker>"). */
+  /** The subagent job a given worker is running right now, if any (BullMQ stamps each job with its worker's name). */
   async activeTaskOf(worker: ServiceProcess, runId: string): Promise<string | undefined> {
-    for (const job of await this.queues.subagents.getActive()) {
-      if (!job.id?.startsWith(runId)) continue;
-      const { logs } = await this.queues.subagents.getJobLogs(job.id);
-      if (logs.at(-1)?.includes(`taken by ${worker.name}`)) return job.id;
-    }
-    return undefined;
+    const jobs = await this.queues.subagents.getActive();
+    return jobs.find((job) => job.id?.startsWith(runId) && job.processedBy === worker.name)?.id;
   }
 
   async stop(): Promise<void> {

@@ -35,9 +35,10 @@ describe('chaos: the same task and the same step delivered twice', () => {
     // 2. Once round 1 is merged, deliver a completed task again (same id, same payload) ...
     await cluster.waitForEvent(id, (e) => e.type === 'round.completed' && e.round === 1, 60_000, 'round 1 to complete');
     const done = (await cluster.queues.subagents.getJob(taskId!))!;
-    // The frozen task really ran twice: both workers logged taking it.
-    const takers = new Set((await cluster.queues.subagents.getJobLogs(taskId!)).logs.map((l) => /taken by (\S+)/.exec(l)?.[1]));
-    expect(takers).toEqual(new Set(['worker-1', 'worker-2']));
+    // The frozen task really ran twice: both workers logged taking it (the frozen one once it thawed).
+    const takers = async () => new Set((await cluster.queues.subagents.getJobLogs(taskId!)).logs.map((l) => /taken by (\S+)/.exec(l)?.[1]));
+    await waitFor(async () => (await takers()).size === 2, 10_000, 'both workers to log taking the task');
+    expect(await takers()).toEqual(new Set(['worker-1', 'worker-2']));
     const { data, name } = done;
     await done.remove();
     await cluster.queues.subagents.add(name, data, { jobId: taskId });

@@ -3,7 +3,7 @@
  * (verdict, merge, `task.completed`) and the decisions a result carries, each written once however often the
  * same result is checked (at-least-once delivery, the completion event and the round step, two replicas).
  */
-import { FlowProducer, Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COORDINATOR_QUEUE, type SearchResult, type SearchTask, SUBAGENT_QUEUE } from '@orrery/protocol';
@@ -57,13 +57,12 @@ const result = (taskId: string, decisions: SearchResult['decisions'] = []): Sear
 describe('result check and intake (real Redis)', () => {
   let redis: Redis;
   let queues: Queue[];
-  let flows: FlowProducer;
   let keys: RunKeys;
   let events: RunEventsService;
   const services = (): ResultCheckService => {
     const ledger = new LedgerStore(redis, config, keys);
     const decisions = new DecisionLogService(events);
-    const dispatcher = new TaskDispatcher(queues[0]!, queues[1]!, flows, config, new DispatchedTasks());
+    const dispatcher = new TaskDispatcher(queues[0]!, queues[1]!, config, new DispatchedTasks());
     return new ResultCheckService(new ResultIntakeService(ledger, events), decisions, new MetricsService(dispatcher));
   };
 
@@ -71,13 +70,12 @@ describe('result check and intake (real Redis)', () => {
     redis = redisClient();
     const connection = { url: REDIS_URL };
     queues = [new Queue(COORDINATOR_QUEUE, { connection, prefix }), new Queue(SUBAGENT_QUEUE, { connection, prefix })];
-    flows = new FlowProducer({ connection, prefix });
     keys = new RunKeys(prefix);
     events = new RunEventsService(redis, config, keys);
   });
 
   afterAll(async () => {
-    await Promise.all([...queues.map((q) => q.close()), flows.close()]);
+    await Promise.all(queues.map((q) => q.close()));
     redis.disconnect();
     await dropPrefix(prefix);
   });

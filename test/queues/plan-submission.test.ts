@@ -3,7 +3,7 @@
  * answered 503 must not have its plan job added on reconnect (a run nobody was told about). Real
  * redis-server, real BullMQ.
  */
-import { FlowProducer, Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { loadCoordinatorConfig } from '../../apps/coordinator/src/config/coordinator-config';
@@ -25,12 +25,11 @@ describe('plan submission while Redis is down', () => {
     const connection = { url: redis.url };
     const coordinator = new Queue(COORDINATOR_QUEUE, { connection, prefix });
     const subagents = new Queue(SUBAGENT_QUEUE, { connection, prefix });
-    const flows = new FlowProducer({ connection, prefix });
-    for (const h of [coordinator, subagents, flows]) h.on('error', () => undefined);
+    for (const h of [coordinator, subagents]) h.on('error', () => undefined);
     inspect = new Queue(COORDINATOR_QUEUE, { connection, prefix });
     inspect.on('error', () => undefined);
-    handles = [coordinator, subagents, flows, inspect];
-    dispatcher = new TaskDispatcher(coordinator, subagents, flows, loadCoordinatorConfig({ REDIS_URL: redis.url, QUEUE_PREFIX: prefix }), new DispatchedTasks());
+    handles = [coordinator, subagents, inspect];
+    dispatcher = new TaskDispatcher(coordinator, subagents, loadCoordinatorConfig({ REDIS_URL: redis.url, QUEUE_PREFIX: prefix }), new DispatchedTasks());
     await dispatcher.onModuleInit();
   });
 

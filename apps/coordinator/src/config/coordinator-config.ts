@@ -45,6 +45,12 @@ export const CoordinatorConfigSchema = z.object({
   JOB_RETENTION_SECONDS: int(24 * 3600, 60),
   /** A coordinator step's lock: when a coordinator dies mid-step, another replica takes the step over after this. */
   COORDINATOR_LOCK_MS: int(30_000, 1000),
+  /**
+   * A step waiting on its tasks is woken by the last one's completion; failing that (its coordinator died),
+   * it wakes on a timer to look again: after half its age so far, between these bounds.
+   */
+  STEP_RECHECK_MIN_MS: int(1000, 50),
+  STEP_RECHECK_MAX_MS: int(30_000, 50),
   /** On SIGTERM, active steps get this long to finish; then they are released to other replicas. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */

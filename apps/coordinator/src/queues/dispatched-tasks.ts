@@ -14,14 +14,23 @@ const LIMIT = 5000;
  * The tasks this replica dispatched, kept until their results are checked: a result is then checked
  * against the payload in hand, without reading it back from Redis. Bounded; anything not here (another
  * replica's task, one from before a restart, one evicted) is read from its job instead.
+ *
+ * Also which step waits on which tasks, so that the last task's completion wakes its step at once.
+ * A step nobody here knows of wakes on its own timer.
  */
 @Injectable()
 export class DispatchedTasks {
   private readonly tasks = new BoundedMap<string, DispatchedTask>(LIMIT);
+  private readonly stepOf = new BoundedMap<string, string>(LIMIT);
+  private readonly outstanding = new BoundedMap<string, Set<string>>(LIMIT);
 
-  add(tasks: SubagentTask[]): void {
+  add(tasks: SubagentTask[], stepJobId: string): void {
     const at = performance.now();
-    for (const task of tasks) this.tasks.set(task.taskId, { task, at });
+    for (const task of tasks) {
+      this.tasks.set(task.taskId, { task, at });
+      this.stepOf.set(task.taskId, stepJobId);
+    }
+    this.outstanding.set(stepJobId, new Set(tasks.map((t) => t.taskId)));
   }
 
   get(taskId: string): DispatchedTask | undefined {
@@ -30,5 +39,14 @@ export class DispatchedTasks {
 
   delete(taskId: string): void {
     this.tasks.delete(taskId);
+  }
+
+  /** A task settled (done, or failed for good): the step to wake when it was the last one out. */
+  settled(taskId: string): string | undefined {
+    const step = this.stepOf.get(taskId);
+    const out = step ? this.outstanding.get(step) : undefined;
+    if (!step || !out) return undefined;
+    out.delete(taskId);
+    return out.size ? undefined : step;
   }
 }

@@ -3,9 +3,8 @@ import { Module } from '@nestjs/common';
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
+import { TaskBarrier } from './task-barrier';
 import { TaskDispatcher } from './task-dispatcher';
-
-export const FLOW_PRODUCER = 'orrery-flows';
 
 @Module({
   imports: [
@@ -17,9 +16,8 @@ export const FLOW_PRODUCER = 'orrery-flows';
       }),
     }),
     BullModule.registerQueue({ name: COORDINATOR_QUEUE }, { name: SUBAGENT_QUEUE }),
-    BullModule.registerFlowProducer({ name: FLOW_PRODUCER }),
   ],
-  providers: [TaskDispatcher, DispatchedTasks],
-  exports: [TaskDispatcher, DispatchedTasks, BullModule],
+  providers: [TaskDispatcher, DispatchedTasks, TaskBarrier],
+  exports: [TaskDispatcher, DispatchedTasks, TaskBarrier, BullModule],
 })
 export class QueuesModule {}

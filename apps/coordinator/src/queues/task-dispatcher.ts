@@ -1,7 +1,7 @@
-import { InjectFlowProducer, InjectQueue } from '@nestjs/bullmq';
+import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
-import { type FlowProducer, type Job, type JobsOptions, Queue } from 'bullmq';
+import { type Job, type JobsOptions, Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
 import { jobIds } from './job-ids';
@@ -22,12 +22,10 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
   constructor(
     @InjectQueue(COORDINATOR_QUEUE) readonly coordinatorQueue: Queue,
     @InjectQueue(SUBAGENT_QUEUE) readonly subagentQueue: Queue,
-    @InjectFlowProducer('orrery-flows') private readonly flows: FlowProducer,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly dispatched: DispatchedTasks,
   ) {
     for (const q of [coordinatorQueue, subagentQueue]) q.on('error', (err) => this.logger.warn(`queue ${q.name}: ${err.message}`));
-    flows.on('error', (err) => this.logger.warn(`flow producer: ${err.message}`));
     this.submissions = new Queue(COORDINATOR_QUEUE, {
       connection: { url: config.REDIS_URL, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
       prefix: config.QUEUE_PREFIX,
@@ -68,8 +66,6 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
       attempts: this.config.TASK_ATTEMPTS,
       backoff: { type: 'exponential', delay: this.config.TASK_BACKOFF_MS },
       ...this.retention(),
-      // A child that fails after its retries must not leave the round waiting forever.
-      ignoreDependencyOnFailure: true,
     };
   }
 
@@ -78,30 +74,62 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     await this.submissions.add('plan', step, this.stepOptions(jobIds.plan(runId)));
   }
 
-  /** One round as a flow: the parent is the coordinator's next step, the children are the tasks. */
+  /** One round: its tasks, and the round step that runs once they have all settled. */
   async dispatchRound(runId: string, round: number, tasks: SubagentTask[]): Promise<void> {
-    await this.dispatchFlow({ step: 'round', runId, round }, jobIds.round(runId, round), tasks);
+    await this.dispatchWithStep({ step: 'round', runId, round }, jobIds.round(runId, round), tasks);
   }
 
   async dispatchSynthesis(runId: string, task: SubagentTask): Promise<void> {
-    await this.dispatchFlow({ step: 'finalize', runId }, jobIds.finalize(runId), [task]);
+    await this.dispatchWithStep({ step: 'finalize', runId }, jobIds.finalize(runId), [task]);
   }
 
-  /** A retry of a round's failed results: a flow whose parent runs the same round step again. */
+  /** A retry of a round's failed results: the retried tasks, and the same round step to run again after them. */
   async dispatchRetry(runId: string, round: number, retry: number, tasks: SubagentTask[]): Promise<void> {
-    await this.dispatchFlow({ step: 'round', runId, round, retry }, jobIds.retry(runId, round, retry), tasks);
+    await this.dispatchWithStep({ step: 'round', runId, round, retry }, jobIds.retry(runId, round, retry), tasks);
   }
 
-  /** A coordinator step as the parent of subagent tasks: the step runs once every task has settled. */
-  private async dispatchFlow(step: CoordinatorStep, stepJobId: string, tasks: SubagentTask[]): Promise<void> {
-    this.dispatched.add(tasks);
-    await this.flows.add({
-      name: step.step,
-      queueName: COORDINATOR_QUEUE,
-      data: step,
-      opts: this.stepOptions(stepJobId),
-      children: tasks.map((task) => ({ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) })),
-    });
+  /**
+   * The tasks first, as plain jobs: nothing stands between the dispatch and a worker. Then the step that
+   * waits on them, as a delayed job: the last task's completion wakes it (see `wake`), and its own timer
+   * wakes it if that never comes (this coordinator died), so the barrier lives in Redis, not in a process.
+   * A coordinator killed between the two is retried from its own step, and deterministic ids make the
+   * repeat a no-op.
+   */
+  private async dispatchWithStep(step: CoordinatorStep, stepJobId: string, tasks: SubagentTask[]): Promise<void> {
+    this.dispatched.add(tasks, stepJobId);
+    await this.subagentQueue.addBulk(tasks.map((task) => ({ name: task.kind, data: task, opts: this.taskOptions(task.taskId) })));
+    await this.coordinatorQueue.add(step.step, step, { ...this.stepOptions(stepJobId), delay: this.config.STEP_RECHECK_MIN_MS });
+  }
+
+  /**
+   * Wakes a step whose tasks have all settled. Best effort: a step already awake or done stays as it is,
+   * and one caught mid-check (it found a task still out and is going back to sleep) is tried again shortly.
+   */
+  async wake(stepJobId: string): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const job = await this.coordinatorQueue.getJob(stepJobId);
+      const state = job ? await job.getState() : 'unknown';
+      if (state === 'delayed') {
+        try {
+          await job!.promote();
+          return;
+        } catch {
+          // it left the delayed set in between: look again
+        }
+      } else if (state !== 'active') {
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /**
+   * How long a step whose tasks are still out sleeps before it looks again: half its age so far, between
+   * the configured bounds, so short rounds are checked often and long ones rarely.
+   */
+  recheckDelay(job: Job): number {
+    const { STEP_RECHECK_MIN_MS: min, STEP_RECHECK_MAX_MS: max } = this.config;
+    return Math.min(max, Math.max(min, (Date.now() - job.timestamp) / 2));
   }
 
   async enqueueResume(runId: string, round: number, action: 'continue' | 'stop'): Promise<void> {
@@ -114,12 +142,16 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     return this.subagentQueue.getJob(taskId);
   }
 
-  /** Removes a cancelled run's waiting step and the tasks not yet started; active ones finish unseen. */
-  async withdraw(jobId: string): Promise<void> {
-    try {
-      await this.coordinatorQueue.remove(jobId, { removeChildren: true });
-    } catch (err) {
-      this.logger.debug(`withdraw ${jobId}: ${(err as Error).message}`);
+  /** Removes a cancelled run's waiting steps and the tasks not yet started; active ones finish unseen. */
+  async withdraw(queue: 'steps' | 'tasks', jobIds: string[]): Promise<void> {
+    const q = queue === 'steps' ? this.coordinatorQueue : this.subagentQueue;
+    for (const jobId of jobIds) {
+      try {
+        const job = await q.getJob(jobId);
+        if (job && ['waiting', 'delayed', 'prioritized'].includes(await job.getState())) await job.remove();
+      } catch (err) {
+        this.logger.debug(`withdraw ${jobId}: ${(err as Error).message}`);
+      }
     }
   }
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
-import { jobIds } from '../queues/job-ids';
+import { attemptOfTask, jobIds } from '../queues/job-ids';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { REDIS } from '../redis/redis.module';
 import { createLedger, resolveBudget } from '../budget';
@@ -129,9 +129,9 @@ export class RunsService {
     const run = await this.get(runId);
     if (TERMINAL_RUN_STATUSES.includes(run.status)) return run;
     const cancelled = await this.transitions.finish(runId, 'cancelled');
-    for (const r of run.rounds) await this.dispatcher.withdraw(jobIds.round(runId, r.n));
-    await this.dispatcher.withdraw(jobIds.plan(runId));
-    await this.dispatcher.withdraw(jobIds.finalize(runId));
+    const retries = (r: Run['rounds'][number]) => [...new Set(r.taskIds.map(attemptOfTask).filter(Boolean))].map((k) => jobIds.retry(runId, r.n, k));
+    await this.dispatcher.withdraw('steps', [jobIds.plan(runId), ...run.rounds.flatMap((r) => [jobIds.round(runId, r.n), ...retries(r)]), jobIds.finalize(runId)]);
+    await this.dispatcher.withdraw('tasks', [...run.rounds.flatMap((r) => r.taskIds), jobIds.write(runId)]);
     return cancelled;
   }
 }

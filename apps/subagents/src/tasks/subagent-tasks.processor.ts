@@ -14,6 +14,7 @@ const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
 
 /** One task per job; the payload is all a task knows. Results go back through BullMQ to the coordinator. */
 @Processor(SUBAGENT_QUEUE, {
+  name: workerName,
   concurrency: config.SUBAGENT_CONCURRENCY,
   lockDuration: config.SUBAGENT_LOCK_MS,
   // A dead worker's task is found by the next stalled check, so check once per lock period.
@@ -59,7 +60,9 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
       if (line?.success && decisions.length < 50) decisions.push(line.data);
       gate.report(u);
     };
-    void job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`).catch(() => undefined);
+    // BullMQ stamps every job with its worker's name (processedBy); the log line is for a task still running
+    // after the quiet period, like its progress, so that a fast task costs no write ahead of its result.
+    const taken = setTimeout(() => void job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`).catch(() => undefined), config.SUBAGENT_PROGRESS_QUIET_MS);
     try {
       const engine = this.engines.subagent(task.engine);
       const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);
@@ -69,9 +72,10 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
       // Retryable (429/529/5xx after the SDK's retries, connection): thrown as is, so the job's backoff retries it.
       // Permanent (4xx, output invalid with no fallback, bad result): UnrecoverableError, no more attempts.
       const out = toJobError(err);
-      await job.log(`${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`.slice(0, 2000)).catch(() => undefined);
+      await job.log(`${workerName}: ${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`.slice(0, 2000)).catch(() => undefined);
       throw out;
     } finally {
+      clearTimeout(taken);
       gate.close();
     }
   }

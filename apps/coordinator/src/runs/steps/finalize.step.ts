@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema } from '@orrery/protocol';
-import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -9,7 +8,8 @@ import { logReportedDecisions } from '../../events/task-decisions';
 import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
 import { MetricsService } from '../../metrics/metrics.service';
-import { roundOfTask } from '../../queues/job-ids';
+import { jobIds, roundOfTask } from '../../queues/job-ids';
+import { TaskBarrier } from '../../queues/task-barrier';
 import { REDIS } from '../../redis/redis.module';
 import { assembleReport, fallbackSections } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
@@ -27,16 +27,17 @@ export class FinalizeStep {
     private readonly events: RunEventsService,
     private readonly transitions: RunTransitions,
     private readonly metrics: MetricsService,
+    private readonly barrier: TaskBarrier,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  async run(runId: string, job: Job): Promise<void> {
+  async run(runId: string): Promise<void> {
     let run = await this.store.require(runId);
     // Re-delivered after a crash between ending the run and announcing it: finish() is idempotent and writes what is missing.
     if (run.status === 'done') await this.transitions.finish(runId, 'done');
     if (run.status !== 'synthesizing') return;
-    const values = Object.values(await job.getChildrenValues());
+    const values = (await this.barrier.require([jobIds.write(runId)])).completed.map((t) => t.value);
     const parsed = values.length ? SynthesizeResultSchema.safeParse(typeof values[0] === 'string' ? JSON.parse(values[0]) : values[0]) : undefined;
     let written: SynthesizeResult;
     if (parsed?.success) {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { type Finding, type Run, SearchTaskSchema } from '@orrery/protocol';
-import type { Job } from 'bullmq';
 import { reserve, settle } from '../../budget';
 import { roundFigures } from '../../coverage/round-figures';
 import { DecisionLogService } from '../../events/decision-log.service';
@@ -9,12 +8,12 @@ import { LedgerStore } from '../../ledger/ledger.store';
 import { ResultCheckService, type TaskOutcome, ZERO_USAGE } from '../../ledger/result-check.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { attemptOfTask } from '../../queues/job-ids';
+import { TaskBarrier } from '../../queues/task-barrier';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { RunStore } from '../run-store';
 import { addUsage } from '../usage';
 import { RoundAdvance, StaleStateError } from './round-advance.service';
 
-const taskIdOfKey = (key: string) => key.slice(key.lastIndexOf(':') + 1);
 const reservationOf = (round: number, taskId: string) => {
   const attempt = attemptOfTask(taskId);
   return attempt ? `round-${round}-retry-${attempt}` : `round-${round}`;
@@ -33,18 +32,20 @@ export class RoundStep {
     private readonly decisions: DecisionLogService,
     private readonly events: RunEventsService,
     private readonly dispatcher: TaskDispatcher,
+    private readonly barrier: TaskBarrier,
     private readonly advance: RoundAdvance,
     private readonly metrics: MetricsService,
   ) {}
 
-  async run(runId: string, round: number, job: Job, retry = 0): Promise<void> {
+  /** `retry` 0 waits on the round's first tasks, N on its N-th retries (the tasks of attempt N). */
+  async run(runId: string, round: number, retry = 0): Promise<void> {
     let run = await this.store.require(runId);
     const rec = run.rounds.find((r) => r.n === round);
     // Re-delivered after a crash between the round's write and its events: write what is missing (keyed, so once).
     if (rec?.status === 'completed') await this.advance.reannounce(run, round);
     if (run.status !== 'researching' || !run.plan || !rec || rec.status === 'completed') return this.advance.dispatchPending(run);
 
-    const outcomes = await this.collect(run, round, job);
+    const outcomes = await this.collect(run, round, rec.taskIds.filter((t) => attemptOfTask(t) === retry));
     const retries = outcomes.flatMap((o) => (o.retry ? [o.retry] : []));
     const estimate = this.advance.tokensPerTask(run);
     run = await this.store.mutate(runId, (r) => {
@@ -96,22 +97,19 @@ export class RoundStep {
     await this.complete(run, round);
   }
 
-  /** Verdicts and merges for every child of this round step; both are idempotent per task id. */
-  private async collect(run: Run, round: number, job: Job): Promise<TaskOutcome[]> {
-    const values = await job.getChildrenValues();
+  /** Verdicts and merges for every task this step waits on (TasksPendingError while any is out); idempotent per task id. */
+  private async collect(run: Run, round: number, taskIds: string[]): Promise<TaskOutcome[]> {
+    const settled = await this.barrier.require(taskIds);
     const outcomes: TaskOutcome[] = await Promise.all(
-      Object.entries(values).map(async ([key, value]): Promise<TaskOutcome> => {
-        const taskId = taskIdOfKey(key);
-        const taskJob = await this.dispatcher.taskJob(taskId);
-        if (taskJob?.processedOn && taskJob.finishedOn) this.metrics.taskDuration('search', (taskJob.finishedOn - taskJob.processedOn) / 1000);
-        const task = SearchTaskSchema.safeParse(taskJob?.data);
-        if (!task.success) return { taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error: 'the task payload is gone; result not checked' };
+      settled.completed.map(async ({ taskId, value, job }): Promise<TaskOutcome> => {
+        if (job.processedOn && job.finishedOn) this.metrics.taskDuration('search', (job.finishedOn - job.processedOn) / 1000);
+        const task = SearchTaskSchema.safeParse(job.data);
+        if (!task.success) return { taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error: 'the task payload is invalid; result not checked' };
         return this.results.check(run.id, round, task.data, value, run.stateVersion);
       }),
     );
-    for (const [key, reason] of Object.entries(await job.getIgnoredChildrenFailures())) {
-      const taskId = taskIdOfKey(key);
-      const error = String(reason).slice(0, 2000);
+    for (const { taskId, reason } of settled.failed) {
+      const error = reason.slice(0, 2000);
       await this.events.append(run.id, `task.failed:${taskId}`, 'task.failed', { round, taskId, error });
       this.metrics.taskOutcome('search', 'failed');
       outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error });
