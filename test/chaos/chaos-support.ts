@@ -97,6 +97,7 @@ export class ChaosCluster {
       SIMULATED_ROUNDS: '2',
       COORDINATOR_LOCK_MS: '2000',
       // A dead coordinator's sleeping round step wakes within a lock period too.
+      STEP_RECHECK_MIN_MS: '1000',
       STEP_RECHECK_MAX_MS: '2000',
       SUBAGENT_LOCK_MS: '2000',
       TASK_BACKOFF_MS: '200',

@@ -44,7 +44,7 @@ describe('task barrier (real Redis, real BullMQ)', () => {
       { connection, prefix, concurrency: 4 },
     );
     // A long timer: only a wake-up can make the step due within the test.
-    const config = loadCoordinatorConfig({ REDIS_URL, QUEUE_PREFIX: prefix, STEP_RECHECK_MIN_MS: '60000', TASK_ATTEMPTS: '1' });
+    const config = loadCoordinatorConfig({ REDIS_URL, QUEUE_PREFIX: prefix, STEP_RECHECK_MIN_MS: '60000', STEP_RECHECK_MAX_MS: '60000', TASK_ATTEMPTS: '1' });
     dispatched = new DispatchedTasks();
     dispatcher = new TaskDispatcher(steps, tasks, config, dispatched);
     barrier = new TaskBarrier(dispatcher);
@@ -89,5 +89,21 @@ describe('task barrier (real Redis, real BullMQ)', () => {
     // A task whose job is gone is reported, not waited on.
     const gone = await barrier.settle([`${RUN}.r9.t1`]);
     expect(gone.failed[0]!.reason).toMatch(/the task job is gone/);
+  });
+
+  it('wakes a step whose tasks all finished before the step itself was added', async () => {
+    // A busy coordinator: the step is added only after its instant task has finished and been seen.
+    const add = steps.add.bind(steps);
+    steps.add = (async (...args: Parameters<Queue['add']>) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return add(...args);
+    }) as Queue['add'];
+    try {
+      await dispatcher.dispatchRound(RUN, 2, [{ ...task(1, 'fine'), taskId: `${RUN}.r2.t1` }]);
+    } finally {
+      steps.add = add;
+    }
+    expect((await tasks.getJob(`${RUN}.r2.t1`))?.finishedOn).toBeDefined();
+    await waitFor(async () => (await (await steps.getJob(`${RUN}.round.2`))?.getState()) === 'waiting', 5_000, 'the step to be woken');
   });
 });

@@ -47,9 +47,10 @@ export const CoordinatorConfigSchema = z.object({
   COORDINATOR_LOCK_MS: int(30_000, 1000),
   /**
    * A step waiting on its tasks is woken by the last one's completion; failing that (its coordinator died),
-   * it wakes on a timer to look again: after half its age so far, between these bounds.
+   * it wakes on a timer to look again: after half its age so far, between these bounds. The timer is only
+   * the fallback, so it is slow by default: a check reads every task's job.
    */
-  STEP_RECHECK_MIN_MS: int(1000, 50),
+  STEP_RECHECK_MIN_MS: int(10_000, 50),
   STEP_RECHECK_MAX_MS: int(30_000, 50),
   /** On SIGTERM, active steps get this long to finish; then they are released to other replicas. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
@@ -57,7 +58,7 @@ export const CoordinatorConfigSchema = z.object({
   STRICT_REDIS: z.enum(['0', '1']).default('0'),
   /** /readyz gives Redis and the queues this long to answer. */
   READY_TIMEOUT_MS: int(2000, 100),
-});
+}).refine((c) => c.STEP_RECHECK_MIN_MS <= c.STEP_RECHECK_MAX_MS, { message: 'STEP_RECHECK_MIN_MS must not exceed STEP_RECHECK_MAX_MS', path: ['STEP_RECHECK_MIN_MS'] });
 export type CoordinatorConfig = z.infer<typeof CoordinatorConfigSchema>;
 
 export const COORDINATOR_CONFIG = Symbol('COORDINATOR_CONFIG');

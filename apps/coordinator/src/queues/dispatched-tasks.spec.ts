@@ -29,7 +29,9 @@ describe('DispatchedTasks', () => {
     d.add([task('r.r1.t1'), task('r.r1.t2')], 'r.round.1');
     d.add([task('r.r2.t1')], 'r.round.2');
     expect(d.settled('r.r1.t1')).toBeUndefined();
+    expect(d.allSettled('r.round.1')).toBe(false);
     expect(d.settled('r.r2.t1')).toBe('r.round.2');
+    expect(d.allSettled('r.round.2')).toBe(true);
     expect(d.settled('r.r1.t2')).toBe('r.round.1');
     expect(d.settled('r.r1.t1')).toBe('r.round.1');
     expect(d.settled('elsewhere.r1.t1')).toBeUndefined();

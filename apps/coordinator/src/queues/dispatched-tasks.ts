@@ -41,6 +41,11 @@ export class DispatchedTasks {
     this.tasks.delete(taskId);
   }
 
+  /** Whether every task the step waits on has settled, as far as this replica has seen. */
+  allSettled(stepJobId: string): boolean {
+    return this.outstanding.get(stepJobId)?.size === 0;
+  }
+
   /** A task settled (done, or failed for good): the step to wake when it was the last one out. */
   settled(taskId: string): string | undefined {
     const step = this.stepOf.get(taskId);

@@ -99,6 +99,8 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     this.dispatched.add(tasks, stepJobId);
     await this.subagentQueue.addBulk(tasks.map((task) => ({ name: task.kind, data: task, opts: this.taskOptions(task.taskId) })));
     await this.coordinatorQueue.add(step.step, step, { ...this.stepOptions(stepJobId), delay: this.config.STEP_RECHECK_MIN_MS });
+    // A fast task can finish before its step exists, and its wake-up then finds nothing to wake.
+    if (this.dispatched.allSettled(stepJobId)) void this.wake(stepJobId).catch((err: Error) => this.logger.warn(`waking ${stepJobId}: ${err.message}`));
   }
 
   /**
