@@ -334,7 +334,7 @@ async function main(): Promise<void> {
         const started = ev.find((e) => e.type === 'round.started' && e.round === 1) as (Ev & { tasks?: { taskId: string }[] }) | undefined;
         const completed = ev.find((e) => e.type === 'round.completed' && e.round === 1);
         fanTasks = started?.tasks?.length ?? 0;
-        // From the dispatch (the task jobs' creation stamps, taken as the coordinator adds the flow) to the round's end.
+        // From the dispatch (the task jobs' creation stamps, taken as the coordinator adds them) to the round's end.
         const created = await Promise.all((started?.tasks ?? []).map((t) => redis.hget(`${stack.prefix}:subagents:${t.taskId}`, 'timestamp')));
         benchCommands += created.length;
         const dispatchedAt = Math.min(...created.map(Number).filter((x) => x > 0));

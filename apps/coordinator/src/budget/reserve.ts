@@ -1,7 +1,7 @@
 import { available, type BudgetLedgerState, type LedgerReservation } from './ledger-state';
 
 export interface ReserveRequest {
-  /** Idempotence key of the dispatch (e.g. the round's flow id). */
+  /** Idempotence key of the dispatch (e.g. the round's step id). */
   id: string;
   tasks: number;
   /** Estimated tokens for all `tasks` together. */
