@@ -39,12 +39,7 @@ export class TaskBarrier {
 
   async settle(taskIds: string[]): Promise<TaskSettlement> {
     const out: TaskSettlement = { pending: [], completed: [], failed: [] };
-    const states = await Promise.all(
-      taskIds.map(async (taskId) => {
-        const job = await this.dispatcher.taskJob(taskId);
-        return { taskId, job, state: job ? await job.getState() : 'unknown' };
-      }),
-    );
+    const states = await Promise.all(taskIds.map(async (taskId) => ({ taskId, ...(await this.dispatcher.jobState('tasks', taskId)) })));
     for (const { taskId, job, state } of states) {
       if (state === 'completed' && job) out.completed.push({ taskId, value: job.returnvalue, job });
       else if (state === 'failed') out.failed.push({ taskId, reason: job?.failedReason || 'failed' });

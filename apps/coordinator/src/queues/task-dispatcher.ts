@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
-import { type Job, type JobsOptions, Queue } from 'bullmq';
+import { type Job, type JobState, type JobsOptions, Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
 import { jobIds } from './job-ids';
@@ -109,11 +109,10 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
    */
   async wake(stepJobId: string): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const job = await this.coordinatorQueue.getJob(stepJobId);
-      const state = job ? await job.getState() : 'unknown';
-      if (state === 'delayed') {
+      const { job, state } = await this.jobState('steps', stepJobId);
+      if (job && state === 'delayed') {
         try {
-          await job!.promote();
+          await job.promote();
           return;
         } catch {
           // it left the delayed set in between: look again
@@ -144,13 +143,18 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     return this.subagentQueue.getJob(taskId);
   }
 
+  /** A step's or task's job and where it stands; 'unknown' when there is no such job. */
+  async jobState(queue: 'steps' | 'tasks', jobId: string): Promise<{ job?: Job; state: JobState | 'unknown' }> {
+    const job = await (queue === 'steps' ? this.coordinatorQueue : this.subagentQueue).getJob(jobId);
+    return job ? { job, state: await job.getState() } : { state: 'unknown' };
+  }
+
   /** Removes a cancelled run's waiting steps and the tasks not yet started; active ones finish unseen. */
   async withdraw(queue: 'steps' | 'tasks', jobIds: string[]): Promise<void> {
-    const q = queue === 'steps' ? this.coordinatorQueue : this.subagentQueue;
     for (const jobId of jobIds) {
       try {
-        const job = await q.getJob(jobId);
-        if (job && ['waiting', 'delayed', 'prioritized'].includes(await job.getState())) await job.remove();
+        const { job, state } = await this.jobState(queue, jobId);
+        if (job && ['waiting', 'delayed', 'prioritized'].includes(state)) await job.remove();
       } catch (err) {
         this.logger.debug(`withdraw ${jobId}: ${(err as Error).message}`);
       }
