@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { EngineFactory, type ProgressUpdate } from '@orrery/engines';
-import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult, TaskResultSchema } from '@orrery/protocol';
+import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
@@ -66,11 +66,11 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
     try {
       const engine = this.engines.subagent(task.engine);
       const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);
-      // The result crosses a process boundary: check it here too, so a bad one fails loudly where it was made.
-      return TaskResultSchema.parse({ ...result, stats: { ...result.stats, workerPid: process.pid }, ...(decisions.length ? { decisions } : {}) });
+      // Checked where it lands: the coordinator parses every result with the protocol schema before using it.
+      return { ...result, stats: { ...result.stats, workerPid: process.pid }, ...(decisions.length ? { decisions } : {}) };
     } catch (err) {
       // Retryable (429/529/5xx after the SDK's retries, connection): thrown as is, so the job's backoff retries it.
-      // Permanent (4xx, output invalid with no fallback, bad result): UnrecoverableError, no more attempts.
+      // Permanent (4xx, output invalid with no fallback, data failing its schema): UnrecoverableError, no more attempts.
       const out = toJobError(err);
       await job.log(`${workerName}: ${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`.slice(0, 2000)).catch(() => undefined);
       throw out;

@@ -23,7 +23,7 @@ describe('task errors: what BullMQ retries and what fails for good', () => {
       expect(out).toBeInstanceOf(UnrecoverableError);
       expect(out.message).toMatch(/not retryable/);
     }
-    expect(toJobError(zod).message).toMatch(/^invalid task result: /);
+    expect(toJobError(zod).message).toMatch(/^schema check failed: /);
   });
 
   it('follows the cause chain, and retries what it does not know', () => {

@@ -5,8 +5,8 @@ import { ZodError } from 'zod';
 /**
  * Whether another attempt of a task can succeed. Walks the `cause` chain:
  * - AnthropicEngineError says so itself (`retryable`: 429/529/5xx/connection after the SDK's own retries);
- * - model output that failed validation twice with no fallback, a payload or result that fails its schema, and a
- *   missing engine or corpus are permanent;
+ * - model output that failed validation twice with no fallback, data that fails its schema, and a missing engine
+ *   or corpus are permanent;
  * - anything else (Redis hiccup, a crash inside a tool) is retried by the job's attempts and backoff.
  */
 export function isRetryableTaskError(err: unknown): boolean {
@@ -22,6 +22,6 @@ export function isRetryableTaskError(err: unknown): boolean {
 export function toJobError(err: unknown): Error {
   if (isRetryableTaskError(err)) return err instanceof Error ? err : new Error(String(err));
   if (err instanceof UnrecoverableError) return err;
-  const message = err instanceof ZodError ? `invalid task result: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : err instanceof Error ? err.message : String(err);
+  const message = err instanceof ZodError ? `schema check failed: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : err instanceof Error ? err.message : String(err);
   return new UnrecoverableError(`${message} (not retryable)`);
 }
