@@ -1,7 +1,8 @@
 import { cosine, type CorpusIndex } from './corpus-index';
 import { eraPassages, spreadOverTime } from './eras';
 import { type AttachOptions, attachFringe, DEFAULT_COMMUNITY, localCommunity, type CommunityOptions } from './local-community';
-import { analyzeTerms, stemWord } from './text-analysis';
+import { pruneSiblingDocuments } from './sibling-documents';
+import { analyzeTerms } from './text-analysis';
 
 export interface TopicProfileOptions {
   /** Seed passages taken from the topic's own BM25 ranking. */
@@ -126,7 +127,7 @@ export class TopicProfile {
   readonly centroid: Map<string, number>;
   /** The local community's cut (community membership only): its size and conductance. */
   communityCut: { size: number; conductance: number } | null = null;
-  /** Sibling entities of the same type ("Cyclone Batsirai" for "Cyclone Mocha") whose passages were pruned from the community. */
+  /** Names of sibling documents ("Batsirai" for "Typhoon Hinnamnor") whose passages were pruned from the community. */
   siblings: { names: string[]; pruned: number } = { names: [], pruned: 0 };
   private readonly byId = new Map<string, TopicEvidence>();
   /** Every accepted passage with its score (label propagation decides membership), or null for threshold mode. */
@@ -293,94 +294,9 @@ export class TopicProfile {
     return group.length >= 2 ? group : seeds;
   }
 
-  /**
-   * Sibling pruning: a community can swallow a similar document about another entity of the same type
-   * (two cyclones, two earthquakes). The topic names its entity with a type noun and a name ("Cyclone
-   * Mocha"); the corpus names siblings the same way ("Cyclone Batsirai"). A sibling name must pair with
-   * the type noun at least twice, never (<= 10%) co-occur with the topic's own core, form a coherent
-   * group of passages, and intrude into the community. Members closer (similarity-weighted neighbours)
-   * to sibling passages than to the topic's anchor passages are then removed. Mutates `members`.
-   */
+  /** Removes the passages of sibling documents the community swallowed (see `pruneSiblingDocuments`). Mutates `members`. */
   private pruneSiblings(members: Map<string, number>): { names: string[]; pruned: number } {
-    const none = { names: [], pruned: 0 };
-    const index = this.index;
-    if (this.terms.length < 2) return none;
-    const minDf = Math.min(...this.terms.map((t) => index.df(t)));
-    const anchors = new Set(this.terms.filter((t) => index.df(t) <= Math.max(5, 2 * minDf)));
-    const types = new Set(this.terms.filter((t) => !anchors.has(t) && !/^[0-9]/.test(t)));
-    if (types.size === 0) return none;
-    // Which side of the type noun the name stands on in the topic ("Cyclone Mocha": +1, "Luzon earthquake": -1).
-    const words = (text: string): string[] => text.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean);
-    const tw = words(this.topic).map((w) => stemWord(w.toLowerCase()));
-    const side = new Map<string, number>();
-    tw.forEach((t, i) => {
-      if (!types.has(t)) return;
-      if (anchors.has(tw[i + 1] ?? '')) side.set(t, 1);
-      else if (anchors.has(tw[i - 1] ?? '')) side.set(t, -1);
-    });
-    if (side.size === 0) return none;
-    const has = (id: string, set: ReadonlySet<string>): boolean => index.termsOf(id).some((t) => set.has(t));
-    const ranked = [...members.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id);
-    const core = new Set([...this.seeds, ...ranked.slice(0, Math.ceil(ranked.length * 0.4)), ...ranked.filter((id) => has(id, anchors))]);
-    const postings = (t: string): string[] => index.searchTerms([t], { limit: index.size }).map((r) => r.id);
-    const lowerCase = new Map<string, [number, number]>();
-    const pairs = new Map<string, number>();
-    const candidates = new Map<string, Set<string>>();
-    for (const type of side.keys())
-      for (const id of postings(type)) {
-        const ws = words(index.passage(id)?.text ?? '');
-        ws.forEach((w, i) => {
-          if (stemWord(w.toLowerCase()) !== type) return;
-          const lc = lowerCase.get(type) ?? [0, 0];
-          lc[/^\p{Ll}/u.test(w) ? 0 : 1]++;
-          lowerCase.set(type, lc);
-          const name = ws[i + side.get(type)!];
-          if (!name || !/^\p{Lu}/u.test(name)) return;
-          const stem = stemWord(name.toLowerCase().replace(/['’]s$/, ''));
-          if (this.terms.includes(stem) || index.df(stem) < 2 || index.df(stem) > 0.02 * index.size) return;
-          pairs.set(stem, (pairs.get(stem) ?? 0) + 1);
-          if (!candidates.has(stem)) candidates.set(stem, new Set(postings(stem)));
-        });
-      }
-    // A type noun is a common noun: written in lower case often ("the cyclone"), unlike a name ("Lahaina").
-    const typeNoun = [...side.keys()].some((t) => {
-      const [lower, upper] = lowerCase.get(t) ?? [0, 0];
-      return lower >= 0.3 * (lower + upper);
-    });
-    if (!typeNoun) return none;
-    const sibling = new Set<string>();
-    const names: string[] = [];
-    for (const [name, docs] of candidates) {
-      if ((pairs.get(name) ?? 0) < 2) continue;
-      let co = 0;
-      for (const d of docs) if (core.has(d) || has(d, anchors)) co++;
-      if (co > 0.1 * docs.size) continue;
-      let coherent = 0;
-      for (const d of docs) if (index.neighbors(d, this.options.graphNeighbors).some((n) => docs.has(n.id))) coherent++;
-      const intruders = [...docs].filter((d) => members.has(d));
-      if (coherent < 0.6 * docs.size || intruders.length < 2) continue;
-      names.push(name);
-      for (const d of docs) sibling.add(d);
-    }
-    if (sibling.size === 0) return none;
-    const seeds = new Set(this.seeds);
-    const label = new Map<string, number>();
-    const lab = (id: string): number => label.get(id) ?? (seeds.has(id) || has(id, anchors) ? 1 : sibling.has(id) ? -1 : 0);
-    for (let it = 0; it < 2; it++) {
-      const next = new Map<string, number>();
-      for (const id of members.keys()) {
-        if (seeds.has(id) || has(id, anchors)) continue;
-        let s = 0.5 * lab(id);
-        for (const n of index.neighbors(id, this.options.graphNeighbors)) s += n.score * lab(n.id);
-        next.set(id, s < 0 ? -1 : lab(id));
-      }
-      for (const [k, v] of next) label.set(k, v);
-    }
-    const drop = [...members.keys()].filter((id) => lab(id) < 0);
-    // Never let a "sibling" take most of the community: then it is the topic's own material.
-    if (members.size - drop.length < 0.3 * members.size) return none;
-    for (const id of drop) members.delete(id);
-    return { names, pruned: drop.length };
+    return pruneSiblingDocuments({ index: this.index, terms: this.terms, seeds: this.seeds, members, neighbors: this.options.graphNeighbors });
   }
 
   /** Members by local community: id -> relevance in [0, 1] (graph centrality and centroid cosine, half each). */
@@ -483,3 +399,5 @@ export function topicProfile(index: CorpusIndex, topic: string): TopicProfile {
   }
   return p;
 }
+
+const NAME_SHARE = Number(process.env.NAME_SHARE ?? 0.8);
