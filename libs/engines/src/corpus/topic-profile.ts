@@ -399,5 +399,3 @@ export function topicProfile(index: CorpusIndex, topic: string): TopicProfile {
   }
   return p;
 }
-
-const NAME_SHARE = Number(process.env.NAME_SHARE ?? 0.8);
