@@ -120,25 +120,28 @@ function siblingGroup(index: CorpusIndex, docs: ReadonlySet<string>, own: Readon
 
 const nameShares = new WeakMap<CorpusIndex, Map<string, number>>();
 
-/** How often a term is written as a name: its capitalized occurrences, of all that do not open a sentence. Memoized per index. */
+/**
+ * How often a term is written as a name: its capitalized occurrences, of all that do not open a sentence.
+ * Counted for every term in one pass over the corpus, the first time an index is asked (one pass costs less
+ * than reading each candidate's passages per topic once a corpus is large).
+ */
 export function nameShare(index: CorpusIndex, term: string): number {
-  let memo = nameShares.get(index);
-  if (!memo) nameShares.set(index, (memo = new Map()));
-  const hit = memo.get(term);
-  if (hit !== undefined) return hit;
-  let upper = 0;
-  let all = 0;
-  for (const r of index.searchTerms([term], { limit: index.size })) {
-    const text = index.passage(r.id)?.text ?? '';
+  let shares = nameShares.get(index);
+  if (!shares) nameShares.set(index, (shares = countNameShares(index)));
+  return shares.get(term) ?? 0;
+}
+
+function countNameShares(index: CorpusIndex): Map<string, number> {
+  const counts = new Map<string, { upper: number; all: number }>();
+  for (const { text } of index.passages)
     for (const m of text.matchAll(/[\p{L}\p{N}'’]+/gu)) {
-      const w = m[0];
       if (m.index === 0 || /[.!?:]\s*$/.test(text.slice(Math.max(0, m.index - 3), m.index))) continue;
-      if (stemWord(w.toLowerCase().replace(/['’]s$/, '').replace(/['’]/g, '')) !== term) continue;
-      all++;
-      if (/^\p{Lu}/u.test(w)) upper++;
+      const w = m[0];
+      const stem = stemWord(w.toLowerCase().replace(/['’]s$/, '').replace(/['’]/g, ''));
+      const c = counts.get(stem) ?? { upper: 0, all: 0 };
+      c.all++;
+      if (/^\p{Lu}/u.test(w)) c.upper++;
+      counts.set(stem, c);
     }
-  }
-  const share = all ? upper / all : 0;
-  memo.set(term, share);
-  return share;
+  return new Map([...counts].map(([stem, c]) => [stem, c.upper / c.all]));
 }
