@@ -40,6 +40,17 @@ export interface Community {
 
 export type NeighborFn = (id: string) => readonly { id: string; score: number }[];
 
+/** The groups `ids` form over the `neighbors` edges that stay among them (union-find): each id's group root. */
+export function linkedGroups(ids: ReadonlySet<string>, neighbors: NeighborFn): (id: string) => string {
+  const parent = new Map([...ids].map((id) => [id, id]));
+  const find = (x: string): string => {
+    while (parent.get(x) !== x) x = parent.get(x)!;
+    return x;
+  };
+  for (const id of ids) for (const n of neighbors(id)) if (ids.has(n.id)) parent.set(find(id), find(n.id));
+  return find;
+}
+
 /**
  * The community around `seeds` (weighted restart distribution) in the graph given by `neighbors`
  * (directed k-nearest neighbours with similarity weights; symmetrized inside the explored set).
@@ -139,12 +150,7 @@ export interface AttachOptions {
 export function attachFringe(members: ReadonlySet<string>, neighbors: NeighborFn, options: AttachOptions): string[] {
   const candidates = new Set<string>();
   for (const m of members) for (const n of neighbors(m)) if (!members.has(n.id)) candidates.add(n.id);
-  const parent = new Map([...candidates].map((c) => [c, c]));
-  const find = (x: string): string => {
-    while (parent.get(x) !== x) x = parent.get(x)!;
-    return x;
-  };
-  for (const c of candidates) for (const n of neighbors(c)) if (candidates.has(n.id)) parent.set(find(c), find(n.id));
+  const find = linkedGroups(candidates, neighbors);
   const groups = new Map<string, string[]>();
   for (const c of candidates) {
     const root = find(c);

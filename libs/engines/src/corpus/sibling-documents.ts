@@ -1,5 +1,6 @@
 import type { CorpusIndex } from './corpus-index';
-import { stemWord } from './text-analysis';
+import { linkedGroups } from './local-community';
+import { normalizeWord, stemWord } from './text-analysis';
 
 /** A term is a name when at least this share of its occurrences (not opening a sentence) are capitalized. */
 const NAME_SHARE = 0.8;
@@ -95,21 +96,15 @@ export function pruneSiblingDocuments(input: SiblingPruneInput): { names: string
 
 /** The largest group of a name's passages in the similarity graph, when it is one document's; else null. */
 function siblingGroup(index: CorpusIndex, docs: ReadonlySet<string>, own: ReadonlySet<string>, k: number): string[] | null {
-  const parent = new Map([...docs].map((d) => [d, d]));
-  const find = (x: string): string => {
-    while (parent.get(x) !== x) x = parent.get(x)!;
-    return x;
-  };
+  const find = linkedGroups(docs, (d) => index.neighbors(d, k));
   let inside = 0;
   let toOwn = 0;
   let total = 0;
   for (const d of docs)
     for (const x of index.neighbors(d, k)) {
       total += x.score;
-      if (docs.has(x.id)) {
-        inside += x.score;
-        parent.set(find(d), find(x.id));
-      } else if (own.has(x.id)) toOwn += x.score;
+      if (docs.has(x.id)) inside += x.score;
+      else if (own.has(x.id)) toOwn += x.score;
     }
   const sizes = new Map<string, number>();
   for (const d of docs) sizes.set(find(d), (sizes.get(find(d)) ?? 0) + 1);
@@ -137,7 +132,7 @@ function countNameShares(index: CorpusIndex): Map<string, number> {
     for (const m of text.matchAll(/[\p{L}\p{N}'’]+/gu)) {
       if (m.index === 0 || /[.!?:]\s*$/.test(text.slice(Math.max(0, m.index - 3), m.index))) continue;
       const w = m[0];
-      const stem = stemWord(w.toLowerCase().replace(/['’]s$/, '').replace(/['’]/g, ''));
+      const stem = stemWord(normalizeWord(w.toLowerCase()));
       const c = counts.get(stem) ?? { upper: 0, all: 0 };
       c.all++;
       if (/^\p{Lu}/u.test(w)) c.upper++;

@@ -24,7 +24,8 @@ export function stemWord(word: string): string {
   return s;
 }
 
-function normalizeWord(normal: string): string {
+/** A lowercase word as the index spells it: possessive and apostrophes dropped ("Hilary's" -> "hilary"). */
+export function normalizeWord(normal: string): string {
   return normal.replace(/['’]s$/, '').replace(/['’]/g, '');
 }
 

@@ -1,6 +1,6 @@
 import { cosine, type CorpusIndex } from './corpus-index';
 import { eraPassages, spreadOverTime } from './eras';
-import { type AttachOptions, attachFringe, DEFAULT_COMMUNITY, localCommunity, type CommunityOptions } from './local-community';
+import { type AttachOptions, attachFringe, DEFAULT_COMMUNITY, linkedGroups, localCommunity, type CommunityOptions } from './local-community';
 import { pruneSiblingDocuments } from './sibling-documents';
 import { analyzeTerms } from './text-analysis';
 
@@ -279,14 +279,7 @@ export class TopicProfile {
   private coherentSeeds<T extends { id: string; matched: string[] }>(seeds: T[], ranked: T[], share: (r: T) => number, o: TopicProfileOptions): T[] {
     const pool = [...seeds, ...ranked.filter((r) => share(r) >= o.seedMassShare && !seeds.includes(r))].slice(0, Math.max(o.seedCandidates, seeds.length));
     if (pool.length < 3) return seeds;
-    const ids = new Set(pool.map((p) => p.id));
-    const parent = new Map(pool.map((p) => [p.id, p.id]));
-    const find = (x: string): string => {
-      while (parent.get(x) !== x) x = parent.get(x)!;
-      return x;
-    };
-    for (const p of pool)
-      for (const n of this.index.neighbors(p.id, o.graphNeighbors)) if (ids.has(n.id)) parent.set(find(p.id), find(n.id));
+    const find = linkedGroups(new Set(pool.map((p) => p.id)), (id) => this.index.neighbors(id, o.graphNeighbors));
     const weight = new Map<string, number>();
     pool.forEach((p, rank) => weight.set(find(p.id), (weight.get(find(p.id)) ?? 0) + 1 / (1 + rank / 4)));
     const best = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
