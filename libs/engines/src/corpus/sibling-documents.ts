@@ -63,9 +63,8 @@ export function pruneSiblingDocuments(input: SiblingPruneInput): { names: string
   for (const [name, n] of inMembers) {
     const df = index.df(name);
     if (n < 2 || terms.includes(name) || /^[0-9]/.test(name) || df < Math.max(MIN_SIBLING_DF, MIN_SIBLING_ANCHOR_SHARE * anchorDf) || df > 0.02 * index.size) continue;
-    if (nameShare(index, name) < NAME_SHARE) continue;
     const docs = new Set(postings(name));
-    if ([...docs].filter((d) => own.has(d)).length > MAX_SHARED * docs.size) continue;
+    if ([...docs].filter((d) => own.has(d)).length > MAX_SHARED * docs.size || nameShare(index, name) < NAME_SHARE) continue;
     const group = siblingGroup(index, docs, own, k);
     if (group && group.filter((d) => members.has(d)).length >= 2) {
       names.push(name);
@@ -117,26 +116,31 @@ const nameShares = new WeakMap<CorpusIndex, Map<string, number>>();
 
 /**
  * How often a term is written as a name: its capitalized occurrences, of all that do not open a sentence.
- * Counted for every term in one pass over the corpus, the first time an index is asked (one pass costs less
- * than reading each candidate's passages per topic once a corpus is large).
+ * Read from the passages that hold the term, and memoized per index: pruning asks about few terms (the
+ * topic's rare ones, and candidates that passed the cheaper tests), so a pass over a whole corpus would
+ * cost a one-off query more than it saves.
  */
 export function nameShare(index: CorpusIndex, term: string): number {
-  let shares = nameShares.get(index);
-  if (!shares) nameShares.set(index, (shares = countNameShares(index)));
-  return shares.get(term) ?? 0;
-}
-
-function countNameShares(index: CorpusIndex): Map<string, number> {
-  const counts = new Map<string, { upper: number; all: number }>();
-  for (const { text } of index.passages)
-    for (const m of text.matchAll(/[\p{L}\p{N}'’]+/gu)) {
-      if (m.index === 0 || /[.!?:]\s*$/.test(text.slice(Math.max(0, m.index - 3), m.index))) continue;
-      const w = m[0];
-      const stem = stemWord(normalizeWord(w.toLowerCase()));
-      const c = counts.get(stem) ?? { upper: 0, all: 0 };
-      c.all++;
-      if (/^\p{Lu}/u.test(w)) c.upper++;
-      counts.set(stem, c);
+  let memo = nameShares.get(index);
+  if (!memo) nameShares.set(index, (memo = new Map()));
+  let share = memo.get(term);
+  if (share === undefined) {
+    let upper = 0;
+    let all = 0;
+    // A stem keeps all but its last letter of the word's start ("hilari" <- "Hilary"): a cheap test before stemming.
+    const start = term.slice(0, Math.max(1, term.length - 1));
+    for (const r of index.searchTerms([term], { limit: index.size, withTerms: false })) {
+      const text = index.passage(r.id)?.text ?? '';
+      for (const m of text.matchAll(/[\p{L}\p{N}'’]+/gu)) {
+        const lower = m[0].toLowerCase();
+        if (!lower.startsWith(start) || stemWord(normalizeWord(lower)) !== term) continue;
+        if (m.index === 0 || /[.!?:]\s*$/.test(text.slice(Math.max(0, m.index - 3), m.index))) continue;
+        all++;
+        if (/^\p{Lu}/u.test(m[0])) upper++;
+      }
     }
-  return new Map([...counts].map(([stem, c]) => [stem, c.upper / c.all]));
+    share = all ? upper / all : 0;
+    memo.set(term, share);
+  }
+  return share;
 }
