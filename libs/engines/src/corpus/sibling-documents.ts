@@ -73,13 +73,12 @@ export function pruneSiblingDocuments(input: SiblingPruneInput): { names: string
   }
   if (sibling.size === 0) return none;
 
-  const isOwn = (id: string): boolean => own.has(id);
   const label = new Map<string, number>();
-  const lab = (id: string): number => label.get(id) ?? (isOwn(id) ? 1 : sibling.has(id) ? -1 : 0);
+  const lab = (id: string): number => label.get(id) ?? (own.has(id) ? 1 : sibling.has(id) ? -1 : 0);
   for (let it = 0; it < 2; it++) {
     const next = new Map<string, number>();
     for (const id of members.keys()) {
-      if (isOwn(id)) continue;
+      if (own.has(id)) continue;
       // An unlabelled member leans to the topic it was found for.
       let s = 0.5 * (lab(id) || 1);
       for (const x of index.neighbors(id, k)) s += x.score * lab(x.id);
