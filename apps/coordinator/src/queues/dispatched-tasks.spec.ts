@@ -36,4 +36,24 @@ describe('DispatchedTasks', () => {
     expect(d.settled('r.r1.t1')).toBe('r.round.1');
     expect(d.settled('elsewhere.r1.t1')).toBeUndefined();
   });
+
+  it('holds a dispatch until its step\'s tasks settle, or until the time is up', async () => {
+    const d = new DispatchedTasks();
+    d.add([task('r.r1.t1'), task('r.r1.t2')], 'r.round.1');
+    let released = false;
+    const held = d.settledOrAfter('r.round.1', 60_000).then(() => (released = true));
+    d.settled('r.r1.t1');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(released).toBe(false);
+    d.settled('r.r1.t2');
+    await held;
+    expect(released).toBe(true);
+    await d.settledOrAfter('r.round.1', 60_000);
+
+    d.add([task('r.r2.t1')], 'r.round.2');
+    const t0 = performance.now();
+    await d.settledOrAfter('r.round.2', 20);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(15);
+    expect(d.allSettled('r.round.2')).toBe(false);
+  });
 });

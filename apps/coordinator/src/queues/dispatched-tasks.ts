@@ -23,6 +23,8 @@ export class DispatchedTasks {
   private readonly tasks = new BoundedMap<string, DispatchedTask>(LIMIT);
   private readonly stepOf = new BoundedMap<string, string>(LIMIT);
   private readonly outstanding = new BoundedMap<string, Set<string>>(LIMIT);
+  /** Dispatches waiting on a step's tasks (see `settledOrAfter`), released when the last one settles. */
+  private readonly waiting = new Map<string, () => void>();
 
   add(tasks: SubagentTask[], stepJobId: string): void {
     const at = performance.now();
@@ -52,6 +54,22 @@ export class DispatchedTasks {
     const out = step ? this.outstanding.get(step) : undefined;
     if (!step || !out) return undefined;
     out.delete(taskId);
-    return out.size ? undefined : step;
+    if (out.size) return undefined;
+    this.waiting.get(step)?.();
+    return step;
+  }
+
+  /** Resolves once every task the step waits on has settled here, or after `ms`, whichever comes first. */
+  settledOrAfter(stepJobId: string, ms: number): Promise<void> {
+    if (this.allSettled(stepJobId)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiting.delete(stepJobId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiting.set(stepJobId, done);
+    });
   }
 }

@@ -7,6 +7,12 @@ import { DispatchedTasks } from './dispatched-tasks';
 import { jobIds } from './job-ids';
 
 const DAY = 24 * 3600;
+/**
+ * How long a dispatch holds back its step's job after the tasks: the step's write, and the completion of
+ * the step that dispatched, would otherwise land in Redis (and on this machine's cores) while a quick
+ * task's result is on its way back. A task that takes seconds does not notice either way.
+ */
+const STEP_WRITE_AFTER_MS = 5;
 
 /** All queue access goes through here: the hub's steps and the spokes' tasks. */
 @Injectable()
@@ -92,8 +98,9 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
    * The tasks first, as plain jobs: nothing stands between the dispatch and a worker. Then the step that
    * waits on them, as a delayed job: the last task's completion wakes it (see `wake`), and its own timer
    * wakes it if that never comes (this coordinator died), so the barrier lives in Redis, not in a process.
-   * A coordinator killed between the two is retried from its own step, and deterministic ids make the
-   * repeat a no-op.
+   * The step is written once the tasks have settled or STEP_WRITE_AFTER_MS has passed, whichever is first.
+   * A coordinator killed before it is written is retried from its own step, and deterministic ids make
+   * the repeat a no-op.
    */
   private async dispatchWithStep(step: CoordinatorStep, stepJobId: string, tasks: SubagentTask[]): Promise<void> {
     this.dispatched.add(tasks, stepJobId);
@@ -101,6 +108,7 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     // addBulk wraps its jobs in MULTI/EXEC: for a single job (a writer, most retries) a plain add is 0.1 ms quicker.
     if (jobs.length === 1) await this.subagentQueue.add(jobs[0]!.name, jobs[0]!.data, jobs[0]!.opts);
     else await this.subagentQueue.addBulk(jobs);
+    await this.dispatched.settledOrAfter(stepJobId, STEP_WRITE_AFTER_MS);
     await this.coordinatorQueue.add(step.step, step, { ...this.stepOptions(stepJobId), delay: this.config.STEP_RECHECK_MIN_MS });
     // A fast task can finish before its step exists, and its wake-up then finds nothing to wake.
     if (this.dispatched.allSettled(stepJobId)) void this.wake(stepJobId).catch((err: Error) => this.logger.warn(`waking ${stepJobId}: ${err.message}`));
