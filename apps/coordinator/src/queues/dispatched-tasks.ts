@@ -48,15 +48,20 @@ export class DispatchedTasks {
     return this.outstanding.get(stepJobId)?.size === 0;
   }
 
-  /** A task settled (done, or failed for good): the step to wake when it was the last one out. */
+  /**
+   * A task settled (done, or failed for good): the step to wake when it was the last one out. None while
+   * the dispatch still holds the step's write: it is released here, and wakes the step once written.
+   */
   settled(taskId: string): string | undefined {
     const step = this.stepOf.get(taskId);
     const out = step ? this.outstanding.get(step) : undefined;
     if (!step || !out) return undefined;
     out.delete(taskId);
     if (out.size) return undefined;
-    this.waiting.get(step)?.();
-    return step;
+    const held = this.waiting.get(step);
+    if (!held) return step;
+    held();
+    return undefined;
   }
 
   /** Resolves once every task the step waits on has settled here, or after `ms`, whichever comes first. */
