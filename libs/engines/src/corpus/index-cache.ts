@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CorpusIndex, INDEX_VERSION, type SerializedCorpusIndex } from './corpus-index';
 import type { Passage } from './passage';
 import { contentHash } from './stable-id';
@@ -18,24 +18,45 @@ export function passagesHash(passages: readonly Passage[]): string {
  */
 export function buildIndexCached(passages: readonly Passage[], dir: string | null = INDEX_CACHE_DIR): CorpusIndex {
   if (!dir) return new CorpusIndex(passages);
-  const file = join(dir, `${passagesHash(passages)}.json`);
+  const hash = passagesHash(passages);
+  const file = join(dir, `${hash}.json`);
+  let index: CorpusIndex | null = null;
   try {
     const cached = JSON.parse(readFileSync(file, 'utf8')) as SerializedCorpusIndex;
     // Another version's cache (or a damaged one) is a miss: rebuilt below and written over.
-    if (cached.version === INDEX_VERSION && cached.analyzed?.length === passages.length) return new CorpusIndex(passages, cached);
+    if (cached.version === INDEX_VERSION && cached.analyzed?.length === passages.length) index = new CorpusIndex(passages, cached);
   } catch {
     // not cached yet, or unreadable
   }
-  const index = new CorpusIndex(passages);
+  if (!index) {
+    index = new CorpusIndex(passages);
+    writeCacheFile(file, JSON.stringify(index.serialize()));
+  }
+  cacheKeys.set(index, { dir, hash });
+  return index;
+}
+
+const cacheKeys = new WeakMap<CorpusIndex, { dir: string; hash: string }>();
+
+/**
+ * Where to cache something derived from an index (`<dir>/<content-hash>.<name>.json`), or null when the
+ * index was built without a cache (an in-memory corpus).
+ */
+export function derivedCacheFile(index: CorpusIndex, name: string): string | null {
+  const key = cacheKeys.get(index);
+  return key ? join(key.dir, `${key.hash}.${name}.json`) : null;
+}
+
+/** Write a cache file atomically (temp file, then rename); a failure (read-only tmp) is ignored: caching is optional. */
+export function writeCacheFile(file: string, text: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(index.serialize()));
+    writeFileSync(tmp, text);
     renameSync(tmp, file);
   } catch {
-    // read-only tmp: keep the in-memory index
+    // keep in memory only
   }
-  return index;
 }
 
 /**
@@ -51,13 +72,6 @@ export function derivePassagesCached(key: string, derive: () => Passage[], dir: 
     // derive below
   }
   const passages = derive();
-  try {
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(passages));
-    renameSync(tmp, file);
-  } catch {
-    // keep in memory only
-  }
+  writeCacheFile(file, JSON.stringify(passages));
   return passages;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachFringe, localCommunity } from './local-community';
+import { attachFringe, completeFromPartition, localCommunity, type Partition } from './local-community';
 
 /** Two dense clusters (a0..a7, b0..b7) joined by one weak edge, plus a sparse tail off cluster b. */
 function graph(): (id: string) => { id: string; score: number }[] {
@@ -50,5 +50,27 @@ describe('attachFringe', () => {
 
   it('keeps out a group larger than its share of the community', () => {
     expect(attachFringe(community, fringeGraph(), { ratio: 1.5, maxShare: 0.4 })).toEqual([]);
+  });
+});
+
+describe('completeFromPartition', () => {
+  const clusters = [['a0', 'a1', 'a2', 'x0', 'x1'], ['a3', 'y0'], ['a4', 'a5', 'z0', 'z1', 'z2']];
+  const partition: Partition = {
+    clusterOf: (id) => clusters.findIndex((c) => c.includes(id)),
+    membersOf: (c) => clusters[c] ?? [],
+  };
+  const community = new Set(['a0', 'a1', 'a2', 'a3', 'a4', 'a5']);
+  /** x0's nearest neighbour is a member; x1's is z0, outside. Every other passage's is outside too. */
+  const nearest: Record<string, string> = { x0: 'a1', x1: 'z0', y0: 'a3', z0: 'a4', z1: 'z2', z2: 'z1' };
+  const neighbors = (id: string): { id: string; score: number }[] => (nearest[id] ? [{ id: nearest[id], score: 0.3 }] : []);
+
+  it('takes from a cluster mostly in the community the passages whose nearest neighbour is a member', () => {
+    // Cluster 0 is 3/5 in: x0 joins, x1 (nearest z0) does not. Cluster 1 has one member only; cluster 2 is 2/5 in.
+    expect(completeFromPartition(community, partition, 0.5, neighbors)).toEqual(['x0']);
+  });
+
+  it('takes nothing from a cluster below the share', () => {
+    expect(completeFromPartition(community, partition, 0.7, neighbors)).toEqual([]);
+    expect(completeFromPartition(community, partition, 0.4, neighbors)).toEqual(['x0', 'z0']);
   });
 });

@@ -171,3 +171,31 @@ export function attachFringe(members: ReadonlySet<string>, neighbors: NeighborFn
   }
   return joined.sort();
 }
+
+/** A partition of the whole graph, as `completeFromPartition` reads it. */
+export interface Partition {
+  clusterOf(id: string): number | undefined;
+  membersOf(cluster: number): readonly string[];
+}
+
+/**
+ * Passages of the clusters of a global partition that lie mostly inside the community: from every cluster
+ * of which at least `minShare` (and two passages) is in, the passages whose nearest neighbour is a member.
+ * A document's section the local sweep cut off (weakly tied to the seeds, but tied to its document more
+ * than to anything else) sits in such a cluster next to a member; another document's passages that the
+ * partition lumped in have their nearest neighbour in their own document.
+ */
+export function completeFromPartition(members: ReadonlySet<string>, partition: Partition, minShare: number, neighbors: NeighborFn): string[] {
+  const inside = new Map<number, number>();
+  for (const id of members) {
+    const c = partition.clusterOf(id);
+    if (c !== undefined) inside.set(c, (inside.get(c) ?? 0) + 1);
+  }
+  const joined: string[] = [];
+  for (const [c, k] of inside) {
+    const all = partition.membersOf(c);
+    if (k < 2 || k / all.length < minShare) continue;
+    for (const id of all) if (!members.has(id) && members.has(neighbors(id)[0]?.id ?? '')) joined.push(id);
+  }
+  return joined.sort();
+}

@@ -1,6 +1,7 @@
 import { cosine, type CorpusIndex } from './corpus-index';
 import { eraPassages, spreadOverTime } from './eras';
-import { type AttachOptions, attachFringe, DEFAULT_COMMUNITY, linkedGroups, localCommunity, type CommunityOptions } from './local-community';
+import { corpusPartition } from './corpus-partition';
+import { type AttachOptions, attachFringe, completeFromPartition, DEFAULT_COMMUNITY, linkedGroups, localCommunity, type CommunityOptions } from './local-community';
 import { pruneSiblingDocuments } from './sibling-documents';
 import { analyzeTerms } from './text-analysis';
 
@@ -61,6 +62,11 @@ export interface TopicProfileOptions {
   community: CommunityOptions;
   /** Fringe groups of passages that join the community after its cut (null = none). */
   fringe: AttachOptions | null;
+  /**
+   * Clusters of a corpus-wide partition (Louvain, `resolution`) of which at least `minShare` is in the
+   * community join whole, after sibling pruning (null = off).
+   */
+  partition: { resolution: number; minShare: number } | null;
   /** Community membership needs a graph much larger than a community; smaller corpora use propagation. */
   communityMinCorpus: number;
   /** A cut above this conductance is no boundary (a theme spread over many documents): use propagation. */
@@ -97,6 +103,7 @@ export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
   graphNeighbors: 10,
   community: DEFAULT_COMMUNITY,
   fringe: { ratio: 1.5, maxShare: 0.5 },
+  partition: { resolution: 2, minShare: 0.5 },
   communityMinCorpus: 400,
   maxConductance: 0.5,
   perEra: 3,
@@ -194,6 +201,7 @@ export class TopicProfile {
     const found = options.membership === 'community' && index.size >= options.communityMinCorpus ? this.communityMembers(centroid) : null;
     if (found && this.communityCut!.conductance <= options.maxConductance) {
       this.siblings = this.pruneSiblings(found);
+      if (options.partition) this.completeClusters(found, centroid, options.partition);
       for (const e of eraPassages(index, this.terms, new Set(found.keys()), (matched) => share({ matched }), options.perEra)) found.set(e.id, e.score);
       this.threshold = 0;
       this.members = found;
@@ -292,6 +300,16 @@ export class TopicProfile {
     return pruneSiblingDocuments({ index: this.index, terms: this.terms, seeds: this.seeds, members, neighbors: this.options.graphNeighbors });
   }
 
+  /**
+   * Passages of the corpus partition's clusters that lie mostly inside the community (see
+   * `completeFromPartition`) join at the bottom of the ranking, as the fringe does. Mutates `members`.
+   */
+  private completeClusters(members: Map<string, number>, centroid: Map<string, number>, o: { resolution: number; minShare: number }): void {
+    const partition = corpusPartition(this.index, { neighbors: this.options.graphNeighbors, resolution: o.resolution });
+    const median = this.seedMedian(centroid);
+    for (const id of completeFromPartition(new Set(members.keys()), partition, o.minShare, (x) => this.index.neighbors(x, this.options.graphNeighbors))) members.set(id, this.outerScore(id, centroid, median));
+  }
+
   /** Members by local community: id -> relevance in [0, 1] (graph centrality and centroid cosine, half each). */
   private communityMembers(centroid: Map<string, number>): Map<string, number> {
     const o = this.options;
@@ -299,18 +317,27 @@ export class TopicProfile {
     const c = localCommunity(seeds, (id) => this.index.neighbors(id, o.graphNeighbors), o.community);
     this.communityCut = { size: c.members.length, conductance: c.conductance };
     const cos = new Map(c.members.map((m) => [m.id, cosine(this.index.vector(m.id), centroid)]));
-    const seedCos = this.seeds.map((id) => cos.get(id) ?? cosine(this.index.vector(id), centroid)).sort((a, b) => a - b);
-    const median = seedCos[Math.floor(seedCos.length / 2)] || 1;
+    const median = this.seedMedian(centroid);
     const kept = c.members;
     const out = new Map<string, number>();
     const n = kept.length;
     kept.forEach((m, i) => out.set(m.id, 0.5 * Math.min(1, cos.get(m.id)! / median) + 0.5 * (1 - i / Math.max(1, n))));
     // The fringe joins at the bottom of the ranking: in by the graph, but not central.
     if (o.fringe)
-      for (const id of attachFringe(new Set(out.keys()), (x) => this.index.neighbors(x, o.graphNeighbors), o.fringe))
-        out.set(id, 0.5 * Math.min(1, cosine(this.index.vector(id), centroid) / median));
+      for (const id of attachFringe(new Set(out.keys()), (x) => this.index.neighbors(x, o.graphNeighbors), o.fringe)) out.set(id, this.outerScore(id, centroid, median));
     for (const id of this.seeds) if (!out.has(id)) out.set(id, 0.5 + 0.5 * Math.min(1, (cos.get(id) ?? 0) / median));
     return out;
+  }
+
+  /** The seeds' median cosine to the centroid (1 when there is none): what relevance scores are relative to. */
+  private seedMedian(centroid: Map<string, number>): number {
+    const seedCos = this.seeds.map((id) => cosine(this.index.vector(id), centroid)).sort((a, b) => a - b);
+    return seedCos[Math.floor(seedCos.length / 2)] || 1;
+  }
+
+  /** Relevance of a passage that joined outside the community's cut: half its relative cosine, below every core member. */
+  private outerScore(id: string, centroid: Map<string, number>, median: number): number {
+    return 0.5 * Math.min(1, cosine(this.index.vector(id), centroid) / median);
   }
 
   private centroidOf(weighted: { id: string; w: number }[]): Map<string, number> {

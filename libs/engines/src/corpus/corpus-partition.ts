@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import Graph from 'graphology';
+import louvain from 'graphology-communities-louvain';
+import type { CorpusIndex } from './corpus-index';
+import { derivedCacheFile, writeCacheFile } from './index-cache';
+
+export interface PartitionOptions {
+  /** Neighbours per passage in the similarity graph. */
+  neighbors: number;
+  /** Louvain resolution: higher gives more, smaller clusters. */
+  resolution: number;
+}
+
+/** The whole corpus split into clusters of its passage similarity graph: each passage's cluster, and each cluster's passages. */
+export interface CorpusPartition {
+  readonly count: number;
+  clusterOf(id: string): number | undefined;
+  membersOf(cluster: number): readonly string[];
+}
+
+const PARTITION_VERSION = 1;
+const SEED = 42;
+
+/**
+ * The corpus's passages partitioned by Louvain community detection on the k-nearest-neighbour similarity
+ * graph. Unlike a topic's local community, which keeps only what is well linked to its seeds, a global
+ * partition makes clusters compete: a weakly linked passage still lands with the passages it is most tied
+ * to. Deterministic (seeded, in corpus order), so every process computes the same partition. Built once
+ * per index and options, and cached next to the index on disk: a large corpus takes seconds to build.
+ */
+export function corpusPartition(index: CorpusIndex, options: PartitionOptions): CorpusPartition {
+  let byOptions = memo.get(index);
+  if (!byOptions) memo.set(index, (byOptions = new Map()));
+  const name = `partition-v${PARTITION_VERSION}-k${options.neighbors}-r${options.resolution}`;
+  let partition = byOptions.get(name);
+  if (!partition) {
+    partition = fromClusters(index, loadOrBuild(index, options, derivedCacheFile(index, name)));
+    byOptions.set(name, partition);
+  }
+  return partition;
+}
+
+const memo = new WeakMap<CorpusIndex, Map<string, CorpusPartition>>();
+
+/** Cluster number of every passage, in corpus order. */
+function loadOrBuild(index: CorpusIndex, options: PartitionOptions, file: string | null): number[] {
+  if (file) {
+    try {
+      const cached = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+      if (Array.isArray(cached) && cached.length === index.size && cached.every((c) => Number.isInteger(c))) return cached as number[];
+    } catch {
+      // not cached yet, or unreadable: built below
+    }
+  }
+  const clusters = buildClusters(index, options);
+  if (file) writeCacheFile(file, JSON.stringify(clusters));
+  return clusters;
+}
+
+function buildClusters(index: CorpusIndex, options: PartitionOptions): number[] {
+  const ids = index.passages.map((p) => p.id);
+  const graph = new Graph({ type: 'undirected' });
+  for (const id of ids) graph.addNode(id);
+  for (const id of ids)
+    for (const n of index.neighbors(id, options.neighbors)) {
+      if (n.id === id || n.score <= 0) continue;
+      // The kNN relation is not symmetric: an edge both ways keeps the stronger similarity.
+      if (graph.hasEdge(id, n.id)) graph.updateEdgeAttribute(id, n.id, 'weight', (w: number | undefined) => Math.max(w ?? 0, n.score));
+      else graph.addEdge(id, n.id, { weight: n.score });
+    }
+  const communities = louvain(graph, { resolution: options.resolution, getEdgeWeight: 'weight', rng: parkMiller(SEED) });
+  return ids.map((id) => communities[id]!);
+}
+
+function fromClusters(index: CorpusIndex, clusters: readonly number[]): CorpusPartition {
+  const byId = new Map<string, number>();
+  const members: string[][] = [];
+  index.passages.forEach((p, i) => {
+    const c = clusters[i]!;
+    byId.set(p.id, c);
+    (members[c] ??= []).push(p.id);
+  });
+  return {
+    count: members.length,
+    clusterOf: (id) => byId.get(id),
+    membersOf: (c) => members[c] ?? [],
+  };
+}
+
+/** A seeded generator in [0, 1) (Park-Miller minimal standard), so Louvain's random walk is repeatable. */
+function parkMiller(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 16807) % 2147483647) / 2147483647;
+}
