@@ -17,7 +17,8 @@ import { MetricsService } from '../../apps/coordinator/src/metrics/metrics.servi
 import { DispatchedTasks } from '../../apps/coordinator/src/queues/dispatched-tasks';
 import { TaskDispatcher } from '../../apps/coordinator/src/queues/task-dispatcher';
 import { RunKeys } from '../../apps/coordinator/src/redis/run-keys';
-import { dropPrefix, REDIS_URL, redisClient, uniquePrefix } from '../support/test-env';
+import { EngineFactory, loadEngineConfig } from '@orrery/engines';
+import { dropPrefix, FIXTURE_CORPUS, REDIS_URL, redisClient, uniquePrefix } from '../support/test-env';
 
 const prefix = uniquePrefix('result-check');
 const config = loadCoordinatorConfig({ REDIS_URL, QUEUE_PREFIX: prefix });
@@ -59,11 +60,12 @@ describe('result check and intake (real Redis)', () => {
   let queues: Queue[];
   let keys: RunKeys;
   let events: RunEventsService;
+  const engines = new EngineFactory(loadEngineConfig({ CORPORA: `kestrel=${FIXTURE_CORPUS}` }));
   const services = (): ResultCheckService => {
     const ledger = new LedgerStore(redis, config, keys);
     const decisions = new DecisionLogService(events);
     const dispatcher = new TaskDispatcher(queues[0]!, queues[1]!, config, new DispatchedTasks());
-    return new ResultCheckService(new ResultIntakeService(ledger, events), decisions, new MetricsService(dispatcher));
+    return new ResultCheckService(new ResultIntakeService(ledger, events), decisions, new MetricsService(dispatcher), engines);
   };
 
   beforeAll(() => {
@@ -125,6 +127,32 @@ describe('result check and intake (real Redis)', () => {
     }
     expect(kept[0]).toEqual(['k1#1:s-a', 'k2#1:s-a']);
     expect(kept[1]).toEqual(kept[0]);
+  });
+
+  it("keeps a finding that names no topic word when the hub's own guard holds its source on-topic, and only then", async () => {
+    // "Power from the Kestrel River dams once ran the valley's sawmills...": the quote names no word of the
+    // topic or the task, but the corpus engine's precision guard (run here, in the hub) puts the passage on
+    // "Kestrel River". The choir passage is off the topic by both tests. An engine without a guard of its own
+    // (simulated) vouches for nothing.
+    const sources = [
+      { id: 'kr-dams-08', kind: 'passage' as const, title: 'Kestrel River: dams (8)', text: "Power from the Kestrel River dams once ran the valley's sawmills and the aluminium smelter at Brant." },
+      { id: 'noise-04', kind: 'passage' as const, title: 'Other 4', text: 'The local choir rehearses on Thursdays and performs at the harvest fair every year.' },
+    ];
+    const findings = [
+      { id: 'kr-dams-08#1', claim: "Once ran the valley's sawmills.", sourceId: 'kr-dams-08', quote: "once ran the valley's sawmills and the aluminium smelter at Brant", subtopicId: 's1' },
+      { id: 'noise-04#1', claim: 'The local choir rehearses on Thursdays.', sourceId: 'noise-04', quote: 'The local choir rehearses on Thursdays', subtopicId: 's1' },
+    ];
+    const outcomes = [];
+    for (const [n, engine] of (['corpus', 'simulated'] as const).entries()) {
+      const taskId = `${runId}.r1.t${5 + n}`;
+      const t: SearchTask = { ...task(taskId), engine, corpus: 'kestrel', context: { ...task(taskId).context, topic: 'Kestrel River' } };
+      outcomes.push(await services().check(runId, 1, t, { ...result(taskId), sources, findings }));
+    }
+    expect(outcomes[0]).toMatchObject({ ok: true, returned: 1, newFindings: 1 });
+    expect(outcomes[1]).toMatchObject({ returned: 0, newFindings: 0 });
+    const ledger = await new LedgerStore(redis, config, keys).findings(runId);
+    expect(ledger.map((f) => f.id)).toContain('kr-dams-08#1');
+    expect(ledger.map((f) => f.id)).not.toContain('noise-04#1');
   });
 
   it('writes only the verdict for a result that fails its format, and merges nothing', async () => {

@@ -64,6 +64,13 @@ export interface CoordinatorEngine {
   readonly name: ResolvedEngine;
   plan(input: PlanningInput): Promise<PlanningOutput>;
   refine(input: RefinementInput): Promise<RefinementOutput>;
+  /**
+   * Which of these sources the hub's own precision guard holds to be about the topic. The result check
+   * asks it for findings whose words do not name the topic (a storm's aid pledges, an actor's private
+   * life): the hub vouches for them from its own computation, not from the subagent's say-so. Engines
+   * without a guard of their own leave it out, and such findings stay off-topic.
+   */
+  onTopicSources?(input: { topic: string; corpus?: string; sourceIds: readonly string[] }): Promise<ReadonlySet<string>>;
 }
 
 /** The spoke's side of an engine: one task, knowing only its payload. Runs in a subagent worker. */

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage } from '@orrery/protocol';
+import { EngineFactory } from '@orrery/engines';
 import { BoundedMap } from '@orrery/runtime';
 import { DecisionLogService } from '../events/decision-log.service';
 import { logReportedDecisions } from '../events/task-decisions';
 import { MetricsService } from '../metrics/metrics.service';
 import { attemptOfTask, jobIds } from '../queues/job-ids';
-import { checkResult, filterResult, verdictOnResult } from '../verdicts';
+import { type CheckedResult, checkResult, filterResult, offTopicSourceIds, verdictOnResult, withVouchedSources } from '../verdicts';
 import { ResultIntakeService } from './result-intake.service';
 
 export interface TaskOutcome {
@@ -41,6 +42,7 @@ export class ResultCheckService {
     private readonly intake: ResultIntakeService,
     private readonly decisions: DecisionLogService,
     private readonly metrics: MetricsService,
+    private readonly engines: EngineFactory,
   ) {}
 
   /**
@@ -59,10 +61,19 @@ export class ResultCheckService {
     return outcome;
   }
 
+  /** Findings that share no term with the topic are put to the hub's own precision guard, when its engine has one. */
+  private async heardByGuard(task: SearchTask, checked: CheckedResult): Promise<CheckedResult> {
+    const ask = offTopicSourceIds(checked);
+    const engine = ask.length ? this.engines.coordinator(task.engine) : null;
+    if (!engine?.onTopicSources) return checked;
+    const vouched = await engine.onTopicSources({ topic: task.context.topic, ...(task.corpus ? { corpus: task.corpus } : {}), sourceIds: ask });
+    return withVouchedSources(checked, vouched);
+  }
+
   private async checkOnce(runId: string, round: number, task: SearchTask, value: unknown, stateVersion?: number): Promise<TaskOutcome> {
     const topic = task.context.topic;
     const attempt = attemptOfTask(task.taskId);
-    const checked = checkResult(task, value, topic);
+    const checked = await this.heardByGuard(task, checkResult(task, value, topic));
     const verdict = verdictOnResult({ task, result: value, topic, attempt, checked });
     const filtered = filterResult({ task, result: value, topic, checked });
     const verdictEvent = this.decisions.prepare(

@@ -33,6 +33,26 @@ export function checkResult(task: SearchTask, raw: unknown, topic: string): Chec
   return parsed.ok ? { ...parsed, byFinding: checkFindings(parsed.result, { task, topic }) } : parsed;
 }
 
+/** Sources of the findings that failed only for want of a shared term: what to ask the hub's precision guard about. */
+export function offTopicSourceIds(checked: CheckedResult): string[] {
+  if (!checked.ok) return [];
+  const ids = new Set<string>();
+  for (const [i, issues] of checked.byFinding) if (issues.some((x) => x.code === 'off-topic')) ids.add(checked.result.findings[Number(i)]!.sourceId);
+  return [...ids];
+}
+
+/**
+ * The check once the hub's precision guard is heard: a finding whose source it vouches for is not
+ * off-topic for want of a shared term. Its other issues (a quote not in the source, a sibling's scope) stand.
+ */
+export function withVouchedSources(checked: CheckedResult, vouched: ReadonlySet<string>): CheckedResult {
+  if (!checked.ok || vouched.size === 0) return checked;
+  const byFinding = new Map(
+    [...checked.byFinding].map(([i, issues]) => [i, vouched.has(checked.result.findings[Number(i)]!.sourceId) ? issues.filter((x) => x.code !== 'off-topic') : issues]),
+  );
+  return { ...checked, byFinding };
+}
+
 /**
  * The execution verdict on one subagent search result (seed 004's Jev: format, meaning, side effects → here scope).
  * Strict on the whole result: any bad finding fails it. Failing results are retried with a concrete

@@ -113,6 +113,12 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     return { plan, decisions, usage: ZERO_USAGE };
   }
 
+  async onTopicSources(input: { topic: string; corpus?: string; sourceIds: readonly string[] }): Promise<ReadonlySet<string>> {
+    const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
+    const profile = topicProfile(index, input.topic);
+    return new Set(input.sourceIds.filter((id) => index.get(id) !== undefined && profile.judge(id).onTopic));
+  }
+
   async refine(input: RefinementInput): Promise<RefinementOutput> {
     const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
     const profile = topicProfile(index, input.topic);
