@@ -61,13 +61,21 @@ export class ResultCheckService {
     return outcome;
   }
 
-  /** Findings that share no term with the topic are put to the hub's own precision guard, when its engine has one. */
+  /**
+   * Findings that share no term with the topic are put to the hub's own precision guard, when its engine has
+   * one. A guard that cannot answer (its corpus not registered here) leaves the term test's verdict standing.
+   */
   private async heardByGuard(task: SearchTask, checked: CheckedResult): Promise<CheckedResult> {
     const ask = offTopicSourceIds(checked);
-    const engine = ask.length ? this.engines.coordinator(task.engine) : null;
-    if (!engine?.onTopicSources) return checked;
-    const vouched = await engine.onTopicSources({ topic: task.context.topic, ...(task.corpus ? { corpus: task.corpus } : {}), sourceIds: ask });
-    return withVouchedSources(checked, vouched);
+    if (ask.length === 0) return checked;
+    try {
+      const engine = this.engines.coordinator(task.engine);
+      if (!engine.onTopicSources) return checked;
+      const vouched = await engine.onTopicSources({ topic: task.context.topic, ...(task.corpus ? { corpus: task.corpus } : {}), sourceIds: ask });
+      return withVouchedSources(checked, vouched);
+    } catch {
+      return checked;
+    }
   }
 
   private async checkOnce(runId: string, round: number, task: SearchTask, value: unknown, stateVersion?: number): Promise<TaskOutcome> {

@@ -63,8 +63,8 @@ export interface TopicProfileOptions {
   /** Fringe groups of passages that join the community after its cut (null = none). */
   fringe: AttachOptions | null;
   /**
-   * Clusters of a corpus-wide partition (Louvain, `resolution`) of which at least `minShare` is in the
-   * community join whole, after sibling pruning (null = off).
+   * After sibling pruning, from each cluster of a corpus-wide partition (Louvain, `resolution`) of which at
+   * least `minShare` is in the community, the passages whose nearest neighbour is a member join (null = off).
    */
   partition: { resolution: number; minShare: number } | null;
   /** Community membership needs a graph much larger than a community; smaller corpora use propagation. */
