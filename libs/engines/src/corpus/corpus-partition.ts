@@ -3,6 +3,7 @@ import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
 import type { CorpusIndex } from './corpus-index';
 import { derivedCacheFile, writeCacheFile } from './index-cache';
+import type { Partition } from './local-community';
 
 export interface PartitionOptions {
   /** Neighbours per passage in the similarity graph. */
@@ -11,12 +12,6 @@ export interface PartitionOptions {
   resolution: number;
 }
 
-/** The whole corpus split into clusters of its passage similarity graph: each passage's cluster, and each cluster's passages. */
-export interface CorpusPartition {
-  readonly count: number;
-  clusterOf(id: string): number | undefined;
-  membersOf(cluster: number): readonly string[];
-}
 
 const PARTITION_VERSION = 1;
 const SEED = 42;
@@ -28,7 +23,7 @@ const SEED = 42;
  * to. Deterministic (seeded, in corpus order), so every process computes the same partition. Built once
  * per index and options, and cached next to the index on disk: a large corpus takes seconds to build.
  */
-export function corpusPartition(index: CorpusIndex, options: PartitionOptions): CorpusPartition {
+export function corpusPartition(index: CorpusIndex, options: PartitionOptions): Partition {
   let byOptions = memo.get(index);
   if (!byOptions) memo.set(index, (byOptions = new Map()));
   const name = `partition-v${PARTITION_VERSION}-k${options.neighbors}-r${options.resolution}`;
@@ -40,7 +35,7 @@ export function corpusPartition(index: CorpusIndex, options: PartitionOptions): 
   return partition;
 }
 
-const memo = new WeakMap<CorpusIndex, Map<string, CorpusPartition>>();
+const memo = new WeakMap<CorpusIndex, Map<string, Partition>>();
 
 /** Cluster number of every passage, in corpus order. */
 function loadOrBuild(index: CorpusIndex, options: PartitionOptions, file: string | null): number[] {
@@ -72,7 +67,7 @@ function buildClusters(index: CorpusIndex, options: PartitionOptions): number[] 
   return ids.map((id) => communities[id]!);
 }
 
-function fromClusters(index: CorpusIndex, clusters: readonly number[]): CorpusPartition {
+function fromClusters(index: CorpusIndex, clusters: readonly number[]): Partition {
   const byId = new Map<string, number>();
   const members: string[][] = [];
   index.passages.forEach((p, i) => {
@@ -81,7 +76,6 @@ function fromClusters(index: CorpusIndex, clusters: readonly number[]): CorpusPa
     (members[c] ??= []).push(p.id);
   });
   return {
-    count: members.length,
     clusterOf: (id) => byId.get(id),
     membersOf: (c) => members[c] ?? [],
   };

@@ -172,7 +172,7 @@ export function attachFringe(members: ReadonlySet<string>, neighbors: NeighborFn
   return joined.sort();
 }
 
-/** A partition of the whole graph, as `completeFromPartition` reads it. */
+/** The whole graph split into clusters: each node's cluster, and each cluster's nodes. */
 export interface Partition {
   clusterOf(id: string): number | undefined;
   membersOf(cluster: number): readonly string[];
