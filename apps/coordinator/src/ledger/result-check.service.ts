@@ -65,9 +65,7 @@ export class ResultCheckService {
    * Findings that share no term with the topic are put to the hub's own precision guard, when its engine has
    * one. A guard that cannot answer (its corpus not registered here) leaves the term test's verdict standing.
    */
-  private async heardByGuard(task: SearchTask, checked: CheckedResult): Promise<CheckedResult> {
-    const ask = offTopicSourceIds(checked);
-    if (ask.length === 0) return checked;
+  private async heardByGuard(task: SearchTask, checked: CheckedResult, ask: string[]): Promise<CheckedResult> {
     try {
       const engine = this.engines.coordinator(task.engine);
       if (!engine.onTopicSources) return checked;
@@ -81,7 +79,10 @@ export class ResultCheckService {
   private async checkOnce(runId: string, round: number, task: SearchTask, value: unknown, stateVersion?: number): Promise<TaskOutcome> {
     const topic = task.context.topic;
     const attempt = attemptOfTask(task.taskId);
-    const checked = await this.heardByGuard(task, checkResult(task, value, topic));
+    const termChecked = checkResult(task, value, topic);
+    // Only a finding that failed the term test waits on the guard: a clean result stays off this await.
+    const ask = offTopicSourceIds(termChecked);
+    const checked = ask.length ? await this.heardByGuard(task, termChecked, ask) : termChecked;
     const verdict = verdictOnResult({ task, result: value, topic, attempt, checked });
     const filtered = filterResult({ task, result: value, topic, checked });
     const verdictEvent = this.decisions.prepare(

@@ -7,7 +7,8 @@ import { checkPlanCoverage, DEFAULT_COVERAGE_CHECK, measurePlanCoverage } from '
 import { refinePlan, type RefinementOptions, DEFAULT_REFINEMENT } from './refinement';
 import { assignExclusions, expectedPassages, overviewSubtopic, subtopicFromFacet } from './subtopic-builder';
 import { jaccard } from './overlap';
-import { topicProfile } from './topic-profile';
+import type { CorpusIndex } from './corpus-index';
+import { topicProfile, type TopicProfile } from './topic-profile';
 
 export interface CorpusCoordinatorOptions {
   coverageThreshold: number;
@@ -38,8 +39,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
   ) {}
 
   async plan(input: PlanningInput): Promise<PlanningOutput> {
-    const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
-    const profile = topicProfile(index, input.topic);
+    const { index, profile } = await this.profileOf(input);
     const cls = classifyRequest(input.topic);
     const maxSubtopics = Math.max(1, Math.min(input.maxSubtopics, 40));
     const decisions: EngineDecision[] = [];
@@ -113,15 +113,19 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     return { plan, decisions, usage: ZERO_USAGE };
   }
 
-  async onTopicSources(input: { topic: string; corpus?: string; sourceIds: readonly string[] }): Promise<ReadonlySet<string>> {
+  /** The run's corpus index and the topic's profile on it (memoized per index). */
+  private async profileOf(input: { topic: string; corpus?: string }): Promise<{ index: CorpusIndex; profile: TopicProfile }> {
     const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
-    const profile = topicProfile(index, input.topic);
+    return { index, profile: topicProfile(index, input.topic) };
+  }
+
+  async onTopicSources(input: { topic: string; corpus?: string; sourceIds: readonly string[] }): Promise<ReadonlySet<string>> {
+    const { index, profile } = await this.profileOf(input);
     return new Set(input.sourceIds.filter((id) => index.get(id) !== undefined && profile.judge(id).onTopic));
   }
 
   async refine(input: RefinementInput): Promise<RefinementOutput> {
-    const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
-    const profile = topicProfile(index, input.topic);
+    const { index, profile } = await this.profileOf(input);
     const r = refinePlan(index, profile, input, this.options.refinement);
     const decision: EngineDecision = {
       decisionType: 'refinement',
