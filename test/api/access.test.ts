@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServiceProcess, startCoordinatorProcess } from '../support/service-processes';
-import { dropPrefix, FIXTURE_CORPUS, uniquePrefix } from '../support/test-env';
+import { dropPrefix, FIXTURE_CORPUS, newApiKey, uniquePrefix } from '../support/test-env';
+
+const KEY_ONE = newApiKey();
+const KEY_TWO = newApiKey();
 
 describe('access with API_KEYS', () => {
   const prefix = uniquePrefix('access');
   let coordinator: ServiceProcess & { url: string };
   beforeAll(async () => {
-    coordinator = await startCoordinatorProcess({ QUEUE_PREFIX: prefix, API_KEYS: 'key-one,key-two', HOST: '127.0.0.1', CORPORA: `kestrel=${FIXTURE_CORPUS}`, DEFAULT_CORPUS: 'kestrel' });
+    coordinator = await startCoordinatorProcess({ QUEUE_PREFIX: prefix, API_KEYS: `${KEY_ONE},${KEY_TWO}`, HOST: '127.0.0.1', CORPORA: `kestrel=${FIXTURE_CORPUS}`, DEFAULT_CORPUS: 'kestrel' });
   });
   afterAll(async () => {
     await coordinator?.kill();
@@ -19,7 +22,7 @@ describe('access with API_KEYS', () => {
     for (const path of ['/v1/research/00000000-0000-4000-8000-000000000000', '/queues', '/docs', '/docs/openapi.json']) {
       expect((await get(path)).status, path).toBe(401);
       expect((await get(path, 'wrong-key')).status, path).toBe(401);
-      expect((await get(path, 'key-one-and-more')).status, path).toBe(401);
+      expect((await get(path, `${KEY_ONE}-and-more`)).status, path).toBe(401);
     }
     const post = await fetch(`${coordinator.url}/v1/research`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"topic":"Kestrel River"}' });
     expect(post.status).toBe(401);
@@ -27,13 +30,13 @@ describe('access with API_KEYS', () => {
   });
 
   it('lets a valid key through to the API, Bull Board and the OpenAPI document', async () => {
-    expect((await get('/v1/research/00000000-0000-4000-8000-000000000000', 'key-two')).status).toBe(404);
-    expect((await get('/queues', 'key-one')).status).toBe(200);
-    const doc = (await (await get('/docs/openapi.json', 'key-one')).json()) as { paths: Record<string, unknown> };
+    expect((await get('/v1/research/00000000-0000-4000-8000-000000000000', KEY_TWO)).status).toBe(404);
+    expect((await get('/queues', KEY_ONE)).status).toBe(200);
+    const doc = (await (await get('/docs/openapi.json', KEY_ONE)).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).toContain('/v1/research');
     const post = await fetch(`${coordinator.url}/v1/research`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer key-one' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY_ONE}` },
       body: '{"topic":"Kestrel River"}',
     });
     expect(post.status).toBe(202);

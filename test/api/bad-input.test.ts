@@ -20,12 +20,18 @@ describe('bad input is refused with a clear 400, and nothing is enqueued or stor
     ['unknown fields', '{"topic": "Kestrel River", "shell": "rm -rf /"}', /shell/],
     ['an unknown corpus name', '{"topic": "Kestrel River", "corpus": "nosuchcorpus"}', /unknown corpus "nosuchcorpus"/],
     ['a corpus given as a file path', '{"topic": "Kestrel River", "corpus": "/etc/passwd"}', /corpus.*not a path/],
+    ['a lone surrogate in the topic', '{"topic": "economy \\ud800 policy"}', /topic.*well-formed Unicode/],
+    ['a topic of NUL characters', '{"topic": "\\u0000\\u0000\\u0000\\u0000"}', /topic/],
+    ['a topic of zero-width characters', '{"topic": "\\u200b\\u200c\\u200d\\u2060\\ufeff"}', /topic.*letter/],
+    ['control and ANSI characters in the topic', '{"topic": "Kestrel \\u001b[31mRiver\\u0007"}', /topic.*control characters/],
   ])('%s', async (_what, body, message) => {
     const before = await countKeys(stack.prefix);
     const res = await post(body);
     expect(res.status).toBe(400);
     const json = (await res.json()) as { message: string };
     expect(json.message).toMatch(message);
+    // The problem is named; the service's corpus names are not listed to a stranger.
+    expect(json.message).not.toMatch(/known corpora|kestrel/);
     expect(await countKeys(stack.prefix)).toBe(before);
     expect(await stack.queues.coordinator.count()).toBe(0);
   });
@@ -36,7 +42,7 @@ describe('bad input is refused with a clear 400, and nothing is enqueued or stor
         const res = await fetch(`${stack.coordinator.url}/v1/research/${id}${path}`);
         expect(res.status, `${id}${path}`).toBe(404);
       }
-      expect((await fetch(`${stack.coordinator.url}/v1/research/${id}/cancel`, { method: 'POST' })).status).toBe(404);
+      expect((await fetch(`${stack.coordinator.url}/v1/research/${id}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
     }
   });
 });

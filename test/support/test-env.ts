@@ -1,6 +1,7 @@
 import { dropPrefix as dropKeys } from '@orrery/runtime';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -35,4 +36,48 @@ export async function countKeys(prefix: string): Promise<number> {
   } finally {
     redis.disconnect();
   }
+}
+
+/** A bearer key as the service requires one: 64 hex characters, like `openssl rand -hex 32`. */
+export function newApiKey(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/**
+ * A Redis ACL user of its own, so that a test can count the connections one process holds in `CLIENT LIST`
+ * (`user=<name>`) on the Redis other tests share. `url` logs in as it; `drop()` deletes it and its connections.
+ */
+export async function aclUser(name: string): Promise<{ name: string; url: string; connections(): Promise<number>; drop(): Promise<void> }> {
+  const user = `${name}-${randomBytes(3).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  const admin = redisClient();
+  await admin.call('ACL', 'SETUSER', user, 'on', `>${password}`, '~*', '&*', '+@all');
+  const base = new URL(REDIS_URL);
+  base.username = user;
+  base.password = password;
+  return {
+    name: user,
+    url: base.toString(),
+    connections: async () => String(await admin.call('CLIENT', 'LIST')).split('\n').filter((l) => l.includes(` user=${user} `)).length,
+    drop: async () => {
+      await admin.call('ACL', 'DELUSER', user).catch(() => undefined);
+      admin.disconnect();
+    },
+  };
+}
+
+/** A raw HTTP request (fetch cannot set Host), answering status, headers and body. */
+export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
 }

@@ -2,6 +2,7 @@ import { RunKeys } from '@orrery/coordinator';
 import { RunEventSchema, type StoredRunEvent } from '@orrery/protocol';
 import { Redis } from 'ioredis';
 import { formatTimeline } from './replay/format-timeline';
+import { forTerminal } from './terminal/terminal-text';
 
 /** `npm run replay -- <runId>`: prints a run's timeline from its event stream, live or finished. */
 async function main(): Promise<number> {
@@ -22,10 +23,10 @@ async function main(): Promise<number> {
       start = `(${page[page.length - 1]![0]}`;
     }
     if (!events.length) {
-      process.stderr.write(`no events for run ${runId} (unknown, expired, or another QUEUE_PREFIX/REDIS_URL)\n`);
+      process.stderr.write(`no events for run ${forTerminal(runId)} (unknown, expired, or another QUEUE_PREFIX/REDIS_URL)\n`);
       return 1;
     }
-    process.stdout.write(`${formatTimeline(events)}\n`);
+    process.stdout.write(`${forTerminal(formatTimeline(events))}\n`);
     return 0;
   } finally {
     redis.disconnect();

@@ -5,6 +5,7 @@ import { OrreryClient } from './client/orrery-client';
 import { ProgressRenderer } from './progress/progress-renderer';
 import { ensureRedis, type RedisHandle } from './redis/ensure-redis';
 import { type InProcessService, startInProcessService } from './service/in-process-service';
+import { forTerminal } from './terminal/terminal-text';
 
 const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated]
 
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
       redis = await ensureRedis();
       process.env.REDIS_URL = redis.url;
       process.env.API_KEYS = '';
+      process.env.ADMIN_API_KEYS = '';
       if (corpusPath) process.env.CORPORA = [process.env.CORPORA, `${LOCAL_CORPUS}=${corpusPath}`].filter(Boolean).join(',');
       process.stderr.write(`[orrery] Redis at ${redis.url}${redis.owned ? ' (started for this run)' : ''}; starting the coordinator and a worker in-process\n`);
       service = await startInProcessService();
@@ -62,10 +64,11 @@ async function main(): Promise<number> {
     process.stderr.write(`[orrery] run ${id} ended ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     if (status !== 'done') {
       const run = await client.run(id);
-      process.stderr.write(`[orrery] errors: ${run.errors.map((e) => e.message).join('; ') || 'none recorded'}\n`);
+      process.stderr.write(forTerminal(`[orrery] errors: ${run.errors.map((e) => e.message).join('; ') || 'none recorded'}\n`));
       return 1;
     }
-    process.stdout.write(values.json ? `${JSON.stringify(await client.report(id), null, 2)}\n` : await client.reportMarkdown(id));
+    // JSON escapes control characters itself; the Markdown is text for a terminal.
+    process.stdout.write(values.json ? `${JSON.stringify(await client.report(id), null, 2)}\n` : forTerminal(await client.reportMarkdown(id)));
     return 0;
   } finally {
     await service?.close().catch(() => undefined);
@@ -76,7 +79,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(`orrery: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(forTerminal(`orrery: ${err instanceof Error ? err.message : String(err)}\n`));
     process.exit(1);
   },
 );

@@ -7,8 +7,12 @@ import { COORDINATOR_QUEUE, ReportSchema, ResearchRequestSchema, RunEventSchema,
 import type { Queue } from 'bullmq';
 import { getQueueToken } from '@nestjs/bullmq';
 import { z } from 'zod';
-import { apiKeyMiddleware } from './api/api-key.middleware';
+import type { NextFunction, Request, Response } from 'express';
+import { loopbackHostOnly, sameSiteJsonWrites } from './api/browser-requests.middleware';
 import { HttpErrorsFilter } from './api/http-errors.filter';
+import { securityHeaders } from './api/security-headers';
+import { ApiKeys } from './auth/api-keys';
+import { AuthMiddleware } from './auth/auth.middleware';
 import { BOARD_PATH, bullBoardRouter } from './board/bull-board';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator-config';
 import { CoordinatorModule } from './coordinator.module';
@@ -28,7 +32,15 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   });
   const config = app.get<CoordinatorConfig>(COORDINATOR_CONFIG);
   const logger = new Logger('Coordinator');
-  app.use(apiKeyMiddleware(config.API_KEYS));
+  const keyless = app.get(ApiKeys).keyless;
+  // Everything mounted below (REST, SSE, the board, the docs, and surfaces added later) passes these, in order.
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(securityHeaders());
+  if (keyless) app.use(loopbackHostOnly(config.ALLOWED_HOSTS));
+  app.use(sameSiteJsonWrites());
+  const auth = app.get(AuthMiddleware);
+  app.use((req: Request, res: Response, next: NextFunction) => auth.use(req, res, next));
   // 1 MB so that an oversized topic gets zod's clear 400 rather than a bare 413.
   app.useBodyParser('json', { limit: '1mb' });
   app.useGlobalFilters(new HttpErrorsFilter());
@@ -47,13 +59,13 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
 
   // Without API keys the service is open, so it listens on loopback only.
-  const host = config.HOST ?? (config.API_KEYS.length ? '0.0.0.0' : '127.0.0.1');
-  if (!config.API_KEYS.length && host !== '127.0.0.1') logger.warn(`API_KEYS is unset but HOST=${host}: the API is open to anyone who can reach it`);
+  const host = config.HOST ?? (keyless ? '127.0.0.1' : '0.0.0.0');
+  if (keyless && host !== '127.0.0.1') logger.warn(`API_KEYS is unset but HOST=${host}: the API is open to anyone who can reach it (requests must still name a loopback host or one of ALLOWED_HOSTS)`);
   await app.listen(overrides.port ?? config.PORT, host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  const access = config.API_KEYS.length ? ' (API keys required)' : host === '127.0.0.1' ? ' (no API_KEYS set: bound to 127.0.0.1 only)' : ' (no API_KEYS set: open)';
+  const access = !keyless ? ' (API keys required)' : host === '127.0.0.1' ? ' (no API_KEYS set: bound to 127.0.0.1 only)' : ' (no API_KEYS set: open)';
   logger.log(`listening on ${host}:${port}${access}; docs at /docs, queues at ${BOARD_PATH}`);
   return { app, url };
 }

@@ -4,12 +4,26 @@ import { CorpusNameSchema, EngineNameSchema } from './names';
 
 export const TOPIC_MAX_CHARS = 2000;
 
+/** C0 and C1 controls and DEL, line breaks and tabs excepted: they steer terminals and no question needs them. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A topic is text a person could have typed: well-formed Unicode (a lone surrogate cannot be stored or
+ * decoded everywhere a run goes), no control characters, and at least one letter or digit.
+ */
+export const TopicSchema = z
+  .string({ message: 'topic is required and must be a string' })
+  .trim()
+  .min(3, 'topic must have at least 3 characters')
+  .max(TOPIC_MAX_CHARS, `topic must have at most ${TOPIC_MAX_CHARS} characters`)
+  .refine((t) => !LONE_SURROGATE.test(t), 'topic must be well-formed Unicode text: it contains a lone surrogate')
+  .refine((t) => !CONTROL.test(t), 'topic must not contain control characters')
+  .refine((t) => LETTER_OR_DIGIT.test(t), 'topic must contain at least one letter or digit');
+
 export const ResearchRequestSchema = z.strictObject({
-  topic: z
-    .string({ message: 'topic is required and must be a string' })
-    .trim()
-    .min(3, 'topic must have at least 3 characters')
-    .max(TOPIC_MAX_CHARS, `topic must have at most ${TOPIC_MAX_CHARS} characters`),
+  topic: TopicSchema,
   engine: EngineNameSchema.optional(),
   corpus: CorpusNameSchema.optional(),
   budget: BudgetRequestSchema.optional(),

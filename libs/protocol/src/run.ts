@@ -39,9 +39,14 @@ export const RunCountersSchema = z.strictObject({
 });
 export type RunCounters = z.infer<typeof RunCountersSchema>;
 
+/** The owner of a run recorded before runs had owners: visible to admins only. */
+export const UNOWNED = 'unowned';
+
 /** The run record the coordinator owns in Redis. */
 export const RunSchema = z.strictObject({
   id: z.string(),
+  /** Who started it: a hash of the API key (`key:<hex>`), or `local` in keyless loopback mode; never the key. */
+  owner: z.string().default(UNOWNED),
   topic: z.string(),
   engine: ResolvedEngineSchema,
   corpus: CorpusNameSchema.optional(),
@@ -67,5 +72,11 @@ export const RunSchema = z.strictObject({
   budgetLedger: BudgetLedgerStateSchema,
   /** Set while the run waits for a person (needs_review). */
   review: ReviewSummarySchema.optional(),
+  /** The person's answer to the review, taken once: a second answer to the same review is refused. */
+  reviewAnswer: z.strictObject({ action: z.enum(['continue', 'stop']), at: z.iso.datetime() }).optional(),
 });
 export type Run = z.infer<typeof RunSchema>;
+
+/** A run as `GET /v1/research` lists it. */
+export const RunSummarySchema = RunSchema.pick({ id: true, topic: true, status: true, engine: true, corpus: true, createdAt: true, updatedAt: true, finishedAt: true });
+export type RunSummary = z.infer<typeof RunSummarySchema>;

@@ -1,5 +1,6 @@
 import type { StoredRunEvent } from '@orrery/protocol';
 import ora, { type Ora } from 'ora';
+import { forTerminal } from '../terminal/terminal-text';
 
 /** Live progress of one run: a spinner with persistent lines on a TTY, plain log lines elsewhere. */
 export class ProgressRenderer {
@@ -14,7 +15,8 @@ export class ProgressRenderer {
     this.spinner = stream.isTTY ? ora({ stream, text: 'queued' }).start() : undefined;
   }
 
-  private line(text: string): void {
+  private line(raw: string): void {
+    const text = forTerminal(raw);
     if (this.spinner) {
       this.spinner.stopAndPersist({ symbol: '•', text });
       this.spinner.start(this.summary());

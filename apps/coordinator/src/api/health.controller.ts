@@ -2,6 +2,8 @@ import { Controller, Get, HttpException, Inject } from '@nestjs/common';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { ApiTags } from '@nestjs/swagger';
 import type { Redis } from 'ioredis';
+import type { Principal } from '../auth/principal';
+import { OptionalCaller } from '../auth/request-principal';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { REDIS } from '../redis/redis.module';
 
@@ -20,28 +22,29 @@ export class HealthController {
     return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref())]);
   }
 
+  /** Open to anyone; why Redis is unavailable (addresses, errors) only to an admin. */
   @Get('healthz')
-  async health() {
+  async health(@OptionalCaller() caller: Principal | undefined) {
     try {
       await this.bounded(this.redis.ping(), 'redis');
       return { status: 'ok', redis: 'ok' };
     } catch (err) {
-      throw new HttpException({ status: 'unavailable', redis: (err as Error).message }, 503);
+      throw new HttpException({ status: 'unavailable', redis: caller?.admin ? (err as Error).message : 'unavailable' }, 503);
     }
   }
 
-  /** Ready when Redis answers and both queues can be read. */
+  /** Ready when Redis answers and both queues can be read; the queue depths and errors only to an admin. */
   @Get('readyz')
-  async ready() {
+  async ready(@OptionalCaller() caller: Principal | undefined) {
     try {
       await this.bounded(this.redis.ping(), 'redis');
       const [coordinator, subagents] = await Promise.all([
         this.bounded(this.dispatcher.coordinatorQueue.getJobCounts('waiting', 'active', 'failed'), 'coordinator queue'),
         this.bounded(this.dispatcher.subagentQueue.getJobCounts('waiting', 'active', 'failed'), 'subagent queue'),
       ]);
-      return { status: 'ready', queues: { coordinator, subagents } };
+      return caller?.admin ? { status: 'ready', queues: { coordinator, subagents } } : { status: 'ready' };
     } catch (err) {
-      throw new HttpException({ status: 'not-ready', error: (err as Error).message }, 503);
+      throw new HttpException(caller?.admin ? { status: 'not-ready', error: (err as Error).message } : { status: 'not-ready' }, 503);
     }
   }
 }

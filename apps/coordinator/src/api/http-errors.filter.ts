@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { QuotaExceededError } from '../quotas/quota-exceeded.error';
 import { RedisUnavailableError } from '../runs/runs.service';
 
 const isRedisDown = (err: unknown) =>
@@ -14,6 +15,7 @@ export class HttpErrorsFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
     if (err instanceof HttpException) {
+      if (err instanceof QuotaExceededError) res.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
       const body = err.getResponse();
       res.status(err.getStatus()).json(typeof body === 'string' ? { statusCode: err.getStatus(), message: body } : body);
       return;

@@ -6,13 +6,45 @@ const list = z
   .optional()
   .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 
+export const MIN_API_KEY_CHARS = 32;
+/** Bearer keys: long enough that guessing is hopeless. The message names the key by position, never by value. */
+const keys = list.superRefine((all, ctx) => {
+  all.forEach((k, i) => {
+    if (k.length < MIN_API_KEY_CHARS) {
+      ctx.addIssue({ code: 'custom', message: `key ${i + 1} of ${all.length} has ${k.length} characters; keys need at least ${MIN_API_KEY_CHARS} characters. Make one with \`openssl rand -hex 32\`` });
+    }
+  });
+});
+
 /** Every setting of the coordinator, read from the environment and validated once at startup. */
 export const CoordinatorConfigSchema = z.object({
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
   PORT: int(3000),
   HOST: z.string().optional(),
-  API_KEYS: list,
+  API_KEYS: keys,
+  /** Operators' keys: every run, Bull Board's actions, /metrics, /readyz details. Valid API keys too. */
+  ADMIN_API_KEYS: keys,
+  /** Keyless mode answers only these Host names besides localhost, 127.0.0.1 and ::1 (DNS rebinding). */
+  ALLOWED_HOSTS: list,
+  /** Express's `trust proxy`: how the client address (for the failed-auth throttle) is read behind proxies. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
+  /** Per key (admins excepted): runs started per sliding minute, unfinished runs at once, tokens per UTC day; 0 = no limit. */
+  QUOTA_RUNS_PER_MINUTE: int(20),
+  QUOTA_CONCURRENT_RUNS: int(5),
+  QUOTA_TOKENS_PER_DAY: int(20_000_000),
+  /** No new run (503) while more jobs than this wait in the queues; 0 = no bound. */
+  QUEUE_MAX_WAITING: int(10_000),
+  /** Failed authentications per client address per minute before it gets 429; 0 = no limit. */
+  AUTH_FAILURES_PER_MINUTE: int(20),
+  /** Live SSE streams per key (admins excepted, across replicas) and per process. */
+  SSE_MAX_STREAMS_PER_KEY: int(20, 1),
+  SSE_MAX_STREAMS: int(1000, 1),
+  /** An idle SSE stream gets a comment this often (and renews its place). */
+  SSE_KEEPALIVE_MS: int(15_000, 100),
   COORDINATOR_CONCURRENCY: int(4, 1),
   MAX_SUBTOPICS: int(8, 1),
   FINDINGS_PER_TASK: int(6, 1),

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DecisionLogService } from './decision-log.service';
+import { EventFollower } from './event-follower.service';
 import { RunEventsService } from './run-events.service';
+import { StreamLeases } from './stream-leases';
 
-@Module({ providers: [RunEventsService, DecisionLogService], exports: [RunEventsService, DecisionLogService] })
+@Module({ providers: [RunEventsService, DecisionLogService, EventFollower, StreamLeases], exports: [RunEventsService, DecisionLogService, EventFollower, StreamLeases] })
 export class EventsModule {}

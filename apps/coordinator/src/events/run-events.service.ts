@@ -64,7 +64,7 @@ export class RunEventsService {
   async read(runId: string, afterId = '0', count = 1000): Promise<StoredRunEvent[]> {
     const start = afterId === '0' ? '-' : `(${afterId}`;
     const entries = await this.redis.xrange(this.keys.events(runId), start, '+', 'COUNT', count);
-    return entries.map(([id, fields]) => toStored(id, fields));
+    return entries.map(([id, fields]) => toStoredEvent(id, fields));
   }
 
   async readAll(runId: string): Promise<StoredRunEvent[]> {
@@ -77,23 +77,10 @@ export class RunEventsService {
       after = page[page.length - 1]!.id;
     }
   }
-
-  /** Blocks up to `blockMs` for events after `afterId`, on a connection the caller owns. */
-  async follow(connection: Redis, runId: string, afterId: string, blockMs: number): Promise<StoredRunEvent[]> {
-    const res = await connection.xread('COUNT', 500, 'BLOCK', blockMs, 'STREAMS', this.keys.events(runId), afterId);
-    if (!res) return [];
-    return res.flatMap(([, entries]) => entries.map(([id, fields]) => toStored(id, fields)));
-  }
-
-  /** A dedicated connection for blocking reads, so followers never stall the shared one. */
-  blockingConnection(): Redis {
-    const conn = this.redis.duplicate({ maxRetriesPerRequest: 1 });
-    conn.on('error', () => undefined);
-    return conn;
-  }
 }
 
-function toStored(id: string, fields: string[]): StoredRunEvent {
+/** A stream entry as a validated event with its id. */
+export function toStoredEvent(id: string, fields: string[]): StoredRunEvent {
   const idx = fields.indexOf('event');
   const event = RunEventSchema.parse(JSON.parse(fields[idx + 1] ?? 'null'));
   return { ...event, id };

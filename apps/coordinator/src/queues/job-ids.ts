@@ -6,7 +6,8 @@ export const jobIds = {
   retry: (runId: string, round: number, retry: number) => `${runId}.round.${round}.retry${retry}`,
   /** A retried task: the original id with its attempt, so each attempt is its own job. */
   retryTask: (taskId: string, attempt: number) => `${taskId.replace(/\.c\d+$/, '')}.c${attempt}`,
-  resume: (runId: string, round: number) => `${runId}.resume.${round}`,
+  /** One per answer: a run can be reviewed (and answered) more than once in one round. */
+  resume: (runId: string, round: number, answerVersion: number) => `${runId}.resume.${round}.v${answerVersion}`,
   finalize: (runId: string) => `${runId}.finalize`,
   write: (runId: string) => `${runId}.write`,
 };

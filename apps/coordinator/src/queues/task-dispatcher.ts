@@ -144,9 +144,9 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     return Math.min(max, Math.max(min, (Date.now() - job.timestamp) / 2));
   }
 
-  async enqueueResume(runId: string, round: number, action: 'continue' | 'stop'): Promise<void> {
+  async enqueueResume(runId: string, round: number, action: 'continue' | 'stop', answerVersion: number): Promise<void> {
     const step: CoordinatorStep = { step: 'resume', runId, round, action };
-    await this.coordinatorQueue.add('resume', step, this.stepOptions(jobIds.resume(runId, round)));
+    await this.coordinatorQueue.add('resume', step, this.stepOptions(jobIds.resume(runId, round, answerVersion)));
   }
 
   /** A task's job as BullMQ holds it: its payload and timings. */

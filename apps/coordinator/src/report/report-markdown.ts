@@ -1,23 +1,24 @@
 import type { Report } from '@orrery/protocol';
+import { mdText, mdUrl } from './markdown-escape';
 
-/** The report as Markdown: numbered citations, a sources list, and the coverage it reached. */
+/** The report as Markdown: numbered citations, a sources list, and the coverage it reached. Every text is escaped. */
 export function reportToMarkdown(report: Report): string {
   const number = new Map(report.sources.map((s, i) => [s.id, i + 1]));
-  const out: string[] = [`# ${report.title}`, '', report.summary, ''];
+  const out: string[] = [`# ${mdText(report.title)}`, '', mdText(report.summary), ''];
   for (const section of report.sections) {
-    out.push(`## ${section.title}`, '');
+    out.push(`## ${mdText(section.title)}`, '');
     for (const p of section.paragraphs) {
       const refs = [...new Set(p.citations.map((c) => number.get(c.sourceId)))].map((n) => `[${n}]`).join('');
-      out.push(`${p.text} ${refs}`, '');
+      out.push(`${mdText(p.text)} ${refs}`, '');
     }
   }
   out.push('## Coverage', '', '| subtopic | evidence | status |', '| --- | --- | --- |');
-  for (const s of report.coverage.subtopics) out.push(`| ${s.title.replace(/\|/g, '\\|')} | ${s.evidenceCount} | ${s.status} |`);
+  for (const s of report.coverage.subtopics) out.push(`| ${mdText(s.title)} | ${s.evidenceCount} | ${s.status} |`);
   out.push('');
-  if (report.coverage.gaps.length) out.push('Gaps that remain:', '', ...report.coverage.gaps.map((g) => `- ${g}`), '');
+  if (report.coverage.gaps.length) out.push('Gaps that remain:', '', ...report.coverage.gaps.map((g) => `- ${mdText(g)}`), '');
   out.push('## Sources', '');
-  report.sources.forEach((s, i) => out.push(`${i + 1}. ${s.title} (\`${s.id}\`)${s.url ? ` <${s.url}>` : ''}`));
+  report.sources.forEach((s, i) => out.push(`${i + 1}. ${mdText(s.title)} (${mdText(s.id)})${s.url ? ` ${mdUrl(s.url)}` : ''}`));
   const m = report.metadata;
-  out.push('', `_Engine: ${m.engine}${m.corpus ? ` on corpus ${m.corpus}` : ''}; ${m.rounds} rounds, ${m.tasks} tasks; tokens in/out ${m.usage.inputTokens}/${m.usage.outputTokens}._`, '');
+  out.push('', `_Engine: ${m.engine}${m.corpus ? ` on corpus ${mdText(m.corpus)}` : ''}; ${m.rounds} rounds, ${m.tasks} tasks; tokens in/out ${m.usage.inputTokens}/${m.usage.outputTokens}._`, '');
   return out.join('\n');
 }

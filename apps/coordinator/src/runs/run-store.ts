@@ -1,19 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Run, RunSchema } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import { tokensOf } from '../budget/tokens-of';
+import { RunQuotas } from '../quotas/run-quotas.service';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { type LuaScript, luaScript } from '../redis/lua-script';
 import { RunKeys } from '../redis/run-keys';
 
-/** Compare-and-set on stateVersion, so two coordinator replicas never overwrite each other's step. */
+/**
+ * Compare-and-set on the record's digest, so two coordinator replicas never overwrite each other's step (every
+ * write bumps stateVersion, so the digest changes with every write). Comparing digests rather than decoding
+ * the record in Lua means no text a run holds (cjson refuses a lone surrogate) can make a run unwritable.
+ */
 const CAS_SCRIPT = `
 local cur = redis.call('GET', KEYS[1])
 if not cur then return -1 end
-local v = cjson.decode(cur).stateVersion
-if tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
+if redis.sha1hex(cur) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 return 1`;
+
+const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 
 export class RunNotFoundError extends Error {
   constructor(runId: string) {
@@ -30,8 +38,9 @@ export class RunStore {
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     readonly keys: RunKeys,
+    private readonly quotas: RunQuotas,
   ) {
-    this.compareAndSet = luaScript(redis, 'orreryRunCompareAndSet', CAS_SCRIPT);
+    this.compareAndSet = luaScript(redis, 'orreryRunCompareAndSetDigest', CAS_SCRIPT);
   }
 
   async create(run: Run): Promise<void> {
@@ -41,8 +50,19 @@ export class RunStore {
   }
 
   async get(runId: string): Promise<Run | undefined> {
+    return (await this.read(runId))?.run;
+  }
+
+  private async read(runId: string): Promise<{ run: Run; raw: string } | undefined> {
     const raw = await this.redis.get(this.keys.run(runId));
-    return raw ? RunSchema.parse(JSON.parse(raw)) : undefined;
+    return raw ? { run: RunSchema.parse(JSON.parse(raw)), raw } : undefined;
+  }
+
+  /** Several runs in one round trip, in order; undefined where a run is gone. */
+  async getMany(runIds: string[]): Promise<(Run | undefined)[]> {
+    if (!runIds.length) return [];
+    const raws = await this.redis.mget(...runIds.map((id) => this.keys.run(id)));
+    return raws.map((raw) => (raw ? RunSchema.parse(JSON.parse(raw)) : undefined));
   }
 
   async require(runId: string): Promise<Run> {
@@ -53,16 +73,22 @@ export class RunStore {
 
   /**
    * Applies `change` to the latest record and writes it back if nobody else wrote in between;
-   * retries on conflict. `change` returns undefined to leave the record as it is.
+   * retries on conflict. `change` returns undefined to leave the record as it is. Tokens the change
+   * adds to the run's usage are counted against its owner's day.
    */
   async mutate(runId: string, change: (run: Run) => Run | undefined): Promise<Run> {
     for (let attempt = 0; attempt < 20; attempt++) {
-      const current = await this.require(runId);
+      const read = await this.read(runId);
+      if (!read) throw new RunNotFoundError(runId);
+      const current = read.run;
       const next = change(structuredClone(current));
       if (!next) return current;
       const written: Run = RunSchema.parse({ ...next, stateVersion: current.stateVersion + 1, updatedAt: new Date().toISOString() });
-      const res = await this.compareAndSet([this.keys.run(runId)], [current.stateVersion, JSON.stringify(written)]);
-      if (res === 1) return written;
+      const res = await this.compareAndSet([this.keys.run(runId)], [sha1(read.raw), JSON.stringify(written)]);
+      if (res === 1) {
+        this.quotas.chargeTokens(written.owner, tokensOf(written.usage) - tokensOf(current.usage));
+        return written;
+      }
       if (res === -1) throw new RunNotFoundError(runId);
     }
     throw new Error(`run ${runId}: too many concurrent updates`);

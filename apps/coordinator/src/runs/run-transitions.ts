@@ -3,6 +3,7 @@ import { type Run, type RunStatus, type SubagentTask, TERMINAL_RUN_STATUSES } fr
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { RunEventsService } from '../events/run-events.service';
 import { MetricsService } from '../metrics/metrics.service';
+import { RunQuotas } from '../quotas/run-quotas.service';
 import { RunStore } from './run-store';
 
 /** Status changes and their events, written once each however often a step runs. */
@@ -12,6 +13,7 @@ export class RunTransitions {
     private readonly store: RunStore,
     private readonly events: RunEventsService,
     private readonly metrics: MetricsService,
+    private readonly quotas: RunQuotas,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -64,6 +66,7 @@ export class RunTransitions {
       return r;
     });
     if (run.status === status) {
+      await this.quotas.ended(run.owner, runId);
       this.metrics.runReached(status, (Date.now() - Date.parse(run.createdAt)) / 1000);
       await this.events.append(runId, `status:${status}`, 'run.status', { status });
       await this.events.append(runId, 'run.finished', 'run.finished', { status, ...(error ? { error } : {}) });

@@ -15,6 +15,9 @@ import { RoundAdvance } from './steps/round-advance.service';
 import { PlanStep } from './steps/plan.step';
 import { RoundStep } from './steps/round.step';
 import { TaskProgressListener } from './task-progress.listener';
+import { RunQuotas } from '../quotas/run-quotas.service';
+import { RunStreamsService } from '../events/run-streams.service';
+import { RunIndex } from './run-index';
 
 @Module({
   imports: [QueuesModule, EventsModule, LedgerModule],
@@ -22,6 +25,9 @@ import { TaskProgressListener } from './task-progress.listener';
     RunStore,
     RunTransitions,
     RunsService,
+    RunIndex,
+    RunQuotas,
+    RunStreamsService,
     ResultIntakeService,
     ResultCheckService,
     MetricsService,
@@ -33,6 +39,6 @@ import { TaskProgressListener } from './task-progress.listener';
     CoordinatorStepsProcessor,
     TaskProgressListener,
   ],
-  exports: [RunsService, RunStore, MetricsService, EventsModule, QueuesModule],
+  exports: [RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
 })
 export class RunsModule {}

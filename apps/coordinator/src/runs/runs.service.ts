@@ -1,6 +1,6 @@
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EngineFactory, EngineUnavailableError } from '@orrery/engines';
-import { type HumanDecision, type Report, ReportSchema, type ResearchRequest, type Run, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
+import { type Decision, type HumanDecision, type Report, ReportSchema, type ResearchRequest, type Run, type RunSummary, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -9,7 +9,10 @@ import { RunEventsService } from '../events/run-events.service';
 import { attemptOfTask, jobIds } from '../queues/job-ids';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { REDIS } from '../redis/redis.module';
+import { canSee, type Principal } from '../auth/principal';
 import { createLedger, resolveBudget } from '../budget';
+import { RunQuotas } from '../quotas/run-quotas.service';
+import { RunIndex } from './run-index';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 
@@ -18,13 +21,21 @@ export class RedisUnavailableError extends Error {}
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new RedisUnavailableError(`${what}: Redis did not answer within ${ms} ms`)), ms).unref())]);
 
-/** Creating, reading and cancelling runs: what the REST API needs. */
+const SUMMARY_FIELDS = ['id', 'topic', 'status', 'engine', 'corpus', 'createdAt', 'updatedAt', 'finishedAt'] as const;
+
+/**
+ * Creating, listing, reading, answering and cancelling runs, for every surface (REST, SSE, MCP, the web page).
+ * Each method takes the caller's principal: a run another key owns is answered exactly like one that does not
+ * exist (404), and a new run is admitted by the caller's quotas first.
+ */
 @Injectable()
 export class RunsService {
   constructor(
     private readonly store: RunStore,
+    private readonly index: RunIndex,
+    private readonly quotas: RunQuotas,
     private readonly events: RunEventsService,
-    private readonly decisions: DecisionLogService,
+    private readonly decisionLog: DecisionLogService,
     private readonly dispatcher: TaskDispatcher,
     private readonly transitions: RunTransitions,
     private readonly engines: EngineFactory,
@@ -32,7 +43,7 @@ export class RunsService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  async create(request: ResearchRequest): Promise<Run> {
+  async create(principal: Principal, request: ResearchRequest): Promise<Run> {
     let engine: Run['engine'];
     try {
       engine = this.engines.resolve(request.engine);
@@ -42,12 +53,14 @@ export class RunsService {
     }
     const corpus = engine === 'simulated' ? request.corpus : (request.corpus ?? this.engines.config.DEFAULT_CORPUS);
     if (corpus !== undefined && !this.engines.knowsCorpus(corpus)) {
-      throw new BadRequestException(`corpus: unknown corpus "${corpus}"; known corpora: ${this.engines.corpusNames().join(', ') || 'none'}`);
+      throw new BadRequestException(`corpus: unknown corpus "${corpus}"`);
     }
     // Fail fast with 503 rather than half-create a run while Redis is away.
     await withTimeout(this.redis.ping(), 2000, 'ping').catch((err: Error) => {
       throw new RedisUnavailableError(err.message);
     });
+    const id = randomUUID();
+    await this.quotas.admit(principal, id);
     const now = new Date().toISOString();
     const c = this.config;
     const budget = resolveBudget(
@@ -56,7 +69,8 @@ export class RunsService {
       request.budget,
     );
     const run: Run = {
-      id: randomUUID(),
+      id,
+      owner: principal.id,
       topic: request.topic,
       engine,
       ...(corpus ? { corpus } : {}),
@@ -78,55 +92,87 @@ export class RunsService {
     };
     try {
       await withTimeout(this.store.create(run), 3000, 'create run');
+      await this.index.add(run.owner, run.id, Date.parse(now));
       await this.events.append(run.id, 'run.created', 'run.created', { topic: run.topic, engine, ...(corpus ? { corpus } : {}) });
       await withTimeout(this.dispatcher.enqueuePlan(run.id), 3000, 'enqueue plan');
     } catch (err) {
-      // Nothing half-created: a run whose first step could not be queued is removed again.
+      // Nothing half-created: a run whose first step could not be queued is removed again, and counts for nothing.
       await this.redis.del(...this.store.keys.all(run.id)).catch(() => undefined);
+      await this.index.remove(run.owner, run.id).catch(() => undefined);
+      await this.quotas.withdraw(principal, run.id).catch(() => undefined);
       throw err instanceof RedisUnavailableError ? err : new RedisUnavailableError((err as Error).message);
     }
     return run;
   }
 
-  async get(runId: string): Promise<Run> {
+  /** The caller's runs (an admin's: every run), newest first; `before` (an ISO time) pages back. */
+  async list(principal: Principal, limit: number, before?: string): Promise<RunSummary[]> {
+    const ids = await this.index.page(principal, limit, before === undefined ? undefined : Date.parse(before));
+    const runs = await this.store.getMany(ids);
+    await this.index.forget(principal, ids.filter((_, i) => !runs[i]));
+    return runs
+      .filter((r): r is Run => !!r && canSee(principal, r.owner))
+      .map((r) => Object.fromEntries(SUMMARY_FIELDS.flatMap((k) => (r[k] === undefined ? [] : [[k, r[k]]]))) as RunSummary);
+  }
+
+  /** The run, if the caller may see it; 404 alike for a run that does not exist and one another key owns. */
+  async get(principal: Principal, runId: string): Promise<Run> {
     const run = await this.store.get(runId);
-    if (!run) throw new NotFoundException(`run ${runId} not found`);
+    if (!run || !canSee(principal, run.owner)) throw new NotFoundException(`run ${runId} not found`);
     return run;
   }
 
-  async report(runId: string): Promise<Report | undefined> {
-    await this.get(runId);
+  async report(principal: Principal, runId: string): Promise<Report | undefined> {
+    await this.get(principal, runId);
     const raw = await this.redis.get(this.store.keys.report(runId));
     return raw ? ReportSchema.parse(JSON.parse(raw)) : undefined;
   }
 
-  /** A person's answer to a run in needs_review: continue (optionally with more budget) or stop and report. */
-  async decide(runId: string, decision: HumanDecision): Promise<Run> {
-    const run = await this.get(runId);
-    if (run.status !== 'needs_review') throw new ConflictException(`run ${runId} is ${run.status}, not needs_review`);
+  async decisions(principal: Principal, runId: string): Promise<Decision[]> {
+    await this.get(principal, runId);
+    return this.decisionLog.list(runId);
+  }
+
+  /**
+   * A person's answer to a run in needs_review: continue (optionally with more budget) or stop and report.
+   * The answer is taken in the same compare-and-set that checks the status, so of two answers at once one
+   * wins and the other gets 409.
+   */
+  async decide(principal: Principal, runId: string, decision: HumanDecision): Promise<Run> {
+    const run = await this.get(principal, runId);
+    const notInReview = (r: Run) => new ConflictException(r.reviewAnswer ? `run ${runId} was answered already (${r.reviewAnswer.action})` : `run ${runId} is ${r.status}, not needs_review`);
+    if (run.status !== 'needs_review' || run.reviewAnswer) throw notInReview(run);
     const c = this.config;
     const caps = { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS };
     const round = run.rounds.length;
+    let lost: Run | undefined;
     const updated = await this.store.mutate(runId, (r) => {
-      if (r.status !== 'needs_review') return undefined;
+      if (r.status !== 'needs_review' || r.reviewAnswer) {
+        lost = r;
+        return undefined;
+      }
+      lost = undefined;
       const extra = decision.extraBudget ?? {};
       for (const k of Object.keys(caps) as (keyof typeof caps)[]) r.budget[k] = Math.min(caps[k], r.budget[k] + (extra[k] ?? 0));
       r.budgetLedger.budget = { ...r.budget };
+      r.reviewAnswer = { action: decision.action, at: new Date().toISOString() };
       return r;
     });
-    await this.decisions.log(runId, `human:${round}`, {
+    if (lost) throw notInReview(lost);
+    await this.decisionLog.log(runId, `human:${round}:${updated.stateVersion}`, {
       decisionType: 'human-decision',
       level: 'L3',
       confidence: 1,
       conclusion: `a person chose to ${decision.action}${decision.extraBudget ? ` with extra budget ${JSON.stringify(decision.extraBudget)}` : ''}`,
       signals: { action: decision.action, round },
     });
-    await this.dispatcher.enqueueResume(runId, round, decision.action);
+    await this.dispatcher.enqueueResume(runId, round, decision.action, updated.stateVersion);
     return updated;
   }
 
-  async cancel(runId: string): Promise<Run> {
-    const run = await this.get(runId);
+  /** Cancels the run in any state; a finished run is answered as it is. */
+  async cancel(principal: Principal, runId: string): Promise<Run> {
+    const run = await this.get(principal, runId);
     if (TERMINAL_RUN_STATUSES.includes(run.status)) return run;
     const cancelled = await this.transitions.finish(runId, 'cancelled');
     const retries = (r: Run['rounds'][number]) => [...new Set(r.taskIds.map(attemptOfTask).filter(Boolean))].map((k) => jobIds.retry(runId, r.n, k));

@@ -86,7 +86,16 @@ export class CorpusRegistry {
     if (!p) {
       const entry = this.entries.get(name);
       if (!entry) return Promise.reject(new Error(`unknown corpus ${JSON.stringify(name)}; known: ${this.names().join(', ') || 'none'}`));
-      p = new Promise<LoadedCorpus>((resolveLoad) => setImmediate(() => resolveLoad(this.build(name, entry))));
+      // A corpus that cannot be read fails its load, not the process (the throw would be uncaught in setImmediate).
+      p = new Promise<LoadedCorpus>((resolveLoad, rejectLoad) =>
+        setImmediate(() => {
+          try {
+            resolveLoad(this.build(name, entry));
+          } catch (err) {
+            rejectLoad(err);
+          }
+        }),
+      );
       p.catch(() => this.loaded.delete(name));
       this.loaded.set(name, p);
     }

@@ -107,6 +107,7 @@ export class RoundAdvance {
       if (r.status !== 'needs_review') return undefined;
       r.status = 'researching';
       delete r.review;
+      delete r.reviewAnswer;
       this.apply(r, move, now);
       return r;
     });

@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { LOCAL_PRINCIPAL, ownerIdOfKey, type Principal } from './principal';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Hashing first gives equal-length buffers, so the comparison leaks neither content nor length. */
+function matching(presented: Buffer, keys: readonly Buffer[]): number {
+  let found = -1;
+  keys.forEach((k, i) => {
+    if (timingSafeEqual(presented, k)) found = i;
+  });
+  return found;
+}
+
+/**
+ * The configured keys: API_KEYS (tenants) and ADMIN_API_KEYS (operators; also valid API keys). With neither,
+ * the service is in keyless loopback mode and every caller is the local principal.
+ */
+@Injectable()
+export class ApiKeys {
+  private readonly keys: Buffer[];
+  private readonly principals: Principal[];
+
+  constructor(@Inject(COORDINATOR_CONFIG) config: CoordinatorConfig) {
+    const admin = new Set(config.ADMIN_API_KEYS);
+    const all = [...new Set([...config.API_KEYS, ...config.ADMIN_API_KEYS])];
+    this.keys = all.map(digest);
+    this.principals = all.map((k) => ({ id: ownerIdOfKey(k), admin: admin.has(k) }));
+  }
+
+  get keyless(): boolean {
+    return this.keys.length === 0;
+  }
+
+  /** The principal of a bearer key, or undefined when it is no configured key. */
+  principalOfKey(key: string): Principal | undefined {
+    if (this.keyless) return LOCAL_PRINCIPAL;
+    const i = matching(digest(key), this.keys);
+    return i >= 0 ? this.principals[i] : undefined;
+  }
+
+  /** The principal of an `Authorization` header: `Bearer <key>`; undefined when absent or wrong (keyless: local). */
+  principalOfHeader(authorization: string | undefined): Principal | undefined {
+    if (this.keyless) return LOCAL_PRINCIPAL;
+    const m = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+    return m ? this.principalOfKey(m[1]!.trim()) : undefined;
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiKeys } from './api-keys';
+import { AuthFailures } from './auth-failures';
+
+/** Routes anyone may call; a valid key there still resolves its principal (admins see more). */
+const OPEN_PATHS = new Set(['/healthz', '/readyz']);
+
+/**
+ * Resolves the caller once per request into `req.principal`, for every surface mounted after it: the REST API,
+ * SSE, Bull Board, the docs, and whatever else is mounted later (MCP, the web page). Wrong keys are counted per
+ * client address; past the limit the address gets 429 without its key being checked.
+ */
+@Injectable()
+export class AuthMiddleware implements NestMiddleware {
+  private readonly logger = new Logger('Auth');
+  constructor(
+    private readonly keys: ApiKeys,
+    private readonly failures: AuthFailures,
+  ) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    this.authenticate(req, res).then(
+      (ok) => (ok ? next() : undefined),
+      (err: Error) => next(err),
+    );
+  }
+
+  private async authenticate(req: Request, res: Response): Promise<boolean> {
+    if (this.keys.keyless) {
+      req.principal = this.keys.principalOfHeader(undefined);
+      return true;
+    }
+    const open = OPEN_PATHS.has(req.path);
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    if (!open) {
+      const wait = await this.failures.blockedFor(address).catch((err: Error) => (this.logger.warn(`auth throttle unavailable: ${err.message}`), 0));
+      if (wait) {
+        res.status(429).set('Retry-After', String(wait)).json({ statusCode: 429, error: 'Too Many Requests', message: `too many failed authentications from this address; retry in ${wait} s` });
+        return false;
+      }
+    }
+    const principal = this.keys.principalOfHeader(req.headers.authorization);
+    if (principal) req.principal = principal;
+    if (principal || open) return true;
+    await this.failures.record(address).catch((err: Error) => this.logger.warn(`auth throttle unavailable: ${err.message}`));
+    res.status(401).set('WWW-Authenticate', 'Bearer').json({ statusCode: 401, error: 'Unauthorized', message: 'a valid API key is required: Authorization: Bearer <key>' });
+    return false;
+  }
+}

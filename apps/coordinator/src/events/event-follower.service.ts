@@ -1,0 +1,138 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { StoredRunEvent } from '@orrery/protocol';
+import type { Redis } from 'ioredis';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { REDIS } from '../redis/redis.module';
+import { RunKeys } from '../redis/run-keys';
+import { toStoredEvent } from './run-events.service';
+import { compareStreamIds } from './stream-ids';
+
+const BLOCK_MS = 5000;
+const RETRY_MS = 1000;
+
+interface Follower {
+  runId: string;
+  /** The last event id this follower has; it gets only later ones. */
+  after: string;
+  deliver(events: StoredRunEvent[]): void;
+}
+
+/**
+ * Every live event stream of this process is served by one blocking XREAD on one connection of its own, over all
+ * the followed runs at once: the number of Redis connections does not grow with the number of SSE clients. A new
+ * follower interrupts the read (CLIENT UNBLOCK) so that its run joins at once.
+ */
+@Injectable()
+export class EventFollower implements OnModuleDestroy {
+  private readonly logger = new Logger(EventFollower.name);
+  private readonly followers = new Map<string, Set<Follower>>();
+  private reader?: Redis;
+  private readerId?: number;
+  private loop?: Promise<void>;
+  /** Bumped on every new follower; the read in flight covers `readGeneration`. */
+  private generation = 0;
+  private readGeneration = 0;
+  private closing = false;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly keys: RunKeys,
+  ) {}
+
+  /** Follows a run's events after `after` ('0-0' for all); the returned function stops following. */
+  follow(runId: string, after: string, deliver: (events: StoredRunEvent[]) => void): () => void {
+    const follower: Follower = { runId, after, deliver };
+    let set = this.followers.get(runId);
+    if (!set) this.followers.set(runId, (set = new Set()));
+    set.add(follower);
+    this.generation++;
+    this.ensureLoop();
+    void this.interrupt();
+    return () => {
+      set.delete(follower);
+      if (!set.size && this.followers.get(runId) === set) this.followers.delete(runId);
+    };
+  }
+
+  /** Runs followed now, for metrics and tests. */
+  get size(): number {
+    let n = 0;
+    for (const s of this.followers.values()) n += s.size;
+    return n;
+  }
+
+  private connection(): Redis {
+    if (!this.reader) {
+      this.reader = this.redis.duplicate({ connectionName: `${this.config.QUEUE_PREFIX}:coordinator:events`, maxRetriesPerRequest: 1 });
+      this.reader.on('error', (err) => this.logger.debug(`event reader: ${err.message}`));
+      this.reader.on('close', () => (this.readerId = undefined));
+    }
+    return this.reader;
+  }
+
+  /** Wakes the blocked read so that it picks up new followers; retried briefly in case it was not blocked yet. */
+  private async interrupt(): Promise<void> {
+    for (let i = 0; i < 20 && !this.closing && this.readGeneration < this.generation; i++) {
+      if (this.readerId !== undefined) await this.redis.client('UNBLOCK', this.readerId).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  private ensureLoop(): void {
+    if (this.loop || this.closing) return;
+    this.loop = this.run().finally(() => {
+      this.loop = undefined;
+      // A follower that came while the loop was ending would otherwise wait for nobody.
+      if (this.followers.size) this.ensureLoop();
+    });
+  }
+
+  private async run(): Promise<void> {
+    const reader = this.connection();
+    while (!this.closing && this.followers.size) {
+      try {
+        this.readerId ??= Number(await reader.client('ID'));
+        const runIds = [...this.followers.keys()];
+        const from = runIds.map((id) => this.earliest(id));
+        this.readGeneration = this.generation;
+        const res = await reader.xread('COUNT', 500, 'BLOCK', BLOCK_MS, 'STREAMS', ...runIds.map((id) => this.keys.events(id)), ...from);
+        for (const [key, entries] of res ?? []) this.dispatch(runIds[runIds.findIndex((id) => this.keys.events(id) === key)]!, entries);
+      } catch (err) {
+        if (this.closing) break;
+        this.logger.warn(`event reader: ${(err as Error).message}; retrying`);
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+      }
+    }
+  }
+
+  private earliest(runId: string): string {
+    let min: string | undefined;
+    for (const f of this.followers.get(runId) ?? []) if (!min || compareStreamIds(f.after, min) < 0) min = f.after;
+    return min ?? '0-0';
+  }
+
+  private dispatch(runId: string, entries: [string, string[]][]): void {
+    const events: StoredRunEvent[] = [];
+    for (const [id, fields] of entries) {
+      try {
+        events.push(toStoredEvent(id, fields));
+      } catch (err) {
+        this.logger.warn(`run ${runId}: event ${id} skipped: ${(err as Error).message}`);
+      }
+    }
+    const last = entries[entries.length - 1]?.[0];
+    for (const f of this.followers.get(runId) ?? []) {
+      const fresh = events.filter((e) => compareStreamIds(e.id, f.after) > 0);
+      // Past every entry read, the unreadable ones included, so that none is read again.
+      if (last && compareStreamIds(last, f.after) > 0) f.after = last;
+      if (fresh.length) f.deliver(fresh);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    this.reader?.disconnect();
+    await this.loop?.catch(() => undefined);
+  }
+}

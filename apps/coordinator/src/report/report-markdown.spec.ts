@@ -1,0 +1,44 @@
+import type { Report } from '@orrery/protocol';
+import MarkdownIt from 'markdown-it';
+import { describe, expect, it } from 'vitest';
+import { reportToMarkdown } from './report-markdown';
+
+const evil = 'Dams <script>alert(1)</script> [win](javascript:alert(1)) <javascript:alert(2)>\n# Injected\n| a | b |\n`code` *em* _u_ \\ end';
+
+const report: Report = {
+  runId: 'r',
+  title: evil,
+  topic: evil,
+  summary: `Summary of ${evil}`,
+  sections: [{ title: evil, subtopicId: 's1', paragraphs: [{ text: `Claim ${evil}`, citations: [{ sourceId: 'a', quote: 'q' }] }] }],
+  sources: [
+    { id: 'a', title: `Source ${evil}`, url: 'javascript:alert(3)' },
+    { id: 'b`) [x](javascript:y', title: 'plain', url: 'https://example.org/a b>c' },
+    { id: 'c', title: 'web', url: 'https://example.org/ok?x=1' },
+  ],
+  coverage: { subtopics: [{ id: 's1', title: evil, evidenceCount: 1, status: 'thin' }], gaps: [evil] },
+  metadata: { engine: 'corpus', corpus: 'sotu', rounds: 1, tasks: 1, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, generatedAt: new Date(0).toISOString(), droppedCitations: 0 },
+};
+
+describe('reportToMarkdown with hostile text', () => {
+  const md = reportToMarkdown(report);
+  // A permissive viewer: raw HTML on, bare URLs linked, and no link scheme refused.
+  const renderer = new MarkdownIt({ html: true, linkify: true });
+  renderer.validateLink = () => true;
+  const html = renderer.render(md);
+
+  it('renders no raw HTML, no javascript: link, no injected heading or table', () => {
+    expect(html).not.toMatch(/<script|href="javascript:/i);
+    expect(html).not.toMatch(/<h1>Injected/);
+    expect((html.match(/<h1>/g) ?? []).length).toBe(1);
+    expect((html.match(/<table>/g) ?? []).length).toBe(1);
+    expect(html).not.toMatch(/<code>code<\/code>|<em>em<\/em>/);
+  });
+
+  it('keeps the text readable and links only well-formed http(s) URLs', () => {
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('<a href="https://example.org/ok?x=1">');
+    expect(html).toContain('<a href="https://example.org/a%20b%3Ec">');
+    expect((html.match(/<a /g) ?? []).length).toBe(2);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Quotas and backpressure: runs started per key per minute, concurrent runs per key, tokens per key per day, a
+ * global bound on queued work, and a throttle on failed authentication per client address. Every refusal is a 429
+ * (or 503 for the global bound) with Retry-After, and creates nothing. Keys shorter than 32 characters stop startup.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServiceProcess, spawnApp, waitFor } from '../support/service-processes';
+import { type Stack, startStack } from '../support/stack';
+import { newApiKey, redisClient } from '../support/test-env';
+
+const post = (url: string, key: string, topic = 'Kestrel River quota probe') =>
+  fetch(`${url}/v1/research`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ topic, engine: 'simulated' }) });
+
+describe('per-key run quotas', () => {
+  const A = newApiKey();
+  const B = newApiKey();
+  const C = newApiKey();
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack('quotas', { workers: 0, env: { API_KEYS: `${A},${B},${C}`, QUOTA_RUNS_PER_MINUTE: '100', QUOTA_CONCURRENT_RUNS: '1000', QUOTA_TOKENS_PER_DAY: '5000' } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it('the 101st run a key starts within a minute gets 429 with Retry-After; another key is not affected', { timeout: 60_000 }, async () => {
+    for (let i = 0; i < 100; i++) expect((await post(stack.coordinator.url, A)).status, `run ${i + 1}`).toBe(202);
+    const refused = await post(stack.coordinator.url, A);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/runs per minute/);
+    const runsOfA = ((await (await fetch(`${stack.coordinator.url}/v1/research?limit=200`, { headers: { authorization: `Bearer ${A}` } })).json()) as { runs: unknown[] }).runs;
+    expect(runsOfA).toHaveLength(100);
+    expect((await post(stack.coordinator.url, B)).status).toBe(202);
+  });
+
+  it('a key past its tokens for the day gets 429 until the day ends', async () => {
+    // Usage is metered per key as runs spend it; here the meter already stands above the day's 5000 tokens.
+    const owner = ((await (await post(stack.coordinator.url, C)).json()) as { id: string }).id;
+    const run = (await (await fetch(`${stack.coordinator.url}/v1/research/${owner}`, { headers: { authorization: `Bearer ${C}` } })).json()) as { owner: string };
+    const redis = redisClient();
+    const day = new Date().toISOString().slice(0, 10);
+    await redis.set(`${stack.prefix}:quota:{${run.owner}}:tokens:${day}`, '5001', 'EX', 172_800);
+    redis.disconnect();
+    const refused = await post(stack.coordinator.url, C);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/tokens per day/);
+    const secondsToMidnight = Math.ceil((Date.parse(`${day}T00:00:00Z`) + 86_400_000 - Date.now()) / 1000);
+    expect(Math.abs(Number(refused.headers.get('retry-after')) - secondsToMidnight)).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('concurrent runs and queue backpressure', () => {
+  const A = newApiKey();
+  const B = newApiKey();
+  let stack: Stack;
+  beforeAll(async () => {
+    // No workers: every run stays in research with its 4 tasks waiting.
+    stack = await startStack('backpressure', { workers: 0, env: { API_KEYS: `${A},${B}`, QUOTA_CONCURRENT_RUNS: '2', QUEUE_MAX_WAITING: '6' } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it('a key with as many unfinished runs as allowed gets 429; cancelling one frees its place', async () => {
+    const first = ((await (await post(stack.coordinator.url, A)).json()) as { id: string }).id;
+    expect((await post(stack.coordinator.url, A)).status).toBe(202);
+    const refused = await post(stack.coordinator.url, A);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/concurrent runs/);
+    const cancel = await fetch(`${stack.coordinator.url}/v1/research/${first}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${A}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(cancel.status).toBe(202);
+    expect((await post(stack.coordinator.url, A)).status).toBe(202);
+  });
+
+  it('while more tasks wait than QUEUE_MAX_WAITING, every key gets 503 with Retry-After, and nothing is queued', async () => {
+    await waitFor(async () => (await stack.queues.subagents.getWaitingCount()) > 6, 20_000, 'the tasks to queue up');
+    const before = await stack.queues.coordinator.count();
+    const refused = await post(stack.coordinator.url, B);
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await stack.queues.coordinator.count()).toBe(before);
+  });
+});
+
+describe('failed authentication and key strength', () => {
+  const KEY = newApiKey();
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack('authfail', { workers: 0, env: { API_KEYS: KEY, AUTH_FAILURES_PER_MINUTE: '20' } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it('after 20 wrong keys in a minute, one client address gets 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    let retryAfter = 0;
+    for (let i = 0; i < 30; i++) {
+      const res = await fetch(`${stack.coordinator.url}/v1/research/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer wrong-${i}-${'x'.repeat(40)}` } });
+      statuses.push(res.status);
+      if (res.status === 429) retryAfter = Number(res.headers.get('retry-after'));
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  it('refuses to start with an API key shorter than 32 characters, saying how to make one and never printing it', async () => {
+    for (const env of [{ API_KEYS: `${KEY},short-key-123` }, { API_KEYS: KEY, ADMIN_API_KEYS: 'admin-short' }]) {
+      const proc: ServiceProcess = spawnApp('coordinator', { QUEUE_PREFIX: `${stack.prefix}-bad`, PORT: '0', ...env });
+      await waitFor(() => proc.child.exitCode !== null, 20_000, 'the coordinator to refuse to start');
+      expect(proc.child.exitCode).not.toBe(0);
+      expect(proc.output()).toMatch(/at least 32 characters/);
+      expect(proc.output()).toMatch(/openssl rand -hex 32/);
+      expect(proc.output()).not.toMatch(/short-key-123|admin-short/);
+    }
+  });
+});
