@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLEARED_TOOL_RESULT, runAgentLoop, type AgentLoopConfig } from '../../libs/engines/src/anthropic/agent-loop';
+import { MessagesApi } from '../../libs/engines/src/anthropic/messages-client';
+import { DEFAULT_PRICES } from '../../libs/engines/src/anthropic/pricing';
 import { NUDGE_TEXT, SYSTEM_PROMPTS } from '../../libs/engines/src/anthropic/prompts';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { useFakeMessagesApi, lastMessage } from './fixtures';
@@ -16,7 +18,7 @@ const lookupTool = {
 function loop(over: Partial<AgentLoopConfig> = {}) {
   let n = 0;
   return runAgentLoop({
-    client: api.client(),
+    api: new MessagesApi({ client: api.client(), prices: DEFAULT_PRICES }),
     model: 'claude-sonnet-5-5',
     system: SYSTEM_PROMPTS.researcher,
     messages: [{ role: 'user', content: 'research wind power' }],
@@ -158,8 +160,11 @@ describe('agent loop against the fake Messages API', () => {
     const r = await loop({ clientTools: { lookup: () => ({ content: 'nothing new', newSources: 0 }) } });
     expect(r.status).toBe('idle-stopped');
     expect(api.accepted).toHaveLength(4);
-    expect(lastMessage(api.accepted[3]!.body).content.at(-1)).toEqual({ type: 'text', text: NUDGE_TEXT });
-    expect(lastMessage(api.accepted[2]!.body).content.some((b: { type: string }) => b.type === 'text')).toBe(false);
+    // The nudge rides inside the last tool result, never as text after the results.
+    const nudged = lastMessage(api.accepted[3]!.body).content;
+    expect(nudged.map((b: { type: string }) => b.type)).toEqual(['tool_result']);
+    expect(nudged[0].content).toBe(`nothing new\n\n${NUDGE_TEXT}`);
+    expect(lastMessage(api.accepted[2]!.body).content[0].content).toBe('nothing new');
     expect(r.stats).toMatchObject({ nudges: 1, idleStops: 1 });
     expect(r.decisions.map((d) => d.decisionType)).toEqual(['health-nudge', 'idle-stop']);
   });
@@ -181,16 +186,31 @@ describe('agent loop against the fake Messages API', () => {
     expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'iteration-cap' }));
   });
 
-  it('marks the system prompt and the last tool for prompt caching and sums cache usage', async () => {
-    api.enqueue(reply.toolUse([{ name: 'lookup', input: { q: 'x' } }]), reply.text('done'));
-    const r = await loop({ tools: [{ ...lookupTool, name: 'first' }, lookupTool] });
-    const body = api.accepted[0]!.body;
-    expect(body.system[0].cache_control).toEqual({ type: 'ephemeral' });
-    expect(body.tools[0].cache_control).toBeUndefined();
-    expect(body.tools[1].cache_control).toEqual({ type: 'ephemeral' });
-    expect(r.usage.cacheWriteTokens).toBeGreaterThan(0);
-    expect(r.usage.cacheReadTokens).toBe(r.usage.cacheWriteTokens); // written once, read once
-    expect(r.usage.inputTokens).toBeGreaterThan(0);
-    expect(r.usage.outputTokens).toBeGreaterThan(0);
+  it('cache breakpoints move with the conversation: automatic (top level), the system prompt, and the previous turn; the growing history is read back', async () => {
+    api.enqueue(
+      reply.toolUse([{ name: 'lookup', input: { q: '1' } }]),
+      reply.toolUse([{ name: 'lookup', input: { q: '2' } }]),
+      reply.toolUse([{ name: 'lookup', input: { q: '3' } }]),
+      reply.text('done'),
+    );
+    // Each result is ~1,500 tokens, so the history passes Sonnet's 1,024-token minimum after the first turn.
+    const r = await loop({ clientTools: { lookup: (input) => ({ content: `${JSON.stringify(input)} ${'evidence '.repeat(650)}`, newSources: 1 }) } });
+    expect(r.status).toBe('completed');
+    const bodies = api.accepted.map((q) => q.body);
+    for (const b of bodies) {
+      expect(b.cache_control).toEqual({ type: 'ephemeral' });
+      expect(b.system[0].cache_control).toEqual({ type: 'ephemeral' });
+      expect(b.tools.some((t: { cache_control?: unknown }) => t.cache_control)).toBe(false);
+    }
+    // From the third request on, the previous request's last block carries a breakpoint of its own.
+    const marked = (b: { messages: Array<{ content: unknown }> }) =>
+      b.messages.map((m) => (Array.isArray(m.content) ? m.content.some((x: { cache_control?: unknown }) => x.cache_control) : false));
+    expect(marked(bodies[2]!)).toEqual([false, false, true, false, false]);
+    const usage = api.accepted.map((q) => q.usage);
+    expect(usage[0]!.cache_creation_input_tokens).toBe(0); // the first request is below the minimum
+    expect(usage[1]!.cache_creation_input_tokens).toBeGreaterThan(1024);
+    for (const u of usage.slice(2)) expect(u.cache_read_input_tokens).toBeGreaterThan(1024);
+    expect(r.usage.cacheReadTokens).toBe(usage.reduce((n, u) => n + u.cache_read_input_tokens, 0));
+    expect(r.usage.cacheReadTokens / (r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens)).toBeGreaterThan(0.4);
   });
 });

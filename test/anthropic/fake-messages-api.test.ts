@@ -29,7 +29,6 @@ describe('fake Messages API: request validation (400 invalid_request_error like 
     ['missing model', { max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }, /^model: Field required$/],
     ['missing max_tokens', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, /^max_tokens: Field required$/],
     ['first message from the assistant', { ...base, messages: [{ role: 'assistant', content: 'hi' }] }, /first message must use the "user" role/],
-    ['two user messages in a row', { ...base, messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }, /roles must alternate/],
     [
       'a tool_use without a tool_result after it',
       { ...base, tools: [tool], messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [toolUse('t1')] }, { role: 'user', content: 'b' }] },
@@ -143,5 +142,176 @@ describe('fake Messages API: responses', () => {
     const r = await post({ ...base, messages: [{ role: 'user', content: 'a' }] });
     expect(r.status).toBe(400);
     expect(r.json.error!.message).toMatch(/no scripted reply for request #0/);
+  });
+});
+
+/* The fake must be able to fail where the real API would on each point of the Claude engine's contract. */
+describe('fake Messages API: what the real API does that the engine relies on', () => {
+  const web = { type: 'web_search_20260318', name: 'web_search' };
+  const deferredTurn = () => {
+    const deferred = { type: 'server_tool_use', id: 'srvtoolu_d1', name: 'web_search', input: { query: 'q' }, caller: { type: 'direct' } };
+    return [{ role: 'user', content: 'a' }, { role: 'assistant', content: [deferred, toolUse('t1')] }];
+  };
+
+  it('combines consecutive turns of one role, as the API does; strictAlternation refuses them', async () => {
+    api.setHandler(() => reply.text('ok'));
+    expect((await post({ ...base, messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] })).status).toBe(200);
+    const strict = await FakeMessagesApi.start({ strictAlternation: true, handler: () => reply.text('ok') });
+    try {
+      const res = await fetch(`${strict.baseURL}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ ...base, messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }),
+      });
+      expect(res.status).toBe(400);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('a server call deferred beside a client call: tool results only in the answer (text refused), and the deferred search runs then, billed once', async () => {
+    api.setHandler(() => reply.text('done'));
+    const refused = await post({ ...base, tools: [tool, web], messages: [...deferredTurn(), { role: 'user', content: [toolResult('t1'), { type: 'text', text: 'nudge' }] }] });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error!.message).toMatch(/may contain only `tool_result` blocks, found `text`/);
+    const ok = await api.client().messages.create({ ...base, tools: [tool, web] as never, messages: [...deferredTurn(), { role: 'user', content: [toolResult('t1')] }] as never });
+    expect(ok.content[0]).toMatchObject({ type: 'web_search_tool_result', tool_use_id: 'srvtoolu_d1' });
+    expect(ok.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+    expect(api.billedSearches.map((b) => b.query)).toEqual(['q']);
+    // Sent back as returned, the history is valid: the result in the later turn pairs with the deferred call.
+    const next = await post({ ...base, tools: [tool, web], messages: [...deferredTurn(), { role: 'user', content: [toolResult('t1')] }, { role: 'assistant', content: ok.content }, { role: 'user', content: 'more' }] });
+    expect(next.status).toBe(200);
+  });
+
+  it('a server call without result in the middle of a history, with no client call beside it, is refused', async () => {
+    api.setHandler(() => reply.text('x'));
+    const r = await post({ ...base, tools: [web], messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'server_tool_use', id: 's9', name: 'web_search', input: {} }] }, { role: 'user', content: 'b' }] });
+    expect(r.status).toBe(400);
+  });
+
+  it('containers: code filtering web pages names one; a follow-up while its code runs must name it, and only a live one', async () => {
+    const callers = ['direct', 'code_execution_20260120'];
+    const tools = [
+      { ...web, allowed_callers: callers },
+      { type: 'web_fetch_20260318', name: 'web_fetch', allowed_callers: callers },
+      { type: 'code_execution_20260120', name: 'code_execution' },
+    ];
+    api.enqueue(reply.codeExecution({ url: 'https://a.org/p', title: 'A', pageText: 'long page', stdout: 'the part', pending: true }));
+    const first = await api.client().messages.create({ ...base, tools: tools as never, messages: [{ role: 'user', content: 'a' }] });
+    expect(first.container?.id).toMatch(/^container_/);
+    const history = [{ role: 'user', content: 'a' }, { role: 'assistant', content: first.content }];
+    api.setHandler(() => reply.text('ok'));
+    const without = await post({ ...base, tools, messages: history });
+    expect(without.status).toBe(400);
+    expect(without.json.error!.message).toBe('container_id is required when there are pending tool uses generated by code execution with tools.');
+    expect((await post({ ...base, tools, messages: history, container: 'container_nope' })).status).toBe(400);
+    expect((await post({ ...base, tools, messages: history, container: first.container!.id })).status).toBe(200);
+  });
+
+  it('a web tool callable from code needs that code execution tool', async () => {
+    api.setHandler(() => reply.text('x'));
+    const r = await post({ ...base, tools: [{ ...web, allowed_callers: ['code_execution_20260120'] }], messages: [{ role: 'user', content: 'a' }] });
+    expect(r.status).toBe(400);
+    expect(r.json.error!.message).toMatch(/requires the code_execution_20260120 tool/);
+  });
+
+  it('caching: a prefix below the model minimum is never cached; at or above it is written, then read, up to the last breakpoint only', async () => {
+    api.setHandler(() => reply.text('ok'));
+    const client = api.client();
+    const short = { ...base, model: 'claude-sonnet-5-5', cache_control: { type: 'ephemeral' }, messages: [{ role: 'user', content: 'short prompt' }] };
+    for (let i = 0; i < 2; i++) {
+      const m = await client.messages.create(short as never);
+      expect([m.usage.cache_creation_input_tokens, m.usage.cache_read_input_tokens]).toEqual([0, 0]);
+    }
+    // Sonnet 5's minimum is 1,024 tokens; the fake counts 4 characters a token.
+    const long = 'x'.repeat(5000);
+    const cached = { ...base, model: 'claude-sonnet-5-5', cache_control: { type: 'ephemeral' }, messages: [{ role: 'user', content: long }] };
+    const w = await client.messages.create(cached as never);
+    expect(w.usage.cache_creation_input_tokens).toBeGreaterThanOrEqual(1024);
+    expect(w.usage.cache_read_input_tokens).toBe(0);
+    const r = await client.messages.create(cached as never);
+    expect(r.usage.cache_read_input_tokens).toBe(w.usage.cache_creation_input_tokens);
+    expect(r.usage.input_tokens).toBe(0);
+    // The same prompt for another model is another cache.
+    expect((await client.messages.create({ ...cached, model: 'claude-opus-5-5' } as never)).usage.cache_read_input_tokens).toBe(0);
+    // No breakpoint, no caching at all; what follows the last breakpoint is neither read nor written.
+    expect((await client.messages.create({ ...cached, cache_control: undefined } as never)).usage.cache_read_input_tokens).toBe(0);
+    const grown = { ...cached, cache_control: undefined, messages: [{ role: 'user', content: [{ type: 'text', text: long, cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'y'.repeat(8000) }] }] };
+    const g = await client.messages.create(grown as never);
+    expect(g.usage.cache_read_input_tokens).toBe(w.usage.cache_creation_input_tokens);
+    expect(g.usage.cache_creation_input_tokens).toBe(0);
+    expect(g.usage.input_tokens).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('caching: a read looks back at most 20 blocks from a breakpoint', async () => {
+    api.setHandler(() => reply.text('ok'));
+    const client = api.client();
+    const head = [{ type: 'text', text: 'h'.repeat(6000) }];
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'text', text: `block ${i}` }));
+    const ask = (extra: number) =>
+      client.messages.create({ ...base, model: 'claude-sonnet-5-5', cache_control: { type: 'ephemeral' }, messages: [{ role: 'user', content: [...head, ...filler(extra)] }] } as never);
+    const first = await ask(0);
+    expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    expect((await ask(20)).usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
+    api.cache.clear();
+    await ask(0);
+    expect((await ask(21)).usage.cache_read_input_tokens).toBe(0);
+  });
+
+  it('returns an empty end_turn when scripted, and rate-limit headers on every answer', async () => {
+    api.enqueue(reply.empty(), apiError.rateLimited(2));
+    const empty = await post({ ...base, messages: [{ role: 'user', content: 'a' }] });
+    expect(empty.status).toBe(200);
+    expect((empty.json as unknown as { content: unknown[]; stop_reason: string }).content).toEqual([]);
+    expect(empty.headers.get('anthropic-ratelimit-requests-limit')).toBe('4000');
+    expect(Number(empty.headers.get('anthropic-ratelimit-requests-remaining'))).toBeGreaterThan(0);
+    const limited = await post({ ...base, messages: [{ role: 'user', content: 'a' }] });
+    expect(limited.headers.get('retry-after')).toBe('2');
+    api.rateLimitFor(60_000, 3);
+    const wall = await post({ ...base, messages: [{ role: 'user', content: 'a' }] });
+    expect([wall.status, wall.headers.get('retry-after'), wall.headers.get('anthropic-ratelimit-requests-remaining')]).toEqual([429, '3', '0']);
+  });
+
+  it('streams the same message the SDK assembles with messages.stream().finalMessage()', async () => {
+    const scripted = reply.toolUse([{ name: 'lookup', input: { q: 'x' }, id: 'toolu_s' }], 'Let me see.', webSearchBlocks('q', [{ url: 'https://a.org', title: 'A' }]));
+    api.enqueue(scripted, scripted);
+    const params = { ...base, tools: [tool, web] as never, messages: [{ role: 'user' as const, content: 'a' }] };
+    const plain = await api.client().messages.create(params);
+    const streamed = await api.client().messages.stream(params).finalMessage();
+    expect(streamed.content).toEqual(plain.content);
+    expect(streamed.stop_reason).toBe('tool_use');
+    expect(streamed.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+    expect(api.requests[1]!.streamed).toBe(true);
+  });
+
+  it('cuts an idle non-streaming connection on a long server-tool turn (billing its searches anyway); a stream stays alive', async () => {
+    const slow = await FakeMessagesApi.start({ idleCutMs: 200, pingMs: 50 });
+    try {
+      const turn = () => ({ ...reply.pauseTurn([{ query: 'q', results: [{ url: 'https://a.org', title: 'A' }] }]), durationMs: 500 });
+      slow.enqueue(turn(), turn());
+      const params = { ...base, tools: [web] as never, messages: [{ role: 'user' as const, content: 'a' }] };
+      await expect(slow.client({ maxRetries: 0 }).messages.create(params)).rejects.toBeInstanceOf(Anthropic.APIConnectionError);
+      const m = await slow.client({ maxRetries: 0 }).messages.stream(params).finalMessage();
+      expect(m.stop_reason).toBe('pause_turn');
+      expect(slow.billedSearches).toHaveLength(2);
+      expect(slow.requests.map((r) => r.cut ?? false)).toEqual([true, false]);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses a prompt longer than the context window with the API message', async () => {
+    const small = await FakeMessagesApi.start({ contextWindow: 100, handler: () => reply.text('x') });
+    try {
+      const res = await fetch(`${small.baseURL}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ ...base, messages: [{ role: 'user', content: 'x'.repeat(1000) }] }),
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^prompt is too long: \d+ tokens > 100 maximum$/);
+    } finally {
+      await small.close();
+    }
   });
 });

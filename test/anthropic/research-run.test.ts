@@ -30,7 +30,8 @@ const usageTotal = (u: Run['usage']) => u.inputTokens + u.outputTokens + u.cache
 /**
  * Run C's planner answers invalid output twice and its researcher refuses: both sides must fall back to the corpus
  * engine. Run D's researchers are overloaded (529) on their first attempt, and the extractor of its "background"
- * subtopic gets a 400: the first is retried by the job backoff, the second fails for good at once.
+ * subtopic gets a 403 (a key without permission: configuration, not a request another engine could answer): the
+ * first is retried by the job backoff, the second fails for good at once.
  */
 function scriptWithFailingRuns(): Record<string, FakeHandler> {
   const base = researchScript({ rounds: 1 });
@@ -45,14 +46,14 @@ function scriptWithFailingRuns(): Record<string, FakeHandler> {
         const brief = JSON.stringify(req.messages[0]);
         const n = (seen.get(brief) ?? 0) + 1;
         seen.set(brief, n);
-        // ANTHROPIC_MAX_RETRIES=1: the first job attempt sends twice, both overloaded; the second attempt goes through.
+        // ANTHROPIC_MAX_RETRIES=1: the first job attempt sends twice (the engine's retry), both overloaded; the second attempt goes through.
         if (n <= 2) return apiError.overloaded();
       }
       return base['researcher']!(req);
     },
     extractor: (req) =>
       runOf(req) === 'd' && /Objective: [^\n]*background/.test(JSON.stringify(req.messages[0]).replace(/\\n/g, '\n'))
-        ? apiError.invalidRequest('messages.0.content: simulated permanent error')
+        ? { kind: 'error', status: 403, errorType: 'permission_error', message: 'Your API key does not have permission to use the specified resource.' }
         : base['extractor']!(req),
   };
 }
@@ -200,7 +201,7 @@ describe('research runs with ENGINE=anthropic against the fake Messages API', ()
     expect(run.usage.inputTokens).toBeGreaterThan(0);
   }, 120_000);
 
-  it('a 529 after the SDK retries is retried by the job backoff; a 400 fails the task at once; the run still ends done', async () => {
+  it('a 529 after the engine retries is retried by the job backoff; a 403 fails the task at once; the run still ends done', async () => {
     const { id } = await stack.client.submit({ topic: topicOf('d', 'navigation') });
     const events = await stack.follow(id);
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
@@ -209,11 +210,11 @@ describe('research runs with ENGINE=anthropic against the fake Messages API', ()
     const others = jobs.filter((j) => !background.includes(j));
     expect(background).toHaveLength(1);
     expect(others.length).toBeGreaterThan(0);
-    // Attempt 1 met the 529s (retryable, backed off); attempt 2 met the 400: UnrecoverableError, no third attempt of 3.
+    // Attempt 1 met the 529s (retryable, backed off); attempt 2 met the 403: UnrecoverableError, no third attempt of 3.
     const failed = background[0]!;
     expect(await failed.getState()).toBe('failed');
     expect(failed.attemptsMade).toBe(2);
-    expect(failed.failedReason).toMatch(/HTTP 400.*not retryable/);
+    expect(failed.failedReason).toMatch(/HTTP 403.*not retryable/);
     // 529 twice (the SDK's own retry included), then the job's second attempt succeeded.
     for (const j of others) {
       expect(await j.getState()).toBe('completed');

@@ -1,7 +1,10 @@
 /**
  * A faithful stand-in for the Anthropic Messages API (`POST /v1/messages`) for tests: a real HTTP server the real SDK
- * talks to through `baseURL`. It validates requests the way the API does (400 `invalid_request_error` otherwise),
- * records every request, and answers from a script: queues per role or global, or a handler function of the request.
+ * talks to through `baseURL`. It refuses what the API refuses (400 `invalid_request_error`, see
+ * fake-messages-validation.ts), counts usage as the API does (prompt caching in fake-prompt-cache.ts, server tool
+ * requests billed per executed search), streams when asked (fake-messages-stream.ts), runs deferred server tool calls
+ * when their turn's tool results arrive, hands out containers, sends rate-limit headers, and answers from a script:
+ * queues per role or global, or a handler function of the request.
  *
  *   const api = await FakeMessagesApi.start();
  *   api.scriptByRole({ planner: reply.json({...}), researcher: [reply.toolUse([...]), reply.text('notes')] });
@@ -11,10 +14,16 @@
  *
  * Roles come from the `Orrery role: <role>.` line the engine puts at the top of every system prompt.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
+import { FakePromptCache, tokensOf } from './fake-prompt-cache';
+import { messageEvents, PING } from './fake-messages-stream';
+import { blocksOf, combineTurns, orphanServerUses, validateMessagesRequest } from './fake-messages-validation';
+
+export { validateMessagesRequest } from './fake-messages-validation';
+export { minCacheableTokens } from './fake-prompt-cache';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -31,6 +40,10 @@ export interface FakeMessageReply {
   usage?: Partial<{ input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number }>;
   /** Set by `reply.json`: the request must carry `output_config.format` with a schema, else the fake answers 400. */
   requireOutputFormat?: boolean;
+  /** The reply ran code in a container: the response names it (the request's container, else a new one). */
+  container?: boolean;
+  /** How long the server works on the turn before the reply (server-side searches, code). */
+  durationMs?: number;
 }
 export interface FakeErrorReply {
   kind: 'error';
@@ -47,6 +60,7 @@ export interface FakeRequest {
   body: Json;
   role: string | undefined;
   system: string;
+  /** The messages, consecutive turns of one role combined as the API combines them. */
   messages: Json[];
   tools: Json[];
   /** The tool_result blocks of the last user message. */
@@ -60,6 +74,8 @@ type Scripted = FakeReply | FakeHandler;
 
 export interface RecordedRequest {
   index: number;
+  /** When the request arrived (ms since the epoch). */
+  at: number;
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
@@ -71,6 +87,13 @@ export interface RecordedRequest {
   /** The 400 message when validation failed. */
   validationError?: string;
   stopReason?: StopReason;
+  streamed?: boolean;
+  /** The usage the fake billed (also when the connection was cut before the answer). */
+  usage?: Json;
+  /** Queries of the web searches this request ran (and billed). */
+  webSearches?: string[];
+  /** The connection was cut before the answer went out (an idle non-streaming request). */
+  cut?: boolean;
 }
 
 /* ------------------------------------------------------------------------------------------------ builders */
@@ -88,18 +111,33 @@ export interface Citation {
   cited_text: string;
 }
 
+/**
+ * A search result's `encrypted_content`: the page as the model reads it, opaque to the client. The API bills it as input
+ * when it is sent back ("search results … are counted as input tokens": web search tool docs), so it is sized like a
+ * page excerpt, not like a URL.
+ */
+const encryptedPage = (url: string): string => {
+  let out = '';
+  for (let i = 0; out.length < 1600; i++) out += createHash('sha256').update(`${url}#${i}`).digest('base64');
+  return `enc_${out.slice(0, 1600)}`;
+};
+
+const webSearchResult = (id: string, results: WebResult[]): Json => ({
+  type: 'web_search_tool_result',
+  tool_use_id: id,
+  caller: { type: 'direct' },
+  content: results.map((r) => ({ type: 'web_search_result', url: r.url, title: r.title, encrypted_content: encryptedPage(r.url), page_age: null })),
+});
+
 /** A `server_tool_use` (web_search) and its `web_search_tool_result`, as the API returns them. */
 export function webSearchBlocks(query: string, results: WebResult[]): Json[] {
   const id = nextId('srvtoolu');
-  return [
-    { type: 'server_tool_use', id, name: 'web_search', input: { query }, caller: { type: 'direct' } },
-    {
-      type: 'web_search_tool_result',
-      tool_use_id: id,
-      caller: { type: 'direct' },
-      content: results.map((r) => ({ type: 'web_search_result', url: r.url, title: r.title, encrypted_content: `enc_${Buffer.from(r.url).toString('base64')}`, page_age: null })),
-    },
-  ];
+  return [{ type: 'server_tool_use', id, name: 'web_search', input: { query }, caller: { type: 'direct' } }, webSearchResult(id, results)];
+}
+
+/** A web search the API defers because the same turn calls a client tool: no result until the tool results return. */
+export function deferredWebSearch(query: string): Json {
+  return { type: 'server_tool_use', id: nextId('srvtoolu'), name: 'web_search', input: { query }, caller: { type: 'direct' } };
 }
 
 export function textBlock(text: string, citations?: Citation[]): Json {
@@ -112,11 +150,22 @@ export function textBlock(text: string, citations?: Citation[]): Json {
   };
 }
 
+/** Results the fake gives a deferred web search when it finally runs: three pages derived from the query. */
+export const defaultWebResults = (query: string): WebResult[] => {
+  const slug = query.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'q';
+  return [1, 2, 3].map((n) => ({ url: `https://example.org/${slug}/${n}`, title: `${query} (${n})` }));
+};
+
 export const reply = {
   /** end_turn with plain text (optionally with web_search_result_location citations). */
   text: (text: string, citations?: Citation[]): FakeMessageReply => ({ kind: 'message', content: [textBlock(text, citations)], stop_reason: 'end_turn' }),
   /** end_turn with arbitrary blocks. */
   endTurn: (content: Json[]): FakeMessageReply => ({ kind: 'message', content, stop_reason: 'end_turn' }),
+  /**
+   * end_turn with no content: what the model answers when a user turn puts text after tool results ("Empty responses
+   * with end_turn": stop reasons docs).
+   */
+  empty: (): FakeMessageReply => ({ kind: 'message', content: [], stop_reason: 'end_turn', usage: { output_tokens: 3 } }),
   /** A structured-output answer: end_turn with the JSON text. The request must carry output_config.format. */
   json: (value: unknown): FakeMessageReply => ({ kind: 'message', content: [textBlock(JSON.stringify(value))], stop_reason: 'end_turn', requireOutputFormat: true }),
   /** A structured-output answer whose text is given raw (e.g. invalid JSON). */
@@ -142,6 +191,43 @@ export const reply = {
     kind: 'message',
     content: [{ type: 'server_tool_use', id: nextId('srvtoolu'), name: 'web_search', input: { query }, caller: { type: 'direct' } }],
     stop_reason: 'pause_turn',
+  }),
+  /**
+   * Web results filtered by code (web_search_20260318 with `allowed_callers` naming code execution): the model runs
+   * code in a container, the code fetches a page, and prints the part that matters. `pending` leaves the code running
+   * (pause_turn), so the follow-up must name the container.
+   */
+  codeExecution: (o: { url: string; title: string; pageText: string; stdout: string; pending?: boolean; text?: string }): FakeMessageReply => {
+    const exec = nextId('srvtoolu');
+    const fetch = nextId('srvtoolu');
+    const caller = { type: 'code_execution_20260120', tool_id: exec };
+    const content: Json[] = [
+      { type: 'server_tool_use', id: exec, name: 'code_execution', input: { code: `page = await web_fetch(url="${o.url}")\nprint(extract(page))` }, caller: { type: 'direct' } },
+      { type: 'server_tool_use', id: fetch, name: 'web_fetch', input: { url: o.url }, caller },
+      {
+        type: 'web_fetch_tool_result',
+        tool_use_id: fetch,
+        caller,
+        content: {
+          type: 'web_fetch_result',
+          url: o.url,
+          retrieved_at: null,
+          content: { type: 'document', title: o.title, citations: null, source: { type: 'text', media_type: 'text/plain', data: o.pageText } },
+        },
+      },
+    ];
+    if (!o.pending) {
+      content.push({ type: 'code_execution_tool_result', tool_use_id: exec, content: { type: 'code_execution_result', stdout: o.stdout, stderr: '', return_code: 0, content: [] } });
+      if (o.text) content.push(textBlock(o.text));
+    }
+    return { kind: 'message', content, stop_reason: o.pending ? 'pause_turn' : 'end_turn', container: true };
+  },
+  /** The rest of a paused code execution: its result, then text. */
+  codeExecutionDone: (execId: string, stdout: string, text: string): FakeMessageReply => ({
+    kind: 'message',
+    content: [{ type: 'code_execution_tool_result', tool_use_id: execId, content: { type: 'code_execution_result', stdout, stderr: '', return_code: 0, content: [] } }, textBlock(text)],
+    stop_reason: 'end_turn',
+    container: true,
   }),
   maxTokens: (partialText: string): FakeMessageReply => ({ kind: 'message', content: [textBlock(partialText)], stop_reason: 'max_tokens' }),
   stopSequence: (text: string, sequence: string): FakeMessageReply => ({ kind: 'message', content: [textBlock(text)], stop_reason: 'stop_sequence', stop_sequence: sequence }),
@@ -172,207 +258,39 @@ export const apiError = {
   invalidRequest: (message: string): FakeErrorReply => ({ kind: 'error', status: 400, errorType: 'invalid_request_error', message }),
 };
 
-/* ---------------------------------------------------------------------------------------------- validation */
-
-const REQUEST_BLOCK_TYPES = new Set([
-  'text',
-  'image',
-  'document',
-  'search_result',
-  'thinking',
-  'redacted_thinking',
-  'tool_use',
-  'tool_result',
-  'server_tool_use',
-  'web_search_tool_result',
-  'web_fetch_tool_result',
-  'code_execution_tool_result',
-  'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result',
-  'tool_search_tool_result',
-  'container_upload',
-]);
-const SERVER_RESULT_TYPES = new Set([...REQUEST_BLOCK_TYPES].filter((t) => t.endsWith('_tool_result') && t !== 'tool_result'));
-const SERVER_TOOL_TYPE = /^(web_search|web_fetch|code_execution|bash|text_editor|memory|tool_search_tool_(bm25|regex))_\d{8}$|^tool_search_tool_(bm25|regex)$/;
-
-const blocksOf = (content: Json): Json[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : []);
-
-function countCacheControl(body: Json): number {
-  let n = 0;
-  const visit = (v: Json): void => {
-    if (Array.isArray(v)) v.forEach(visit);
-    else if (v && typeof v === 'object') {
-      if (v.cache_control) n += 1;
-      for (const [k, x] of Object.entries(v)) if (k !== 'cache_control') visit(x);
-    }
-  };
-  visit(body.system);
-  visit(body.tools);
-  visit(body.messages);
-  return n;
-}
-
-function checkStrictSchema(schema: Json, path: string): string | undefined {
-  if (!schema || typeof schema !== 'object') return undefined;
-  if (schema.type === 'object' && schema.additionalProperties !== false) {
-    return `${path}: For 'object' type, 'additionalProperties' must be explicitly set to false`;
-  }
-  for (const key of ['properties', '$defs', 'definitions']) {
-    for (const [k, v] of Object.entries(schema[key] ?? {})) {
-      const e = checkStrictSchema(v, `${path}.${key}.${k}`);
-      if (e) return e;
-    }
-  }
-  for (const key of ['items', 'anyOf', 'allOf', 'oneOf']) {
-    const v = schema[key];
-    for (const [i, s] of (Array.isArray(v) ? v : v ? [v] : []).entries()) {
-      const e = checkStrictSchema(s, `${path}.${key}.${i}`);
-      if (e) return e;
-    }
-  }
-  return undefined;
-}
-
-/** Returns the API's 400 message for an invalid request, or undefined when it is valid. */
-export function validateMessagesRequest(body: Json, opts: { strictAlternation: boolean }): string | undefined {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'Request body must be a JSON object';
-  if (typeof body.model !== 'string' || !body.model) return 'model: Field required';
-  if (body.max_tokens === undefined) return 'max_tokens: Field required';
-  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 0) return 'max_tokens: Input should be a valid integer greater than or equal to 0';
-  if (body.stream) return 'fake Messages API: streaming is not supported by this fake';
-  if (body.system !== undefined && typeof body.system !== 'string') {
-    if (!Array.isArray(body.system) || body.system.some((b: Json) => b?.type !== 'text' || typeof b.text !== 'string')) {
-      return 'system: Input should be a valid string or a list of text blocks';
-    }
-  }
-  if (body.stop_sequences !== undefined && (!Array.isArray(body.stop_sequences) || body.stop_sequences.some((s: Json) => typeof s !== 'string'))) {
-    return 'stop_sequences: Input should be a valid list of strings';
-  }
-  const messages = body.messages;
-  if (!Array.isArray(messages)) return 'messages: Field required';
-  if (messages.length === 0) return 'messages: at least one message is required';
-
-  // Tools.
-  const tools: Json[] = body.tools ?? [];
-  if (!Array.isArray(tools)) return 'tools: Input should be a valid list';
-  const names = new Set<string>();
-  for (const [i, t] of tools.entries()) {
-    if (typeof t?.name !== 'string' || !t.name) return `tools.${i}.name: Field required`;
-    if (names.has(t.name)) return `tools: Tool names must be unique. Duplicate: ${t.name}`;
-    names.add(t.name);
-    if (t.type && t.type !== 'custom') {
-      if (!SERVER_TOOL_TYPE.test(t.type)) return `tools.${i}.type: Input tag '${t.type}' found using 'type' does not match any of the expected tags`;
-      if ((t.allowed_domains?.length ?? 0) > 0 && (t.blocked_domains?.length ?? 0) > 0) {
-        return `tools.${i}: Cannot specify both allowed_domains and blocked_domains`;
-      }
-    } else {
-      if (!t.input_schema) return `tools.${i}.custom.input_schema: Field required`;
-      if (t.input_schema.type !== 'object') return `tools.${i}.custom.input_schema.type: Input should be 'object'`;
-    }
-  }
-  const serverToolNames = new Set(tools.filter((t) => t.type && t.type !== 'custom').map((t) => t.name));
-
-  // Roles, blocks, tool pairing.
-  let usesTools = false;
-  for (const [i, m] of messages.entries()) {
-    if (m?.role !== 'user' && m?.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`;
-    if (i === 0 && m.role !== 'user') return 'messages: first message must use the "user" role';
-    if (opts.strictAlternation && i > 0 && messages[i - 1].role === m.role) {
-      return `messages: roles must alternate between "user" and "assistant", but found multiple "${m.role}" roles in a row`;
-    }
-    if (typeof m.content !== 'string' && !Array.isArray(m.content)) return `messages.${i}.content: Input should be a valid string or list`;
-    const blocks = blocksOf(m.content);
-    if (Array.isArray(m.content) && blocks.length === 0 && !(m.role === 'assistant' && i === messages.length - 1)) {
-      return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
-    }
-    for (const [j, b] of blocks.entries()) {
-      if (!REQUEST_BLOCK_TYPES.has(b?.type)) return `messages.${i}.content.${j}.type: Input tag '${b?.type}' found using 'type' does not match any of the expected tags`;
-      if (b.type === 'text' && typeof b.text !== 'string') return `messages.${i}.content.${j}.text: Field required`;
-      if (b.type === 'text' && b.text.length === 0) return `messages.${i}.content.${j}: text content blocks must be non-empty`;
-      const assistantOnly = b.type === 'tool_use' || b.type === 'server_tool_use' || SERVER_RESULT_TYPES.has(b.type);
-      if (assistantOnly && m.role !== 'assistant') return `messages.${i}.content.${j}: \`${b.type}\` blocks are only allowed in assistant messages`;
-      if (b.type === 'tool_result' && m.role !== 'user') return `messages.${i}.content.${j}: \`tool_result\` blocks are only allowed in user messages`;
-      if (b.type === 'tool_use' || b.type === 'tool_result') usesTools = true;
-      if (b.type === 'server_tool_use' && !serverToolNames.has(b.name)) {
-        return `messages.${i}.content.${j}: server tool '${b.name}' is used but not defined in tools`;
-      }
-    }
-    if (m.role === 'assistant') {
-      // Every server_tool_use is followed by its result in the same content (unless this is the final, paused message).
-      const answered = new Set(blocks.filter((b) => SERVER_RESULT_TYPES.has(b.type)).map((b) => b.tool_use_id));
-      const serverUses = blocks.filter((b) => b.type === 'server_tool_use');
-      const orphans = serverUses.filter((b) => !answered.has(b.id)).map((b) => b.id);
-      if (orphans.length && i !== messages.length - 1) {
-        return `messages.${i}: \`server_tool_use\` ids were found without a corresponding result block in the same message: ${orphans.join(', ')}`;
-      }
-      const serverIds = new Set(serverUses.map((b) => b.id));
-      const stray = blocks.filter((b) => SERVER_RESULT_TYPES.has(b.type) && !serverIds.has(b.tool_use_id)).map((b) => b.tool_use_id);
-      if (stray.length) return `messages.${i}: result blocks reference unknown \`server_tool_use\` ids: ${stray.join(', ')}`;
-
-      // Every tool_use is answered by a tool_result in the very next (user) message.
-      const toolUseIds = blocks.filter((b) => b.type === 'tool_use').map((b) => b.id as string);
-      if (toolUseIds.length) {
-        const next = messages[i + 1];
-        const resultIds = new Set(next && next.role === 'user' ? blocksOf(next.content).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : []);
-        const missing = toolUseIds.filter((id) => !resultIds.has(id));
-        if (missing.length) {
-          return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
-        }
-      }
-    } else {
-      const results = blocks.filter((b) => b.type === 'tool_result');
-      if (results.length) {
-        const prev = messages[i - 1];
-        const prevIds = new Set(prev ? blocksOf(prev.content).filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
-        const unexpected = results.map((b) => b.tool_use_id).filter((id) => !prevIds.has(id));
-        if (unexpected.length) {
-          return `messages.${i}.content.0: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${unexpected.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
-        }
-        const firstOther = blocks.findIndex((b) => b.type !== 'tool_result');
-        const lastResult = blocks.map((b) => b.type).lastIndexOf('tool_result');
-        if (firstOther !== -1 && firstOther < lastResult) {
-          return `messages.${i}: \`tool_result\` blocks must come first in the content of a user message, before any other content`;
-        }
-        const seen = new Set<string>();
-        for (const r of results) {
-          if (seen.has(r.tool_use_id)) return `messages.${i}: each \`tool_use_id\` may be answered only once: ${r.tool_use_id}`;
-          seen.add(r.tool_use_id);
-        }
-      }
-    }
-  }
-  if (usesTools && tools.filter((t) => !t.type || t.type === 'custom').length === 0) {
-    return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
-  }
-
-  const cacheBlocks = countCacheControl(body);
-  if (cacheBlocks > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${cacheBlocks}.`;
-
-  const format = body.output_config?.format;
-  if (format !== undefined && format !== null) {
-    if (format.type !== 'json_schema') return `output_config.format.type: Input should be 'json_schema'`;
-    if (!format.schema || typeof format.schema !== 'object') return 'output_config.format.schema: Field required';
-    const e = checkStrictSchema(format.schema, 'output_config.format.schema');
-    if (e) return e;
-  }
-  return undefined;
-}
-
 /* ------------------------------------------------------------------------------------------------- server */
 
 export interface FakeMessagesApiOptions {
   handler?: FakeHandler;
-  /** Reject consecutive messages with the same role (the engine never sends them). Default true. */
+  /** Refuse consecutive messages with the same role instead of combining them as the API does. Default false. */
   strictAlternation?: boolean;
+  /** Input tokens a request may hold ("prompt is too long" above). Default 1,000,000 (the current models' window). */
+  contextWindow?: number;
+  /**
+   * A non-streaming response still being worked on after this long has its connection cut, as proxies and load
+   * balancers cut idle connections (the reason the API asks for streaming on long requests). Default: never.
+   */
+  idleCutMs?: number;
+  /** Pings on a stream while the server works. Default 250 ms. */
+  pingMs?: number;
+  /** Results of a deferred web search when it runs. */
+  webResults?: (query: string) => WebResult[];
+  /** The organisation's request limit per minute, reported in `anthropic-ratelimit-requests-*`. Default 4000. */
+  requestsPerMinute?: number;
 }
+
+const CONTAINER_TTL_MS = 30 * 60_000;
 
 export class FakeMessagesApi {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: Scripted[] = [];
   private readonly roleScripts = new Map<string, Scripted[] | FakeHandler>();
   private handler?: FakeHandler;
-  private readonly cachedPrefixes = new Set<string>();
-  private readonly strictAlternation: boolean;
+  readonly cache = new FakePromptCache();
+  private readonly containers = new Map<string, number>();
+  private readonly opts: Required<Omit<FakeMessagesApiOptions, 'handler'>>;
+  private rateLimitedUntil = 0;
+  private rateLimitRetryAfter = 1;
   baseURL = '';
 
   private constructor(
@@ -380,7 +298,14 @@ export class FakeMessagesApi {
     opts: FakeMessagesApiOptions,
   ) {
     this.handler = opts.handler;
-    this.strictAlternation = opts.strictAlternation ?? true;
+    this.opts = {
+      strictAlternation: opts.strictAlternation ?? false,
+      contextWindow: opts.contextWindow ?? 1_000_000,
+      idleCutMs: opts.idleCutMs ?? 0,
+      pingMs: opts.pingMs ?? 250,
+      webResults: opts.webResults ?? defaultWebResults,
+      requestsPerMinute: opts.requestsPerMinute ?? 4000,
+    };
   }
 
   static async start(opts: FakeMessagesApiOptions = {}): Promise<FakeMessagesApi> {
@@ -420,6 +345,13 @@ export class FakeMessagesApi {
     return this;
   }
 
+  /** Every request gets 429 `rate_limit_error` with `retry-after: retryAfterSeconds` for the next `ms`. */
+  rateLimitFor(ms: number, retryAfterSeconds: number): this {
+    this.rateLimitedUntil = Date.now() + ms;
+    this.rateLimitRetryAfter = retryAfterSeconds;
+    return this;
+  }
+
   /** Requests that passed validation and got a message back. */
   get accepted(): RecordedRequest[] {
     return this.requests.filter((r) => r.status === 200);
@@ -427,12 +359,18 @@ export class FakeMessagesApi {
   get rejected(): RecordedRequest[] {
     return this.requests.filter((r) => r.status === 400);
   }
+  /** Every web search the fake ran and billed, with the request that ran it. */
+  get billedSearches(): Array<{ request: RecordedRequest; query: string }> {
+    return this.requests.flatMap((r) => (r.webSearches ?? []).map((query) => ({ request: r, query })));
+  }
 
   reset(): void {
     this.requests.length = 0;
     this.queue.length = 0;
     this.roleScripts.clear();
-    this.cachedPrefixes.clear();
+    this.cache.clear();
+    this.containers.clear();
+    this.rateLimitedUntil = 0;
     this.handler = undefined;
   }
 
@@ -449,12 +387,36 @@ export class FakeMessagesApi {
     return this.handler;
   }
 
+  /** `anthropic-ratelimit-*` headers (rate limits docs, "response headers"), from a simple per-minute window. */
+  private rateLimitHeaders(now: number, limited: boolean): Record<string, string> {
+    const minute = Math.floor(now / 60_000);
+    const used = this.requests.filter((r) => Math.floor(r.at / 60_000) === minute).length;
+    const reset = new Date((minute + 1) * 60_000).toISOString();
+    const limit = this.opts.requestsPerMinute;
+    return {
+      'anthropic-ratelimit-requests-limit': String(limit),
+      'anthropic-ratelimit-requests-remaining': String(limited ? 0 : Math.max(0, limit - used)),
+      'anthropic-ratelimit-requests-reset': reset,
+      'anthropic-ratelimit-input-tokens-limit': '2000000',
+      'anthropic-ratelimit-input-tokens-remaining': limited ? '0' : '1990000',
+      'anthropic-ratelimit-input-tokens-reset': reset,
+      'anthropic-ratelimit-output-tokens-limit': '400000',
+      'anthropic-ratelimit-output-tokens-remaining': limited ? '0' : '399000',
+      'anthropic-ratelimit-output-tokens-reset': reset,
+    };
+  }
+
+  private liveContainers(now: number): Set<string> {
+    return new Set([...this.containers].filter(([, exp]) => exp > now).map(([id]) => id));
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const path = (req.url ?? '').split('?')[0]!;
-    const rec: RecordedRequest = { index: this.requests.length, method: req.method ?? '', path, headers: req.headers, raw, body: undefined, role: undefined, status: 0 };
+    const now = Date.now();
+    const rec: RecordedRequest = { index: this.requests.length, at: now, method: req.method ?? '', path, headers: req.headers, raw, body: undefined, role: undefined, status: 0 };
     this.requests.push(rec);
     const requestId = `req_fake${String(rec.index).padStart(4, '0')}`;
 
@@ -476,10 +438,18 @@ export class FakeMessagesApi {
     const body = rec.body;
     const systemText = typeof body?.system === 'string' ? body.system : Array.isArray(body?.system) ? body.system.map((b: Json) => b?.text ?? '').join('\n') : '';
     rec.role = /Orrery role: ([a-z-]+)\./.exec(systemText)?.[1];
-    const invalid = validateMessagesRequest(body, { strictAlternation: this.strictAlternation });
+    if (now < this.rateLimitedUntil) {
+      const e = apiError.rateLimited(this.rateLimitRetryAfter);
+      return sendError(429, e.errorType, e.message, { ...e.headers, ...this.rateLimitHeaders(now, true) });
+    }
+    const invalid = validateMessagesRequest(body, { strictAlternation: this.opts.strictAlternation, containers: this.liveContainers(now) });
     if (invalid) return sendError(400, 'invalid_request_error', invalid);
+    const inputTokens = tokensOf([body.tools ?? [], body.system ?? '', body.messages]);
+    if (inputTokens > this.opts.contextWindow) {
+      return sendError(400, 'invalid_request_error', `prompt is too long: ${inputTokens} tokens > ${this.opts.contextWindow} maximum`);
+    }
 
-    const messages: Json[] = body.messages;
+    const messages: Json[] = combineTurns(body.messages);
     const last = messages[messages.length - 1];
     const lastUser = [...messages].reverse().find((m) => m.role === 'user');
     const view: FakeRequest = {
@@ -508,42 +478,112 @@ export class FakeMessagesApi {
     if (out.stop_reason === 'stop_sequence' && !(body.stop_sequences ?? []).includes(out.stop_sequence)) {
       return sendError(400, 'invalid_request_error', `fake Messages API: stop_sequence "${out.stop_sequence}" was scripted but the request did not set it`);
     }
+    if (out.content.some((b) => b.type === 'server_tool_use' && !(body.tools ?? []).some((t: Json) => t.name === b.name))) {
+      return sendError(400, 'invalid_request_error', 'fake Messages API: a server tool call was scripted for a tool the request does not define');
+    }
+    // Code may call a tool only where its `allowed_callers` names that code execution version.
+    const calledFromCode = out.content.filter((b) => (b.type === 'server_tool_use' || b.type === 'tool_use') && b.caller?.type?.startsWith('code_execution'));
+    const callable = (b: Json) => (body.tools ?? []).find((t: Json) => t.name === b.name)?.allowed_callers?.includes(b.caller.type) ?? true;
+    if (calledFromCode.some((b) => !callable(b))) {
+      return sendError(400, 'invalid_request_error', "fake Messages API: a call from code was scripted for a tool whose allowed_callers exclude code execution");
+    }
 
-    // Simulated usage: a cached prefix (system + tools with cache_control) is written once, then read.
-    const prefix = JSON.stringify([body.system, body.tools ?? []]);
-    const cacheable = countCacheControl({ system: body.system, tools: body.tools }) > 0;
-    const prefixTokens = Math.ceil(prefix.length / 4);
-    const cacheHit = cacheable && this.cachedPrefixes.has(prefix);
-    if (cacheable) this.cachedPrefixes.add(prefix);
+    // A deferred server call runs now that its turn's tool results are here: its result opens the reply.
+    const deferred = this.deferredCalls(messages);
+    const content: Json[] = [...deferred.map((b) => webSearchResult(b.id, this.opts.webResults(String(b.input?.query ?? '')))), ...out.content];
+    const executed = [
+      ...deferred.map((b) => String(b.input?.query ?? '')),
+      ...this.executedSearches(out.content),
+    ];
+    rec.webSearches = executed;
+    const fetches = out.content.filter((b) => b.type === 'web_fetch_tool_result').length;
+
+    // Containers: a reply that ran code names one; the request's own, while it lives, else a new one.
+    let container: Json = null;
+    if (out.container) {
+      const asked = typeof body.container === 'string' ? body.container : body.container?.id;
+      const id = asked && this.liveContainers(now).has(asked) ? asked : nextId('container');
+      const expires = now + CONTAINER_TTL_MS;
+      this.containers.set(id, expires);
+      container = { id, expires_at: new Date(expires).toISOString(), skills: null };
+    }
+
+    const cached = this.cache.account(body, now);
     const usage = {
-      input_tokens: Math.ceil(JSON.stringify(messages).length / 4) + (cacheable ? 0 : prefixTokens),
+      input_tokens: cached.total - cached.read - cached.written,
       output_tokens: Math.max(1, Math.ceil(JSON.stringify(out.content).length / 4)),
-      cache_creation_input_tokens: cacheable && !cacheHit ? prefixTokens : 0,
-      cache_read_input_tokens: cacheHit ? prefixTokens : 0,
-      cache_creation: null,
+      cache_creation_input_tokens: cached.written,
+      cache_read_input_tokens: cached.read,
+      cache_creation: { ephemeral_5m_input_tokens: cached.written, ephemeral_1h_input_tokens: 0 },
       inference_geo: null,
-      server_tool_use: null,
+      output_tokens_details: null,
+      server_tool_use: executed.length || fetches ? { web_search_requests: executed.length, web_fetch_requests: fetches } : null,
       service_tier: 'standard',
+      speed: null,
       ...out.usage,
     };
-    rec.status = 200;
+    rec.usage = usage;
     rec.stopReason = out.stop_reason;
-    res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
-    res.end(
-      JSON.stringify({
-        id: nextId('msg'),
-        type: 'message',
-        role: 'assistant',
-        model: body.model,
-        content: out.content,
-        stop_reason: out.stop_reason,
-        stop_sequence: out.stop_sequence ?? null,
-        stop_details: out.stop_details ?? null,
-        usage,
-        container: null,
-        diagnostics: null,
-      }),
-    );
+    const message = {
+      id: nextId('msg'),
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content,
+      stop_reason: out.stop_reason,
+      stop_sequence: out.stop_sequence ?? null,
+      stop_details: out.stop_details ?? null,
+      usage,
+      container,
+      diagnostics: null,
+    };
+    const headers = { 'request-id': requestId, ...this.rateLimitHeaders(now, false) };
+    const duration = out.durationMs ?? 0;
+
+    if (body.stream) {
+      rec.streamed = true;
+      rec.status = 200;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+      const { start, rest } = messageEvents(message);
+      res.write(start);
+      if (duration > 0) {
+        const ping = setInterval(() => res.write(PING), this.opts.pingMs);
+        await new Promise((r) => setTimeout(r, duration));
+        clearInterval(ping);
+      }
+      for (const e of rest) res.write(e);
+      res.end();
+      return;
+    }
+    if (this.opts.idleCutMs > 0 && duration > this.opts.idleCutMs) {
+      // The server works on (and bills) the turn, but the idle connection is cut before the answer.
+      await new Promise((r) => setTimeout(r, this.opts.idleCutMs));
+      rec.status = 0;
+      rec.cut = true;
+      res.socket?.destroy();
+      return;
+    }
+    if (duration > 0) await new Promise((r) => setTimeout(r, duration));
+    rec.status = 200;
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(message));
+  }
+
+  /** Server calls deferred in the turn before this request's tool results: they run in this request. */
+  private deferredCalls(messages: Json[]): Json[] {
+    const last = messages[messages.length - 1];
+    const prev = messages[messages.length - 2];
+    if (last?.role !== 'user' || prev?.role !== 'assistant') return [];
+    const blocks = blocksOf(prev.content);
+    if (!blocks.some((b) => b.type === 'tool_use')) return [];
+    const ids = new Set(orphanServerUses(blocks));
+    return blocks.filter((b) => ids.has(b.id) && b.name === 'web_search');
+  }
+
+  /** Web searches a reply ran: its web_search calls that came back with a result. */
+  private executedSearches(content: Json[]): string[] {
+    const answered = new Set(content.filter((b) => b.type === 'web_search_tool_result').map((b) => b.tool_use_id));
+    return content.filter((b) => b.type === 'server_tool_use' && b.name === 'web_search' && answered.has(b.id)).map((b) => String(b.input?.query ?? ''));
   }
 }
 

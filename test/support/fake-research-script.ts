@@ -8,10 +8,10 @@
  *
  * Override any role by spreading: `api.scriptByRole({ ...researchScript(), judge: reply.json({...}) })`.
  */
-import { reply, type FakeHandler, type FakeRequest } from './fake-messages-api';
+import { deferredWebSearch, reply, webSearchBlocks, type FakeHandler, type FakeRequest } from './fake-messages-api';
 
 export interface ResearchScriptOptions {
-  /** The judge says continue until this round has completed, then stop. Default 1. */
+  /** The judge says continue, and the gap finder proposes a new subtopic, until this round has completed. Default 1. */
   rounds?: number;
   /** Subtopics the planner proposes (1..5). Default 3. */
   subtopics?: number;
@@ -46,7 +46,21 @@ export function researchScript(opts: ResearchScriptOptions = {}): Record<string,
     return reply.json({ facets: ids.map((id) => ({ name: id, coveredBy: [id] })), overlaps: [], missing: [], confidence: 0.9, reason: 'every facet has a subtopic' });
   };
 
-  const gapFinder: FakeHandler = () => reply.json({ newSubtopics: [], thinSubtopicIds: [], confidence: 0.8, reason: 'no gaps found' });
+  /** Until the last round, one gap-targeted subtopic per round (a new angle brings new sources); then none. */
+  const gapFinder: FakeHandler = (req) => {
+    const text = userText(req);
+    const round = Number(between(text, /Round (\d+) just completed/) ?? '1');
+    if (round >= rounds) return reply.json({ newSubtopics: [], thinSubtopicIds: [], confidence: 0.8, reason: 'no gaps found' });
+    const topic = between(text, /<untrusted_data label="topic">\n([\s\S]*?)\n<\/untrusted_data>/) ?? 'the topic';
+    const words = topic.toLowerCase().split(/\W+/).filter((w) => w.length > 3).slice(0, 2);
+    const angle = `follow-up ${round}`;
+    return reply.json({
+      newSubtopics: [{ title: `${topic} — ${angle}`.slice(0, 290), query: `${words.join(' ')} ${angle}`.trim(), facetTerms: [angle], excludeTerms: [] }],
+      thinSubtopicIds: [],
+      confidence: 0.8,
+      reason: `round ${round}: one facet still thin`,
+    });
+  };
 
   const judge: FakeHandler = (req) => {
     const round = Number(between(userText(req), /Round just completed: (\d+)/) ?? '1');
@@ -55,23 +69,51 @@ export function researchScript(opts: ResearchScriptOptions = {}): Record<string,
       : reply.json({ signal: 'stop', confidence: 0.9, reason: 'enough evidence gathered' });
   };
 
+  /**
+   * A researcher that works like the model does on a real task: several turns, web search and the corpus in the same
+   * turn (the web search is then deferred until the corpus results come back), a passage read, a second search, then
+   * notes citing a web page. Text put after tool results gets the empty end_turn the model answers it with.
+   */
   const researcher: FakeHandler = (req) => {
     const query = between(userText(req), /Search query to start from: (.*)/) ?? 'research';
     const hasCorpus = req.tools.some((t: { name: string }) => t.name === 'search_corpus');
-    const turns = req.messages.length;
-    if (hasCorpus) {
-      if (turns === 1) return reply.toolUse([{ name: 'search_corpus', input: { query, limit: 5 } }], 'Searching the corpus.');
-      return reply.text(`Research notes on ${query}.`);
-    }
+    const hasWeb = req.tools.some((t: { name: string }) => t.name === 'web_search');
+    const turn = req.messages.filter((m: { role: string }) => m.role === 'assistant').length;
+    const last = req.messages[req.messages.length - 1];
+    const lastBlocks: Array<{ type: string }> = Array.isArray(last?.content) ? last.content : [];
+    if (last?.role === 'user' && lastBlocks.some((b) => b.type === 'tool_result') && lastBlocks.at(-1)?.type === 'text') return reply.empty();
     const url = `https://example.org/${slug(query)}`;
-    if (turns === 1) return reply.pauseTurn([{ query, results: [{ url, title: `About ${query}` }] }]);
-    return reply.text(`Notes on ${query}.`, [{ url, title: `About ${query}`, cited_text: `A source says ${query} matters.` }]);
+    const notes = () => reply.text(`Notes on ${query}.`, hasWeb ? [{ url, title: `About ${query}`, cited_text: `A source says ${query} matters.` }] : undefined);
+    if (!hasCorpus) {
+      if (turn === 0) return reply.pauseTurn([{ query, results: [{ url, title: `About ${query}` }] }]);
+      return notes();
+    }
+    const seen = [...JSON.stringify(req.messages).matchAll(/untrusted_source id=\\"([^"\\]+)\\"/g)].map((m) => m[1]!);
+    const corpus = (q: string) => ({ name: 'search_corpus', input: { query: q, limit: 5 } });
+    switch (turn) {
+      case 0:
+        return reply.toolUse([corpus(query)], 'Searching the web and the corpus.', hasWeb ? [deferredWebSearch(query)] : []);
+      case 1:
+        return reply.toolUse([corpus(`${query} history`)], 'Looking for the history as well.');
+      case 2:
+        return reply.toolUse(
+          [seen[0] ? { name: 'read_passage', input: { id: seen[0] } } : corpus(`${query} effects`)],
+          'Reading the most relevant passage.',
+          hasWeb ? webSearchBlocks(`${query} recent`, [{ url, title: `About ${query}` }]) : [],
+        );
+      case 3:
+        return reply.toolUse([corpus(`${query} outlook`)], 'One more angle.');
+      default:
+        return notes();
+    }
   };
 
   const extractor: FakeHandler = (req) => {
     const max = Number(between(userText(req), /Extract at most (\d+) findings/) ?? '5');
+    // Web pages first, then passages: a real extractor weighs every source, not the first few it was shown.
     const findings = [...userText(req).matchAll(/<untrusted_source id="([^"]+)"[^>]*>\n([^\n]+)/g)]
       .map((m) => ({ sourceId: m[1]!, quote: m[2]!.slice(0, 80).trim() }))
+      .sort((a, b) => Number(b.sourceId.startsWith('web-')) - Number(a.sourceId.startsWith('web-')))
       .filter((f) => f.quote.length > 0)
       .slice(0, max)
       .map((f) => ({ claim: `The source ${f.sourceId} states: ${f.quote}`, ...f }));

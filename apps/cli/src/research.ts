@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
+import { describeUsage } from '@orrery/engines';
 import { OrreryClient } from './client/orrery-client';
 import { ProgressRenderer } from './progress/progress-renderer';
 import { ensureRedis, type RedisHandle } from './redis/ensure-redis';
@@ -61,9 +62,9 @@ async function main(): Promise<number> {
     } finally {
       progress.stop();
     }
-    process.stderr.write(`[orrery] run ${id} ended ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    const run = await client.run(id);
+    process.stderr.write(`[orrery] run ${id} ended ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s; cost ${describeUsage(run.usage)}\n`);
     if (status !== 'done') {
-      const run = await client.run(id);
       process.stderr.write(forTerminal(`[orrery] errors: ${run.errors.map((e) => e.message).join('; ') || 'none recorded'}\n`));
       return 1;
     }

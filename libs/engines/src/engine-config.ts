@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic/options';
+import { priceTable } from './anthropic/pricing';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const onOff = (def: 'on' | 'off') => z.enum(['on', 'off']).default(def);
@@ -29,13 +30,26 @@ export const EngineConfigSchema = z
     ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_COORDINATOR_MODEL),
     ANTHROPIC_SUBAGENT_MODEL: z.string().min(1).default(DEFAULT_SUBAGENT_MODEL),
     ANTHROPIC_JUDGE_MODEL: z.string().min(1).default(DEFAULT_JUDGE_MODEL),
+    /** Retries of a request after 529, 5xx or a connection failure. 429s are waited out at the fleet's gate instead. */
     ANTHROPIC_MAX_RETRIES: int(4),
+    /** Longest one request waits out 429s (retry-after) before its task gives its turn back to the queue. */
+    ANTHROPIC_RATE_LIMIT_MAX_WAIT_MS: int(600_000, 1000),
+    /** Price overrides, JSON: {"claude-sonnet-5-5": {"input": 3, "output": 15}} (dollars per million tokens). */
+    ANTHROPIC_PRICES: z.string().default(''),
+    WEB_SEARCH_PRICE_PER_1K: z.coerce.number().nonnegative().optional(),
+    WEB_FETCH_PRICE_PER_1K: z.coerce.number().nonnegative().optional(),
+    /** Tokens the hub reserves per Claude search task before dispatch (settled to the actual usage). */
+    TASK_TOKEN_ESTIMATE: int(20_000),
+    /** Tool calls (client and server) one search task may make. */
+    TASK_MAX_TOOL_CALLS: int(40, 1),
     /** Per-request timeout of the Messages API client. */
     ANTHROPIC_TIMEOUT_MS: int(300_000, 1000),
     WEB_SEARCH: onOff('on'),
     WEB_SEARCH_MAX_USES: int(5, 1),
     WEB_SEARCH_ALLOWED_DOMAINS: z.string().default(''),
     WEB_SEARCH_BLOCKED_DOMAINS: z.string().default(''),
+    /** Who may call the web tools: the model only, or code execution too (filters pages in a container first). */
+    WEB_TOOL_CALLERS: z.enum(['direct', 'code-execution']).default('direct'),
     /** Web fetch (server tool), limited to URLs web search returned; needs WEB_SEARCH=on. */
     WEB_FETCH: onOff('off'),
     WEB_FETCH_MAX_USES: int(3, 1),
@@ -44,6 +58,11 @@ export const EngineConfigSchema = z
     WEB_FETCH_MAX_CONTENT_TOKENS: int(0),
   })
   .superRefine((c, ctx) => {
+    try {
+      priceTable({ prices: c.ANTHROPIC_PRICES });
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['ANTHROPIC_PRICES'], message: (err as Error).message });
+    }
     for (const tool of ['WEB_SEARCH', 'WEB_FETCH'] as const) {
       if (splitList(c[`${tool}_ALLOWED_DOMAINS`]).length && splitList(c[`${tool}_BLOCKED_DOMAINS`]).length) {
         ctx.addIssue({

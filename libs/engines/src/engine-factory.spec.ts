@@ -45,6 +45,8 @@ describe('EngineFactory', () => {
       WEB_SEARCH_MAX_USES: '2',
       WEB_SEARCH_BLOCKED_DOMAINS: 'a.org, b.org',
       WEB_FETCH: 'on',
+      ANTHROPIC_PRICES: '{"m-spoke": {"input": 2, "output": 8}}',
+      TASK_TOKEN_ESTIMATE: '10000',
     });
     const hub = f.coordinator('anthropic');
     const spoke = f.subagent('anthropic');
@@ -55,13 +57,23 @@ describe('EngineFactory', () => {
     const o = f.anthropicOptions();
     expect(o.model).toBe('m-hub');
     expect(o.subagentModel).toBe('m-spoke');
-    expect(o.webSearch).toEqual({ enabled: true, maxUses: 2, blockedDomains: ['a.org', 'b.org'] });
+    expect(o.webSearch).toEqual({ enabled: true, maxUses: 2, callers: 'direct', blockedDomains: ['a.org', 'b.org'] });
     expect(o.webFetch?.enabled).toBe(true);
+    // The engine retries (MessagesApi), not the SDK, which would retry 429s blind to the fleet.
     const client = o.client as { maxRetries: number; baseURL: string };
-    expect(client.maxRetries).toBe(1);
+    expect(client.maxRetries).toBe(0);
+    expect(o.maxRetries).toBe(1);
     expect(client.baseURL).toBe('http://127.0.0.1:9');
+    // One price table, with the env's overrides; the hub reserves the configured tokens per task, priced.
+    expect(o.prices?.models['m-spoke']).toEqual({ input: 2, output: 8, cacheWrite: 2.5, cacheRead: 0.2 });
+    expect(hub.taskEstimate).toEqual({ tokens: 10_000, costUsd: 0.02 + 0.02 });
     expect((hub as unknown as { fallback: unknown }).fallback).toBe(f.coordinator('corpus'));
     expect((spoke as unknown as { fallback: unknown }).fallback).toBe(f.subagent('corpus'));
+  });
+
+  it('refuses price overrides that are not a price table, naming the variable', () => {
+    expect(() => loadEngineConfig({ ANTHROPIC_PRICES: '{"claude-x": {"input": -1, "output": 1}}' })).toThrow(/ANTHROPIC_PRICES/);
+    expect(() => loadEngineConfig({ ANTHROPIC_PRICES: 'cheap' })).toThrow(/ANTHROPIC_PRICES: not JSON/);
   });
 
   it("gives the corpus tools the task's corpus, loading each corpus once per process", async () => {

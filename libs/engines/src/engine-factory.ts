@@ -1,6 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { EngineName, ResolvedEngine } from '@orrery/protocol';
 import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions } from './anthropic';
+import { priceTable, type PriceTable } from './anthropic/pricing';
+import { LocalRequestGate, type RequestGate } from './anthropic/request-gate';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
 import type { CoordinatorEngine, PassageSearch, SubagentEngine } from './engine';
 import { splitList, type EngineConfig } from './engine-config';
@@ -39,6 +41,28 @@ export class EngineFactory {
   }
 
   private anthropicClient?: Anthropic;
+  private gate?: RequestGate;
+  private prices?: PriceTable;
+
+  /**
+   * Where this process's Claude requests wait out rate limits: the fleet's gate in a service (both apps set the
+   * Redis one at startup), else one of the process's own. Set before the first Claude engine is built; a second call
+   * (the CLI hosts both apps) keeps the first.
+   */
+  useRequestGate(gate: RequestGate): void {
+    this.gate ??= gate;
+  }
+
+  /** The one price table: the defaults with ANTHROPIC_PRICES, WEB_SEARCH_PRICE_PER_1K and WEB_FETCH_PRICE_PER_1K. */
+  priceTable(): PriceTable {
+    const c = this.config;
+    this.prices ??= priceTable({
+      prices: c.ANTHROPIC_PRICES,
+      ...(c.WEB_SEARCH_PRICE_PER_1K !== undefined ? { webSearchPer1k: c.WEB_SEARCH_PRICE_PER_1K } : {}),
+      ...(c.WEB_FETCH_PRICE_PER_1K !== undefined ? { webFetchPer1k: c.WEB_FETCH_PRICE_PER_1K } : {}),
+    });
+    return this.prices;
+  }
 
   /**
    * The Claude engine's options from EngineConfig. One SDK client per process. The corpus client tools get the task's
@@ -51,19 +75,30 @@ export class EngineFactory {
     this.anthropicClient ??= buildAnthropicClient({
       apiKey: c.ANTHROPIC_API_KEY,
       ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
-      maxRetries: c.ANTHROPIC_MAX_RETRIES,
       timeout: c.ANTHROPIC_TIMEOUT_MS,
     });
+    this.gate ??= new LocalRequestGate();
     const domains = (allowed: string, blocked: string) => ({
       ...(splitList(allowed).length ? { allowedDomains: splitList(allowed) } : {}),
       ...(splitList(blocked).length ? { blockedDomains: splitList(blocked) } : {}),
     });
     return {
       client: this.anthropicClient,
+      gate: this.gate,
+      prices: this.priceTable(),
+      maxRetries: c.ANTHROPIC_MAX_RETRIES,
+      maxRateLimitWaitMs: c.ANTHROPIC_RATE_LIMIT_MAX_WAIT_MS,
+      taskTokenEstimate: c.TASK_TOKEN_ESTIMATE,
+      maxToolCallsPerTask: c.TASK_MAX_TOOL_CALLS,
       model: c.ANTHROPIC_MODEL,
       subagentModel: c.ANTHROPIC_SUBAGENT_MODEL,
       judgeModel: c.ANTHROPIC_JUDGE_MODEL,
-      webSearch: { enabled: c.WEB_SEARCH === 'on', maxUses: c.WEB_SEARCH_MAX_USES, ...domains(c.WEB_SEARCH_ALLOWED_DOMAINS, c.WEB_SEARCH_BLOCKED_DOMAINS) },
+      webSearch: {
+        enabled: c.WEB_SEARCH === 'on',
+        maxUses: c.WEB_SEARCH_MAX_USES,
+        callers: c.WEB_TOOL_CALLERS,
+        ...domains(c.WEB_SEARCH_ALLOWED_DOMAINS, c.WEB_SEARCH_BLOCKED_DOMAINS),
+      },
       webFetch: {
         enabled: c.WEB_SEARCH === 'on' && c.WEB_FETCH === 'on',
         maxUses: c.WEB_FETCH_MAX_USES,

@@ -10,6 +10,7 @@ import type {
   SynthesizeTask,
   TokenUsage,
 } from '@orrery/protocol';
+import { emptyUsage } from './usage';
 
 /** A decision an engine took; the coordinator stamps runId, ts and stateVersion and logs it. */
 export type EngineDecision = Omit<Decision, 'runId' | 'ts' | 'stateVersion'>;
@@ -59,9 +60,17 @@ export interface RefinementOutput {
   usage: TokenUsage;
 }
 
+/** What one search task is expected to consume; the hub reserves it before dispatch and settles it to the actual usage. */
+export interface TaskEstimate {
+  tokens: number;
+  costUsd: number;
+}
+
 /** The hub's side of an engine: planning and gap finding. Runs in the coordinator. */
 export interface CoordinatorEngine {
   readonly name: ResolvedEngine;
+  /** Model tokens and dollars a search task of this engine is expected to take (zero for an engine without a model). */
+  readonly taskEstimate: TaskEstimate;
   plan(input: PlanningInput): Promise<PlanningOutput>;
   refine(input: RefinementInput): Promise<RefinementOutput>;
   /**
@@ -94,4 +103,5 @@ export interface PassageSearch {
   get(id: string): PassageHit | undefined;
 }
 
-export const ZERO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+/** Nothing consumed; never mutated (add into `emptyUsage()` instead). */
+export const ZERO_USAGE: Readonly<TokenUsage> = Object.freeze(emptyUsage());

@@ -1,4 +1,5 @@
 export * from './engine';
+export * from './usage';
 export * from './simulated';
 export * from './anthropic';
 export * from './hygiene';

@@ -14,14 +14,15 @@ export const BudgetLedgerStateSchema = z.strictObject({
   budget: BudgetSchema,
   startedAtMs: z.number(),
   roundsStarted: z.number().int().nonnegative(),
-  used: z.strictObject({ tokens: z.number().nonnegative(), tasks: z.number().nonnegative() }),
+  used: z.strictObject({ tokens: z.number().nonnegative(), tasks: z.number().nonnegative(), costUsd: z.number().nonnegative().default(0) }),
   reservations: z.record(
     z.string(),
     z.strictObject({
       id: z.string(),
-      granted: z.strictObject({ tasks: z.number(), tokens: z.number() }),
+      granted: z.strictObject({ tasks: z.number(), tokens: z.number(), costUsd: z.number().default(0) }),
       tasksOpen: z.number(),
       tokensOpen: z.number(),
+      costOpen: z.number().default(0),
     }),
   ),
   settled: z.record(z.string(), z.number()),

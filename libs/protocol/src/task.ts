@@ -22,6 +22,20 @@ export const TaskContextSchema = z.strictObject({
 });
 export type TaskContext = z.infer<typeof TaskContextSchema>;
 
+/**
+ * One task's share of what its run has left, set by the coordinator at dispatch. The engine stops gracefully at it
+ * (a `budget-stop` decision) and returns what it has, so a run overshoots its budget by at most one task's share.
+ * Tokens count as the run's budget counts them: input, output, cache reads and cache writes.
+ */
+export const TaskBudgetSchema = z.strictObject({
+  maxTokens: z.number().int().nonnegative(),
+  maxToolCalls: z.number().int().nonnegative(),
+  maxCostUsd: z.number().nonnegative(),
+  /** The run's wall-clock deadline. */
+  deadline: z.iso.datetime(),
+});
+export type TaskBudget = z.infer<typeof TaskBudgetSchema>;
+
 const TaskBaseSchema = z.strictObject({
   taskId: TaskIdSchema,
   runId: z.string(),
@@ -29,6 +43,8 @@ const TaskBaseSchema = z.strictObject({
   engine: ResolvedEngineSchema,
   corpus: CorpusNameSchema.optional(),
   context: TaskContextSchema,
+  /** Absent only in tasks built outside a run (tests, tools): the engine's own limits apply. */
+  budget: TaskBudgetSchema.optional(),
 });
 
 export const SearchTaskSchema = TaskBaseSchema.extend({

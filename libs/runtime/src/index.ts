@@ -3,3 +3,4 @@ export * from './bounded-map';
 export * from './free-port';
 export * from './redis-policy';
 export * from './redis-probe';
+export * from './fleet-request-gate';

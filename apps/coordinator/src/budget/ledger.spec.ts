@@ -5,9 +5,9 @@ import { reserve } from './reserve';
 import { chargeTokens, release, settle } from './settle';
 import { canStartRound, startRound } from './start-round';
 
-const budget = { maxTokens: 10_000, maxTasks: 10, maxRounds: 4, maxWallSeconds: 100 };
+const budget = { maxTokens: 10_000, maxTasks: 10, maxRounds: 4, maxWallSeconds: 100, maxCostUsd: 10 };
 const T0 = 1_000_000;
-const usage = (n: number) => ({ inputTokens: n, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+const usage = (n: number, costUsd = 0) => ({ inputTokens: n, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd });
 
 describe('BudgetLedger: reserve', () => {
   it('reserves within the budget and counts the reservation as committed', () => {
@@ -15,8 +15,8 @@ describe('BudgetLedger: reserve', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.trimmed).toBe(false);
-    expect(openReserved(r.state)).toEqual({ tasks: 4, tokens: 4000 });
-    expect(remaining(r.state, T0)).toEqual({ tokens: 0.6, tasks: 0.6, rounds: 1, wallSeconds: 1 });
+    expect(openReserved(r.state)).toEqual({ tasks: 4, tokens: 4000, costUsd: 0 });
+    expect(remaining(r.state, T0)).toEqual({ tokens: 0.6, tasks: 0.6, rounds: 1, wallSeconds: 1, costUsd: 1 });
   });
   it('trims to what is left, tokens pro rata', () => {
     const first = reserve(createLedger(budget, T0), { id: 'r1', tasks: 8, tokens: 4000 });
@@ -25,7 +25,7 @@ describe('BudgetLedger: reserve', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.trimmed).toBe(true);
-    expect(r.reservation.granted).toEqual({ tasks: 2, tokens: 2000 });
+    expect(r.reservation.granted).toEqual({ tasks: 2, tokens: 2000, costUsd: 0 });
   });
   it('refuses in refuse mode, and in any mode when no task is left', () => {
     const first = reserve(createLedger(budget, T0), { id: 'r1', tasks: 8, tokens: 1000 });
@@ -60,8 +60,8 @@ describe('BudgetLedger: settle', () => {
     const s = settle(reserved(), { taskId: 't1', reservationId: 'round-1', usage: usage(300) });
     expect(s.applied).toBe(true);
     expect(s.releasedTokens).toBe(700);
-    expect(s.state.used).toEqual({ tokens: 300, tasks: 1 });
-    expect(openReserved(s.state)).toEqual({ tasks: 3, tokens: 3000 });
+    expect(s.state.used).toEqual({ tokens: 300, tasks: 1, costUsd: 0 });
+    expect(openReserved(s.state)).toEqual({ tasks: 3, tokens: 3000, costUsd: 0 });
     expect(remaining(s.state, T0).tokens).toBeCloseTo(1 - 3300 / 10_000, 10);
   });
   it('settling the same task twice changes nothing (at-least-once delivery)', () => {
@@ -69,17 +69,17 @@ describe('BudgetLedger: settle', () => {
     const twice = settle(once.state, { taskId: 't1', reservationId: 'round-1', usage: usage(300) });
     expect(twice.applied).toBe(false);
     expect(twice.state).toBe(once.state);
-    expect(twice.state.used).toEqual({ tokens: 300, tasks: 1 });
+    expect(twice.state.used).toEqual({ tokens: 300, tasks: 1, costUsd: 0 });
   });
   it('closes the reservation when every task settled; an overrun is counted in full', () => {
     let st = reserved();
     for (const [i, n] of [100, 200, 300, 5000].entries()) st = settle(st, { taskId: `t${i}`, reservationId: 'round-1', usage: usage(n) }).state;
-    expect(openReserved(st)).toEqual({ tasks: 0, tokens: 0 });
-    expect(st.used).toEqual({ tokens: 5600, tasks: 4 });
+    expect(openReserved(st)).toEqual({ tasks: 0, tokens: 0, costUsd: 0 });
+    expect(st.used).toEqual({ tokens: 5600, tasks: 4, costUsd: 0 });
   });
   it('release frees what will not run; charges are idempotent', () => {
     const st = release(settle(reserved(), { taskId: 't1', reservationId: 'round-1', usage: 100 }).state, 'round-1');
-    expect(openReserved(st)).toEqual({ tasks: 0, tokens: 0 });
+    expect(openReserved(st)).toEqual({ tasks: 0, tokens: 0, costUsd: 0 });
     const c1 = chargeTokens(st, 'plan', usage(500));
     const c2 = chargeTokens(c1.state, 'plan', usage(500));
     expect(c2.applied).toBe(false);
@@ -91,6 +91,33 @@ describe('BudgetLedger: settle', () => {
     settle(st, { taskId: 't1', reservationId: 'round-1', usage: 100 });
     expect(JSON.stringify(st)).toBe(snapshot);
     expect(JSON.parse(snapshot)).toEqual(st); // plain, serializable
+  });
+});
+
+describe('BudgetLedger: dollars', () => {
+  it('reserves dollars with tokens, pro rata, trimmed to what is left; settles and charges the actual cost', () => {
+    const r = reserve(createLedger(budget, T0), { id: 'r1', tasks: 4, tokens: 4000, costUsd: 4 });
+    if (!r.ok) throw new Error('refused');
+    expect(r.reservation.granted).toEqual({ tasks: 4, tokens: 4000, costUsd: 4 });
+    expect(remaining(r.state, T0).costUsd).toBeCloseTo(0.6, 10);
+    const s = settle(r.state, { taskId: 't1', reservationId: 'r1', usage: usage(300, 2.5) });
+    expect(s.state.used.costUsd).toBe(2.5);
+    expect(openReserved(s.state).costUsd).toBeCloseTo(3, 10);
+    const c = chargeTokens(s.state, 'plan', usage(10, 0.5));
+    expect(c.state.used.costUsd).toBe(3);
+    const trimmed = reserve(c.state, { id: 'r2', tasks: 2, tokens: 100, costUsd: 10 });
+    expect(trimmed.ok && trimmed.reservation.granted.costUsd).toBeCloseTo(4, 10);
+  });
+  it('wraps up below 15% of the dollars and refuses to reserve once they are spent', () => {
+    let st = settle(createLedger(budget, T0), { taskId: 'a', usage: usage(10, 8.4) }).state;
+    expect(shouldWrapUp(st, T0)).toBe(false);
+    st = settle(st, { taskId: 'b', usage: usage(10, 0.2) }).state;
+    expect(shouldWrapUp(st, T0)).toBe(true);
+    st = chargeTokens(st, 'judge', usage(1, 1.4)).state;
+    expect(isExhausted(st, T0)).toBe(true);
+    const none = reserve(st, { id: 'r9', tasks: 1, tokens: 10, costUsd: 0.1 });
+    expect(none.ok).toBe(false);
+    if (!none.ok) expect(none.reason).toContain('no dollar left');
   });
 });
 

@@ -6,6 +6,7 @@ export interface BudgetFractions {
   tasks: number;
   rounds: number;
   wallSeconds: number;
+  costUsd: number;
 }
 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
@@ -13,6 +14,7 @@ const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.ma
 /**
  * Fractions left per dimension (0..1). Open reservations count as spent (they are committed).
  * Rounds: (maxRounds - roundsStarted) / maxRounds. Wall: elapsed since startedAtMs against maxWallSeconds.
+ * Dollars: settled and reserved cost against maxCostUsd.
  * This is what the judge takes as `state.budgetLeft`.
  */
 export function remaining(state: BudgetLedgerState, nowMs: number): BudgetFractions {
@@ -23,11 +25,12 @@ export function remaining(state: BudgetLedgerState, nowMs: number): BudgetFracti
     tasks: clamp01(1 - (state.used.tasks + open.tasks) / b.maxTasks),
     rounds: clamp01(1 - state.roundsStarted / b.maxRounds),
     wallSeconds: clamp01(1 - (nowMs - state.startedAtMs) / (b.maxWallSeconds * 1000)),
+    costUsd: clamp01(1 - ((state.used.costUsd ?? 0) + open.costUsd) / b.maxCostUsd),
   };
 }
 
 function minFraction(f: BudgetFractions): number {
-  return Math.min(f.tokens, f.tasks, f.rounds, f.wallSeconds);
+  return Math.min(f.tokens, f.tasks, f.rounds, f.wallSeconds, f.costUsd);
 }
 
 /** True when any dimension has strictly less than WRAP_UP_FRACTION (15%) left: stop exploring, synthesize, list gaps. */

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '@orrery/protocol';
 import type { BudgetLedgerState } from './ledger-state';
-import { tokensOf } from './tokens-of';
+import { costOf, tokensOf } from './tokens-of';
 
 export interface SettleRequest {
   taskId: string;
@@ -28,18 +28,24 @@ export function settle(state: BudgetLedgerState, req: SettleRequest): SettleResu
   const key = req.key ?? req.taskId;
   if (Object.hasOwn(state.settled, key)) return { state, applied: false, releasedTokens: 0 };
   const actual = tokensOf(req.usage);
+  const cost = costOf(req.usage);
   let reservations = state.reservations;
   let share = 0;
   const r = req.reservationId === undefined ? undefined : state.reservations[req.reservationId];
   if (r && r.tasksOpen > 0) {
     share = r.tokensOpen / r.tasksOpen;
-    reservations = { ...reservations, [r.id]: { ...r, tasksOpen: r.tasksOpen - 1, tokensOpen: r.tasksOpen - 1 === 0 ? 0 : r.tokensOpen - share } };
+    const last = r.tasksOpen - 1 === 0;
+    const costOpen = r.costOpen ?? 0;
+    reservations = {
+      ...reservations,
+      [r.id]: { ...r, tasksOpen: r.tasksOpen - 1, tokensOpen: last ? 0 : r.tokensOpen - share, costOpen: last ? 0 : costOpen - costOpen / r.tasksOpen },
+    };
   }
   return {
     state: {
       ...state,
       reservations,
-      used: { tokens: state.used.tokens + actual, tasks: state.used.tasks + 1 },
+      used: { tokens: state.used.tokens + actual, tasks: state.used.tasks + 1, costUsd: (state.used.costUsd ?? 0) + cost },
       settled: { ...state.settled, [key]: actual },
     },
     applied: true,
@@ -51,12 +57,13 @@ export function settle(state: BudgetLedgerState, req: SettleRequest): SettleResu
 export function release(state: BudgetLedgerState, reservationId: string): BudgetLedgerState {
   const r = state.reservations[reservationId];
   if (!r || (r.tasksOpen === 0 && r.tokensOpen === 0)) return state;
-  return { ...state, reservations: { ...state.reservations, [reservationId]: { ...r, tasksOpen: 0, tokensOpen: 0 } } };
+  return { ...state, reservations: { ...state.reservations, [reservationId]: { ...r, tasksOpen: 0, tokensOpen: 0, costOpen: 0 } } };
 }
 
-/** Charges tokens spent outside subagent tasks (planning, an L2 judge call, synthesis). Idempotent per key. */
+/** Charges tokens and dollars spent outside subagent tasks (planning, an L2 judge call, synthesis). Idempotent per key. */
 export function chargeTokens(state: BudgetLedgerState, key: string, usage: TokenUsage | number): { state: BudgetLedgerState; applied: boolean } {
   if (Object.hasOwn(state.charges, key)) return { state, applied: false };
   const n = tokensOf(usage);
-  return { state: { ...state, used: { ...state.used, tokens: state.used.tokens + n }, charges: { ...state.charges, [key]: n } }, applied: true };
+  const used = { ...state.used, tokens: state.used.tokens + n, costUsd: (state.used.costUsd ?? 0) + costOf(usage) };
+  return { state: { ...state, used, charges: { ...state.charges, [key]: n } }, applied: true };
 }

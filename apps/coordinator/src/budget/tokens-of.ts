@@ -9,3 +9,9 @@ export function tokensOf(usage: TokenUsage | number): number {
   const n = typeof usage === 'number' ? usage : usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
+
+/** Dollars a usage record counts against the budget (a plain number counts as tokens, so none). */
+export function costOf(usage: TokenUsage | number): number {
+  const n = typeof usage === 'number' ? 0 : (usage.costUsd ?? 0);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}

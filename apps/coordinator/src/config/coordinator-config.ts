@@ -57,17 +57,18 @@ export const CoordinatorConfigSchema = z.object({
   BUDGET_MAX_TASKS: int(40, 1),
   BUDGET_MAX_ROUNDS: int(3, 1),
   BUDGET_MAX_WALL_SECONDS: int(900, 1),
+  /** US dollars per run, priced per request (ANTHROPIC_PRICES); a request's budget.maxCostUsd may only lower it. */
+  BUDGET_MAX_COST_USD: z.coerce.number().positive().default(25),
   BUDGET_CAP_TOKENS: int(10_000_000, 1),
   BUDGET_CAP_TASKS: int(200, 1),
   BUDGET_CAP_ROUNDS: int(10, 1),
   BUDGET_CAP_WALL_SECONDS: int(3600, 1),
+  BUDGET_CAP_COST_USD: z.coerce.number().positive().default(250),
   /** on: L0 rules, then the judge model where one is configured; off: rules only, conservative (kill switch). */
   JUDGE: z.enum(['on', 'off']).default('on'),
   JUDGE_TIMEOUT_MS: int(3000, 1),
   /** Share of subtopics with enough evidence at which research counts as complete. */
   TARGET_COVERAGE: z.coerce.number().min(0).max(1).default(0.8),
-  /** Tokens reserved per task before dispatch, settled to the actual usage when the task returns. */
-  TASK_TOKEN_ESTIMATE: int(20_000),
   RUN_RETENTION_SECONDS: int(7 * 24 * 3600, 5),
   EVENTS_MAXLEN: int(10_000, 100),
   /** A run that never finishes (a lost deployment, a bug) still leaves Redis after this long. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage } from '@orrery/protocol';
-import { EngineFactory } from '@orrery/engines';
+import { EngineFactory, ZERO_USAGE } from '@orrery/engines';
 import { BoundedMap } from '@orrery/runtime';
 import { DecisionLogService } from '../events/decision-log.service';
 import { logReportedDecisions } from '../events/task-decisions';
@@ -22,7 +22,7 @@ export interface TaskOutcome {
 
 const CHECKED_LIMIT = 2000;
 
-export const ZERO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+export { ZERO_USAGE };
 
 function rejectedSourceIds(raw: unknown, kept: SearchResult | null): string[] {
   const parsed = SearchResultSchema.safeParse(raw);

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
+import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { FleetGate } from '../queues/fleet-gate';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 
 /**
@@ -26,10 +27,27 @@ export class MetricsService implements OnModuleDestroy {
     registers: [this.registry],
   });
   private readonly runSeconds = new Histogram({ name: 'orrery_run_duration_seconds', help: 'Run wall time to its end', labelNames: ['status'], buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1800], registers: [this.registry] });
+  private readonly costUsd = new Counter({ name: 'orrery_cost_usd_total', help: 'US dollars spent by finished runs (tokens by model, web searches per request)', labelNames: ['engine'], registers: [this.registry] });
+  private readonly tokens = new Counter({ name: 'orrery_tokens_total', help: 'Model tokens of finished runs by kind (input excludes cache reads and writes)', labelNames: ['engine', 'kind'], registers: [this.registry] });
+  private readonly serverTools = new Counter({ name: 'orrery_server_tool_requests_total', help: 'Billed server tool requests of finished runs', labelNames: ['engine', 'tool'], registers: [this.registry] });
 
-  constructor(dispatcher: TaskDispatcher) {
+  constructor(dispatcher: TaskDispatcher, fleet: FleetGate) {
     collectDefaultMetrics({ register: this.registry, prefix: 'orrery_coordinator_' });
     const queues = { [COORDINATOR_QUEUE]: dispatcher.coordinatorQueue, [SUBAGENT_QUEUE]: dispatcher.subagentQueue };
+    // The latest anthropic-ratelimit-* headers any process of the deployment saw: limit and remaining per resource.
+    new Gauge({
+      name: 'orrery_anthropic_ratelimit',
+      help: 'Messages API rate limits from the latest response headers (anthropic-ratelimit-<resource>-<limit|remaining>)',
+      labelNames: ['resource', 'kind'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const [name, value] of Object.entries(await fleet.gate.latestHeaders().catch(() => ({})))) {
+          const m = /^anthropic-ratelimit-(.+)-(limit|remaining)$/.exec(name);
+          if (m && Number.isFinite(Number(value))) this.set({ resource: m[1]!, kind: m[2]! }, Number(value));
+        }
+      },
+    });
     new Gauge({
       name: 'orrery_queue_jobs',
       help: 'Jobs per queue and state',
@@ -47,6 +65,18 @@ export class MetricsService implements OnModuleDestroy {
   runReached(status: string, seconds?: number): void {
     this.runs.inc({ status });
     if (seconds !== undefined) this.runSeconds.observe({ status }, seconds);
+  }
+  /** What a finished run consumed. */
+  runConsumed(run: Pick<Run, 'engine' | 'usage'>): void {
+    const u = run.usage;
+    const engine = run.engine;
+    this.costUsd.inc({ engine }, u.costUsd);
+    this.tokens.inc({ engine, kind: 'input' }, u.inputTokens);
+    this.tokens.inc({ engine, kind: 'output' }, u.outputTokens);
+    this.tokens.inc({ engine, kind: 'cache_read' }, u.cacheReadTokens);
+    this.tokens.inc({ engine, kind: 'cache_write' }, u.cacheWriteTokens);
+    this.serverTools.inc({ engine, tool: 'web_search' }, u.webSearchRequests);
+    this.serverTools.inc({ engine, tool: 'web_fetch' }, u.webFetchRequests);
   }
   taskOutcome(kind: string, outcome: string): void {
     this.tasks.inc({ kind, outcome });

@@ -1,4 +1,5 @@
-import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask } from '@orrery/protocol';
+import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask, TaskBudget } from '@orrery/protocol';
+import { available } from '../budget';
 import { jobIds } from '../queues/job-ids';
 
 /** What of a run a task is built from. */
@@ -7,10 +8,43 @@ export type TaskRun = Pick<Run, 'id' | 'engine' | 'corpus' | 'topic'>;
 export interface TaskLimits {
   findingsPerTask: number;
   maxCitations: number;
+  /** Tool calls one search task may make. */
+  maxToolCallsPerTask?: number;
+}
+
+const deadlineOf = (run: Pick<Run, 'budgetLedger'>): string => new Date(run.budgetLedger.startedAtMs + run.budgetLedger.budget.maxWallSeconds * 1000).toISOString();
+
+/**
+ * A search task's share of its run's budget: its even part of the reservation its round was dispatched under (which
+ * was trimmed to what the run had left), and the run's deadline. The same record gives the same budget.
+ */
+export function taskBudget(run: Pick<Run, 'budgetLedger'>, reservationId: string, limits: TaskLimits): TaskBudget | undefined {
+  const r = run.budgetLedger.reservations[reservationId];
+  if (!r || r.granted.tasks < 1) return undefined;
+  return {
+    maxTokens: Math.floor(r.granted.tokens / r.granted.tasks),
+    maxToolCalls: limits.maxToolCallsPerTask ?? 40,
+    maxCostUsd: (r.granted.costUsd ?? 0) / r.granted.tasks,
+    deadline: deadlineOf(run),
+  };
+}
+
+/** The writer may spend what the run has left, no more. */
+export function synthesisBudget(run: Pick<Run, 'budgetLedger'>): TaskBudget {
+  const left = available(run.budgetLedger);
+  return { maxTokens: Math.floor(left.tokens), maxToolCalls: 0, maxCostUsd: left.costUsd, deadline: deadlineOf(run) };
 }
 
 /** What a search subagent is told: its objective, scope and boundaries, and how to answer. */
-export function buildSearchTask(run: TaskRun, subtopic: Subtopic, round: number, index: number, knownSourceIds: string[], limits: TaskLimits): SearchTask {
+export function buildSearchTask(
+  run: TaskRun,
+  subtopic: Subtopic,
+  round: number,
+  index: number,
+  knownSourceIds: string[],
+  limits: TaskLimits,
+  budget?: TaskBudget,
+): SearchTask {
   return {
     kind: 'search',
     taskId: jobIds.task(run.id, round, index),
@@ -30,6 +64,7 @@ export function buildSearchTask(run: TaskRun, subtopic: Subtopic, round: number,
       sourceGuidance: 'Prefer sources not already known to the run; stay on the run topic; never cite a source you did not retrieve.',
       excerpts: [],
     },
+    ...(budget ? { budget } : {}),
   };
 }
 
@@ -38,15 +73,24 @@ export function buildRoundTasks(run: Run, round: number, knownSourceIds: string[
   const rec = run.rounds.find((r) => r.n === round);
   if (!rec || !run.plan) return [];
   const byId = new Map(run.plan.subtopics.map((s) => [s.id, s]));
+  // Every task carries its share; an engine that spends no model tokens has nothing to stop at.
+  const budget = taskBudget(run, `round-${round}`, limits);
   return rec.subtopicIds.flatMap((id, i) => {
     const subtopic = byId.get(id);
-    return subtopic ? [buildSearchTask(run, subtopic, round, i + 1, knownSourceIds, limits)] : [];
+    return subtopic ? [buildSearchTask(run, subtopic, round, i + 1, knownSourceIds, limits, budget)] : [];
   });
 }
 
 /** The writer gets the findings per subtopic and exactly the ledger sources they name. */
 /** `round`: the rounds the run has had. */
-export function buildSynthesisTask(run: TaskRun, round: number, plan: Plan, findings: Finding[], sources: Source[], limits: TaskLimits): SynthesizeTask {
+export function buildSynthesisTask(
+  run: TaskRun & Partial<Pick<Run, 'budgetLedger'>>,
+  round: number,
+  plan: Plan,
+  findings: Finding[],
+  sources: Source[],
+  limits: TaskLimits,
+): SynthesizeTask {
   const sections = plan.subtopics.map((s) => ({
     subtopicId: s.id,
     title: s.title,
@@ -63,6 +107,7 @@ export function buildSynthesisTask(run: TaskRun, round: number, plan: Plan, find
     sections,
     sources: sources.filter((s) => named.has(s.id)),
     maxCitations: limits.maxCitations,
+    ...(run.budgetLedger ? { budget: synthesisBudget({ budgetLedger: run.budgetLedger }) } : {}),
     context: {
       objective: `Write a cited research report on "${run.topic}"`,
       topic: run.topic,

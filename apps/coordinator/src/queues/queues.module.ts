@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
+import { FleetGate } from './fleet-gate';
 import { TaskBarrier } from './task-barrier';
 import { TaskDispatcher } from './task-dispatcher';
 
@@ -17,7 +18,7 @@ import { TaskDispatcher } from './task-dispatcher';
     }),
     BullModule.registerQueue({ name: COORDINATOR_QUEUE }, { name: SUBAGENT_QUEUE }),
   ],
-  providers: [TaskDispatcher, DispatchedTasks, TaskBarrier],
-  exports: [TaskDispatcher, DispatchedTasks, TaskBarrier, BullModule],
+  providers: [TaskDispatcher, DispatchedTasks, TaskBarrier, FleetGate],
+  exports: [TaskDispatcher, DispatchedTasks, TaskBarrier, FleetGate, BullModule],
 })
 export class QueuesModule {}

@@ -1,3 +1,4 @@
+import { emptyUsage } from '@orrery/engines';
 import type { Finding, Report, ReportSection, Run, Source, SynthesizeResult } from '@orrery/protocol';
 import { MIN_EVIDENCE_PER_SUBTOPIC } from '../coverage/round-figures';
 
@@ -30,7 +31,7 @@ export function fallbackSections(run: Run, findings: Finding[], maxCitations: nu
     title: run.topic,
     summary: `Findings on "${run.topic}" gathered from ${cited.size} sources.`,
     sections,
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    usage: emptyUsage(),
     stats: {},
   };
 }

@@ -1,3 +1,4 @@
+import { describeUsage } from '@orrery/engines';
 import type { Report } from '@orrery/protocol';
 import { mdText, mdUrl } from './markdown-escape';
 
@@ -19,6 +20,6 @@ export function reportToMarkdown(report: Report): string {
   out.push('## Sources', '');
   report.sources.forEach((s, i) => out.push(`${i + 1}. ${mdText(s.title)} (${mdText(s.id)})${s.url ? ` ${mdUrl(s.url)}` : ''}`));
   const m = report.metadata;
-  out.push('', `_Engine: ${m.engine}${m.corpus ? ` on corpus ${mdText(m.corpus)}` : ''}; ${m.rounds} rounds, ${m.tasks} tasks; tokens in/out ${m.usage.inputTokens}/${m.usage.outputTokens}._`, '');
+  out.push('', `_Engine: ${m.engine}${m.corpus ? ` on corpus ${mdText(m.corpus)}` : ''}; ${m.rounds} rounds, ${m.tasks} tasks; cost ${describeUsage(m.usage)}._`, '');
   return out.join('\n');
 }

@@ -1,3 +1,4 @@
+import type { TaskEstimate } from '@orrery/engines';
 import type { Round, Run, Subtopic } from '@orrery/protocol';
 import { reserve, startRound } from '../budget';
 
@@ -9,9 +10,10 @@ export function newRound(n: number, subtopicIds: string[], now: string): Round {
  * Opens round `n` on the run (inside a RunStore.mutate): reserves budget for its tasks first, and trims the
  * round to what the budget grants. Returns false when the budget grants nothing; the run is left unchanged.
  */
-export function openRound(r: Run, n: number, subtopicIds: string[], newSubtopics: Subtopic[], tokensPerTask: number, now: string): boolean {
+export function openRound(r: Run, n: number, subtopicIds: string[], newSubtopics: Subtopic[], perTask: TaskEstimate, now: string): boolean {
   if (!subtopicIds.length || !r.plan) return false;
-  const reserved = reserve(r.budgetLedger, { id: `round-${n}`, tasks: subtopicIds.length, tokens: tokensPerTask * subtopicIds.length }, { mode: 'trim', nowMs: Date.parse(now) });
+  const tasks = subtopicIds.length;
+  const reserved = reserve(r.budgetLedger, { id: `round-${n}`, tasks, tokens: perTask.tokens * tasks, costUsd: perTask.costUsd * tasks }, { mode: 'trim', nowMs: Date.parse(now) });
   if (!reserved.ok) return false;
   const granted = subtopicIds.slice(0, reserved.reservation.granted.tasks);
   r.budgetLedger = startRound(reserved.state, n);

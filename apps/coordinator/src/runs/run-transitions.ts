@@ -56,8 +56,10 @@ export class RunTransitions {
    * same compare-and-set, so that a step delivered twice cannot count its work twice.
    */
   async finish(runId: string, status: 'done' | 'failed' | 'cancelled', error?: string, apply?: (run: Run) => void): Promise<Run> {
+    let ended = false;
     const run = await this.store.mutate(runId, (r) => {
-      if (TERMINAL_RUN_STATUSES.includes(r.status)) return undefined;
+      ended = !TERMINAL_RUN_STATUSES.includes(r.status);
+      if (!ended) return undefined;
       apply?.(r);
       r.status = status;
       r.finishedAt = new Date().toISOString();
@@ -66,8 +68,12 @@ export class RunTransitions {
       return r;
     });
     if (run.status === status) {
-      await this.quotas.ended(run.owner, runId);
-      this.metrics.runReached(status, (Date.now() - Date.parse(run.createdAt)) / 1000);
+      // Counted by the call that ended the run; a re-delivered step only writes the events still missing.
+      if (ended) {
+        await this.quotas.ended(run.owner, runId);
+        this.metrics.runReached(status, (Date.now() - Date.parse(run.createdAt)) / 1000);
+        this.metrics.runConsumed(run);
+      }
       await this.events.append(runId, `status:${status}`, 'run.status', { status });
       await this.events.append(runId, 'run.finished', 'run.finished', { status, ...(error ? { error } : {}) });
       await this.store.expire(runId, this.config.RUN_RETENTION_SECONDS);

@@ -1,5 +1,5 @@
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { EngineFactory, EngineUnavailableError } from '@orrery/engines';
+import { EngineFactory, EngineUnavailableError, emptyUsage } from '@orrery/engines';
 import { type Decision, type HumanDecision, type Report, ReportSchema, type ResearchRequest, type Run, type RunSummary, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -64,8 +64,8 @@ export class RunsService {
     const now = new Date().toISOString();
     const c = this.config;
     const budget = resolveBudget(
-      { maxTokens: c.BUDGET_MAX_TOKENS, maxTasks: c.BUDGET_MAX_TASKS, maxRounds: c.BUDGET_MAX_ROUNDS, maxWallSeconds: c.BUDGET_MAX_WALL_SECONDS },
-      { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS },
+      { maxTokens: c.BUDGET_MAX_TOKENS, maxTasks: c.BUDGET_MAX_TASKS, maxRounds: c.BUDGET_MAX_ROUNDS, maxWallSeconds: c.BUDGET_MAX_WALL_SECONDS, maxCostUsd: c.BUDGET_MAX_COST_USD },
+      { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS, maxCostUsd: c.BUDGET_CAP_COST_USD },
       request.budget,
     );
     const run: Run = {
@@ -83,7 +83,7 @@ export class RunsService {
       rounds: [],
       evidence: {},
       counters: { tasksDispatched: 0, tasksCompleted: 0, tasksFailed: 0, findings: 0, sources: 0 },
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      usage: emptyUsage(),
       errors: [],
       cancelRequested: false,
       judgeEnabled: c.JUDGE === 'on',
@@ -143,7 +143,7 @@ export class RunsService {
     const notInReview = (r: Run) => new ConflictException(r.reviewAnswer ? `run ${runId} was answered already (${r.reviewAnswer.action})` : `run ${runId} is ${r.status}, not needs_review`);
     if (run.status !== 'needs_review' || run.reviewAnswer) throw notInReview(run);
     const c = this.config;
-    const caps = { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS };
+    const caps = { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS, maxCostUsd: c.BUDGET_CAP_COST_USD };
     const round = run.rounds.length;
     let lost: Run | undefined;
     const updated = await this.store.mutate(runId, (r) => {

@@ -1,10 +1,2 @@
-import type { TokenUsage } from '@orrery/protocol';
-
-export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-  };
-}
+/** The coordinator adds usage records without mutating them: the engines' one definition of a sum. */
+export { sumUsage as addUsage } from '@orrery/engines';

@@ -1,13 +1,14 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EngineFactory, type ProgressUpdate } from '@orrery/engines';
 import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
-import { type Job, UnrecoverableError } from 'bullmq';
+import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { ActiveJobs } from '@orrery/runtime';
+import { ActiveJobs, FleetRequestGate } from '@orrery/runtime';
 import { ProgressGate } from './progress-gate';
-import { toJobError } from './task-errors';
+import { rateLimitedFor, toJobError } from './task-errors';
 
 const config = loadSubagentConfig();
 const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
@@ -20,13 +21,32 @@ const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
   // A dead worker's task is found by the next stalled check, so check once per lock period.
   stalledInterval: config.SUBAGENT_LOCK_MS,
   maxStalledCount: 2,
-  ...(config.SUBAGENT_RATE_MAX > 0 ? { limiter: { max: config.SUBAGENT_RATE_MAX, duration: config.SUBAGENT_RATE_DURATION_MS } } : {}),
+  // Always a limiter: BullMQ honours a queue-wide pause (Queue.rateLimit, set when the API answers 429) only on a
+  // worker that has one. Without SUBAGENT_RATE_MAX it never limits by count.
+  limiter: { max: config.SUBAGENT_RATE_MAX > 0 ? config.SUBAGENT_RATE_MAX : Number.MAX_SAFE_INTEGER, duration: config.SUBAGENT_RATE_DURATION_MS },
 })
-export class SubagentTasksProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(SubagentTasksProcessor.name);
   private readonly active = new ActiveJobs();
-  constructor(private readonly engines: EngineFactory) {
+  private readonly gateRedis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectionName: `orrery-gate:${workerName}`, lazyConnect: true });
+  constructor(
+    private readonly engines: EngineFactory,
+    @InjectQueue(SUBAGENT_QUEUE) private readonly queue: Queue,
+  ) {
     super();
+    this.gateRedis.on('error', (err) => this.logger.warn(`rate-limit gate: ${err.message}`));
+  }
+
+  /**
+   * The fleet's rate-limit gate: this worker's Claude requests wait behind a 429 any process met, and a 429 met here
+   * stops every worker from starting a new task until its retry-after has passed.
+   */
+  onModuleInit(): void {
+    this.engines.useRequestGate(new FleetRequestGate(this.gateRedis, config.QUEUE_PREFIX, { onPause: (ms) => this.queue.rateLimit(ms) }));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.gateRedis.quit().catch(() => this.gateRedis.disconnect());
   }
 
   onApplicationBootstrap(): void {
@@ -69,7 +89,15 @@ export class SubagentTasksProcessor extends WorkerHost implements OnApplicationB
       // Checked where it lands: the coordinator parses every result with the protocol schema before using it.
       return { ...result, stats: { ...result.stats, workerPid: process.pid }, ...(decisions.length ? { decisions } : {}) };
     } catch (err) {
-      // Retryable (429/529/5xx after the SDK's retries, connection): thrown as is, so the job's backoff retries it.
+      // Rate limited for longer than a request waits: the task goes back to the queue, without spending an attempt,
+      // and the queue stays shut for the retry-after.
+      const wait = rateLimitedFor(err);
+      if (wait !== undefined) {
+        await this.queue.rateLimit(wait);
+        await job.log(`${workerName}: rate limited; back to the queue for ${wait} ms`).catch(() => undefined);
+        throw Worker.RateLimitError();
+      }
+      // Retryable (529/5xx after the engine's retries, connection): thrown as is, so the job's backoff retries it.
       // Permanent (4xx, output invalid with no fallback, data failing its schema): UnrecoverableError, no more attempts.
       const out = toJobError(err);
       await job.log(`${workerName}: ${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`.slice(0, 2000)).catch(() => undefined);

@@ -18,6 +18,14 @@ export function isRetryableTaskError(err: unknown): boolean {
   return true;
 }
 
+/** How long a task that gave up on a 429 should leave the queue shut (its retry-after), or undefined. */
+export function rateLimitedFor(err: unknown): number | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof AnthropicEngineError) return e.status === 429 ? Math.max(1000, e.retryAfterMs ?? 1000) : undefined;
+  }
+  return undefined;
+}
+
 /** What the worker throws: the error itself when BullMQ should back off and retry, else an UnrecoverableError (no more attempts). */
 export function toJobError(err: unknown): Error {
   if (isRetryableTaskError(err)) return err instanceof Error ? err : new Error(String(err));

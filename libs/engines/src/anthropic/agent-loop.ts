@@ -1,19 +1,18 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type {
   ContentBlock,
   ContentBlockParam,
   Message,
   MessageParam,
-  TextBlockParam,
   ToolResultBlockParam,
   ToolUnion,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { TokenUsage } from '@orrery/protocol';
 import type { EngineDecision } from '../engine';
-import { asParams, orphanedServerToolUses, sendMessage, textOf } from './messages-client';
-import { CONTINUE_AFTER_MAX_TOKENS, CONTINUE_AFTER_STOP_SEQUENCE, NUDGE_TEXT } from './prompts';
-import { addUsage, emptyUsage } from './usage';
+import { addUsage, emptyUsage, totalTokens } from '../usage';
+import { AnthropicEngineError } from './errors';
+import { asParams, MAX_STREAMING_TOKENS, orphanedServerToolUses, textOf, type MessagesApi } from './messages-client';
+import { CONTINUE_AFTER_EMPTY_REPLY, CONTINUE_AFTER_MAX_TOKENS, CONTINUE_AFTER_STOP_SEQUENCE, NUDGE_TEXT } from './prompts';
 
 export interface ClientToolOutcome {
   content: string;
@@ -29,13 +28,38 @@ export type LoopStatus =
   | 'truncated' // max_tokens after the allowed continuations
   | 'refused' // refusal
   | 'idle-stopped' // health monitor ended it
+  | 'budget-stopped' // the task's budget (tokens, tool calls, dollars, deadline) is spent
+  | 'step-stopped' // the per-step hook ended it
   | 'iteration-cap' // safety net
   | 'continuation-cap' // too many pause_turn continuations
   | 'context-exhausted' // model_context_window_exceeded and nothing left to compact
   | 'unexpected-stop'; // a stop_reason this loop does not know, or tool_use with no client tool call
 
+/** The task's share of its run's budget; the loop stops before a request that would start past it. */
+export interface LoopBudget {
+  /** Tokens as budgets count them: input, output, cache reads and writes. */
+  maxTokens?: number;
+  /** Client and server tool calls together. */
+  maxToolCalls?: number;
+  maxCostUsd?: number;
+  /** Epoch ms; a request still running then is cut off. */
+  deadlineMs?: number;
+}
+
+/** What the per-step hook sees after a reply that would continue the loop (tool_use, pause_turn). */
+export interface LoopStep {
+  label: string;
+  message: Message;
+  stats: Readonly<LoopStats>;
+  usage: Readonly<TokenUsage>;
+  /** New sources this reply's tool calls brought. */
+  newSources: number;
+}
+/** A hook's answer: continue (undefined), or stop with the decision that says why. */
+export type StepVerdict = { stop: EngineDecision } | undefined;
+
 export interface AgentLoopConfig {
-  client: Anthropic;
+  api: MessagesApi;
   model: string;
   system: string;
   /** The conversation so far; the first message is the user's. Not mutated. */
@@ -60,6 +84,12 @@ export interface AgentLoopConfig {
   keepRecentToolResults?: number;
   /** Sees every response first; returns, per server tool result block in order, how many new sources it brought. */
   observe?: (message: Message) => number[];
+  budget?: LoopBudget;
+  /**
+   * Runs after each reply that would continue the loop, once its tool calls are answered: a place for a judge to stop
+   * the loop early. It sees the reply, the stats and the usage so far.
+   */
+  onStep?: (step: LoopStep) => StepVerdict | Promise<StepVerdict>;
   label: string;
   signal?: AbortSignal;
 }
@@ -74,6 +104,8 @@ export interface LoopStats {
   compactions: number;
   nudges: number;
   idleStops: number;
+  emptyReplies: number;
+  budgetStops: number;
   iterationCapHits: number;
   continuationCapHits: number;
   refusals: number;
@@ -110,6 +142,9 @@ function completeBlocks(content: ContentBlock[]): ContentBlockParam[] {
   return asParams(content.filter((b) => b.type !== 'tool_use' && !(b.type === 'server_tool_use' && orphans.has(b.id))));
 }
 
+/** A cut-off reply that was in the middle of a tool call (client or server): the call needs more room, not a continuation. */
+const cutToolCall = (content: ContentBlock[]): boolean => content.some((b) => b.type === 'tool_use') || orphanedServerToolUses(content).length > 0;
+
 /**
  * Appends an assistant turn. After a pause_turn the history already ends with the paused assistant turn and the reply
  * continues it, so the new blocks join that same turn (roles keep alternating; a pending server tool call meets its result).
@@ -142,6 +177,24 @@ export function compactToolResults(messages: MessageParam[], keepRecent: number)
   return cleared;
 }
 
+/** Why a budget would stop the next request, if it would. */
+export function budgetSpent(budget: LoopBudget | undefined, usage: TokenUsage, toolCalls: number, now = Date.now()): string | undefined {
+  if (!budget) return undefined;
+  if (budget.maxTokens !== undefined && totalTokens(usage) >= budget.maxTokens) return `tokens ${totalTokens(usage)} of ${budget.maxTokens}`;
+  if (budget.maxToolCalls !== undefined && toolCalls >= budget.maxToolCalls) return `tool calls ${toolCalls} of ${budget.maxToolCalls}`;
+  if (budget.maxCostUsd !== undefined && usage.costUsd >= budget.maxCostUsd) return `cost $${usage.costUsd.toFixed(4)} of $${budget.maxCostUsd.toFixed(4)}`;
+  if (budget.deadlineMs !== undefined && now >= budget.deadlineMs) return `deadline ${new Date(budget.deadlineMs).toISOString()} passed`;
+  return undefined;
+}
+
+/** A signal that fires at the deadline as well as on the caller's abort. */
+function withDeadline(signal: AbortSignal | undefined, deadlineMs: number | undefined): { signal?: AbortSignal; clear: () => void } {
+  if (deadlineMs === undefined) return { ...(signal ? { signal } : {}), clear: () => undefined };
+  const timer = new AbortController();
+  const t = setTimeout(() => timer.abort(new Error('task deadline')), Math.max(0, deadlineMs - Date.now()));
+  return { signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal, clear: () => clearTimeout(t) };
+}
+
 /**
  * The agent loop: send the whole history, branch on `stop_reason` alone, repeat.
  * Text in a reply never ends the loop; only end_turn (or a logged cap/stop) does.
@@ -160,6 +213,8 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     compactions: 0,
     nudges: 0,
     idleStops: 0,
+    emptyReplies: 0,
+    budgetStops: 0,
     iterationCapHits: 0,
     continuationCapHits: 0,
     refusals: 0,
@@ -172,6 +227,8 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
   let maxTokens = cfg.maxTokens;
   let idleStreak = 0;
   let nudged = false;
+  let continuedEmpty = false;
+  let container: string | undefined;
   let lastMessage: Message | undefined;
   let refusal: AgentLoopResult['refusal'];
 
@@ -185,6 +242,22 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     stats,
     refusal,
   });
+  const stopForBudget = (why: string): AgentLoopResult => {
+    stats.budgetStops += 1;
+    decisions.push(
+      loopDecision('budget-stop', `${cfg.label}: the task's budget is spent (${why}); finishing with what it has`, {
+        why,
+        requests: stats.requests,
+        tokens: totalTokens(usage),
+        toolCalls: stats.toolCalls + stats.serverToolCalls,
+        costUsd: usage.costUsd,
+        ...(cfg.budget?.maxTokens !== undefined ? { maxTokens: cfg.budget.maxTokens } : {}),
+        ...(cfg.budget?.maxToolCalls !== undefined ? { maxToolCalls: cfg.budget.maxToolCalls } : {}),
+        ...(cfg.budget?.maxCostUsd !== undefined ? { maxCostUsd: cfg.budget.maxCostUsd } : {}),
+      }),
+    );
+    return finish('budget-stopped');
+  };
 
   for (;;) {
     if (stats.requests >= cfg.maxIterations) {
@@ -197,28 +270,48 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
       );
       return finish('iteration-cap');
     }
-
-    const msg = await sendMessage({
-      client: cfg.client,
-      model: cfg.model,
-      system: cfg.system,
-      messages,
-      maxTokens,
-      tools: cfg.tools,
-      stopSequences: cfg.stopSequences,
-      label: cfg.label,
-      signal: cfg.signal,
-    });
+    const spent = budgetSpent(cfg.budget, usage, stats.toolCalls + stats.serverToolCalls);
+    if (spent) return stopForBudget(spent);
+    // The reply may not write past the token budget either.
+    const tokensLeft = cfg.budget?.maxTokens !== undefined ? cfg.budget.maxTokens - totalTokens(usage) : Infinity;
+    const deadline = withDeadline(cfg.signal, cfg.budget?.deadlineMs);
+    let msg: Message;
+    try {
+      const sent = await cfg.api.send({
+        model: cfg.model,
+        system: cfg.system,
+        messages,
+        maxTokens: Math.max(1, Math.min(maxTokens, tokensLeft)),
+        tools: cfg.tools,
+        stopSequences: cfg.stopSequences,
+        ...(container ? { container } : {}),
+        label: cfg.label,
+        ...(deadline.signal ? { signal: deadline.signal } : {}),
+      });
+      msg = sent.message;
+      addUsage(usage, sent.usage);
+    } catch (err) {
+      // The deadline cut the request: a budget stop, not a failure. The caller's own abort propagates.
+      if (err instanceof AnthropicEngineError && err.aborted && !cfg.signal?.aborted && cfg.budget?.deadlineMs !== undefined && Date.now() >= cfg.budget.deadlineMs - 5) {
+        return stopForBudget(`deadline ${new Date(cfg.budget.deadlineMs).toISOString()} passed during a request`);
+      }
+      throw err;
+    } finally {
+      deadline.clear();
+    }
     stats.requests += 1;
-    addUsage(usage, msg.usage);
     lastMessage = msg;
+    // A response that ran code names its container; every follow-up must name it while its code has calls pending.
+    if (msg.container?.id) container = msg.container.id;
 
     // Health monitor: every tool call (server or client) either brings a new source or it does not.
     let needNudge = false;
     let idleStop = false;
-    const track = (newSources: number): void => {
+    let newSources = 0;
+    const track = (n: number): void => {
+      newSources += n;
       if (idleThreshold <= 0) return;
-      if (newSources > 0) {
+      if (n > 0) {
         idleStreak = 0;
         return;
       }
@@ -241,21 +334,37 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
       );
       return finish('idle-stopped');
     };
-    const nudgeDecision = (): void => {
+    const nudgeDecision = (where: string): void => {
       nudged = true;
       stats.nudges += 1;
       decisions.push(
-        loopDecision('health-nudge', `${cfg.label}: ${idleStreak} tool calls in a row brought no new source; asked the model to conclude`, {
+        loopDecision('health-nudge', `${cfg.label}: ${idleStreak} tool calls in a row brought no new source; asked the model to conclude (${where})`, {
           idleStreak,
           threshold: idleThreshold,
         }),
       );
     };
+    const step = async (): Promise<AgentLoopResult | undefined> => {
+      const verdict = await cfg.onStep?.({ label: cfg.label, message: msg, stats, usage, newSources });
+      if (!verdict) return undefined;
+      decisions.push(verdict.stop);
+      return finish('step-stopped');
+    };
 
     switch (msg.stop_reason) {
-      case 'end_turn':
+      case 'end_turn': {
+        if (msg.content.length === 0 && !continuedEmpty && messages[messages.length - 1]?.role === 'user') {
+          // An empty end_turn (stop reasons docs, "empty responses"): sending the same history again gets the same
+          // nothing; a new user turn asking to continue is the documented way out. Once.
+          continuedEmpty = true;
+          stats.emptyReplies += 1;
+          decisions.push(loopDecision('empty-reply', `${cfg.label}: the model ended its turn with no content; asked it once to continue`, { requests: stats.requests }));
+          messages.push({ role: 'user', content: CONTINUE_AFTER_EMPTY_REPLY });
+          continue;
+        }
         appendAssistant(messages, asParams(msg.content));
         return finish('completed');
+      }
 
       case 'tool_use': {
         for (const n of serverYields) track(n);
@@ -282,17 +391,23 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
         }
         if (idleStop) return stopIdle();
         appendAssistant(messages, asParams(msg.content));
-        const results: Array<ToolResultBlockParam | TextBlockParam> = calls.map((call, i) => ({
+        // Tool results only: a server call deferred beside these calls runs when they come back, and the API refuses
+        // any other block in that turn; text after tool results also invites an empty end_turn. So the nudge, when
+        // due, rides inside the last result.
+        const results: ToolResultBlockParam[] = calls.map((call, i) => ({
           type: 'tool_result',
           tool_use_id: call.id,
           content: outcomes[i]!.content,
           ...(outcomes[i]!.isError ? { is_error: true } : {}),
         }));
         if (needNudge) {
-          results.push({ type: 'text', text: NUDGE_TEXT });
-          nudgeDecision();
+          const last = results[results.length - 1]!;
+          results[results.length - 1] = { ...last, content: `${last.content as string}\n\n${NUDGE_TEXT}` };
+          nudgeDecision('in the tool result');
         }
         messages.push({ role: 'user', content: results });
+        const stopped = await step();
+        if (stopped) return stopped;
         continue;
       }
 
@@ -314,8 +429,10 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
         appendAssistant(messages, asParams(msg.content));
         if (needNudge && orphanedServerToolUses(msg.content).length === 0) {
           messages.push({ role: 'user', content: [{ type: 'text', text: NUDGE_TEXT }] });
-          nudgeDecision();
+          nudgeDecision('as a new turn');
         }
+        const stopped = await step();
+        if (stopped) return stopped;
         continue;
       }
 
@@ -330,12 +447,14 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
           return finish('truncated');
         }
         stats.maxTokensContinuations += 1;
+        // A tool call cut in the middle cannot be continued, only asked for again with more room.
+        if (cutToolCall(msg.content)) maxTokens = Math.min(maxTokens * 2, MAX_STREAMING_TOKENS);
         const kept = completeBlocks(msg.content);
         if (kept.length > 0) {
           appendAssistant(messages, kept);
           messages.push({ role: 'user', content: CONTINUE_AFTER_MAX_TOKENS });
         } else {
-          maxTokens = Math.min(maxTokens * 2, 16_000);
+          maxTokens = Math.min(maxTokens * 2, MAX_STREAMING_TOKENS);
         }
         continue;
       }

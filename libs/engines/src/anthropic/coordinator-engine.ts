@@ -1,7 +1,9 @@
 import type { Plan, PlanCoverage, Subtopic, TokenUsage } from '@orrery/protocol';
-import type { CoordinatorEngine, EngineDecision, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput } from '../engine';
+import type { CoordinatorEngine, EngineDecision, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
-import { StructuredOutputError } from './errors';
+import { addUsage, emptyUsage } from '../usage';
+import { isFallbackWorthy, StructuredOutputError } from './errors';
+import { costOf } from './pricing';
 import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
 import { SYSTEM_PROMPTS, untrustedData } from './prompts';
 import {
@@ -13,7 +15,6 @@ import {
   type SubtopicDraft,
 } from './schemas';
 import { structuredCall } from './structured';
-import { addUsage, emptyUsage } from './usage';
 
 export interface JudgeInput {
   /** The run's goal (topic); redacted before it is sent. */
@@ -92,9 +93,18 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
   private readonly o: ResolvedEngineOptions;
   private readonly fallback?: CoordinatorEngine;
 
+  /** What the hub reserves per search task before dispatch: the configured tokens, priced as input to the subagent model, plus its web searches. */
+  readonly taskEstimate: TaskEstimate;
+
   constructor(options: AnthropicEngineOptions) {
     this.o = resolveOptions(options);
     this.fallback = isCoordinatorEngine(options.fallback) ? options.fallback : undefined;
+    const tokens = this.o.taskTokenEstimate;
+    const searches = this.o.webSearch.enabled ? (this.o.webSearch.maxUses ?? 5) : 0;
+    this.taskEstimate = {
+      tokens,
+      costUsd: costOf(this.o.api.prices, this.o.subagentModel, { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: searches, webFetchRequests: 0 }),
+    };
   }
 
   async plan(input: PlanningInput): Promise<PlanningOutput> {
@@ -108,7 +118,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     if (redacted) decisions.push(redacted);
     try {
       const planned = await structuredCall({
-        client: this.o.client,
+        api: this.o.api,
         model: this.o.model,
         system: SYSTEM_PROMPTS.planner,
         user: `Plan research on this topic, in at most ${max} subtopics.\n${untrustedData('topic', topic)}`,
@@ -133,7 +143,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
 
       try {
         const critique = await structuredCall({
-          client: this.o.client,
+          api: this.o.api,
           model: this.o.model,
           system: SYSTEM_PROMPTS['coverage-critic'],
           user: [
@@ -169,17 +179,21 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
           ),
         );
       } catch (err) {
-        if (!(err instanceof StructuredOutputError)) throw err;
-        addUsage(usage, err.usage);
-        decisions.push(...err.decisions);
+        if (!isFallbackWorthy(err)) throw err;
+        if (err instanceof StructuredOutputError) {
+          addUsage(usage, err.usage);
+          decisions.push(...err.decisions);
+        }
         if (this.fallback) return this.planFallback(input, usage, decisions, `coverage critique: ${err.message}`);
         decisions.push(l2('coverage-check-skipped', 1, `${err.message}; no fallback engine, keeping the plan without the L2 coverage check`, {}));
       }
       return { plan, decisions, usage };
     } catch (err) {
-      if (!(err instanceof StructuredOutputError)) throw err;
-      addUsage(usage, err.usage);
-      decisions.push(...err.decisions);
+      if (!isFallbackWorthy(err)) throw err;
+      if (err instanceof StructuredOutputError) {
+        addUsage(usage, err.usage);
+        decisions.push(...err.decisions);
+      }
       return this.planFallback(input, usage, decisions, err.message);
     }
   }
@@ -200,7 +214,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     if (redacted) decisions.push(redacted);
     try {
       const res = await structuredCall({
-        client: this.o.client,
+        api: this.o.api,
         model: this.o.model,
         system: SYSTEM_PROMPTS['gap-finder'],
         user: [
@@ -229,9 +243,11 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       );
       return { newSubtopics, thinSubtopicIds, decisions, usage };
     } catch (err) {
-      if (!(err instanceof StructuredOutputError)) throw err;
-      addUsage(usage, err.usage);
-      decisions.push(...err.decisions);
+      if (!isFallbackWorthy(err)) throw err;
+      if (err instanceof StructuredOutputError) {
+        addUsage(usage, err.usage);
+        decisions.push(...err.decisions);
+      }
       if (!this.fallback) throw new Error(`Anthropic engine, refinement round ${input.round}: ${err.message}; no fallback engine is configured`, { cause: err });
       decisions.push(this.fallbackDecision(`refinement round ${input.round}`, err.message));
       const fb = await this.fallback.refine(input);
@@ -256,7 +272,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     ].join('\n');
     try {
       const res = await structuredCall({
-        client: this.o.client,
+        api: this.o.api,
         model: this.o.judgeModel,
         system: SYSTEM_PROMPTS.judge,
         user,

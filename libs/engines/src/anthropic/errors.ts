@@ -3,7 +3,7 @@ import type { TokenUsage } from '@orrery/protocol';
 import type { EngineDecision } from '../engine';
 
 /**
- * A Messages API failure after the SDK's own retries. `retryable` says whether a later attempt can succeed
+ * A Messages API failure after the engine's own retries. `retryable` says whether a later attempt can succeed
  * (rate limit, overload, 5xx, connection): the worker lets BullMQ back off and retry those; the rest are permanent.
  */
 export class AnthropicEngineError extends Error {
@@ -14,9 +14,24 @@ export class AnthropicEngineError extends Error {
     readonly status?: number,
     readonly errorType?: string,
     readonly requestId?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number; aborted?: boolean },
   ) {
     super(message, options);
+    this.retryAfterMs = options?.retryAfterMs;
+    this.aborted = options?.aborted ?? false;
+  }
+  /** For a 429: how long the API asked to wait (`retry-after`). */
+  readonly retryAfterMs?: number;
+  /** The caller aborted the request (its signal): neither a failure of the API nor worth a retry. */
+  readonly aborted: boolean;
+
+  /**
+   * A request the API refuses as it stands (400 invalid_request_error such as "prompt is too long", 413
+   * request_too_large): another engine can still answer the step. Auth, permission and unknown-model errors are
+   * configuration to fix, and say so instead.
+   */
+  get requestRefused(): boolean {
+    return !this.retryable && !this.aborted && (this.status === 400 || this.status === 413);
   }
 }
 
@@ -35,7 +50,18 @@ export class StructuredOutputError extends Error {
   }
 }
 
-export function toEngineError(err: unknown, what: string, maxRetries: number): unknown {
+/** An error a step can recover from by falling back to another engine: bad model output, or a request the API refuses. */
+export const isFallbackWorthy = (err: unknown): err is StructuredOutputError | AnthropicEngineError =>
+  err instanceof StructuredOutputError || (err instanceof AnthropicEngineError && err.requestRefused);
+
+export function toEngineError(err: unknown, what: string, attempts: number, extra: { retryAfterMs?: number } = {}): unknown {
+  // The SDK's APIUserAbortError is an APIError without a status, like a connection failure: tell them apart first.
+  if (err instanceof Anthropic.APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
+    return new AnthropicEngineError(`Anthropic Messages API request aborted by the caller during ${what}`, false, undefined, 'aborted', undefined, {
+      cause: err,
+      aborted: true,
+    });
+  }
   if (err instanceof Anthropic.APIError) {
     const status = err.status;
     const type = err.type ?? undefined;
@@ -44,7 +70,7 @@ export function toEngineError(err: unknown, what: string, maxRetries: number): u
     const kind =
       status === 429 ? 'rate limited (429)' : status === 529 ? 'overloaded (529)' : status !== undefined ? `HTTP ${status}` : 'connection failed';
     const tail = retryable
-      ? `after ${maxRetries} SDK retries; retryable: the job should be retried with backoff`
+      ? `after ${attempts} attempts; retryable: the job should be retried with backoff`
       : 'not retryable: fix the request or configuration';
     return new AnthropicEngineError(
       `Anthropic Messages API ${kind} during ${what}${type ? ` [${type}]` : ''}${requestId ? ` (request-id ${requestId})` : ''}: ${err.apiMessage ?? err.message} — ${tail}`,
@@ -52,7 +78,7 @@ export function toEngineError(err: unknown, what: string, maxRetries: number): u
       status,
       type,
       requestId,
-      { cause: err },
+      { cause: err, ...(extra.retryAfterMs !== undefined ? { retryAfterMs: extra.retryAfterMs } : {}) },
     );
   }
   return err;

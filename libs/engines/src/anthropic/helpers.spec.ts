@@ -2,7 +2,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { CLEARED_TOOL_RESULT, compactToolResults } from './agent-loop';
 import { slugify } from './coordinator-engine';
-import { orphanedServerToolUses, withCacheOnLastTool } from './messages-client';
+import { orphanedServerToolUses, withCacheBreakpoints } from './messages-client';
 import { roleFromSystem, SYSTEM_PROMPTS, untrustedSource } from './prompts';
 import { JudgeVerdictSchema } from './schemas';
 import { outputFormatFor } from './structured';
@@ -33,12 +33,24 @@ describe('structured output format', () => {
 });
 
 describe('message helpers', () => {
-  it('puts cache_control on the last tool only', () => {
-    const tools = withCacheOnLastTool([
-      { name: 'a', input_schema: { type: 'object' } },
-      { name: 'b', input_schema: { type: 'object' } },
-    ]);
-    expect(tools.map((t) => 'cache_control' in t)).toEqual([false, true]);
+  it('keeps a breakpoint on the last block of the previous request (the last user turn before the final one), without touching the input', () => {
+    const messages: MessageParam[] = [
+      { role: 'user', content: 'brief' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'x', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r1' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'x', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'r2' }] },
+    ];
+    const marked = withCacheBreakpoints(messages);
+    const marks = (ms: MessageParam[]) => ms.map((m) => (typeof m.content === 'string' ? false : m.content.some((b) => 'cache_control' in b)));
+    expect(marks(marked)).toEqual([false, false, true, false, false]);
+    expect(marks(messages)).toEqual([false, false, false, false, false]);
+    // A first request has no previous turn; a string turn becomes a text block that carries the mark.
+    expect(withCacheBreakpoints([{ role: 'user', content: 'brief' }])).toEqual([{ role: 'user', content: 'brief' }]);
+    expect(withCacheBreakpoints([{ role: 'user', content: 'brief' }, { role: 'assistant', content: 'paused' }])[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'brief', cache_control: { type: 'ephemeral' } }],
+    });
   });
 
   it('finds server tool calls without their result', () => {

@@ -1,9 +1,12 @@
-export { runAgentLoop, compactToolResults, CLEARED_TOOL_RESULT } from './agent-loop';
-export type { AgentLoopConfig, AgentLoopResult, ClientToolHandler, ClientToolOutcome, LoopStats, LoopStatus } from './agent-loop';
+export { runAgentLoop, compactToolResults, budgetSpent, CLEARED_TOOL_RESULT } from './agent-loop';
+export type { AgentLoopConfig, AgentLoopResult, ClientToolHandler, ClientToolOutcome, LoopBudget, LoopStats, LoopStatus, LoopStep, StepVerdict } from './agent-loop';
 export { AnthropicCoordinatorEngine, COVERAGE_THRESHOLD, MAX_OVERLAP } from './coordinator-engine';
 export type { JudgeInput, JudgeVerdictResult } from './coordinator-engine';
-export { AnthropicEngineError, StructuredOutputError } from './errors';
+export { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
+export { MessagesApi, hasServerTool, withCacheBreakpoints } from './messages-client';
+export type { MessagesApiOptions, SendParams, SendResult } from './messages-client';
 export {
+  CODE_EXECUTION_TOOL_TYPE,
   DEFAULT_COORDINATOR_MODEL,
   DEFAULT_JUDGE_MODEL,
   DEFAULT_SUBAGENT_MODEL,
@@ -11,11 +14,16 @@ export {
   WEB_SEARCH_TOOL_TYPE,
   buildClient as buildAnthropicClient,
 } from './options';
-export type { AnthropicClientOptions, AnthropicEngineOptions, WebFetchConfig, WebSearchConfig } from './options';
+export type { AnthropicClientOptions, AnthropicEngineOptions, WebCallers, WebFetchConfig, WebSearchConfig } from './options';
+export { costOf, DEFAULT_PRICES, priceOf, priceTable } from './pricing';
+export type { ModelPrice, PriceTable } from './pricing';
 export { AGENT_ROLES, roleFromSystem, SYSTEM_PROMPTS, UNTRUSTED_NOTICE } from './prompts';
 export type { AgentRole } from './prompts';
+export { LocalRequestGate, rateLimitHeaders, retryAfterMs } from './request-gate';
+export type { GateTicket, RateLimitHeaders, RequestGate } from './request-gate';
 export { JudgeVerdictSchema } from './schemas';
 export type { JudgeVerdict } from './schemas';
 export { SourceLedger, webSourceId } from './sources';
 export { structuredCall } from './structured';
 export { AnthropicSubagentEngine } from './subagent-engine';
+export { usageOf } from './usage';

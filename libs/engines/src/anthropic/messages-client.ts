@@ -4,14 +4,17 @@ import type {
   ContentBlockParam,
   JSONOutputFormat,
   Message,
-  MessageCreateParamsNonStreaming,
+  MessageCreateParamsBase,
   MessageParam,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
-import { toEngineError } from './errors';
+import type { TokenUsage } from '@orrery/protocol';
+import { AnthropicEngineError, toEngineError } from './errors';
+import type { PriceTable } from './pricing';
+import { LocalRequestGate, rateLimitHeaders, retryAfterMs, sleep, type RequestGate } from './request-gate';
+import { usageOf } from './usage';
 
 export interface SendParams {
-  client: Anthropic;
   model: string;
   system: string;
   messages: MessageParam[];
@@ -19,36 +22,182 @@ export interface SendParams {
   tools?: ToolUnion[];
   stopSequences?: string[];
   outputFormat?: JSONOutputFormat;
+  /** The container a previous response of this conversation ran code in; sent back on every follow-up. */
+  container?: string;
   /** Names the step in error messages. */
   label: string;
   signal?: AbortSignal;
 }
 
-/** The SDK refuses non-streaming requests it expects to take over 10 minutes; stay well below. */
-export const MAX_NON_STREAMING_TOKENS = 16_000;
-
-/** Marks the last tool definition as a prompt-cache breakpoint (tools are cached as a prefix). */
-export function withCacheOnLastTool(tools: ToolUnion[]): ToolUnion[] {
-  if (tools.length === 0) return tools;
-  return tools.map((t, i) => (i === tools.length - 1 ? ({ ...t, cache_control: { type: 'ephemeral' } } as ToolUnion) : t));
+export interface SendResult {
+  message: Message;
+  /** This response's usage, priced. */
+  usage: TokenUsage;
 }
 
-/** One Messages API call. The SDK retries 429/529/5xx itself (honouring retry-after); what still fails is wrapped clearly. */
-export async function sendMessage(p: SendParams): Promise<Message> {
-  const params: MessageCreateParamsNonStreaming = {
-    model: p.model,
-    max_tokens: Math.min(p.maxTokens, MAX_NON_STREAMING_TOKENS),
-    system: [{ type: 'text', text: p.system, cache_control: { type: 'ephemeral' } }],
-    messages: p.messages,
-  };
-  if (p.tools?.length) params.tools = withCacheOnLastTool(p.tools);
-  if (p.stopSequences?.length) params.stop_sequences = p.stopSequences;
-  if (p.outputFormat) params.output_config = { format: p.outputFormat };
-  try {
-    return await p.client.messages.create(params, p.signal ? { signal: p.signal } : undefined);
-  } catch (err) {
-    throw toEngineError(err, p.label, p.client.maxRetries);
+export interface MessagesApiOptions {
+  client: Anthropic;
+  prices: PriceTable;
+  gate?: RequestGate;
+  /** Retries of a request after 529, 5xx, 408, 409 or a connection failure. */
+  maxRetries?: number;
+  /** Longest a request waits out 429s in all before it fails (retryably, carrying the last retry-after). */
+  maxRateLimitWaitMs?: number;
+  /** Backoff base when no retry-after is given. */
+  backoffMs?: number;
+}
+
+/** The SDK refuses non-streaming requests it expects to take over 10 minutes; stay well below. */
+export const MAX_NON_STREAMING_TOKENS = 16_000;
+/** A streamed request may ask for more (the models write up to 128K). */
+export const MAX_STREAMING_TOKENS = 64_000;
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+const SERVER_TOOL_TYPE = /^(web_search|web_fetch|code_execution|bash_code_execution|text_editor_code_execution)_\d{8}$/;
+/** Server tools run inside the request: the turn can take minutes. */
+export const hasServerTool = (tools: ToolUnion[] | undefined): boolean =>
+  !!tools?.some((t) => 'type' in t && typeof t.type === 'string' && SERVER_TOOL_TYPE.test(t.type));
+
+/**
+ * Prompt-cache breakpoints (prompt caching docs; `cache_control` in MessageCreateParams). The top-level `cache_control`
+ * puts one on the last cacheable block, so it moves with the conversation; a second one stays on the last block of the
+ * previous request (the last user message before the final one), so that prefix is read back even when the newest
+ * turn added more blocks than the cache's lookback covers; a third on the system prompt, for the tools and system
+ * shared across conversations. Three of the four allowed. Prefixes shorter than the model's minimum are not cached,
+ * silently, which is why the moving breakpoint matters: the history is what grows past it.
+ */
+export function withCacheBreakpoints(messages: MessageParam[]): MessageParam[] {
+  let previous = -1;
+  for (let i = messages.length - 2; i >= 0; i--) {
+    if (messages[i]!.role === 'user') {
+      previous = i;
+      break;
+    }
   }
+  if (previous < 0) return messages;
+  const m = messages[previous]!;
+  const blocks: ContentBlockParam[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : [...m.content];
+  if (blocks.length === 0) return messages;
+  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1]!, cache_control: EPHEMERAL } as ContentBlockParam;
+  const out = [...messages];
+  out[previous] = { ...m, content: blocks } as MessageParam;
+  return out;
+}
+
+const isRetryable = (e: AnthropicEngineError): boolean => e.retryable;
+
+/**
+ * Every Messages API request of the engine goes through here: prompt-cache breakpoints, the container, streaming for
+ * server-tool turns (they can run for minutes; a stream is never idle, so no proxy cuts it, and no timeout resends a
+ * turn whose searches were already billed), the fleet's rate-limit gate, retries, and the priced usage.
+ * The SDK's own retries are off: it would retry a 429 per process, blind to the rest of the fleet.
+ */
+export class MessagesApi {
+  readonly client: Anthropic;
+  readonly prices: PriceTable;
+  private readonly gate: RequestGate;
+  private readonly maxRetries: number;
+  private readonly maxRateLimitWaitMs: number;
+  private readonly backoffMs: number;
+
+  constructor(o: MessagesApiOptions) {
+    this.client = o.client;
+    this.prices = o.prices;
+    this.gate = o.gate ?? new LocalRequestGate();
+    this.maxRetries = o.maxRetries ?? 4;
+    this.maxRateLimitWaitMs = o.maxRateLimitWaitMs ?? 600_000;
+    this.backoffMs = o.backoffMs ?? 500;
+  }
+
+  /** Whether a request of these tools is streamed. */
+  streams(p: Pick<SendParams, 'tools' | 'maxTokens'>): boolean {
+    return hasServerTool(p.tools) || p.maxTokens > MAX_NON_STREAMING_TOKENS;
+  }
+
+  params(p: SendParams): MessageCreateParamsBase {
+    const stream = this.streams(p);
+    const params: MessageCreateParamsBase = {
+      model: p.model,
+      max_tokens: Math.max(1, Math.min(p.maxTokens, stream ? MAX_STREAMING_TOKENS : MAX_NON_STREAMING_TOKENS)),
+      system: [{ type: 'text', text: p.system, cache_control: EPHEMERAL }],
+      messages: withCacheBreakpoints(p.messages),
+      cache_control: EPHEMERAL,
+    };
+    if (p.tools?.length) params.tools = p.tools;
+    if (p.stopSequences?.length) params.stop_sequences = p.stopSequences;
+    if (p.outputFormat) params.output_config = { format: p.outputFormat };
+    if (p.container) params.container = p.container;
+    return params;
+  }
+
+  async send(p: SendParams): Promise<SendResult> {
+    const params = this.params(p);
+    const stream = this.streams(p);
+    let failures = 0;
+    let rateLimitWaited = 0;
+    for (let attempt = 1; ; attempt++) {
+      let ticket;
+      try {
+        ticket = await this.gate.enter(p.signal);
+      } catch (err) {
+        throw toEngineError(abortError(err), p.label, attempt - 1);
+      }
+      try {
+        const { message, headers } = await this.request(params, stream, p.signal);
+        await ticket.done(true);
+        this.gate.observe?.(rateLimitHeaders(headers));
+        return { message, usage: usageOf(message.usage, p.model, this.prices) };
+      } catch (raw) {
+        const headers = (raw as { headers?: Headers }).headers;
+        const err = toEngineError(raw, p.label, attempt, { retryAfterMs: retryAfterMs(headers) });
+        if (headers) this.gate.observe?.(rateLimitHeaders(headers));
+        if (!(err instanceof AnthropicEngineError)) {
+          await ticket.done(false);
+          throw err;
+        }
+        if (err.status === 429) {
+          const wait = err.retryAfterMs ?? this.backoff(failures + 1);
+          await ticket.rateLimited(wait);
+          // A retry-after of 0 still counts, so a wall that never lifts cannot spin a request forever.
+          rateLimitWaited += Math.max(wait, 100);
+          if (rateLimitWaited > this.maxRateLimitWaitMs) throw err;
+          continue;
+        }
+        await ticket.done(false);
+        if (!isRetryable(err) || failures >= this.maxRetries) throw err;
+        failures += 1;
+        try {
+          await sleep(err.retryAfterMs ?? this.backoff(failures), p.signal);
+        } catch (abort) {
+          throw toEngineError(abortError(abort), p.label, attempt);
+        }
+      }
+    }
+  }
+
+  private backoff(n: number): number {
+    return Math.min(30_000, this.backoffMs * 2 ** (n - 1)) * (0.75 + Math.random() * 0.5);
+  }
+
+  private async request(params: MessageCreateParamsBase, stream: boolean, signal?: AbortSignal): Promise<{ message: Message; headers: Headers }> {
+    const opts = { maxRetries: 0, ...(signal ? { signal } : {}) };
+    if (stream) {
+      const s = this.client.messages.stream(params, opts);
+      const { response } = await s.withResponse();
+      return { message: await s.finalMessage(), headers: response.headers };
+    }
+    const { data, response } = await this.client.messages.create({ ...params, stream: false }, opts).withResponse();
+    return { message: data, headers: response.headers };
+  }
+}
+
+/** An aborted wait, as the SDK reports an aborted request. */
+function abortError(err: unknown): unknown {
+  if (err instanceof Error && err.name === 'AbortError') return err;
+  const e = new Error(err instanceof Error ? err.message : 'aborted');
+  e.name = 'AbortError';
+  return e;
 }
 
 export function textOf(content: ContentBlock[] | ContentBlockParam[]): string {

@@ -1,6 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
 import type { CoordinatorEngine, PassageSearch, SubagentEngine } from '../engine';
+import { MessagesApi } from './messages-client';
+import { DEFAULT_PRICES, type PriceTable } from './pricing';
+import type { RequestGate } from './request-gate';
 
 /** Current model ids from the SDK's `Model` union (1.14): Opus-class hub, Sonnet-class spokes, Haiku-class judge. */
 export const DEFAULT_COORDINATOR_MODEL: Model = 'claude-opus-5-5';
@@ -10,9 +13,21 @@ export const DEFAULT_JUDGE_MODEL: Model = 'claude-haiku-5-5';
 /** The newest web search / web fetch server tool versions the installed SDK types define. */
 export const WEB_SEARCH_TOOL_TYPE = 'web_search_20260318' as const;
 export const WEB_FETCH_TOOL_TYPE = 'web_fetch_20260318' as const;
+/** The code execution version the web tools may be called from (`allowed_callers`). */
+export const CODE_EXECUTION_TOOL_TYPE = 'code_execution_20260120' as const;
+
+/**
+ * Who may call the web tools (`allowed_callers` on web_search_20260318 / web_fetch_20260318): `direct` (the model
+ * itself; results come back as search results and cited text), or `code-execution` too, where the model filters
+ * pages with code in a container before they reach its context (cheaper on long pages; the filtered output is what
+ * quotes are checked against, and every follow-up must name the container).
+ */
+export type WebCallers = 'direct' | 'code-execution';
 
 export interface WebSearchConfig {
   enabled: boolean;
+  /** Default `direct`. */
+  callers?: WebCallers;
   /** Per request (the API counts uses per request); default 5. */
   maxUses?: number;
   /** Only these domains appear in results. Cannot be combined with blockedDomains (the API rejects both). */
@@ -32,9 +47,7 @@ export interface WebFetchConfig {
 export interface AnthropicClientOptions {
   apiKey?: string;
   baseURL?: string;
-  /** SDK retries for 408/409/429/5xx, honouring `retry-after`; default 3. After that the error propagates (BullMQ backs off). */
-  maxRetries?: number;
-  /** Per-request timeout in ms; default 300 s (server-side web searches can take a while). */
+  /** Per-request timeout in ms; default 300 s. Server-tool turns are streamed, so this bounds the wait for the stream to open. */
   timeout?: number;
 }
 
@@ -65,12 +78,24 @@ export interface AnthropicEngineOptions {
   maxTokens?: number;
   /** Tool calls in a row without a new source before the health monitor nudges; default 3. */
   idleThreshold?: number;
+  /** The price table costs are computed with; default DEFAULT_PRICES. */
+  prices?: PriceTable;
+  /** Where requests wait out rate limits: the fleet's (Redis) in a service, the process's by default. */
+  gate?: RequestGate;
+  /** Retries of a request after 529, 5xx or a connection failure (429s wait at the gate instead); default 4. */
+  maxRetries?: number;
+  /** Longest a request waits out 429s before it fails retryably; default 10 minutes. */
+  maxRateLimitWaitMs?: number;
+  /** Tokens a search task is expected to take; the hub reserves this much per task before dispatch. Default 20,000. */
+  taskTokenEstimate?: number;
+  /** Tool calls a search task may make when its payload carries no budget; default 40. */
+  maxToolCallsPerTask?: number;
 }
 
 export type PassagesResolver = (corpus: string | undefined) => Promise<PassageSearch | undefined> | PassageSearch | undefined;
 
 export interface ResolvedEngineOptions {
-  client: Anthropic;
+  api: MessagesApi;
   model: string;
   subagentModel: string;
   judgeModel: string;
@@ -82,6 +107,8 @@ export interface ResolvedEngineOptions {
   maxIterations: number;
   maxTokens: number;
   idleThreshold: number;
+  taskTokenEstimate: number;
+  maxToolCallsPerTask: number;
 }
 
 export function buildClient(client: Anthropic | AnthropicClientOptions | undefined): Anthropic {
@@ -90,7 +117,8 @@ export function buildClient(client: Anthropic | AnthropicClientOptions | undefin
   return new Anthropic({
     apiKey: o.apiKey ?? process.env['ANTHROPIC_API_KEY'] ?? null,
     baseURL: o.baseURL ?? process.env['ANTHROPIC_BASE_URL'] ?? undefined,
-    maxRetries: o.maxRetries ?? 3,
+    // The engine retries itself (MessagesApi): the SDK's per-process retries would be blind to the fleet's rate limit.
+    maxRetries: 0,
     timeout: o.timeout ?? 300_000,
   });
 }
@@ -100,8 +128,15 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
   if (webSearch.allowedDomains?.length && webSearch.blockedDomains?.length) {
     throw new Error('webSearch: allowedDomains and blockedDomains cannot both be set (the Messages API rejects it)');
   }
+  if (webSearch.callers === 'code-execution' && !webSearch.enabled) throw new Error('webSearch.callers: code-execution needs web search on');
   return {
-    client: buildClient(o.client),
+    api: new MessagesApi({
+      client: buildClient(o.client),
+      prices: o.prices ?? DEFAULT_PRICES,
+      ...(o.gate ? { gate: o.gate } : {}),
+      maxRetries: o.maxRetries ?? 4,
+      maxRateLimitWaitMs: o.maxRateLimitWaitMs ?? 600_000,
+    }),
     model: o.model ?? DEFAULT_COORDINATOR_MODEL,
     subagentModel: o.subagentModel ?? DEFAULT_SUBAGENT_MODEL,
     judgeModel: o.judgeModel ?? DEFAULT_JUDGE_MODEL,
@@ -113,5 +148,7 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
     maxIterations: o.maxIterations ?? 24,
     maxTokens: o.maxTokens ?? 4096,
     idleThreshold: o.idleThreshold ?? 3,
+    taskTokenEstimate: o.taskTokenEstimate ?? 20_000,
+    maxToolCallsPerTask: o.maxToolCallsPerTask ?? 40,
   };
 }

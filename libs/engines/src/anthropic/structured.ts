@@ -1,15 +1,14 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import type { JSONOutputFormat, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { TokenUsage } from '@orrery/protocol';
 import type { z } from 'zod';
 import type { EngineDecision } from '../engine';
 import { StructuredOutputError } from './errors';
-import { MAX_NON_STREAMING_TOKENS, sendMessage, textOf } from './messages-client';
-import { addUsage, emptyUsage } from './usage';
+import { addUsage, emptyUsage } from '../usage';
+import { MAX_NON_STREAMING_TOKENS, textOf, type MessagesApi } from './messages-client';
 
 export interface StructuredCallConfig<S extends z.ZodType> {
-  client: Anthropic;
+  api: MessagesApi;
   model: string;
   system: string;
   user: string;
@@ -52,7 +51,8 @@ const retryDecision = (purpose: string, why: string, signals: EngineDecision['si
 });
 
 /**
- * Asks for JSON matching `schema` (structured output), validates it with zod and `check`.
+ * Asks for JSON matching `schema` (structured output), validates it with zod and `check`. The prompt is cached (a
+ * breakpoint on its end), so the correction retry, which repeats it, reads it back instead of paying for it again.
  * Invalid → one retry carrying the validation errors. max_tokens → one retry with a larger limit; truncated JSON is never
  * accepted. Anything else (refusal, context window, a second failure) throws StructuredOutputError, which the engines
  * turn into a fallback.
@@ -71,8 +71,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
   };
 
   for (;;) {
-    const msg = await sendMessage({
-      client: cfg.client,
+    const { message: msg, usage: spent } = await cfg.api.send({
       model: cfg.model,
       system: cfg.system,
       messages,
@@ -82,7 +81,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
       signal: cfg.signal,
     });
     requests += 1;
-    addUsage(usage, msg.usage);
+    addUsage(usage, spent);
 
     switch (msg.stop_reason) {
       case 'end_turn':

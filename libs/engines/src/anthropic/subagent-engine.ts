@@ -1,15 +1,16 @@
-import type { Finding, ReportSection, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask, TokenUsage } from '@orrery/protocol';
+import type { Finding, ReportSection, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask, TaskBudget, TokenUsage } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
-import { runAgentLoop, type AgentLoopResult } from './agent-loop';
-import { StructuredOutputError } from './errors';
+import { addUsage, emptyUsage, totalTokens } from '../usage';
+import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
+import { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
 import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
+import { priceOf } from './pricing';
 import { SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
 import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
 import { SourceLedger } from './sources';
 import { structuredCall } from './structured';
 import { researchTools } from './tools';
-import { addUsage, emptyUsage } from './usage';
 
 const isSubagentEngine = (e: unknown): e is SubagentEngine =>
   !!e && typeof (e as SubagentEngine).search === 'function' && typeof (e as SubagentEngine).synthesize === 'function';
@@ -17,6 +18,26 @@ const isSubagentEngine = (e: unknown): e is SubagentEngine =>
 /** Characters of source text the extractor sees per source, and in all. */
 const EXTRACT_CHARS_PER_SOURCE = 6000;
 const EXTRACT_CHARS_TOTAL = 120_000;
+/** Of a task's budget, what the research loop may spend; the rest is kept for extracting findings from it. */
+const LOOP_SHARE = 0.65;
+/** A conservative chars-per-token for sizing prompts before they are sent (English runs nearer 4). */
+const CHARS_PER_TOKEN = 3;
+/** Below this many tokens left, extraction is not attempted: the prompt alone would not fit. */
+const MIN_EXTRACTION_TOKENS = 1200;
+
+const budgetDecision = (conclusion: string, signals: EngineDecision['signals']): EngineDecision => ({
+  decisionType: 'budget-stop',
+  level: 'L0',
+  confidence: 1,
+  conclusion: conclusion.slice(0, 2000),
+  signals,
+});
+
+/** A signal that fires at the task's deadline. */
+const deadlineSignal = (b: TaskBudget | undefined): AbortSignal | undefined =>
+  b ? AbortSignal.timeout(Math.max(1, Date.parse(b.deadline) - Date.now())) : undefined;
+const pastDeadline = (b: TaskBudget | undefined, err: unknown): boolean =>
+  !!b && err instanceof AnthropicEngineError && err.aborted && Date.now() >= Date.parse(b.deadline) - 5;
 
 /**
  * Reports an engine decision through job progress (the only channel a subagent has back to the hub): stage
@@ -58,7 +79,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
 
   async search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
     const redactor = new Redactor();
-    const ledger = new SourceLedger(task.knownSourceIds);
+    const ledger = new SourceLedger(task.knownSourceIds, redactor);
     const usage = emptyUsage();
     const decisions: EngineDecision[] = [];
     const passages = this.o.passagesFor ? await this.o.passagesFor(task.corpus) : this.o.passages;
@@ -68,20 +89,27 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     }
 
     await progress({ stage: 'research', message: `researching: ${redactor.text(task.query).slice(0, 400)}`, fraction: 0.1 });
-    const loop = await runAgentLoop({
-      client: this.o.client,
-      model: this.o.subagentModel,
-      system: SYSTEM_PROMPTS.researcher,
-      messages: [{ role: 'user', content: this.researchBrief(task, redactor) }],
-      tools,
-      clientTools: handlers,
-      maxTokens: this.o.maxTokens,
-      maxContinuations: this.o.maxContinuations,
-      maxIterations: this.o.maxIterations,
-      idleThreshold: this.o.idleThreshold,
-      observe: (m) => ledger.observe(m),
-      label: `search task ${task.taskId}`,
-    });
+    let loop: AgentLoopResult;
+    try {
+      loop = await runAgentLoop({
+        api: this.o.api,
+        model: this.o.subagentModel,
+        system: SYSTEM_PROMPTS.researcher,
+        messages: [{ role: 'user', content: this.researchBrief(task, redactor) }],
+        tools,
+        clientTools: handlers,
+        maxTokens: this.o.maxTokens,
+        maxContinuations: this.o.maxContinuations,
+        maxIterations: this.o.maxIterations,
+        idleThreshold: this.o.idleThreshold,
+        observe: (m) => ledger.observe(m),
+        budget: this.loopBudget(task.budget),
+        label: `search task ${task.taskId}`,
+      });
+    } catch (err) {
+      if (!isFallbackWorthy(err)) throw err;
+      return this.searchFallback(task, progress, usage, decisions, redactor, err.message, {}, ledger.list());
+    }
     addUsage(usage, loop.usage);
     for (const d of loop.decisions) {
       decisions.push(d);
@@ -96,9 +124,20 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const sources = ledger.list();
     await progress({ stage: 'extract', message: `extracting findings from ${sources.length} sources`, fraction: 0.7 });
     let findings: Finding[] = [];
-    if (sources.some((s) => s.text.length > 0)) {
+    const left = this.tokensAffordable(task.budget, usage);
+    const late = task.budget !== undefined && Date.now() >= Date.parse(task.budget.deadline);
+    if (sources.some((s) => s.text.length > 0) && (left < MIN_EXTRACTION_TOKENS || late)) {
+      const why = late ? `its deadline ${task.budget!.deadline} has passed` : `${Math.max(0, left)} tokens are left of ${task.budget!.maxTokens}`;
+      const d = budgetDecision(`search task ${task.taskId}: not extracting findings, ${why}; returning the sources it found`, {
+        tokens: totalTokens(usage),
+        maxTokens: task.budget!.maxTokens,
+        sources: sources.length,
+      });
+      decisions.push(d);
+      await reportDecision(progress, d);
+    } else if (sources.some((s) => s.text.length > 0)) {
       try {
-        const extracted = await this.extractFindings(task, sources, loop, redactor);
+        const extracted = await this.extractFindings(task, sources, loop, redactor, left);
         addUsage(usage, extracted.usage);
         stats['structuredRetries'] = extracted.decisions.filter((d) => d.decisionType === 'structured-retry').length;
         for (const d of extracted.decisions) {
@@ -108,14 +147,22 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         findings = extracted.findings;
         stats['droppedFindings'] = extracted.dropped;
       } catch (err) {
-        if (!(err instanceof StructuredOutputError)) throw err;
-        addUsage(usage, err.usage);
-        stats['structuredRetries'] = err.decisions.filter((d) => d.decisionType === 'structured-retry').length;
-        for (const d of err.decisions) {
+        if (pastDeadline(task.budget, err)) {
+          const d = budgetDecision(`search task ${task.taskId}: the deadline passed while extracting findings; returning the sources it found`, { deadline: task.budget!.deadline });
           decisions.push(d);
           await reportDecision(progress, d);
+        } else {
+          if (!isFallbackWorthy(err)) throw err;
+          if (err instanceof StructuredOutputError) {
+            addUsage(usage, err.usage);
+            stats['structuredRetries'] = err.decisions.filter((d) => d.decisionType === 'structured-retry').length;
+            for (const d of err.decisions) {
+              decisions.push(d);
+              await reportDecision(progress, d);
+            }
+          }
+          return this.searchFallback(task, progress, usage, decisions, redactor, err.message, stats, sources);
         }
-        return this.searchFallback(task, progress, usage, decisions, redactor, err.message, stats, sources);
       }
     }
     await reportRedactions(progress, `search task ${task.taskId}`, redactor);
@@ -156,17 +203,27 @@ export class AnthropicSubagentEngine implements SubagentEngine {
 
     let draft: ReportDraft;
     const stats: Record<string, number> = { requests: 0, structuredRetries: 0, fallbacks: 0 };
+    const user = this.writerBrief(task, redactor);
+    const maxTokens = Math.max(this.o.maxTokens, 8000);
+    // The writer's prompt and reply must fit what the run has left; else the extractive writer answers, for free.
+    const needed = Math.ceil((SYSTEM_PROMPTS.writer.length + user.length) / CHARS_PER_TOKEN) + maxTokens;
+    const affordable = this.tokensAffordable(task.budget, usage);
+    if (needed > affordable) {
+      const why = `the report needs about ${needed} tokens and the run can afford ${Math.floor(affordable)}`;
+      return this.synthesizeFallback(task, progress, redactor, usage, budgetDecision(`synthesize task ${task.taskId}: ${why}; writing it extractively`, { needed, affordable: Math.floor(affordable) }), why);
+    }
     try {
       const r = await structuredCall({
-        client: this.o.client,
+        api: this.o.api,
         model: this.o.subagentModel,
         system: SYSTEM_PROMPTS.writer,
-        user: this.writerBrief(task, redactor),
+        user,
         schema: ReportDraftSchema,
         purpose: `report sections (task ${task.taskId})`,
-        maxTokens: Math.max(this.o.maxTokens, 8000),
+        maxTokens,
         check,
         acceptWithIssues: true,
+        ...(task.budget ? { signal: deadlineSignal(task.budget) } : {}),
       });
       addUsage(usage, r.usage);
       stats['requests'] = r.requests;
@@ -174,15 +231,13 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       for (const d of r.decisions) await reportDecision(progress, d);
       draft = r.value;
     } catch (err) {
-      if (!(err instanceof StructuredOutputError)) throw err;
-      addUsage(usage, err.usage);
-      for (const r of err.decisions) await reportDecision(progress, r);
-      const d = this.fallbackDecision('synthesize', err.message);
-      if (!this.fallback) throw new Error(`Anthropic engine: ${err.message}; no fallback engine is configured for synthesis`, { cause: err });
-      await reportDecision(progress, d);
-      await reportRedactions(progress, `synthesize task ${task.taskId}`, redactor);
-      const fb = await this.fallback.synthesize(task, progress);
-      return { ...fb, usage: addUsage(addUsage(emptyUsage(), usage), fb.usage), stats: { ...fb.stats, fallbacks: 1 } };
+      if (!isFallbackWorthy(err) && !pastDeadline(task.budget, err)) throw err;
+      if (err instanceof StructuredOutputError) {
+        addUsage(usage, err.usage);
+        for (const r of err.decisions) await reportDecision(progress, r);
+      }
+      const why = err instanceof Error ? err.message : String(err);
+      return this.synthesizeFallback(task, progress, redactor, usage, this.fallbackDecision('synthesize', why), why, err);
     }
 
     // Map finding ids onto citations (the finding's own verbatim quote), keeping at most maxCitations distinct sources.
@@ -231,6 +286,44 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     };
   }
 
+  /** The loop's share of the task's budget (the rest is kept for extraction); without one, the engine's own cap on tool calls. */
+  private loopBudget(b: TaskBudget | undefined): LoopBudget {
+    if (!b) return { maxToolCalls: this.o.maxToolCallsPerTask };
+    return {
+      maxTokens: Math.floor(b.maxTokens * LOOP_SHARE),
+      maxToolCalls: Math.min(b.maxToolCalls, this.o.maxToolCallsPerTask),
+      maxCostUsd: b.maxCostUsd * LOOP_SHARE,
+      deadlineMs: Date.parse(b.deadline),
+    };
+  }
+
+  /**
+   * Tokens the task can still spend: what its token share leaves, and what its dollar share buys at the subagent
+   * model's input price (what the prompts that remain, extraction and writing, mostly are).
+   */
+  private tokensAffordable(b: TaskBudget | undefined, spent: TokenUsage): number {
+    if (!b) return Infinity;
+    const price = priceOf(this.o.api.prices, this.o.subagentModel).input / 1e6;
+    const byCost = price > 0 ? (b.maxCostUsd - spent.costUsd) / price : Infinity;
+    return Math.min(b.maxTokens - totalTokens(spent), byCost);
+  }
+
+  private async synthesizeFallback(
+    task: SynthesizeTask,
+    progress: ProgressReporter,
+    redactor: Redactor,
+    usage: TokenUsage,
+    d: EngineDecision,
+    why: string,
+    cause?: unknown,
+  ): Promise<SynthesizeResult> {
+    if (!this.fallback) throw new Error(`Anthropic engine: ${why}; no fallback engine is configured for synthesis`, { cause });
+    await reportDecision(progress, d);
+    await reportRedactions(progress, `synthesize task ${task.taskId}`, redactor);
+    const fb = await this.fallback.synthesize(task, progress);
+    return { ...fb, usage: addUsage(addUsage(emptyUsage(), usage), fb.usage), stats: { ...fb.stats, fallbacks: 1 } };
+  }
+
   private researchBrief(task: SearchTask, r: Redactor): string {
     const c = task.context;
     const parts = [
@@ -255,9 +348,12 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     sources: Source[],
     loop: AgentLoopResult,
     r: Redactor,
+    tokensLeft: number,
   ): Promise<{ findings: Finding[]; usage: TokenUsage; decisions: EngineDecision[]; dropped: number }> {
     const usable = sources.filter((s) => s.text.length > 0);
-    let budget = EXTRACT_CHARS_TOTAL;
+    // The prompt and the reply fit what the task has left: the reply gets a third, the sources what remains.
+    const maxTokens = Math.max(256, Math.min(this.o.maxTokens, Math.floor(tokensLeft / 3)));
+    let budget = Math.max(0, Math.min(EXTRACT_CHARS_TOTAL, (tokensLeft - maxTokens - 1000) * CHARS_PER_TOKEN));
     const blocks: string[] = [];
     for (const s of usable) {
       if (budget <= 0) break;
@@ -282,13 +378,14 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       notes,
     ].join('\n');
     const res = await structuredCall({
-      client: this.o.client,
+      api: this.o.api,
       model: this.o.subagentModel,
       system: SYSTEM_PROMPTS.extractor,
       user,
       schema: FindingsDraftSchema,
       purpose: `findings (task ${task.taskId})`,
-      maxTokens: this.o.maxTokens,
+      maxTokens,
+      ...(task.budget ? { signal: deadlineSignal(task.budget) } : {}),
       check: (d) => d.findings.map(quoteIssue).filter((x): x is string => !!x),
       acceptWithIssues: true,
     });

@@ -18,13 +18,22 @@ describe('researchTools', () => {
       redactor: new Redactor(),
     });
     expect(tools.map((t) => t.name)).toEqual(['web_search', 'web_fetch', 'search_corpus', 'read_passage']);
-    expect(tools[0]).toEqual({ type: 'web_search_20260318', name: 'web_search', max_uses: 2, blocked_domains: ['spam.example'] });
+    expect(tools[0]).toEqual({ type: 'web_search_20260318', name: 'web_search', max_uses: 2, allowed_callers: ['direct'], blocked_domains: ['spam.example'] });
     expect(tools[1]).toMatchObject({
       type: 'web_fetch_20260318',
       max_uses: 1,
       allowed_domains: ['ok.example'],
       url_sources: { server_tool_results: { type: 'only', tools: [{ type: 'tool_reference', name: 'web_search' }] }, user_input: { type: 'none' } },
     });
+  });
+
+  it('web tools are called by the model only, or by code execution too (then the code execution tool is offered)', () => {
+    const direct = researchTools({ webSearch: { enabled: true }, webFetch: { enabled: true }, ledger: new SourceLedger(), redactor: new Redactor() }).tools;
+    expect(direct.map((t) => ('allowed_callers' in t ? t.allowed_callers : undefined))).toEqual([['direct'], ['direct']]);
+    const filtered = researchTools({ webSearch: { enabled: true, callers: 'code-execution' }, webFetch: { enabled: true }, ledger: new SourceLedger(), redactor: new Redactor() }).tools;
+    expect(filtered.map((t) => t.name)).toEqual(['web_search', 'web_fetch', 'code_execution']);
+    expect(filtered[0]).toMatchObject({ allowed_callers: ['direct', 'code_execution_20260120'] });
+    expect(filtered[2]).toEqual({ type: 'code_execution_20260120', name: 'code_execution' });
   });
 
   it('no web search and no corpus means no tools', () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PassageSearch } from '../engine';
 import type { Redactor } from '../hygiene';
 import type { ClientToolHandler } from './agent-loop';
-import { WEB_FETCH_TOOL_TYPE, WEB_SEARCH_TOOL_TYPE, type WebFetchConfig, type WebSearchConfig } from './options';
+import { CODE_EXECUTION_TOOL_TYPE, WEB_FETCH_TOOL_TYPE, WEB_SEARCH_TOOL_TYPE, type WebFetchConfig, type WebSearchConfig } from './options';
 import { untrustedSource } from './prompts';
 import type { SourceLedger } from './sources';
 
@@ -19,22 +19,28 @@ export interface ResearchToolset {
   handlers: Record<string, ClientToolHandler>;
 }
 
+/** `allowed_callers` for the web tools: the model only, or code execution too (see WebCallers). */
+const webCallers = (cfg: WebSearchConfig): Array<'direct' | typeof CODE_EXECUTION_TOOL_TYPE> =>
+  cfg.callers === 'code-execution' ? ['direct', CODE_EXECUTION_TOOL_TYPE] : ['direct'];
+
 export function webSearchTool(cfg: WebSearchConfig): ToolUnion {
   return {
     type: WEB_SEARCH_TOOL_TYPE,
     name: 'web_search',
     max_uses: cfg.maxUses ?? 5,
+    allowed_callers: webCallers(cfg),
     ...(cfg.allowedDomains?.length ? { allowed_domains: cfg.allowedDomains } : {}),
     ...(cfg.blockedDomains?.length ? { blocked_domains: cfg.blockedDomains } : {}),
   };
 }
 
 /** Web fetch limited to URLs that web search returned (never URLs from the prompt or other tools), and to the configured domains. */
-export function webFetchTool(cfg: WebFetchConfig): ToolUnion {
+export function webFetchTool(cfg: WebFetchConfig, search: WebSearchConfig): ToolUnion {
   return {
     type: WEB_FETCH_TOOL_TYPE,
     name: 'web_fetch',
     max_uses: cfg.maxUses ?? 3,
+    allowed_callers: webCallers(search),
     url_sources: {
       server_tool_results: { type: 'only', tools: [{ type: 'tool_reference', name: 'web_search' }] },
       client_tool_results: { type: 'none' },
@@ -60,7 +66,9 @@ export function researchTools(opts: {
   const tools: ToolUnion[] = [];
   const handlers: Record<string, ClientToolHandler> = {};
   if (opts.webSearch.enabled) tools.push(webSearchTool(opts.webSearch));
-  if (opts.webSearch.enabled && opts.webFetch.enabled) tools.push(webFetchTool(opts.webFetch));
+  if (opts.webSearch.enabled && opts.webFetch.enabled) tools.push(webFetchTool(opts.webFetch, opts.webSearch));
+  // Code may call the web tools only where the code execution tool is offered (programmatic tool calling docs).
+  if (opts.webSearch.enabled && opts.webSearch.callers === 'code-execution') tools.push({ type: CODE_EXECUTION_TOOL_TYPE, name: 'code_execution' });
   const passages = opts.passages;
   if (passages) {
     tools.push(

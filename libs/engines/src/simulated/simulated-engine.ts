@@ -22,6 +22,8 @@ const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(
  * plan, findings and report, so chaos tests can compare a disturbed run with an undisturbed one.
  */
 export class SimulatedCoordinatorEngine implements CoordinatorEngine {
+  /** No model: a task spends no tokens. */
+  readonly taskEstimate = { tokens: 0, costUsd: 0 };
   readonly name = 'simulated' as const;
   constructor(private readonly options: SimulatedEngineOptions = DEFAULT_SIMULATED_OPTIONS) {}
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineFactory } from '@orrery/engines';
+import { EngineFactory, emptyUsage } from '@orrery/engines';
 import type { Plan, Run } from '@orrery/protocol';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -42,7 +42,7 @@ export class PlanStep {
         r.budget.maxRounds = Math.min(r.budget.maxRounds, effort.maxRounds);
         r.budgetLedger.budget.maxRounds = r.budget.maxRounds;
         const ids = plan.subtopics.map((s) => s.id).slice(0, Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS));
-        if (!openRound(r, 1, ids, plan.subtopics, this.advance.tokensPerTask(r), now)) {
+        if (!openRound(r, 1, ids, plan.subtopics, this.advance.taskEstimate(r), now)) {
           r.plan.subtopics = plan.subtopics;
           r.status = 'failed';
           r.errors.push({ ts: now, step: 'plan', message: 'the budget allows no task at all' });
@@ -75,13 +75,12 @@ export class PlanStep {
       conclusion: `${cls.class}: at most ${Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS)} subagents per round, ${effort.maxRounds} rounds${effort.fullPipeline ? '' : ', one search and a direct answer'}`,
       signals: { ...cls.signals, class: cls.class },
     });
-    const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
     if (!effort.fullPipeline && cls.confidence >= 0.5) {
       const plan: Plan = {
         classification: 'straightforward',
         subtopics: [{ id: 'answer', title: run.topic.slice(0, 300), query: run.topic.slice(0, 1000), facetTerms: [], excludeTerms: [], origin: 'plan' }],
       };
-      return { plan, usage: zero };
+      return { plan, usage: emptyUsage() };
     }
     const planning = await this.engines.coordinator(run.engine).plan({
       runId: run.id,

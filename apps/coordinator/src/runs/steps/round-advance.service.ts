@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineFactory, type EngineDecision } from '@orrery/engines';
+import { EngineFactory, type EngineDecision, type TaskEstimate } from '@orrery/engines';
 import type { Finding, ReviewSummaryRecord, Round, Run, SignalHistoryRecord, Subtopic, TokenUsage } from '@orrery/protocol';
 import { chargeTokens, shouldWrapUp } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -50,12 +50,13 @@ export class RoundAdvance {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  tokensPerTask(run: Run): number {
-    return run.engine === 'anthropic' ? this.config.TASK_TOKEN_ESTIMATE : 0;
+  /** What the hub reserves per task: the engine's port says what its tasks take. */
+  taskEstimate(run: Run): TaskEstimate {
+    return this.engines.coordinator(run.engine).taskEstimate;
   }
 
   limits() {
-    return { findingsPerTask: this.config.FINDINGS_PER_TASK, maxCitations: this.config.MAX_CITATIONS };
+    return { findingsPerTask: this.config.FINDINGS_PER_TASK, maxCitations: this.config.MAX_CITATIONS, maxToolCallsPerTask: this.engines.config.TASK_MAX_TOOL_CALLS };
   }
 
   async afterRound(run: Run, rec: Round, figures: RoundFigures, findings: Finding[]): Promise<void> {
@@ -128,7 +129,7 @@ export class RoundAdvance {
     charge(`refine-${r.rounds.length}`, move.usage);
     if (r.status !== 'researching') return;
     if (move.kind === 'round') {
-      if (!openRound(r, r.rounds.length + 1, move.subtopicIds, move.newSubtopics, this.tokensPerTask(r), now)) this.apply(r, { kind: 'synthesize' }, now);
+      if (!openRound(r, r.rounds.length + 1, move.subtopicIds, move.newSubtopics, this.taskEstimate(r), now)) this.apply(r, { kind: 'synthesize' }, now);
     } else if (move.kind === 'review') {
       r.status = 'needs_review';
       r.review = move.review;

@@ -10,6 +10,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import { attemptOfTask } from '../../queues/job-ids';
 import { TaskBarrier } from '../../queues/task-barrier';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
+import { taskBudget } from '../../planning/task-builder';
 import { RunStore } from '../run-store';
 import { addUsage } from '../usage';
 import { RoundAdvance, StaleStateError } from './round-advance.service';
@@ -47,7 +48,7 @@ export class RoundStep {
 
     const outcomes = await this.collect(run, round, rec.taskIds.filter((t) => attemptOfTask(t) === retry));
     const retries = outcomes.flatMap((o) => (o.retry ? [o.retry] : []));
-    const estimate = this.advance.tokensPerTask(run);
+    const estimate = this.advance.taskEstimate(run);
     run = await this.store.mutate(runId, (r) => {
       const x = r.rounds.find((y) => y.n === round);
       if (!x || x.status === 'completed') return undefined;
@@ -71,7 +72,11 @@ export class RoundStep {
       }
       const fresh = retries.filter((t) => !x.taskIds.includes(t.taskId));
       if (fresh.length) {
-        const res = reserve(r.budgetLedger, { id: `round-${round}-retry-${retry + 1}`, tasks: fresh.length, tokens: estimate * fresh.length }, { mode: 'trim', nowMs: Date.now() });
+        const res = reserve(
+          r.budgetLedger,
+          { id: `round-${round}-retry-${retry + 1}`, tasks: fresh.length, tokens: estimate.tokens * fresh.length, costUsd: estimate.costUsd * fresh.length },
+          { mode: 'trim', nowMs: Date.now() },
+        );
         if (res.ok) {
           r.budgetLedger = res.state;
           const granted = fresh.slice(0, res.reservation.granted.tasks).map((t) => t.taskId);
@@ -84,7 +89,9 @@ export class RoundStep {
     });
 
     const current = run.rounds.find((r) => r.n === round)!;
-    const pending = retries.filter((t) => current.taskIds.includes(t.taskId));
+    // A retry carries its own reservation's share, not the first attempt's.
+    const retryBudget = taskBudget(run, `round-${round}-retry-${retry + 1}`, this.advance.limits());
+    const pending = retries.filter((t) => current.taskIds.includes(t.taskId)).map((t) => (retryBudget ? { ...t, budget: retryBudget } : t));
     if (pending.length && run.status === 'researching') {
       const titles = new Map(run.plan?.subtopics.map((x) => [x.id, x.title]));
       await this.events.append(runId, `round.started:${round}:retry${retry + 1}`, 'round.started', {

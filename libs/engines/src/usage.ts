@@ -1,0 +1,46 @@
+import type { TokenUsage } from '@orrery/protocol';
+
+/** Nothing consumed. */
+export const emptyUsage = (): TokenUsage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  webSearchRequests: 0,
+  webFetchRequests: 0,
+  costUsd: 0,
+});
+
+/** Adds `u` into `into` (mutating it); returns `into`. */
+export function addUsage(into: TokenUsage, u: TokenUsage | undefined | null): TokenUsage {
+  if (!u) return into;
+  into.inputTokens += u.inputTokens;
+  into.outputTokens += u.outputTokens;
+  into.cacheReadTokens += u.cacheReadTokens;
+  into.cacheWriteTokens += u.cacheWriteTokens;
+  into.webSearchRequests += u.webSearchRequests ?? 0;
+  into.webFetchRequests += u.webFetchRequests ?? 0;
+  into.costUsd = roundUsd(into.costUsd + (u.costUsd ?? 0));
+  return into;
+}
+
+/** a + b, as a new record. */
+export const sumUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => addUsage(addUsage(emptyUsage(), a), b);
+
+/** Every token the model processed (what token budgets count): input, output, cache reads and cache writes. */
+export const totalTokens = (u: TokenUsage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+
+/** Dollars to a micro-dollar, so sums stay exact enough and JSON stays short. */
+export const roundUsd = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+/** Input tokens of every kind: fresh input, cache reads and cache writes. */
+export const allInputTokens = (u: TokenUsage): number => u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+
+/** One line for people: "$0.0421: 12,345 tokens in (61% read from cache), 2,100 out, 7 web searches". */
+export function describeUsage(u: TokenUsage): string {
+  const input = allInputTokens(u);
+  const n = (x: number) => x.toLocaleString('en-US');
+  const cached = input > 0 ? ` (${Math.round((u.cacheReadTokens / input) * 100)}% read from cache)` : '';
+  const tools = [u.webSearchRequests ? `${n(u.webSearchRequests)} web searches` : '', u.webFetchRequests ? `${n(u.webFetchRequests)} web fetches` : ''].filter(Boolean);
+  return [`$${u.costUsd.toFixed(4)}: ${n(input)} tokens in${cached}`, `${n(u.outputTokens)} out`, ...tools].join(', ');
+}

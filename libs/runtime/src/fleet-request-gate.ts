@@ -1,0 +1,119 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * The Messages API rate-limit gate of a whole deployment (one QUEUE_PREFIX), kept in Redis: it implements the Claude
+ * engine's RequestGate. A 429 is a wall for the whole organisation, so when any process meets it every process holds
+ * its requests until `retry-after` has passed; then exactly one probe goes out, and the rest follow once a request
+ * gets through. Without it each task would retry on its own clock, and a fleet would keep hitting the wall (and a task
+ * that gave up would start over, paying for its searches again).
+ *
+ * Keys: `<prefix>:anthropic:gate:pause` (set for the wait, PX), `:recovering` (a 429 was met, no success since),
+ * `:probe` (who may send while recovering), and `:ratelimit` (the latest `anthropic-ratelimit-*` headers, for /metrics).
+ */
+export class FleetRequestGate {
+  private readonly keys: { pause: string; recovering: string; probe: string; headers: string };
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+    private readonly options: {
+      /** Called with the wait on every 429: the worker stops taking new tasks for that long (BullMQ rate limit). */
+      onPause?: (ms: number) => Promise<void> | void;
+      /** A probe that never reports back frees the way after this long. Default 120 s. */
+      probeTtlMs?: number;
+      /** How often a waiting request looks again while a probe is out. Default 100 ms. */
+      pollMs?: number;
+    } = {},
+  ) {
+    const base = `${prefix}:anthropic`;
+    this.keys = { pause: `${base}:gate:pause`, recovering: `${base}:gate:recovering`, probe: `${base}:gate:probe`, headers: `${base}:ratelimit` };
+  }
+
+  /** Resolves when this request may go out. */
+  async enter(signal?: AbortSignal): Promise<{ rateLimited(ms: number): Promise<void>; done(ok: boolean): Promise<void> }> {
+    const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      // One atomic look: a probe taken here cannot race a pause another process has just set.
+      const answer = Number(await this.redis.eval(ENTER, 3, this.keys.pause, this.keys.recovering, this.keys.probe, token, String(this.options.probeTtlMs ?? 120_000)));
+      if (answer === FREE) return this.ticket(undefined);
+      if (answer === PROBE) return this.ticket(token);
+      // A little slack after a pause, so the probe lands after the wall rather than on it.
+      await wait(answer > 0 ? answer + SLACK_MS : (this.options.pollMs ?? 100), signal);
+    }
+  }
+
+  private ticket(probe: string | undefined) {
+    const release = async (): Promise<void> => {
+      if (probe) await this.redis.eval(RELEASE, 1, this.keys.probe, probe);
+    };
+    return {
+      rateLimited: async (ms: number): Promise<void> => {
+        const wall = Math.max(1, Math.ceil(ms));
+        // The pause never shortens: a later 429 with a shorter retry-after does not cut an earlier, longer one.
+        await this.redis.eval(EXTEND, 2, this.keys.pause, this.keys.recovering, String(wall), String(wall + 10 * 60_000));
+        await release();
+        await this.options.onPause?.(wall);
+      },
+      done: async (ok: boolean): Promise<void> => {
+        // Only the probe's answer speaks for after the wall: a request that went out before it may still come back fine.
+        if (ok && probe) await this.redis.del(this.keys.recovering);
+        await release();
+      },
+    };
+  }
+
+  /** Records the latest rate-limit headers (best effort; never delays a request). */
+  observe(headers: Record<string, string>): void {
+    if (Object.keys(headers).length === 0) return;
+    void this.redis
+      .multi()
+      .hset(this.keys.headers, { ...headers, 'observed-at': String(Date.now()) })
+      .pexpire(this.keys.headers, 3_600_000)
+      .exec()
+      .catch(() => undefined);
+  }
+
+  /** The latest `anthropic-ratelimit-*` headers any process of the deployment saw. */
+  async latestHeaders(): Promise<Record<string, string>> {
+    return this.redis.hgetall(this.keys.headers);
+  }
+}
+
+const SLACK_MS = 50;
+const FREE = -1;
+const PROBE = -2;
+const WAIT = -3;
+
+/**
+ * KEYS: pause, recovering, probe; ARGV: token, probe ttl. Returns the pause left (ms) while paused; FREE when no 429 is
+ * being recovered from; PROBE when this caller is now the probe; WAIT while another probe is out.
+ */
+const ENTER = `local left = redis.call('PTTL', KEYS[1])
+if left > 0 then return left end
+if redis.call('EXISTS', KEYS[2]) == 0 then return ${FREE} end
+if redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2], 'NX') then return ${PROBE} end
+return ${WAIT}`;
+
+/** Deletes the probe only if it is still ours. */
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+/** Sets the pause to at least ARGV[1] ms from now, and marks the deployment as recovering. */
+const EXTEND = `local left = redis.call('PTTL', KEYS[1])
+if left < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
+return 1`;
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

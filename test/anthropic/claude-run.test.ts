@@ -1,0 +1,122 @@
+/**
+ * Whole ENGINE=anthropic runs against the fake Messages API, counting as the real API does, with a default corpus so
+ * researchers get web search and the corpus tools together (issue 15, "how it will be checked"): a 3-round run ends
+ * done with a cited report, reads most of its input from the prompt cache, and shows its cost in the run, the report
+ * and /metrics; a run with a low token budget ends within one task's share of it and says so in its decisions.
+ */
+import { type Decision, type Run, SearchTaskSchema, type StoredRunEvent, SynthesizeTaskSchema } from '@orrery/protocol';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeMessagesApi } from '../support/fake-messages-api';
+import { researchScript } from '../support/fake-research-script';
+import { type Stack, startStack } from '../support/stack';
+import { ROOT } from '../support/test-env';
+
+const decisionsOf = (events: StoredRunEvent[]): Decision[] => events.flatMap((e) => (e.type === 'decision' ? [e.decision] : []));
+const tokens = (u: Run['usage']) => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+const input = (u: Run['usage']) => u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+
+describe('Claude runs that hold up against the Messages API', () => {
+  let api: FakeMessagesApi;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    api = await FakeMessagesApi.start();
+    api.scriptByRole(researchScript({ rounds: 3, subtopics: 3 }));
+    stack = await startStack('claude-run', {
+      workers: 2,
+      env: { ENGINE: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, WEB_SEARCH: 'on' },
+      workerEnv: { SUBAGENT_CONCURRENCY: '2' },
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await api?.close();
+  });
+
+  it('a 3-round run ends done with a cited report, reads at least half its input from the cache, and shows its cost in the run, the report and /metrics', async () => {
+    const { id } = await stack.client.submit({ topic: 'How has the Kestrel River changed: floods, dams and fisheries?' });
+    const events = await stack.follow(id);
+    expect(events.at(-1), JSON.stringify(events.filter((e) => e.type === 'task.failed'))).toMatchObject({ type: 'run.finished', status: 'done' });
+    expect(api.rejected.map((r) => r.validationError)).toEqual([]);
+    const run = await stack.client.run(id);
+    expect(run.rounds).toHaveLength(3);
+
+    // Both tools were offered to every researcher, and turns used them together.
+    const researcher = api.accepted.filter((r) => r.role === 'researcher');
+    for (const r of researcher) expect(r.body.tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'search_corpus', 'read_passage']);
+
+    const report = await stack.client.report(id);
+    const citations = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations));
+    expect(citations.length).toBeGreaterThan(0);
+    expect(report.sources.some((s) => s.id.startsWith('web-'))).toBe(true);
+    expect(report.sources.some((s) => s.id.startsWith('kr-'))).toBe(true);
+
+    // The run's usage is what the API billed, over every request of the run.
+    const billed = (k: string) => api.accepted.reduce((n, q) => n + (q.usage[k] ?? 0), 0);
+    expect(run.usage.cacheReadTokens).toBe(billed('cache_read_input_tokens'));
+    expect(run.usage.inputTokens).toBe(billed('input_tokens'));
+    const share = run.usage.cacheReadTokens / input(run.usage);
+    expect(share).toBeGreaterThanOrEqual(0.5);
+    expect(run.usage.webSearchRequests).toBe(api.billedSearches.length);
+    expect(run.usage.costUsd).toBeGreaterThan(0);
+    expect(report.metadata.usage).toEqual(run.usage);
+    const markdown = await stack.client.reportMarkdown(id);
+    expect(markdown).toContain(`cost $${run.usage.costUsd.toFixed(4)}`);
+
+    const metrics = await (await fetch(`${stack.coordinator.url}/metrics`)).text();
+    const cost = Number(/^orrery_cost_usd_total\{engine="anthropic"\} ([\d.e-]+)$/m.exec(metrics)?.[1]);
+    expect(cost).toBeCloseTo(run.usage.costUsd, 6);
+    expect(metrics).toMatch(/^orrery_tokens_total\{engine="anthropic",kind="cache_read"\} [1-9]/m);
+    expect(metrics).toMatch(/^orrery_anthropic_ratelimit\{resource="requests",kind="limit"\} 4000$/m);
+    // For the closing note: the figures of this run.
+    console.log(
+      `[claude-run] 3 rounds, ${api.accepted.length} requests, ${researcher.length} researcher turns; input ${input(run.usage)} tokens, ` +
+        `cache reads ${run.usage.cacheReadTokens} (${(share * 100).toFixed(1)}%), writes ${run.usage.cacheWriteTokens}, output ${run.usage.outputTokens}; ` +
+        `${run.usage.webSearchRequests} web searches; cost $${run.usage.costUsd.toFixed(4)}`,
+    );
+  }, 240_000);
+
+  it('a run with a low token budget ends within one task\'s share of it, and says so in its decisions', async () => {
+    const maxTokens = 40_000;
+    const { id } = await stack.client.submit({ topic: 'What happened to the salmon of the Kestrel River and its dams?', budget: { maxTokens } });
+    const events = await stack.follow(id);
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
+    const run = await stack.client.run(id);
+    const jobs = (await stack.jobs('subagents')).filter((j) => j.data.runId === id);
+    const caps = jobs.map((j) => (j.name === 'search' ? SearchTaskSchema.parse(j.data).budget : SynthesizeTaskSchema.parse(j.data).budget)?.maxTokens ?? Infinity);
+    // Every task carried its share, derived from what the run had left.
+    expect(caps.every((c) => Number.isFinite(c))).toBe(true);
+    expect(caps.filter((_, i) => jobs[i]!.name === 'search').every((c) => c <= maxTokens)).toBe(true);
+    expect(tokens(run.usage)).toBeLessThanOrEqual(maxTokens + Math.max(...caps));
+    const decisions = decisionsOf(events);
+    const stops = decisions.filter((d) => d.decisionType === 'budget-stop' || (d.decisionType === 'budget' && /wrap-up/.test(d.conclusion)));
+    expect(stops.length).toBeGreaterThan(0);
+    console.log(`[claude-run] budget.maxTokens ${maxTokens}: used ${tokens(run.usage)} tokens, largest task share ${Math.max(...caps)}; decisions: ${[...new Set(stops.map((d) => d.decisionType))].join(', ')}`);
+  }, 240_000);
+
+  it("the CLI's final line gives the run's cost", async () => {
+    const { stderr } = await promisify(execFile)(process.execPath, [resolve(ROOT, 'apps/cli/dist/research.js'), 'Kestrel River navigation and trade'], {
+      env: { ...process.env, ORRERY_URL: stack.coordinator.url },
+      timeout: 120_000,
+    });
+    const line = /\[orrery\] run (\S+) ended done in [\d.]+ s; cost (\$[\d.]+): .* tokens in \(\d+% read from cache\)/.exec(stderr);
+    expect(line, stderr).not.toBeNull();
+    const run = await stack.client.run(line![1]!);
+    expect(line![2]).toBe(`$${run.usage.costUsd.toFixed(4)}`);
+  }, 180_000);
+
+  it('budget.maxCostUsd is accepted and enforced like the other dimensions', async () => {
+    const { id } = await stack.client.submit({ topic: 'How did the Harlow Dam change the Kestrel River valley?', budget: { maxCostUsd: 0.05 } });
+    const events = await stack.follow(id);
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
+    const run = await stack.client.run(id);
+    expect(run.budget.maxCostUsd).toBe(0.05);
+    const jobs = (await stack.jobs('subagents')).filter((j) => j.data.runId === id && j.name === 'search');
+    const perTask = Math.max(...jobs.map((j) => SearchTaskSchema.parse(j.data).budget!.maxCostUsd));
+    expect(run.usage.costUsd).toBeLessThanOrEqual(0.05 + perTask + 0.01);
+    expect(decisionsOf(events).some((d) => d.decisionType === 'budget-stop' || d.decisionType === 'budget')).toBe(true);
+  }, 240_000);
+});
