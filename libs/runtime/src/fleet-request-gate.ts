@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * The Messages API rate-limit gate of a whole deployment (one QUEUE_PREFIX), kept in Redis: it implements the Claude
@@ -33,7 +34,7 @@ export class FleetRequestGate {
   async enter(signal?: AbortSignal): Promise<{ rateLimited(ms: number): Promise<void>; done(ok: boolean): Promise<void> }> {
     const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
     for (;;) {
-      if (signal?.aborted) throw signal.reason;
+      signal?.throwIfAborted();
       // One atomic look: a probe taken here cannot race a pause another process has just set.
       const answer = Number(await this.redis.eval(ENTER, 3, this.keys.pause, this.keys.recovering, this.keys.probe, token, String(this.options.probeTtlMs ?? 120_000)));
       if (answer === FREE) return this.ticket(undefined);
@@ -103,17 +104,5 @@ if left < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) 
 redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
 return 1`;
 
-function wait(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+/** Waits `ms`; rejects with an AbortError when the signal fires first. */
+const wait = (ms: number, signal?: AbortSignal): Promise<void> => delay(Math.max(0, ms), undefined, signal ? { signal } : {});

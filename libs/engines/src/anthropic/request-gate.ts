@@ -1,3 +1,5 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
 /**
  * Where every Messages API request waits its turn. A 429 is a wall for the whole organisation, not for one task: once
  * one request meets it, no request of any process goes out until `retry-after` has passed, and then a single probe goes
@@ -46,19 +48,8 @@ export function retryAfterMs(headers: Headers | undefined | null, now = Date.now
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
-export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits `ms`; rejects with an AbortError when the signal fires first. */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> => delay(Math.max(0, ms), undefined, signal ? { signal } : {});
 
 /** After a pause ends, a little slack so that the probe lands after the wall, not on it. */
 export const PAUSE_SLACK_MS = 50;
