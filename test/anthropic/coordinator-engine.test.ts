@@ -8,7 +8,7 @@ import { useFakeMessagesApi, lastMessage } from './fixtures';
 let api: FakeMessagesApi;
 useFakeMessagesApi((started) => (api = started));
 
-const ZERO = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const ZERO = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 };
 
 function fakeFallback(): CoordinatorEngine & { calls: string[] } {
   const calls: string[] = [];

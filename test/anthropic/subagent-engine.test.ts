@@ -22,13 +22,13 @@ function fakeFallback(): SubagentEngine & { calls: string[] } {
         taskId: task.taskId,
         findings: [{ id: 'fb1', claim: 'from corpus', sourceId: 'sotu-1990-p3', quote: 'Wind turbines', subtopicId: task.subtopicId }],
         sources: [{ id: 'sotu-1990-p3', kind: 'passage', title: 't', text: 'Wind turbines now supply power' }],
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 },
         stats: { corpusHits: 1 },
       };
     },
     async synthesize(task): Promise<SynthesizeResult> {
       calls.push(`synthesize:${task.taskId}`);
-      return { kind: 'synthesize', taskId: task.taskId, title: 'fallback report', summary: '', sections: [], usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, stats: {} };
+      return { kind: 'synthesize', taskId: task.taskId, title: 'fallback report', summary: '', sections: [], usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 }, stats: {} };
     },
   };
 }

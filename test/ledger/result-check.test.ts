@@ -42,7 +42,7 @@ const text = 'Kestrel migration follows the coast in autumn, and kestrel pairs r
 const result = (taskId: string, decisions: SearchResult['decisions'] = []): SearchResult => ({
   kind: 'search',
   taskId,
-  usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 },
   stats: {},
   sources: [
     { id: 'k1', kind: 'passage', title: 'Kestrels', text },

@@ -42,5 +42,6 @@ export function describeUsage(u: TokenUsage): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const cached = input > 0 ? ` (${Math.round((u.cacheReadTokens / input) * 100)}% read from cache)` : '';
   const tools = [u.webSearchRequests ? `${n(u.webSearchRequests)} web searches` : '', u.webFetchRequests ? `${n(u.webFetchRequests)} web fetches` : ''].filter(Boolean);
-  return [`$${u.costUsd.toFixed(4)}: ${n(input)} tokens in${cached}`, `${n(u.outputTokens)} out`, ...tools].join(', ');
+  // A record from before cost was counted has no dollars: it reads as zero.
+  return [`$${(u.costUsd ?? 0).toFixed(4)}: ${n(input)} tokens in${cached}`, `${n(u.outputTokens)} out`, ...tools].join(', ');
 }

@@ -10,7 +10,7 @@ import { TaskResultSchema } from './task-result';
 
 const context = { objective: 'find x', topic: 'x', scope: { include: ['x'], exclude: [] }, outputFormat: 'f', sourceGuidance: 'g', excerpts: [] };
 const search = { kind: 'search', taskId: 'run.r1.t1', runId: 'run', round: 1, engine: 'corpus', corpus: 'sotu', context, subtopicId: 's1', query: 'x', maxFindings: 5, knownSourceIds: [] };
-const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 };
 const finding = { id: 'p1#a', claim: 'c', sourceId: 'p1', quote: 'q', subtopicId: 's1' };
 
 describe('subagent tasks', () => {

@@ -23,7 +23,7 @@ const input: JudgeInput = {
   targetCoverage: 0.8,
 };
 
-const usage = { inputTokens: 420, outputTokens: 37, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const usage = { inputTokens: 420, outputTokens: 37, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 };
 
 function service(judgeVerdict?: () => Promise<unknown>): RoundJudgeService {
   const engines = { coordinator: () => (judgeVerdict ? { judgeVerdict } : {}) } as unknown as EngineFactory;

@@ -17,7 +17,7 @@ const report: Report = {
     { id: 'c', title: 'web', url: 'https://example.org/ok?x=1' },
   ],
   coverage: { subtopics: [{ id: 's1', title: evil, evidenceCount: 1, status: 'thin' }], gaps: [evil] },
-  metadata: { engine: 'corpus', corpus: 'sotu', rounds: 1, tasks: 1, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, generatedAt: new Date(0).toISOString(), droppedCitations: 0 },
+  metadata: { engine: 'corpus', corpus: 'sotu', rounds: 1, tasks: 1, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 }, generatedAt: new Date(0).toISOString(), droppedCitations: 0 },
 };
 
 describe('reportToMarkdown with hostile text', () => {

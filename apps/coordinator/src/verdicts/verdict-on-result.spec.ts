@@ -37,7 +37,7 @@ const finding = (over: Partial<SearchResult['findings'][number]> = {}) => ({
 const result = (findings: SearchResult['findings'], sources: SearchResult['sources'] = [source]): SearchResult => ({
   taskId: task.taskId,
   kind: 'search',
-  usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 },
   stats: {},
   findings,
   sources,
