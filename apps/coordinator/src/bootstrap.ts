@@ -16,6 +16,7 @@ import { AuthMiddleware } from './auth/auth.middleware';
 import { BOARD_PATH, bullBoardRouter } from './board/bull-board';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator-config';
 import { CoordinatorModule } from './coordinator.module';
+import { mountWebPage } from './web/web-page';
 
 export interface StartedCoordinator {
   app: INestApplication;
@@ -48,6 +49,7 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
 
   const queues = [COORDINATOR_QUEUE, SUBAGENT_QUEUE].map((name) => app.get<Queue>(getQueueToken(name)));
   app.use(BOARD_PATH, bullBoardRouter(queues));
+  mountWebPage(app);
 
   const document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle('Orrery').setDescription('Multi-agent research service').setVersion('1').addBearerAuth().build());
   document.components = {
@@ -66,6 +68,6 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const access = !keyless ? ' (API keys required)' : host === '127.0.0.1' ? ' (no API_KEYS set: bound to 127.0.0.1 only)' : ' (no API_KEYS set: open)';
-  logger.log(`listening on ${host}:${port}${access}; docs at /docs, queues at ${BOARD_PATH}`);
+  logger.log(`listening on ${host}:${port}${access}; web page at /, docs at /docs, queues at ${BOARD_PATH}`);
   return { app, url };
 }

@@ -13,3 +13,4 @@ export * from './task';
 export * from './task-result';
 export * from './usage';
 export * from './queues';
+export * from './run-view';

@@ -23,10 +23,12 @@ export type ReportSection = z.infer<typeof ReportSectionSchema>;
 
 export const CoverageStatusSchema = z.enum(['covered', 'thin', 'missing']);
 
+/** How much evidence one subtopic has: covered, thin or missing. */
+export const SubtopicCoverageSchema = z.strictObject({ id: z.string(), title: z.string(), evidenceCount: z.number().int().nonnegative(), status: CoverageStatusSchema });
+export type SubtopicCoverage = z.infer<typeof SubtopicCoverageSchema>;
+
 export const ReportCoverageSchema = z.strictObject({
-  subtopics: z.array(
-    z.strictObject({ id: z.string(), title: z.string(), evidenceCount: z.number().int().nonnegative(), status: CoverageStatusSchema }),
-  ),
+  subtopics: z.array(SubtopicCoverageSchema),
   gaps: z.array(z.string()),
 });
 export type ReportCoverage = z.infer<typeof ReportCoverageSchema>;

@@ -77,6 +77,8 @@ export const RunSchema = z.strictObject({
 });
 export type Run = z.infer<typeof RunSchema>;
 
-/** A run as `GET /v1/research` lists it. */
-export const RunSummarySchema = RunSchema.pick({ id: true, topic: true, status: true, engine: true, corpus: true, createdAt: true, updatedAt: true, finishedAt: true });
+/** A run as `GET /v1/research` lists it: with its usage, and the sources its report cites (null until it exists). */
+export const RunSummarySchema = RunSchema.pick({ id: true, topic: true, status: true, engine: true, corpus: true, createdAt: true, updatedAt: true, finishedAt: true, usage: true }).extend({
+  citations: z.number().int().nonnegative().nullable(),
+});
 export type RunSummary = z.infer<typeof RunSummarySchema>;

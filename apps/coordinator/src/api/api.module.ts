@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { RunsModule } from '../runs/runs.module';
 import { MetricsController } from '../metrics/metrics.controller';
+import { CorporaController } from './corpora.controller';
 import { HealthController } from './health.controller';
 import { ResearchController } from './research.controller';
 
-@Module({ imports: [RunsModule], controllers: [ResearchController, HealthController, MetricsController] })
+@Module({ imports: [RunsModule], controllers: [ResearchController, CorporaController, HealthController, MetricsController] })
 export class ApiModule {}

@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Logger, NotFoundException, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, type StoredRunEvent } from '@orrery/protocol';
+import { type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, RunStatusSchema, type StoredRunEvent } from '@orrery/protocol';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
@@ -12,7 +12,7 @@ import { RunsService } from '../runs/runs.service';
 import { ZodValidationPipe } from './zod-validation.pipe';
 
 const uuid = new ParseUUIDPipe({ version: '4', exceptionFactory: () => new NotFoundException('run not found') });
-const ListQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(50), before: z.iso.datetime().optional() });
+const ListQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(50), before: z.iso.datetime().optional(), status: RunStatusSchema.optional() });
 /** A client this far behind is dropped; it reconnects with Last-Event-ID and loses nothing. */
 const MAX_BUFFERED_BYTES = 1 << 20;
 
@@ -38,9 +38,9 @@ export class ResearchController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'The caller’s runs, newest first (an admin key: every run); ?limit=1..200, ?before=<createdAt> pages back' })
+  @ApiOperation({ summary: 'The caller’s runs, newest first (an admin key: every run); ?limit=1..200, ?before=<createdAt> pages back, ?status= one status' })
   async list(@Caller() caller: Principal, @Query(new ZodValidationPipe(ListQuerySchema)) query: z.infer<typeof ListQuerySchema>) {
-    return { runs: await this.runs.list(caller, query.limit, query.before) };
+    return { runs: await this.runs.list(caller, query) };
   }
 
   @Get(':id')
@@ -60,6 +60,18 @@ export class ResearchController {
     }
     if (format === 'markdown' || format === 'md') res.type('text/markdown; charset=utf-8').send(reportToMarkdown(report));
     else res.json(report);
+  }
+
+  @Get(':id/coverage')
+  @ApiOperation({ summary: 'Evidence per subtopic so far (covered / thin / missing) and the coverage the last round measured' })
+  coverage(@Caller() caller: Principal, @Param('id', uuid) id: string) {
+    return this.runs.coverage(caller, id);
+  }
+
+  @Get(':id/sources/:sourceId')
+  @ApiOperation({ summary: 'A source the run retrieved, with the text its citations were checked against' })
+  source(@Caller() caller: Principal, @Param('id', uuid) id: string, @Param('sourceId') sourceId: string) {
+    return this.runs.source(caller, id, sourceId);
   }
 
   @Get(':id/decisions')

@@ -1,10 +1,15 @@
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { isPagePath } from '../web/web-page';
 import { ApiKeys } from './api-keys';
 import { AuthFailures } from './auth-failures';
 
-/** Routes anyone may call; a valid key there still resolves its principal (admins see more). */
+/**
+ * Routes anyone may call; a valid key there still resolves its principal (admins see more). The web page's own
+ * files are among them: they hold no data, and a browser loads them before it has a key to send.
+ */
 const OPEN_PATHS = new Set(['/healthz', '/readyz']);
+const isOpen = (path: string) => OPEN_PATHS.has(path) || isPagePath(path);
 
 /**
  * Resolves the caller once per request into `req.principal`, for every surface mounted after it: the REST API,
@@ -31,7 +36,7 @@ export class AuthMiddleware implements NestMiddleware {
       req.principal = this.keys.principalOfHeader(undefined);
       return true;
     }
-    const open = OPEN_PATHS.has(req.path);
+    const open = isOpen(req.path);
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     if (!open) {
       const wait = await this.failures.blockedFor(address).catch((err: Error) => (this.logger.warn(`auth throttle unavailable: ${err.message}`), 0));

@@ -95,6 +95,7 @@ export class ResultCheckService {
         conclusion: `${verdict.verdict}: ${verdict.detail}`.slice(0, 2000),
         signals: {
           taskId: task.taskId,
+          verdict: verdict.verdict,
           attempt,
           format: verdict.checks.format.status,
           meaning: verdict.checks.meaning.status,

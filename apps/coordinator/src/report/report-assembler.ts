@@ -1,6 +1,6 @@
 import { emptyUsage } from '@orrery/engines';
 import type { Finding, Report, ReportSection, Run, Source, SynthesizeResult } from '@orrery/protocol';
-import { MIN_EVIDENCE_PER_SUBTOPIC } from '../coverage/round-figures';
+import { subtopicCoverage } from '../coverage/subtopic-coverage';
 
 const normalize = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
@@ -55,11 +55,7 @@ export function assembleReport(run: Run, written: SynthesizeResult, ledgerSource
     .filter((s) => s.paragraphs.length > 0);
   for (const s of sections) for (const p of s.paragraphs) for (const c of p.citations) cited.add(c.sourceId);
 
-  const subtopics = (run.plan?.subtopics ?? []).map((s) => {
-    const evidenceCount = run.evidence[s.id] ?? 0;
-    const status = evidenceCount >= MIN_EVIDENCE_PER_SUBTOPIC ? 'covered' : evidenceCount > 0 ? 'thin' : 'missing';
-    return { id: s.id, title: s.title, evidenceCount, status } as const;
-  });
+  const subtopics = subtopicCoverage(run.plan, run.evidence);
   const gaps = subtopics.filter((s) => s.status !== 'covered').map((s) => `${s.title} (${s.status}: ${s.evidenceCount} findings)`);
   return {
     runId: run.id,

@@ -1,11 +1,26 @@
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EngineFactory, EngineUnavailableError, emptyUsage } from '@orrery/engines';
-import { type Decision, type HumanDecision, type Report, ReportSchema, type ResearchRequest, type Run, type RunSummary, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
+import {
+  type Decision,
+  type HumanDecision,
+  type Report,
+  ReportSchema,
+  type ResearchRequest,
+  type Run,
+  type RunCoverage,
+  type RunStatus,
+  type RunSummary,
+  type Source,
+  TERMINAL_RUN_STATUSES,
+} from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { evidenceOf } from '../coverage/round-figures';
+import { subtopicCoverage } from '../coverage/subtopic-coverage';
 import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
+import { LedgerStore } from '../ledger/ledger.store';
 import { attemptOfTask, jobIds } from '../queues/job-ids';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { REDIS } from '../redis/redis.module';
@@ -21,7 +36,9 @@ export class RedisUnavailableError extends Error {}
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new RedisUnavailableError(`${what}: Redis did not answer within ${ms} ms`)), ms).unref())]);
 
-const SUMMARY_FIELDS = ['id', 'topic', 'status', 'engine', 'corpus', 'createdAt', 'updatedAt', 'finishedAt'] as const;
+const SUMMARY_FIELDS = ['id', 'topic', 'status', 'engine', 'corpus', 'createdAt', 'updatedAt', 'finishedAt', 'usage'] as const;
+const LIST_PAGE = 100;
+const LIST_SCAN_MAX = 1000;
 
 /**
  * Creating, listing, reading, answering and cancelling runs, for every surface (REST, SSE, MCP, the web page).
@@ -39,6 +56,7 @@ export class RunsService {
     private readonly dispatcher: TaskDispatcher,
     private readonly transitions: RunTransitions,
     private readonly engines: EngineFactory,
+    private readonly ledger: LedgerStore,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
@@ -105,14 +123,30 @@ export class RunsService {
     return run;
   }
 
-  /** The caller's runs (an admin's: every run), newest first; `before` (an ISO time) pages back. */
-  async list(principal: Principal, limit: number, before?: string): Promise<RunSummary[]> {
-    const ids = await this.index.page(principal, limit, before === undefined ? undefined : Date.parse(before));
-    const runs = await this.store.getMany(ids);
-    await this.index.forget(principal, ids.filter((_, i) => !runs[i]));
-    return runs
-      .filter((r): r is Run => !!r && canSee(principal, r.owner))
-      .map((r) => Object.fromEntries(SUMMARY_FIELDS.flatMap((k) => (r[k] === undefined ? [] : [[k, r[k]]]))) as RunSummary);
+  /**
+   * The caller's runs (an admin's: every run), newest first, optionally of one status; `before` (an ISO time)
+   * pages back. A status filter reads the index a page at a time, at most LIST_SCAN_MAX entries.
+   */
+  async list(principal: Principal, query: { limit: number; before?: string; status?: RunStatus }): Promise<RunSummary[]> {
+    const found: Run[] = [];
+    const size = query.status ? LIST_PAGE : query.limit;
+    let before = query.before === undefined ? undefined : Date.parse(query.before);
+    for (let scanned = 0; found.length < query.limit && scanned < LIST_SCAN_MAX; ) {
+      const ids = await this.index.page(principal, size, before);
+      const runs = await this.store.getMany(ids);
+      await this.index.forget(principal, ids.filter((_, i) => !runs[i]));
+      for (const r of runs) if (r && canSee(principal, r.owner) && (!query.status || r.status === query.status)) found.push(r);
+      scanned += ids.length;
+      if (ids.length < size) break;
+      const oldest = runs.findLast((r) => r !== undefined);
+      if (oldest) before = Date.parse(oldest.createdAt);
+    }
+    return Promise.all(
+      found.slice(0, query.limit).map(async (r) => ({
+        ...(Object.fromEntries(SUMMARY_FIELDS.flatMap((k) => (r[k] === undefined ? [] : [[k, r[k]]]))) as Omit<RunSummary, 'citations'>),
+        citations: r.status === 'done' ? ((await this.storedReport(r.id))?.sources.length ?? null) : null,
+      })),
+    );
   }
 
   /** The run, if the caller may see it; 404 alike for a run that does not exist and one another key owns. */
@@ -124,8 +158,28 @@ export class RunsService {
 
   async report(principal: Principal, runId: string): Promise<Report | undefined> {
     await this.get(principal, runId);
+    return this.storedReport(runId);
+  }
+
+  private async storedReport(runId: string): Promise<Report | undefined> {
     const raw = await this.redis.get(this.store.keys.report(runId));
     return raw ? ReportSchema.parse(JSON.parse(raw)) : undefined;
+  }
+
+  /** A source the run retrieved, with the text its quotes were checked against. */
+  async source(principal: Principal, runId: string, sourceId: string): Promise<Source> {
+    await this.get(principal, runId);
+    const [source] = await this.ledger.sources(runId, [sourceId]);
+    if (!source) throw new NotFoundException(`run ${runId} retrieved no source ${sourceId}`);
+    return source;
+  }
+
+  /** Evidence per subtopic in the ledger now (it grows as results are merged), and the share the last completed round measured. */
+  async coverage(principal: Principal, runId: string): Promise<RunCoverage> {
+    const run = await this.get(principal, runId);
+    const evidence = evidenceOf(run.plan, await this.ledger.findings(runId));
+    const measured = run.rounds.filter((r) => r.status === 'completed').at(-1);
+    return { share: measured ? measured.coverage : null, target: this.config.TARGET_COVERAGE, subtopics: subtopicCoverage(run.plan, evidence) };
   }
 
   async decisions(principal: Principal, runId: string): Promise<Decision[]> {

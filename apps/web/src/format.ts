@@ -1,0 +1,26 @@
+const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+
+export const count = (n: number): string => integer.format(n);
+
+export const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
+export function seconds(s: number): string {
+  if (s < 60) return `${Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m} min ${Math.round(s % 60)} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** "12 s ago", "5 min ago", "3 h ago", "2 d ago". */
+export function ago(iso: string, now = Date.now()): string {
+  const s = Math.max(0, (now - Date.parse(iso)) / 1000);
+  if (s < 60) return `${Math.round(s)} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}
+
+/** Tokens in and out, compactly: "0 tokens", "12.3k tokens". */
+export function tokens(n: number): string {
+  if (n < 1000) return `${n} tokens`;
+  return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k tokens`;
+}

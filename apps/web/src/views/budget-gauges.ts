@@ -1,0 +1,53 @@
+import type { Run } from '@orrery/protocol';
+import { h } from '../dom.js';
+import { count, seconds, tokens } from '../format.js';
+
+interface Gauge {
+  label: string;
+  used: number;
+  max: number;
+  text: string;
+}
+
+/** Seconds the run has used of its wall-clock budget: to now while it runs, to its end once it ended. */
+function wallSeconds(run: Run, now: number): number {
+  const end = run.finishedAt ? Date.parse(run.finishedAt) : now;
+  return Math.max(0, (end - run.budgetLedger.startedAtMs) / 1000);
+}
+
+/** Budget gauges: tokens, tasks, rounds and seconds used of the run's budget, and the cost so far. */
+export function budgetGauges(run: Run | undefined, now = Date.now()): HTMLElement {
+  if (!run) return h('p', { class: 'hint' }, 'Loading the budget…');
+  const b = run.budget;
+  const used = run.budgetLedger.used;
+  const wall = wallSeconds(run, now);
+  const usage = run.usage;
+  const gauges: Gauge[] = [
+    { label: 'Tokens', used: used.tokens, max: b.maxTokens, text: `${count(used.tokens)} of ${count(b.maxTokens)}` },
+    { label: 'Tasks', used: used.tasks, max: b.maxTasks, text: `${count(used.tasks)} of ${count(b.maxTasks)}` },
+    { label: 'Rounds', used: run.budgetLedger.roundsStarted, max: b.maxRounds, text: `${run.budgetLedger.roundsStarted} of ${b.maxRounds}` },
+    { label: 'Seconds', used: wall, max: b.maxWallSeconds, text: `${seconds(wall)} of ${seconds(b.maxWallSeconds)}` },
+  ];
+  return h(
+    'dl',
+    { class: 'gauges' },
+    ...gauges.flatMap((g) => {
+      const id = `gauge-${g.label.toLowerCase()}`;
+      return [
+        h('dt', { id: `${id}-label` }, g.label),
+        h(
+          'dd',
+          null,
+          h('meter', { id, min: 0, max: g.max, value: Math.min(g.used, g.max), low: g.max * 0.7, high: g.max * 0.85, optimum: 0, 'aria-labelledby': `${id}-label ${id}-text` }),
+          h('span', { id: `${id}-text`, class: 'gauge-text' }, g.text),
+        ),
+      ];
+    }),
+    h('dt', null, 'Cost'),
+    h(
+      'dd',
+      { id: 'gauge-cost' },
+      h('span', { class: 'gauge-text' }, `${tokens(usage.inputTokens)} in, ${tokens(usage.outputTokens)} out${usage.cacheReadTokens ? `, ${tokens(usage.cacheReadTokens)} cached` : ''}`),
+    ),
+  );
+}

@@ -1,0 +1,170 @@
+import type { Report } from '@orrery/protocol';
+import { ApiError, UnauthorizedError, api } from '../api.js';
+import { h } from '../dom.js';
+import { count } from '../format.js';
+import { httpUrl } from '../safe-url.js';
+import { CitationDialog } from './citation-dialog.js';
+import type { View } from './view.js';
+
+const COVERAGE_LABEL = { covered: 'covered', thin: 'thin', missing: 'gap' } as const;
+
+/**
+ * The report, drawn from its JSON structure with text nodes only: a title, claim or source holding HTML or a
+ * `javascript:` link shows as the characters it is. Citations are numbered by source and open the passage.
+ */
+export function reportView(main: HTMLElement, runId: string): View {
+  const dialog = new CitationDialog(runId);
+  const status = h('p', { role: 'status', class: 'hint', id: 'report-status' }, 'Loading the report…');
+  main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: `#/runs/${runId}` }, '← Live view'), ' · ', h('a', { href: '#/' }, 'All runs')), status, dialog.element);
+  let disposed = false;
+
+  async function copyMarkdown(out: HTMLElement): Promise<void> {
+    try {
+      const md = await api.reportMarkdown(runId);
+      await navigator.clipboard.writeText(md);
+      out.textContent = 'Copied the report as Markdown.';
+    } catch (err) {
+      if (!(err instanceof UnauthorizedError)) out.textContent = `Could not copy: ${(err as Error).message}`;
+    }
+  }
+
+  function download(report: Report, out: HTMLElement): void {
+    const url = URL.createObjectURL(new Blob([JSON.stringify(report, null, 2)], { type: 'application/json' }));
+    const a = h('a', { href: url, download: `orrery-report-${runId}.json`, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    out.textContent = 'Downloaded the report as JSON.';
+  }
+
+  function draw(report: Report): void {
+    const number = new Map(report.sources.map((s, i) => [s.id, i + 1]));
+    const byId = new Map(report.sources.map((s) => [s.id, s]));
+    const actionStatus = h('span', { role: 'status', class: 'hint', id: 'report-action-status' });
+    const copy = h('button', { type: 'button', id: 'copy-markdown' }, 'Copy as Markdown');
+    const save = h('button', { type: 'button', id: 'download-json', class: 'secondary' }, 'Download JSON');
+    copy.addEventListener('click', () => void copyMarkdown(actionStatus));
+    save.addEventListener('click', () => download(report, actionStatus));
+    const m = report.metadata;
+
+    const sections = report.sections.map((s) =>
+      h(
+        'section',
+        { class: 'report-section', ...(s.subtopicId ? { 'data-subtopic-id': s.subtopicId } : {}) },
+        h('h2', null, s.title),
+        ...s.paragraphs.map((p) => {
+          const seen = new Set<string>();
+          const cites = p.citations.filter((c) => {
+            const k = `${c.sourceId}\u0000${c.quote ?? ''}`;
+            return seen.has(k) ? false : (seen.add(k), true);
+          });
+          return h(
+            'p',
+            null,
+            p.text,
+            ' ',
+            ...cites.map((c) => {
+              const n = number.get(c.sourceId) ?? 0;
+              const source = byId.get(c.sourceId) ?? { id: c.sourceId, title: c.sourceId };
+              const button = h('button', { type: 'button', class: 'cite', 'data-source-id': c.sourceId, 'aria-haspopup': 'dialog', 'aria-label': `Source ${n}: ${source.title}. Open the cited passage` }, `[${n}]`);
+              button.addEventListener('click', () => void dialog.open(n, source, c, button));
+              return button;
+            }),
+          );
+        }),
+      ),
+    );
+
+    const coverage = h(
+      'section',
+      { class: 'report-coverage', 'aria-labelledby': 'coverage-title' },
+      h('h2', { id: 'coverage-title' }, 'Coverage'),
+      h(
+        'div',
+        { class: 'table-wrap' },
+        h(
+          'table',
+          null,
+          h('thead', null, h('tr', null, ...['Subtopic', 'Evidence', 'Status'].map((c) => h('th', { scope: 'col' }, c)))),
+          h(
+            'tbody',
+            null,
+            ...report.coverage.subtopics.map((s) =>
+              h('tr', { 'data-status': s.status }, h('td', null, s.title), h('td', { class: 'num' }, count(s.evidenceCount)), h('td', null, h('span', { class: `chip cov-${s.status}` }, COVERAGE_LABEL[s.status]))),
+            ),
+          ),
+        ),
+      ),
+      report.coverage.gaps.length ? h('div', null, h('h3', null, 'Gaps that remain'), h('ul', null, ...report.coverage.gaps.map((g) => h('li', null, g)))) : h('p', null, 'No gaps: every subtopic is covered.'),
+    );
+
+    const sources = h(
+      'section',
+      { class: 'report-sources', 'aria-labelledby': 'sources-title' },
+      h('h2', { id: 'sources-title' }, 'Sources'),
+      h(
+        'ol',
+        null,
+        ...report.sources.map((s) => {
+          const url = httpUrl(s.url);
+          return h(
+            'li',
+            { id: `source-${number.get(s.id)}` },
+            h('span', { class: 'source-title' }, s.title),
+            ' ',
+            h('code', null, s.id),
+            url ? h('span', null, ' ', h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url)) : s.url ? h('span', null, ' ', h('code', null, s.url)) : null,
+          );
+        }),
+      ),
+    );
+
+    const article = h(
+      'article',
+      { class: 'card report', 'aria-labelledby': 'report-title' },
+      h('h1', { id: 'report-title', tabindex: '-1' }, report.title),
+      h('p', { class: 'topic' }, h('span', { class: 'label' }, 'Question: '), report.topic),
+      h(
+        'p',
+        { class: 'meta' },
+        [
+          m.engine,
+          m.corpus && `corpus ${m.corpus}`,
+          `${m.rounds} rounds`,
+          `${m.tasks} tasks`,
+          `${report.sources.length} sources cited`,
+          m.droppedCitations ? `${m.droppedCitations} citations dropped (did not check out)` : '',
+          `written ${new Date(m.generatedAt).toLocaleString()}`,
+        ]
+          .filter(Boolean)
+          .join(' · '),
+      ),
+      h('div', { class: 'actions' }, copy, save, actionStatus),
+      h('p', { class: 'summary' }, report.summary),
+      ...sections,
+      coverage,
+      sources,
+    );
+    status.replaceWith(article);
+    document.title = `Orrery — ${report.title}`;
+    article.querySelector<HTMLElement>('#report-title')?.focus();
+  }
+
+  api
+    .report(runId)
+    .then((r) => {
+      if (!disposed) draw(r);
+    })
+    .catch((err: unknown) => {
+      if (disposed || err instanceof UnauthorizedError) return;
+      status.textContent = err instanceof ApiError && err.status === 409 ? `${err.message}. Follow it in the live view.` : `Could not load the report: ${(err as Error).message}`;
+    });
+
+  return {
+    dispose: () => {
+      disposed = true;
+      if (dialog.element.open) dialog.element.close();
+    },
+  };
+}

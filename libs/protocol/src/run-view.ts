@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { SubtopicCoverageSchema } from './report';
+
+/** `GET /v1/research/:id/coverage`: the evidence per subtopic so far, and the share the last round measured. */
+export const RunCoverageSchema = z.strictObject({
+  /** Share of subtopics covered after the last completed round; null before the first one ends. */
+  share: z.number().min(0).max(1).nullable(),
+  target: z.number().min(0).max(1),
+  subtopics: z.array(SubtopicCoverageSchema),
+});
+export type RunCoverage = z.infer<typeof RunCoverageSchema>;
+
+/** `GET /v1/corpora`: the corpus names a request may use. */
+export const CorpusListSchema = z.strictObject({ default: z.string(), corpora: z.array(z.string()) });
+export type CorpusList = z.infer<typeof CorpusListSchema>;
