@@ -2,9 +2,7 @@
 import { CorpusListSchema, RunCoverageSchema, RunSummarySchema, SourceSchema } from '@orrery/protocol';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceProcess, startCoordinatorProcess } from '../support/service-processes';
 import { type Stack, startStack } from '../support/stack';
-import { dropPrefix, FIXTURE_CORPUS, uniquePrefix } from '../support/test-env';
 
 const RunListSchema = z.strictObject({ runs: z.array(RunSummarySchema) });
 
@@ -103,28 +101,5 @@ describe('the API the web page reads', () => {
     expect(css.headers.get('content-type')).toMatch(/text\/css/);
     expect((await fetch(`${stack.coordinator.url}/assets/no-such-file.js`)).status).toBe(404);
     expect((await fetch(`${stack.coordinator.url}/assets/../package.json`)).status).toBe(404);
-  });
-});
-
-describe('the page with API_KEYS set', () => {
-  const prefix = uniquePrefix('page-keys');
-  let coordinator: ServiceProcess & { url: string };
-  beforeAll(async () => {
-    coordinator = await startCoordinatorProcess({ QUEUE_PREFIX: prefix, API_KEYS: 'page-key', HOST: '127.0.0.1', CORPORA: `kestrel=${FIXTURE_CORPUS}`, DEFAULT_CORPUS: 'kestrel' });
-  });
-  afterAll(async () => {
-    await coordinator?.kill();
-    await dropPrefix(prefix);
-  });
-
-  it('serves the page files without a key (they hold no data), and every API route behind it', async () => {
-    for (const path of ['/', '/index.html', '/assets/main.js', '/assets/styles.css']) expect((await fetch(`${coordinator.url}${path}`)).status, path).toBe(200);
-    for (const path of ['/v1/corpora', '/v1/research', '/v1/research/00000000-0000-4000-8000-000000000000/coverage', '/v1/research/00000000-0000-4000-8000-000000000000/sources/x']) {
-      expect((await fetch(`${coordinator.url}${path}`)).status, path).toBe(401);
-      expect((await fetch(`${coordinator.url}${path}`, { headers: { authorization: 'Bearer page-key' } })).status, path).not.toBe(401);
-    }
-    // A path that only looks like the page's is no way round the key.
-    expect((await fetch(`${coordinator.url}/assets/../v1/corpora`)).status).not.toBe(200);
-    expect((await fetch(`${coordinator.url}/v1/corpora?/assets/`)).status).toBe(401);
   });
 });

@@ -44,9 +44,9 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
-/** A coordinator process on a free port, ready when /healthz answers. */
+/** A coordinator process on a free port (or `env.PORT`), ready when /healthz answers. */
 export async function startCoordinatorProcess(env: Record<string, string>): Promise<ServiceProcess & { url: string }> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const proc = spawnApp('coordinator', { PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(

@@ -7,7 +7,9 @@ export const percent = (share: number): string => `${Math.round(share * 100)}%`;
 export function seconds(s: number): string {
   if (s < 60) return `${Math.round(s)} s`;
   const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min ${Math.round(s % 60)} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+  const rest = Math.round(s % 60);
+  if (m < 60) return rest ? `${m} min ${rest} s` : `${m} min`;
+  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${Math.floor(m / 60)} h`;
 }
 
 /** "12 s ago", "5 min ago", "3 h ago", "2 d ago". */

@@ -15,16 +15,19 @@ function wallSeconds(run: Run, now: number): number {
   return Math.max(0, (end - run.budgetLedger.startedAtMs) / 1000);
 }
 
-/** Budget gauges: tokens, tasks, rounds and seconds used of the run's budget, and the cost so far. */
+/** Budget gauges: tokens, tasks, rounds and seconds used of the run's budget (in-flight reservations included, as the budget counts them), and the cost so far. */
 export function budgetGauges(run: Run | undefined, now = Date.now()): HTMLElement {
   if (!run) return h('p', { class: 'hint' }, 'Loading the budget…');
   const b = run.budget;
   const used = run.budgetLedger.used;
+  // Reserved for tasks in flight: the budget counts them as spent already.
+  const open = Object.values(run.budgetLedger.reservations).reduce((o, r) => ({ tasks: o.tasks + r.tasksOpen, tokens: o.tokens + r.tokensOpen }), { tasks: 0, tokens: 0 });
+  const inFlight = (n: number) => (n > 0 ? ` (${count(n)} in flight)` : '');
   const wall = wallSeconds(run, now);
   const usage = run.usage;
   const gauges: Gauge[] = [
-    { label: 'Tokens', used: used.tokens, max: b.maxTokens, text: `${count(used.tokens)} of ${count(b.maxTokens)}` },
-    { label: 'Tasks', used: used.tasks, max: b.maxTasks, text: `${count(used.tasks)} of ${count(b.maxTasks)}` },
+    { label: 'Tokens', used: used.tokens + open.tokens, max: b.maxTokens, text: `${count(used.tokens + open.tokens)} of ${count(b.maxTokens)}${inFlight(open.tokens)}` },
+    { label: 'Tasks', used: used.tasks + open.tasks, max: b.maxTasks, text: `${count(used.tasks + open.tasks)} of ${count(b.maxTasks)}${inFlight(open.tasks)}` },
     { label: 'Rounds', used: run.budgetLedger.roundsStarted, max: b.maxRounds, text: `${run.budgetLedger.roundsStarted} of ${b.maxRounds}` },
     { label: 'Seconds', used: wall, max: b.maxWallSeconds, text: `${seconds(wall)} of ${seconds(b.maxWallSeconds)}` },
   ];

@@ -23,7 +23,7 @@ export function taskTable(run: LiveRun): HTMLElement {
             h('td', null, title.get(t.spokeId) ?? t.spokeId),
             h('td', null, t.title, t.note ? h('span', { class: 'note' }, t.note) : null),
             h('td', null, h('span', { class: `chip state-${t.state}` }, t.state)),
-            h('td', { class: 'num' }, t.findings ?? '—'),
+            h('td', { class: 'num' }, t.findings === undefined ? '—' : `${t.findings} (${t.newSources ?? 0} new sources)`),
           ),
         ),
       ),

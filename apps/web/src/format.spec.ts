@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { ago, seconds, tokens } from './format.js';
+
+describe('page formats', () => {
+  it('says durations the short way', () => {
+    expect([seconds(4.2), seconds(60), seconds(75), seconds(900), seconds(3600), seconds(5400)]).toEqual(['4 s', '1 min', '1 min 15 s', '15 min', '1 h', '1 h 30 min']);
+  });
+  it('says ages and token counts compactly', () => {
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    expect([ago('2026-01-01T11:59:50Z', now), ago('2026-01-01T11:50:00Z', now), ago('2026-01-01T09:00:00Z', now), ago('2025-12-30T12:00:00Z', now)]).toEqual(['10 s ago', '10 min ago', '3 h ago', '2 d ago']);
+    expect([tokens(0), tokens(1234), tokens(56_789)]).toEqual(['0 tokens', '1.2k tokens', '57k tokens']);
+  });
+});

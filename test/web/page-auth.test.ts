@@ -1,0 +1,86 @@
+/** With API_KEYS set: the page's calls without the key get 401, the page asks for the key once per session, never puts it in a URL. */
+import type { Browser, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from '../support/stack';
+import { launchChromium, watchedPage } from '../support/web-page';
+
+const KEY = 'page-test-key-7f3a';
+
+describe('the page behind API_KEYS', () => {
+  let stack: Stack;
+  let browser: Browser;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack('web-auth', { workers: 1, env: { API_KEYS: `other-key,${KEY}`, HOST: '127.0.0.1' } }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('serves the page files without a key (they hold no data), and every API route only with one', async () => {
+    const url = stack.coordinator.url;
+    for (const path of ['/', '/index.html', '/assets/main.js', '/assets/styles.css']) expect((await fetch(`${url}${path}`)).status, path).toBe(200);
+    for (const path of ['/v1/corpora', '/v1/research', '/v1/research/00000000-0000-4000-8000-000000000000/coverage', '/v1/research/00000000-0000-4000-8000-000000000000/sources/x', '/queues']) {
+      expect((await fetch(`${url}${path}`)).status, path).toBe(401);
+      expect((await fetch(`${url}${path}`, { headers: { authorization: 'Bearer wrong' } })).status, path).toBe(401);
+      expect((await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEY}` } })).status, path).not.toBe(401);
+    }
+    // A query string or an encoded dot segment that mentions the page's paths is no way round the key.
+    expect((await fetch(`${url}/v1/corpora?/assets/`)).status).toBe(401);
+    expect((await fetch(`${url}/assets/%2e%2e/v1/corpora`)).status).not.toBe(200);
+  });
+
+  it('gets 401 without the key and asks for it; with it, runs research; keeps it for the session only, never in a URL', async () => {
+    const w = await watchedPage(browser);
+    const { page } = w;
+    const requests: Request[] = [];
+    page.on('request', (r) => requests.push(r));
+
+    const refused = page.waitForResponse((r) => r.url().endsWith('/v1/corpora'));
+    await page.goto(`${stack.coordinator.url}/`);
+    expect((await refused).status()).toBe(401);
+    await page.getByLabel('API key', { exact: true }).waitFor();
+    expect(await page.locator('.key-form [role="alert"]').textContent()).toMatch(/needs an API key/);
+    await w.shot('16-key-prompt');
+
+    await page.getByLabel('API key', { exact: true }).fill('wrong-key');
+    await page.getByLabel('API key', { exact: true }).press('Enter');
+    await page.locator('.key-form [role="alert"]', { hasText: 'refused the key' }).waitFor();
+
+    await page.getByLabel('API key', { exact: true }).fill(KEY);
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await page.locator('#corpus:not([disabled])').waitFor();
+    await page.getByLabel('Question or topic').fill('How is the Kestrel River managed?');
+    await page.getByLabel('Question or topic').press('Enter');
+    await page.locator('#run-status.status-done').waitFor({ timeout: 30_000 });
+    await page.locator('#report-link').click();
+    await page.locator('button.cite').first().click();
+    await page.locator('#citation-mark').waitFor();
+
+    // Every API call carried the key in its header and nowhere else; the events stream too.
+    const apiCalls = requests.filter((r) => new URL(r.url()).pathname.startsWith('/v1/'));
+    expect(apiCalls.some((r) => r.url().endsWith('/events'))).toBe(true);
+    for (const r of requests) expect(r.url(), r.url()).not.toContain(KEY);
+    const authorized = await Promise.all(apiCalls.map(async (r) => (await r.allHeaders()).authorization));
+    expect(authorized.filter((a) => a === `Bearer ${KEY}`).length).toBeGreaterThan(0);
+    expect(authorized.slice(authorized.indexOf(`Bearer ${KEY}`)).every((a) => a === `Bearer ${KEY}`)).toBe(true);
+    expect(page.url()).not.toContain(KEY);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+
+    // A reload keeps it (session storage); a new session asks again.
+    await page.reload();
+    await page.locator('#report-title').waitFor();
+    expect(await page.locator('#api-key').count()).toBe(0);
+    const fresh = await watchedPage(browser);
+    await fresh.page.goto(page.url());
+    await fresh.page.getByLabel('API key', { exact: true }).waitFor();
+    await fresh.context.close();
+
+    // Forgetting it asks again.
+    await page.getByRole('button', { name: 'Forget the API key' }).click();
+    await page.getByLabel('API key', { exact: true }).waitFor();
+    expect(await w.cspViolations()).toEqual([]);
+    expect(w.errors).toEqual([]);
+    await w.context.close();
+  });
+});
