@@ -15,7 +15,8 @@ export interface WatchedPage {
   page: Page;
   dialogs: string[];
   errors: string[];
-  cspViolations(): Promise<string[]>;
+  /** Everything that went wrong on the page so far: all three empty on a page that behaves. */
+  trouble(): Promise<{ csp: string[]; errors: string[]; dialogs: string[] }>;
   shot(name: string, options?: { fullPage?: boolean }): Promise<void>;
 }
 
@@ -36,12 +37,13 @@ export async function watchedPage(browser: Browser, options: BrowserContextOptio
     document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const cspViolations = () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp ?? []);
   return {
     context,
     page,
     dialogs,
     errors,
-    cspViolations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp ?? []),
+    trouble: async () => ({ csp: await cspViolations(), errors: [...errors], dialogs: [...dialogs] }),
     shot: async (name, o = {}) => {
       await page.screenshot({ path: resolve(SCREENSHOTS_DIR, `${name}.png`), fullPage: o.fullPage ?? true });
     },

@@ -61,7 +61,7 @@ describe('the live view across a dropped connection', () => {
     expect(tasks.sort()).toEqual(run.rounds.flatMap((r) => r.taskIds).sort());
     const decisions = (await (await fetch(`${stack.coordinator.url}/v1/research/${id}/decisions`)).json()) as { decisionType: string }[];
     expect(await page.locator('#decision-timeline li.decision').count()).toBe(decisions.filter((d) => d.decisionType !== 'result-verdict').length);
-    expect(w.errors).toEqual([]);
+    expect(await w.trouble()).toEqual({ csp: [], errors: [], dialogs: [] });
     await w.context.close();
   });
 });

@@ -79,8 +79,7 @@ describe('the page behind API_KEYS', () => {
     // Forgetting it asks again.
     await page.getByRole('button', { name: 'Forget the API key' }).click();
     await page.getByLabel('API key', { exact: true }).waitFor();
-    expect(await w.cspViolations()).toEqual([]);
-    expect(w.errors).toEqual([]);
+    expect(await w.trouble()).toEqual({ csp: [], errors: [], dialogs: [] });
     await w.context.close();
   });
 });

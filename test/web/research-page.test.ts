@@ -32,11 +32,7 @@ describe('the web page', () => {
   });
   afterAll(async () => {
     // Whatever each test did, the page never broke its content security policy nor threw.
-    if (w) {
-      expect(await w.cspViolations()).toEqual([]);
-      expect(w.errors).toEqual([]);
-      expect(w.dialogs).toEqual([]);
-    }
+    if (w) expect(await w.trouble()).toEqual({ csp: [], errors: [], dialogs: [] });
     await browser?.close();
     await stack?.stop();
   });
@@ -263,7 +259,7 @@ describe('the web page', () => {
       expect(await phone.page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
       await phone.shot(name);
     }
-    expect(await phone.cspViolations()).toEqual([]);
+    expect(await phone.trouble()).toEqual({ csp: [], errors: [], dialogs: [] });
     await phone.context.close();
 
     const background = async (scheme: 'light' | 'dark') => {

@@ -18,10 +18,7 @@ describe('answering a review from the page', () => {
     w = await watchedPage(browser);
   });
   afterAll(async () => {
-    if (w) {
-      expect(await w.cspViolations()).toEqual([]);
-      expect(w.errors).toEqual([]);
-    }
+    if (w) expect(await w.trouble()).toEqual({ csp: [], errors: [], dialogs: [] });
     await browser?.close();
     await stack?.stop();
   });

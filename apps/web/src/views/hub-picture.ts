@@ -52,9 +52,8 @@ export function hubPicture(run: LiveRun, compact: boolean): SVGSVGElement {
 
   const rings = Array.from({ length: rounds }, (_, i) => {
     const r = ringR(i + 1);
-    // Between the first two spokes, where no spoke or label is.
-    const p = at(r + 3, angle(0.5));
-    return svg('g', { class: 'ring' }, svg('circle', { r, class: 'ring-line' }), svg('text', { x: p.x, y: p.y, class: 'ring-label' }, `round ${i + 1}`));
+    // Just right of the top of the ring, clear of the first spoke's dots and number.
+    return svg('g', { class: 'ring' }, svg('circle', { r, class: 'ring-line' }), svg('text', { x: 12, y: -r - 3, class: 'ring-label' }, `round ${i + 1}`));
   });
 
   const spokes = run.spokes.map((s, i) => {
@@ -109,7 +108,7 @@ export function hubPicture(run: LiveRun, compact: boolean): SVGSVGElement {
 
   return svg(
     'svg',
-    { viewBox: compact ? '-212 -212 424 424' : '-320 -235 640 470', role: 'img', 'aria-labelledby': 'picture-title picture-desc', class: 'hub-picture', 'data-tasks': run.tasks.length, 'data-spokes': run.spokes.length },
+    { viewBox: compact ? '-212 -212 424 424' : '-350 -240 700 480', role: 'img', 'aria-labelledby': 'picture-title picture-desc', class: 'hub-picture', 'data-tasks': run.tasks.length, 'data-spokes': run.spokes.length },
     svg('title', { id: 'picture-title' }, 'The hub and its spokes'),
     svg('desc', { id: 'picture-desc' }, summary),
     ...rings,
