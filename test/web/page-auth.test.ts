@@ -2,15 +2,17 @@
 import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack';
+import { newApiKey } from '../support/test-env';
 import { launchChromium, watchedPage } from '../support/web-page';
 
-const KEY = 'page-test-key-7f3a';
+const KEY = newApiKey();
+const OTHER_KEY = newApiKey();
 
 describe('the page behind API_KEYS', () => {
   let stack: Stack;
   let browser: Browser;
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack('web-auth', { workers: 1, env: { API_KEYS: `other-key,${KEY}`, HOST: '127.0.0.1' } }), launchChromium()]);
+    [stack, browser] = await Promise.all([startStack('web-auth', { workers: 1, env: { API_KEYS: `${OTHER_KEY},${KEY}`, HOST: '127.0.0.1' } }), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -28,6 +30,19 @@ describe('the page behind API_KEYS', () => {
     // A query string or an encoded dot segment that mentions the page's paths is no way round the key.
     expect((await fetch(`${url}/v1/corpora?/assets/`)).status).toBe(401);
     expect((await fetch(`${url}/assets/%2e%2e/v1/corpora`)).status).not.toBe(200);
+  });
+
+  it('keeps what the page reads of a run to the key that owns it: another key gets 404 and does not list it', async () => {
+    const url = stack.coordinator.url;
+    const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+    const { id } = (await (await fetch(`${url}/v1/research`, { method: 'POST', headers: as(KEY), body: JSON.stringify({ topic: 'How is the Kestrel River managed?' }) })).json()) as { id: string };
+    for (const path of [`/v1/research/${id}/coverage`, `/v1/research/${id}/sources/kr-dams-05`]) expect((await fetch(`${url}${path}`, { headers: as(OTHER_KEY) })).status, path).toBe(404);
+    expect((await fetch(`${url}/v1/research/${id}/coverage`, { headers: as(KEY) })).status).toBe(200);
+    const listed = async (key: string, query = '') => ((await (await fetch(`${url}/v1/research${query}`, { headers: as(key) })).json()) as { runs: { id: string }[] }).runs.map((r) => r.id);
+    expect(await listed(KEY)).toContain(id);
+    expect(await listed(OTHER_KEY)).not.toContain(id);
+    const status = ((await (await fetch(`${url}/v1/research/${id}`, { headers: as(KEY) })).json()) as { status: string }).status;
+    expect(await listed(OTHER_KEY, `?status=${status}`)).toEqual([]);
   });
 
   it('gets 401 without the key and asks for it; with it, runs research; keeps it for the session only, never in a URL', async () => {

@@ -137,7 +137,8 @@ export function askView(main: HTMLElement): View {
   main.replaceChildren(form, recent);
   document.title = 'Orrery — ask';
   topic.focus();
-  void loadCorpora().then(() => loadRuns());
+  void loadCorpora();
+  void loadRuns();
   return {
     dispose: () => {
       disposed = true;

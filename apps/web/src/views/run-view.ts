@@ -107,7 +107,8 @@ export function runView(main: HTMLElement, runId: string): View {
     gaugesSlot.replaceChildren(budgetGauges(record));
     timeline.update(live.decisions, live.createdTs);
     tasksSlot.replaceChildren(taskTable(live));
-    const reviewing = live.status === 'needs_review' && record?.status === 'needs_review' && record.review;
+    // A review answered already (by this page or another) waits for its resume: nothing left to ask.
+    const reviewing = live.status === 'needs_review' && record?.status === 'needs_review' && record.review && !record.reviewAnswer;
     if (reviewing && !reviewSlot.firstChild) {
       reviewSlot.replaceChildren(reviewPanel(record!, () => void refresh()));
       reviewSlot.querySelector<HTMLElement>('#review-title')?.focus();
