@@ -12,7 +12,8 @@ describe('the page behind API_KEYS', () => {
   let stack: Stack;
   let browser: Browser;
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack('web-auth', { workers: 1, env: { API_KEYS: `${OTHER_KEY},${KEY}`, HOST: '127.0.0.1' } }), launchChromium()]);
+    // These tests fail to authenticate on purpose, more often than the per-address throttle allows by default.
+    [stack, browser] = await Promise.all([startStack('web-auth', { workers: 1, env: { API_KEYS: `${OTHER_KEY},${KEY}`, HOST: '127.0.0.1', SSE_MAX_STREAMS_PER_KEY: '1', AUTH_FAILURES_PER_MINUTE: '1000' }, workerEnv: { SIMULATED_LATENCY_MS: '1500' } }), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -96,5 +97,30 @@ describe('the page behind API_KEYS', () => {
     await page.getByLabel('API key', { exact: true }).waitFor();
     expect(await w.trouble()).toEqual({ csp: [], errors: [], dialogs: [] });
     await w.context.close();
+  });
+
+  it('waits for a stream place when the key has none free (429), and follows the run once one frees', async () => {
+    const url = stack.coordinator.url;
+    const created = await fetch(`${url}/v1/research`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ topic: 'a slow simulated topic about locks', engine: 'simulated' }) });
+    expect(created.status).toBe(202);
+    const { id } = (await created.json()) as { id: string };
+    const tab = async () => {
+      const w = await watchedPage(browser);
+      await w.page.goto(`${url}/#/runs/${id}`);
+      await w.page.getByLabel('API key', { exact: true }).fill(KEY);
+      await w.page.getByLabel('API key', { exact: true }).press('Enter');
+      return w;
+    };
+    const first = await tab();
+    await first.page.locator('#connection[data-state="live"]').waitFor();
+    const second = await tab();
+    const refused = second.page.waitForResponse((r) => r.url().endsWith('/events') && r.status() === 429);
+    await refused;
+    await second.page.locator('#connection[data-state="reconnecting"]').waitFor();
+    await first.context.close();
+    await second.page.locator('#connection[data-state="live"], #connection[data-state="ended"]').waitFor({ timeout: 20_000 });
+    await second.page.locator('#run-status.status-done').waitFor({ timeout: 30_000 });
+    expect(await second.trouble()).toEqual({ csp: [], errors: [], dialogs: [] });
+    await second.context.close();
   });
 });

@@ -66,7 +66,8 @@ export function followRun(runId: string, handlers: StreamHandlers): RunStream {
         if (received > 0) delay = FIRST_RETRY_MS;
       } catch (err) {
         if (abort.signal.aborted) return;
-        if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+        // A refusal ends the follow (no such run, no key); 429 (too many streams) is worth another try later.
+        if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) {
           handlers.state('failed', err.message);
           return;
         }
