@@ -57,6 +57,10 @@ describe('the page behind API_KEYS', () => {
     expect((await refused).status()).toBe(401);
     await page.getByLabel('API key', { exact: true }).waitFor();
     expect(await page.locator('.key-form [role="alert"]').textContent()).toMatch(/needs an API key/);
+    // One refused call brings the prompt up: each 401 counts against the address's failed-authentication allowance.
+    await page.waitForTimeout(500);
+    const refusedCalls = await Promise.all(requests.map(async (r) => (await r.response())?.status()));
+    expect(refusedCalls.filter((status) => status === 401)).toHaveLength(1);
     await w.shot('16-key-prompt');
 
     await page.getByLabel('API key', { exact: true }).fill('wrong-key');

@@ -137,8 +137,11 @@ export function askView(main: HTMLElement): View {
   main.replaceChildren(form, recent);
   document.title = 'Orrery — ask';
   topic.focus();
-  void loadCorpora();
-  void loadRuns();
+  // One call first: without a key it is the one 401 that brings up the prompt (and disposes this view), since
+  // every 401 counts against the address's allowance of failed authentications.
+  void loadCorpora().then(() => {
+    if (!disposed) void loadRuns();
+  });
   return {
     dispose: () => {
       disposed = true;
