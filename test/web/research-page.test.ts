@@ -82,6 +82,7 @@ describe('the web page', () => {
     // Budget gauges from the run's record.
     await expect(page.locator('#gauge-tasks-text').textContent()).resolves.toBe(`${run.budgetLedger.used.tasks} of ${run.budget.maxTasks}`);
     await expect(page.locator('#gauge-rounds-text').textContent()).resolves.toBe(`${run.budgetLedger.roundsStarted} of ${run.budget.maxRounds}`);
+    await expect(page.locator('#gauge-cost-text').textContent()).resolves.toBe(`$${run.budgetLedger.used.costUsd.toFixed(2)} of $${run.budget.maxCostUsd.toFixed(2)}`);
     expect(await page.locator('#cancel-run').isHidden()).toBe(true);
   });
 
@@ -174,7 +175,7 @@ describe('the web page', () => {
     expect(cells[0]).toBe('How is the Kestrel River managed?');
     expect(cells[1]).toBe('done');
     expect(cells[2]).toMatch(/ago$/);
-    expect(cells[3]).toMatch(/tokens$/);
+    expect(cells[3]).toMatch(/^(\$\d+\.\d\d|<\$0\.01)$/);
     expect(cells[4]).toBe(String(report.sources.length));
     expect(await page.locator('#runs-table tbody tr').count()).toBe(3);
     await w.shot('08-recent-runs');
@@ -232,11 +233,11 @@ describe('the web page', () => {
     expect(unlabelled).toEqual([]);
     const focusOrder: string[] = [];
     await page.locator('#topic').focus();
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 9; i++) {
       focusOrder.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || ''));
       await page.keyboard.press('Tab');
     }
-    expect(focusOrder).toEqual(['topic', 'engine', 'corpus', 'budget-maxTasks', 'budget-maxRounds', 'budget-maxTokens', 'budget-maxWallSeconds', 'Start research']);
+    expect(focusOrder).toEqual(['topic', 'engine', 'corpus', 'budget-maxTasks', 'budget-maxRounds', 'budget-maxTokens', 'budget-maxWallSeconds', 'budget-maxCostUsd', 'Start research']);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('status-filter');
 
     // The report by keyboard: Tab to a citation, Enter opens it, Escape closes it.

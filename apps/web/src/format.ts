@@ -26,3 +26,8 @@ export function tokens(n: number): string {
   if (n < 1000) return `${n} tokens`;
   return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k tokens`;
 }
+
+/** Dollars: "$0.00", "$1.25", and "<$0.01" for a cost too small to show in cents. */
+export function dollars(usd: number): string {
+  return usd > 0 && usd < 0.005 ? '<$0.01' : `$${usd.toFixed(2)}`;
+}

@@ -1,7 +1,7 @@
 import type { BudgetRequest, EngineName, ResearchRequest, RunStatus, RunSummary } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
-import { ago, count, tokens } from '../format.js';
+import { ago, count, dollars, tokens } from '../format.js';
 import type { View } from './view.js';
 
 const ENGINES = ['auto', 'corpus', 'anthropic', 'simulated'] as const satisfies readonly EngineName[];
@@ -15,6 +15,7 @@ const BUDGET_FIELDS = [
   { key: 'maxRounds', label: 'Max rounds' },
   { key: 'maxTokens', label: 'Max tokens' },
   { key: 'maxWallSeconds', label: 'Max seconds' },
+  { key: 'maxCostUsd', label: 'Max dollars' },
 ] as const satisfies readonly { key: keyof BudgetRequest; label: string }[];
 
 const REFRESH_MS = 3000;
@@ -27,7 +28,7 @@ export function askView(main: HTMLElement): View {
   const topic = h('textarea', { id: 'topic', rows: 3, required: true, minlength: 3, maxlength: 2000, 'aria-describedby': 'topic-hint' });
   const engine = h('select', { id: 'engine' }, ...ENGINES.map((e) => h('option', { value: e }, e)));
   const corpus = h('select', { id: 'corpus', disabled: true }, h('option', { value: '' }, 'loading…'));
-  const budget = BUDGET_FIELDS.map((f) => ({ ...f, input: h('input', { id: `budget-${f.key}`, type: 'number', min: 1, step: 1, inputmode: 'numeric', placeholder: 'server default' }) }));
+  const budget = BUDGET_FIELDS.map((f) => ({ ...f, input: h('input', { id: `budget-${f.key}`, type: 'number', min: 0, step: f.key === 'maxCostUsd' ? 0.01 : 1, inputmode: 'decimal', placeholder: 'server default' }) }));
   const submit = h('button', { type: 'submit' }, 'Start research');
   const error = h('p', { id: 'ask-error', class: 'error', role: 'alert' });
   const form = h(
@@ -103,7 +104,7 @@ export function askView(main: HTMLElement): View {
       h('td', { class: 'topic-cell' }, h('a', { href: `#/runs/${r.id}` }, r.topic)),
       h('td', null, h('span', { class: `badge status-${r.status}` }, r.status.replace('_', ' '))),
       h('td', null, h('time', { datetime: r.createdAt, title: new Date(r.createdAt).toLocaleString() }, ago(r.createdAt))),
-      h('td', null, tokens(r.usage.inputTokens + r.usage.outputTokens)),
+      h('td', { class: 'num', title: `${tokens(r.usage.inputTokens + r.usage.outputTokens)}, ${r.usage.webSearchRequests} web searches` }, dollars(r.usage.costUsd)),
       h('td', { class: 'num' }, r.citations === null ? '—' : count(r.citations)),
     );
   }

@@ -1,7 +1,7 @@
 import type { BudgetRequest, HumanDecision, Run } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
-import { count, percent, seconds } from '../format.js';
+import { count, dollars, percent, seconds } from '../format.js';
 
 const CAUSE = {
   'budget-exhausted-below-target': 'The budget ran out before the research reached its target coverage.',
@@ -13,13 +13,14 @@ const EXTRA = [
   { key: 'maxRounds', label: 'Extra rounds', value: 1 },
   { key: 'maxTokens', label: 'Extra tokens', value: '' },
   { key: 'maxWallSeconds', label: 'Extra seconds', value: '' },
+  { key: 'maxCostUsd', label: 'Extra dollars', value: '' },
 ] as const satisfies readonly { key: keyof BudgetRequest; label: string; value: number | '' }[];
 
 /** A run in needs_review: what it covered and missed, the budget it used, and Continue (with extra budget) / Stop. */
 export function reviewPanel(run: Run, onAnswered: () => void): HTMLElement {
   const review = run.review!;
   const status = h('p', { role: 'status', class: 'hint' });
-  const inputs = EXTRA.map((f) => ({ ...f, input: h('input', { id: `extra-${f.key}`, type: 'number', min: 0, step: 1, inputmode: 'numeric', value: f.value }) }));
+  const inputs = EXTRA.map((f) => ({ ...f, input: h('input', { id: `extra-${f.key}`, type: 'number', min: 0, step: f.key === 'maxCostUsd' ? 0.01 : 1, inputmode: 'decimal', value: f.value }) }));
   const continueButton = h('button', { type: 'submit', id: 'review-continue' }, 'Continue with extra budget');
   const stopButton = h('button', { type: 'button', id: 'review-stop', class: 'secondary' }, 'Stop and write the report');
 
@@ -69,7 +70,7 @@ export function reviewPanel(run: Run, onAnswered: () => void): HTMLElement {
         h('ul', { id: 'review-missing' }, ...review.missing.map((s) => h('li', null, `${s.title ?? s.id}: ${s.status === 'thin' ? 'thin' : 'gap'}, ${count(s.evidenceCount)} findings`))),
       ),
     ),
-    h('p', { id: 'review-budget' }, `Budget used: ${count(used.tasks)} tasks, ${count(used.tokens)} tokens, ${used.rounds} rounds, ${seconds(used.wallSeconds)}.`),
+    h('p', { id: 'review-budget' }, `Budget used: ${count(used.tasks)} tasks, ${count(used.tokens)} tokens, ${used.rounds} rounds, ${seconds(used.wallSeconds)}, ${dollars(run.budgetLedger.used.costUsd)}.`),
     form,
   );
 }
