@@ -1,6 +1,6 @@
 import type { Finding, Plan, Source, Subtopic, SynthesizeResult } from '@orrery/protocol';
 import { buildSearchTask, buildSynthesisTask, type TaskLimits, type TaskRun } from '@orrery/coordinator/dist/planning/task-builder';
-import type { CoordinatorEngine, EngineDecision, SubagentEngine } from '@orrery/engines';
+import { classifyRequest, type CoordinatorEngine, type EngineDecision, type SubagentEngine } from '@orrery/engines';
 
 /**
  * An in-process copy of the coordinator's research loop (plan, rounds of search tasks, refine,
@@ -45,7 +45,7 @@ const RUN_ID = '00000000-0000-4000-8000-000000000000';
 
 export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEngine, o: LoopOptions): Promise<LoopResult> {
   const decisions: EngineDecision[] = [];
-  const planned = await coord.plan({ runId: RUN_ID, topic: o.topic, corpus: o.corpus, maxSubtopics: o.maxSubtopics, coverageCheck: o.coverageCheck });
+  const planned = await coord.plan({ runId: RUN_ID, topic: o.topic, corpus: o.corpus, maxSubtopics: o.maxSubtopics, classification: classifyRequest(o.topic).class, coverageCheck: o.coverageCheck });
   decisions.push(...planned.decisions);
   const plan: Plan = { ...planned.plan, subtopics: [...planned.plan.subtopics] };
   const findings = new Map<string, Finding>();

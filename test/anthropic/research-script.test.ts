@@ -16,7 +16,7 @@ describe('researchScript: every role end to end against the fake, outputs valid 
   it('plan → search (corpus and web) → judge → synthesize', async () => {
     const options = { client: api.client(), passages: makePassages() };
     const hub = new AnthropicCoordinatorEngine(options);
-    const planned = await hub.plan({ runId: 'r', topic: 'wind and solar power', maxSubtopics: 5, coverageCheck: true });
+    const planned = await hub.plan({ runId: 'r', topic: 'wind and solar power', maxSubtopics: 5, classification: 'breadth', coverageCheck: true });
     expect(PlanSchema.parse(planned.plan).subtopics).toHaveLength(3);
     expect(planned.plan.coverage?.passed).toBe(true);
 

@@ -2,6 +2,7 @@ import type {
   Decision,
   Finding,
   Plan,
+  RequestClass,
   ResolvedEngine,
   SearchResult,
   SearchTask,
@@ -29,6 +30,8 @@ export interface PlanningInput {
   topic: string;
   corpus?: string;
   maxSubtopics: number;
+  /** The coordinator's classification of the request (its form decides; see `classifyRequest`). */
+  classification: RequestClass;
   /** Ablation: false skips the plan's coverage check. */
   coverageCheck: boolean;
 }

@@ -4,5 +4,6 @@ export * from './simulated';
 export * from './anthropic';
 export * from './hygiene';
 export * from './corpus';
+export * from './question';
 export * from './engine-config';
 export * from './engine-factory';

@@ -1,2 +1,1 @@
-export * from './classify-request';
 export * from './effort-for';

@@ -1,6 +1,5 @@
 import type { Plan, Subtopic } from '@orrery/protocol';
 import { ZERO_USAGE, type CoordinatorEngine, type EngineDecision, type PlanningInput, type PlanningOutput, type RefinementInput, type RefinementOutput } from '../engine';
-import { classifyRequest } from './classify-request';
 import type { CorpusRegistry } from './corpus-registry';
 import { mineFacets } from './facets';
 import { checkPlanCoverage, DEFAULT_COVERAGE_CHECK, measurePlanCoverage } from './plan-coverage';
@@ -42,7 +41,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
 
   async plan(input: PlanningInput): Promise<PlanningOutput> {
     const { index, profile } = await this.profileOf(input);
-    const cls = classifyRequest(input.topic);
+    const cls = input.classification;
     const maxSubtopics = Math.max(1, Math.min(input.maxSubtopics, 40));
     const decisions: EngineDecision[] = [];
 
@@ -52,7 +51,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     const scoutFacets = mineFacets(index, firstPass, { topicTerms, minSupport: firstPass.length >= 4 ? 2 : 1, maxShare: 0.75, limit: 30 });
     let subtopics: Subtopic[] = [overviewSubtopic(input.topic)];
     const taken = new Set(subtopics.map((s) => s.id));
-    const want = Math.min(INITIAL_FACETS[cls.classification], maxSubtopics - 1);
+    const want = Math.min(INITIAL_FACETS[cls], maxSubtopics - 1);
     const chosenSets: Set<string>[] = [new Set(expectedPassages(index, profile, subtopics[0]!))];
     for (const f of scoutFacets) {
       if (subtopics.length - 1 >= want) break;
@@ -64,11 +63,11 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
       chosenSets.push(set);
     }
     subtopics = assignExclusions(subtopics);
-    const plan: Plan = { classification: cls.classification, subtopics };
+    const plan: Plan = { classification: cls, subtopics };
 
     // 2. Coverage check against the wider scouting evidence.
     if (input.coverageCheck) {
-      const limit = cls.classification === 'straightforward' ? 1 : maxSubtopics;
+      const limit = cls === 'straightforward' ? 1 : maxSubtopics;
       const check = checkPlanCoverage(index, profile, subtopics, { threshold: this.options.coverageThreshold, maxOverlap: this.options.maxOverlap, maxSubtopics: limit });
       plan.subtopics = check.subtopics;
       plan.coverage = check.coverage;
@@ -98,11 +97,10 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     decisions.unshift({
       decisionType: 'plan',
       level: 'L0',
-      confidence: cls.classification === 'breadth' && cls.rule === 'default-breadth' ? 0.7 : 0.85,
-      conclusion: `${cls.classification} request (${cls.rule}): ${plan.subtopics.length} subtopics: ${plan.subtopics.map((s) => s.title).join('; ')}`.slice(0, 2000),
+      confidence: 0.85,
+      conclusion: `${cls} request: ${plan.subtopics.length} subtopics: ${plan.subtopics.map((s) => s.title).join('; ')}`.slice(0, 2000),
       signals: {
-        classification: cls.classification,
-        rule: cls.rule,
+        classification: cls,
         topicTerms: profile.terms,
         scoutingPassages: firstPass.length,
         evidencePassages: profile.evidence.length,

@@ -125,7 +125,7 @@ describe('CorpusCoordinatorEngine.plan: the "too narrow" failure', () => {
     const reached = (subtopics: Parameters<typeof expectedPassages>[2][]): Set<string> =>
       new Set(subtopics.flatMap((s) => expectedPassages(index, profile, s)).map(facetOf));
 
-    const checked = await coord.plan({ runId: RUN, topic: 'Hurricane Zelda', corpus: 'storms', maxSubtopics: 8, coverageCheck: true });
+    const checked = await coord.plan({ runId: RUN, topic: 'Hurricane Zelda', corpus: 'storms', maxSubtopics: 8, classification: 'breadth', coverageCheck: true });
     for (const f of FACETS) expect(reached(checked.plan.subtopics)).toContain(f);
     expect(checked.plan.coverage?.share).toBeGreaterThanOrEqual(0.8);
     expect(checked.plan.coverage?.passed).toBe(true);
@@ -136,21 +136,23 @@ describe('CorpusCoordinatorEngine.plan: the "too narrow" failure', () => {
     expect(checked.decisions.map((d) => d.decisionType)).toEqual(['plan', 'coverage-check']);
     expect(checked.plan.coverage!.maxOverlap).toBeLessThanOrEqual(0.5);
 
-    const unchecked = await coord.plan({ runId: RUN, topic: 'Hurricane Zelda', corpus: 'storms', maxSubtopics: 8, coverageCheck: false });
+    const unchecked = await coord.plan({ runId: RUN, topic: 'Hurricane Zelda', corpus: 'storms', maxSubtopics: 8, classification: 'breadth', coverageCheck: false });
     expect(reached(unchecked.plan.subtopics).size).toBeLessThan(4);
     expect(unchecked.plan.coverage).toBeUndefined();
     expect(unchecked.decisions.map((d) => d.decisionType)).toEqual(['plan']);
   });
 
-  it('classifies requests by L0 rules', async () => {
+  it('plans to the class the coordinator gives: one subtopic for a straightforward question, fewer first facets for depth than breadth', async () => {
     const { coord } = setup();
-    const who = await coord.plan({ runId: RUN, topic: 'Who is Governor Amelia Hask?', corpus: 'storms', maxSubtopics: 8, coverageCheck: true });
+    const who = await coord.plan({ runId: RUN, topic: 'Who is Governor Amelia Hask?', corpus: 'storms', maxSubtopics: 8, classification: 'straightforward', coverageCheck: true });
     expect(who.plan.classification).toBe('straightforward');
     expect(who.plan.subtopics).toHaveLength(1);
-    const cmp = await coord.plan({ runId: RUN, topic: 'Compare Hurricane Zelda and Hurricane Orlo', corpus: 'storms', maxSubtopics: 8, coverageCheck: true });
-    expect(cmp.plan.classification).toBe('depth');
-    const br = await coord.plan({ runId: RUN, topic: 'Hurricane Zelda', corpus: 'storms', maxSubtopics: 8, coverageCheck: true });
-    expect(br.plan.classification).toBe('breadth');
+    const plan = (classification: 'breadth' | 'depth') => coord.plan({ runId: RUN, topic: 'Hurricane Zelda', corpus: 'storms', maxSubtopics: 8, classification, coverageCheck: false });
+    const depth = await plan('depth');
+    const breadth = await plan('breadth');
+    expect(depth.plan.classification).toBe('depth');
+    expect(breadth.plan.classification).toBe('breadth');
+    expect(depth.plan.subtopics.length).toBeLessThan(breadth.plan.subtopics.length);
   });
 });
 
@@ -158,7 +160,7 @@ describe('CorpusCoordinatorEngine.refine', () => {
   it('targets the gap after a narrow round, and stops when the findings add too little (novelty stop)', async () => {
     const { coord, sub } = setup();
     const topic = 'Hurricane Zelda';
-    const { plan } = await coord.plan({ runId: RUN, topic, corpus: 'storms', maxSubtopics: 8, coverageCheck: false });
+    const { plan } = await coord.plan({ runId: RUN, topic, corpus: 'storms', maxSubtopics: 8, classification: 'breadth', coverageCheck: false });
     const findings: Finding[] = [];
     for (const s of plan.subtopics) findings.push(...(await sub.search(searchTask(topic, s.query, { subtopicId: s.id }), () => undefined)).findings);
     const evidence = (fs: Finding[]): Record<string, number> => fs.reduce<Record<string, number>>((a, f) => ((a[f.subtopicId] = (a[f.subtopicId] ?? 0) + 1), a), {});
@@ -226,7 +228,7 @@ describe('CorpusSubagentEngine.synthesize', () => {
   it('never exceeds maxCitations, cites in every paragraph with verbatim quotes, keeps breadth, skips empty sections', async () => {
     const { coord, sub } = setup();
     const topic = 'Hurricane Zelda';
-    const { plan } = await coord.plan({ runId: RUN, topic, corpus: 'storms', maxSubtopics: 8, coverageCheck: true });
+    const { plan } = await coord.plan({ runId: RUN, topic, corpus: 'storms', maxSubtopics: 8, classification: 'breadth', coverageCheck: true });
     const findings: Finding[] = [];
     const sources = new Map<string, Source>();
     for (const s of plan.subtopics) {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusIndex } from './corpus-index';
 import { mineFacets } from './facets';
-import { classifyRequest } from './classify-request';
 import { analyzeTerms } from './text-analysis';
 
 describe('mineFacets', () => {
@@ -26,19 +25,6 @@ describe('mineFacets', () => {
     expect([...byLabel.keys()].some((l) => l.includes('hask'))).toBe(true);
     expect(facets.some((f) => f.terms.includes('zelda') || f.terms.includes(analyzeTerms('hurricane')[0]!))).toBe(false);
     expect(byLabel.has('tropical wave')).toBe(false); // only one passage
-  });
-});
-
-describe('classifyRequest', () => {
-  it.each([
-    ['Who was the first governor of Dane County?', 'straightforward'],
-    ['When did Hurricane Zelda make landfall?', 'straightforward'],
-    ['How has immigration policy changed since 1900?', 'depth'],
-    ['Compare Hurricane Zelda and Hurricane Orlo', 'depth'],
-    ['History of the Keswick railway', 'depth'],
-    ['Hurricane Zelda', 'breadth'],
-  ])('%s -> %s', (topic, cls) => {
-    expect(classifyRequest(topic).classification).toBe(cls);
   });
 });
 

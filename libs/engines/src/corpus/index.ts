@@ -12,7 +12,6 @@ export * from './stable-id';
 export * from './text-analysis';
 export * from './topic-profile';
 export * from './eras';
-export * from './classify-request';
 export * from './corpus-coordinator-engine';
 export * from './corpus-subagent-engine';
 export * from './extractive-synthesis';

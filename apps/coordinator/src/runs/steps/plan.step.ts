@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineFactory, emptyUsage } from '@orrery/engines';
+import { classifyRequest, EngineFactory, emptyUsage } from '@orrery/engines';
 import type { Plan, Run } from '@orrery/protocol';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
-import { classifyRequest, effortFor } from '../../effort';
+import { effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
 import { openRound } from '../round-record';
@@ -87,6 +87,7 @@ export class PlanStep {
       topic: run.topic,
       ...(run.corpus ? { corpus: run.corpus } : {}),
       maxSubtopics: Math.min(this.config.MAX_SUBTOPICS, run.budget.maxTasks, effort.maxSubagentsPerRound),
+      classification: cls.class,
       coverageCheck: run.coverageCheck,
     });
     for (const [i, d] of planning.decisions.entries()) await this.decisions.log(run.id, `plan:${i}:${d.decisionType}`, d, run.stateVersion);

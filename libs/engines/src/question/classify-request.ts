@@ -1,4 +1,5 @@
 import type { RequestClass } from '@orrery/protocol';
+import { type AnswerKind, questionForm } from './question-form';
 
 export interface Classification {
   class: RequestClass;
@@ -6,8 +7,8 @@ export interface Classification {
   signals: Record<string, string | number | boolean>;
 }
 
-/** A straightforward question has at most this many words. */
-export const STRAIGHTFORWARD_MAX_WORDS = 14;
+/** Past this many words a request is a brief, not a question with one answer. */
+export const STRAIGHTFORWARD_MAX_WORDS = 30;
 /** A topic of at most this many words with no question form is a broad noun phrase (breadth). */
 export const SHORT_TOPIC_MAX_WORDS = 4;
 
@@ -24,9 +25,8 @@ const DEPTH = [
   { name: 'cause-effect', re: /\b(impact|effects?|causes?|consequences?|relationship\s+between|influence)\s+(of|on|between)\b/i },
   { name: 'trade-offs', re: /\b(pros\s+and\s+cons|trade-?offs?)\b/i },
 ];
-
-/** Straightforward: a short factual question. */
-const FACT_QUESTION = /^\s*(who|when|where|which|what\s+(is|was|are|were)|what\s+year|how\s+(many|much|long|old|far|big))\b/i;
+/** A comparison has two answers, whatever the question word. */
+const COMPARISON = new Set(['compare', 'versus', 'difference-between']);
 
 /** Breadth: lists, overviews, broad surveys. */
 const BREADTH = [
@@ -36,10 +36,15 @@ const BREADTH = [
   { name: 'all', re: /\b(all|every|various)\b/i },
 ];
 
+/** A time, a person, a count or a document is one answer even when the question also speaks of change. */
+const FIRM: ReadonlySet<AnswerKind> = new Set(['time', 'person', 'count', 'document']);
+
 /**
- * L0 request classification (sets the effort): rules first-match in this order —
- *  1. a depth signal (compare, versus, history of, evolution, why, how has … changed, over time, impact of…) → depth;
- *  2. a short (<= STRAIGHTFORWARD_MAX_WORDS) who/when/where/which/what-is/how-many question → straightforward;
+ * L0 request classification (sets the effort), by the question's form (see `questionForm`):
+ *  1. a question that expects one answer (when / in what year / who / which president / how many / which
+ *     address, and "first" / "last" or a named year narrowing a question) → straightforward, unless it
+ *     compares; a yes/no or "what is" question also needs no depth or breadth signal;
+ *  2. a depth signal (compare, versus, history of, evolution, why, how has … changed, over time, impact of…) → depth;
  *  3. a breadth signal (list, overview, types of, all…) → breadth;
  *  4. a short noun phrase (<= SHORT_TOPIC_MAX_WORDS, no question) → breadth ("immigration": a broad subject);
  *  5. otherwise breadth with low confidence (0.5): escalate to L2 where a model is available.
@@ -47,17 +52,29 @@ const BREADTH = [
 export function classifyRequest(topic: string): Classification {
   const text = topic.normalize('NFC').replace(/\s+/g, ' ').trim();
   const words = text ? text.split(' ').length : 0;
-  const question = /\?\s*$/.test(text) || FACT_QUESTION.test(text) || /^\s*(how|why|what|is|are|does|do|can)\b/i.test(text);
+  const form = questionForm(text);
+  const question = /\?\s*$/.test(text) || form.opener !== null;
   const depth = DEPTH.filter((d) => d.re.test(text)).map((d) => d.name);
   const breadth = BREADTH.filter((b) => b.re.test(text)).map((b) => b.name);
-  const fact = FACT_QUESTION.test(text);
-  const base = { words, question, depthSignals: depth.join(',') || 'none', breadthSignals: breadth.join(',') || 'none' };
+  const base = {
+    words,
+    question,
+    expects: form.expects ?? 'many',
+    form: form.rule,
+    ordinal: form.ordinal ?? 'none',
+    years: form.years ? `${form.years.from}-${form.years.to}` : 'none',
+    depthSignals: depth.join(',') || 'none',
+    breadthSignals: breadth.join(',') || 'none',
+  };
 
+  const single = form.expects !== null && words <= STRAIGHTFORWARD_MAX_WORDS;
+  const firm = single && FIRM.has(form.expects!) && !depth.some((d) => COMPARISON.has(d));
+  const plain = single && depth.length === 0 && breadth.length === 0;
+  if (firm || plain) {
+    return { class: 'straightforward', confidence: firm ? 0.85 : 0.7, signals: { ...base, rule: 'single-answer' } };
+  }
   if (depth.length > 0) {
     return { class: 'depth', confidence: depth.length > 1 ? 0.9 : 0.8, signals: { ...base, rule: 'depth-signal' } };
-  }
-  if (fact && words <= STRAIGHTFORWARD_MAX_WORDS && breadth.length === 0) {
-    return { class: 'straightforward', confidence: words <= 10 ? 0.85 : 0.7, signals: { ...base, rule: 'fact-question' } };
   }
   if (breadth.length > 0) {
     return { class: 'breadth', confidence: 0.8, signals: { ...base, rule: 'breadth-signal' } };

@@ -1,0 +1,2 @@
+export * from './classify-request';
+export * from './question-form';

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { namedYears, questionForm } from './question-form';
+
+describe('questionForm', () => {
+  it.each([
+    ['In what year did Franklin D. Roosevelt first deliver a State of the Union address?', 'time', 'earliest'],
+    ['When did Barack Obama deliver his last State of the Union address?', 'time', 'latest'],
+    ['Who delivered the most recent State of the Union address?', 'person', 'latest'],
+    ['Which president first mentioned the Panama Canal?', 'person', 'earliest'],
+    ['How many annual messages did George Washington deliver?', 'count', null],
+    ['Did Woodrow Wilson mention the League of Nations?', 'yes-no', null],
+    ['In which address did Roosevelt describe four freedoms?', 'document', null],
+    ['Which State of the Union address first mentioned the Internet?', 'document', 'earliest'],
+    ['What is the Monroe Doctrine?', 'fact', null],
+    ['In 1941, which four freedoms did Roosevelt name?', 'fact', null],
+    ['What did Lincoln say about emancipation in 1862?', 'fact', null],
+    ['What did presidents say about tariffs?', null, null],
+    ['Which presidents talked about immigration?', null, null],
+    ['How have U.S. presidents talked about immigration?', null, null],
+    ['Why did presidents stop delivering the address in writing?', null, null],
+    ['Hurricane Zelda', null, null],
+  ])('%s → %s, %s', (q, expects, ordinal) => {
+    const f = questionForm(q);
+    expect(f.expects).toBe(expects);
+    expect(f.ordinal).toBe(ordinal);
+  });
+});
+
+describe('namedYears', () => {
+  it.each([
+    ['in 1862', { from: 1862, to: 1862 }],
+    ['between 1900 and 1920', { from: 1900, to: 1920 }],
+    ['from 1920 to 1900', { from: 1900, to: 1920 }],
+    ['1861–1865', { from: 1861, to: 1865 }],
+    ['in the 1930s', { from: 1930, to: 1939 }],
+    ['in the nineteenth century', { from: 1801, to: 1900 }],
+    ['in the 20th century', { from: 1901, to: 2000 }],
+    ['before 1850', { from: 0, to: 1849 }],
+    ['after 1945', { from: 1946, to: 9999 }],
+    ['since 1945', { from: 1945, to: 9999 }],
+    ['the Monroe Doctrine', null],
+  ])('%s', (text, range) => {
+    expect(namedYears(text)).toEqual(range);
+  });
+});
