@@ -44,6 +44,8 @@ export const ReportSchema = z.strictObject({
   title: z.string(),
   topic: z.string(),
   summary: z.string(),
+  /** What the summary cites, checked against the ledger like every other citation. */
+  summaryCitations: z.array(CitationSchema).optional(),
   sections: z.array(ReportSectionSchema),
   sources: z.array(ReportSourceSchema),
   coverage: ReportCoverageSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FindingSchema } from './finding';
-import { ReportSectionSchema } from './report';
+import { CitationSchema, ReportSectionSchema } from './report';
 import { SourceSchema } from './source';
 import { TaskProgressSchema } from './task';
 import { TokenUsageSchema } from './usage';
@@ -28,6 +28,8 @@ export const SynthesizeResultSchema = ResultBaseSchema.extend({
   kind: z.literal('synthesize'),
   title: z.string().min(1).max(300),
   summary: z.string().max(20_000),
+  /** The sources the summary's claims rest on (the passage that shows a direct answer). */
+  summaryCitations: z.array(CitationSchema).max(50).optional(),
   sections: z.array(ReportSectionSchema).max(60),
 });
 export type SynthesizeResult = z.infer<typeof SynthesizeResultSchema>;

@@ -36,11 +36,40 @@ export function fallbackSections(run: Run, findings: Finding[], maxCitations: nu
   };
 }
 
+/**
+ * A straightforward question's report, from its one search, with no writer: the first finding's claim is the
+ * answer and leads the report citing the passage that shows it; the rest are the evidence behind it.
+ */
+export function directAnswer(run: Run, findings: Finding[], maxCitations: number): SynthesizeResult {
+  // The ledger returns findings in id order; the search's own ranking says which one answers.
+  const [lead, ...rest] = [...findings].sort((a, b) => (b.relevance?.score ?? 0) - (a.relevance?.score ?? 0) || a.id.localeCompare(b.id));
+  const cited = new Set(lead ? [lead.sourceId] : []);
+  const paragraphs = rest
+    .filter((f) => cited.has(f.sourceId) || cited.size < maxCitations)
+    .map((f) => {
+      cited.add(f.sourceId);
+      return { text: f.claim, citations: [{ sourceId: f.sourceId, quote: f.quote }] };
+    });
+  return {
+    kind: 'synthesize',
+    taskId: 'direct',
+    title: run.topic,
+    summary: lead ? lead.claim : `No evidence was found for "${run.topic}".`,
+    ...(lead ? { summaryCitations: [{ sourceId: lead.sourceId, quote: lead.quote }] } : {}),
+    sections: paragraphs.length ? [{ title: 'Evidence', ...(lead ? { subtopicId: lead.subtopicId } : {}), paragraphs }] : [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    stats: {},
+  };
+}
+
 /** Checks every citation against the ledger and adds sources, coverage and metadata. */
 export function assembleReport(run: Run, written: SynthesizeResult, ledgerSources: Source[]): Report {
   const ledger = new Map(ledgerSources.map((s) => [s.id, s]));
   let dropped = 0;
-  const cited = new Set<string>();
+  // The summary's citations come first: they are read first, so they are numbered first.
+  const summaryCitations = (written.summaryCitations ?? []).filter((c) => citationHolds(ledger, c.sourceId, c.quote));
+  dropped += (written.summaryCitations?.length ?? 0) - summaryCitations.length;
+  const cited = new Set<string>(summaryCitations.map((c) => c.sourceId));
   const sections = written.sections
     .map((section) => ({
       ...section,
@@ -62,6 +91,7 @@ export function assembleReport(run: Run, written: SynthesizeResult, ledgerSource
     title: written.title,
     topic: run.topic,
     summary: written.summary,
+    ...(summaryCitations.length ? { summaryCitations } : {}),
     sections,
     sources: [...cited].map((id) => {
       const s = ledger.get(id)!;

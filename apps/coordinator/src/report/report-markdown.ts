@@ -5,13 +5,14 @@ import { mdText, mdUrl } from './markdown-escape';
 /** The report as Markdown: numbered citations, a sources list, and the coverage it reached. Every text is escaped. */
 export function reportToMarkdown(report: Report): string {
   const number = new Map(report.sources.map((s, i) => [s.id, i + 1]));
-  const out: string[] = [`# ${mdText(report.title)}`, '', mdText(report.summary), ''];
+  const refs = (citations: readonly { sourceId: string }[]): string => {
+    const ns = [...new Set(citations.map((c) => number.get(c.sourceId)))].map((n) => `[${n}]`).join('');
+    return ns ? ` ${ns}` : '';
+  };
+  const out: string[] = [`# ${mdText(report.title)}`, '', `${mdText(report.summary)}${refs(report.summaryCitations ?? [])}`, ''];
   for (const section of report.sections) {
     out.push(`## ${mdText(section.title)}`, '');
-    for (const p of section.paragraphs) {
-      const refs = [...new Set(p.citations.map((c) => number.get(c.sourceId)))].map((n) => `[${n}]`).join('');
-      out.push(`${mdText(p.text)} ${refs}`, '');
-    }
+    for (const p of section.paragraphs) out.push(`${mdText(p.text)}${refs(p.citations)}`, '');
   }
   out.push('## Coverage', '', '| subtopic | evidence | status |', '| --- | --- | --- |');
   for (const s of report.coverage.subtopics) out.push(`| ${mdText(s.title)} | ${s.evidenceCount} | ${s.status} |`);

@@ -2,10 +2,11 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCorporaSpec } from './corpora-config';
 import type { CorpusIndex } from './corpus-index';
+import { type CorpusVocabulary, GENERIC_VOCABULARY } from './corpus-vocabulary';
 import { buildIndexCached, derivePassagesCached, INDEX_CACHE_DIR } from './index-cache';
 import { readFolderPassages } from './ingest-folder';
 import { readJsonlPassages } from './ingest-jsonl';
-import { SOTU_SPLIT_VERSION, sotuPassages } from './ingest-sotu';
+import { SOTU_SPLIT_VERSION, SOTU_VOCABULARY, sotuPassages } from './ingest-sotu';
 import type { Passage } from './passage';
 
 export const BUILTIN_CORPUS = 'sotu';
@@ -17,6 +18,8 @@ export interface LoadedCorpus {
   kind: CorpusKind;
   passages: readonly Passage[];
   index: CorpusIndex;
+  /** How its documents and their authors are named in prose. */
+  vocabulary: CorpusVocabulary;
   /** Milliseconds spent ingesting and indexing. */
   loadMs: number;
 }
@@ -24,6 +27,7 @@ export interface LoadedCorpus {
 interface Entry {
   kind: CorpusKind;
   read: () => Passage[];
+  vocabulary?: CorpusVocabulary;
 }
 
 export interface CorpusRegistryOptions {
@@ -46,7 +50,11 @@ export class CorpusRegistry {
 
   constructor(options: CorpusRegistryOptions = {}) {
     this.cacheDir = options.cacheDir === undefined ? INDEX_CACHE_DIR : options.cacheDir;
-    if (options.builtins !== false) this.entries.set(BUILTIN_CORPUS, { kind: 'builtin', read: () => derivePassagesCached(`sotu-${SOTU_SPLIT_VERSION}`, () => sotuPassages(), this.cacheDir) });
+    if (options.builtins !== false) this.entries.set(BUILTIN_CORPUS, {
+        kind: 'builtin',
+        read: () => derivePassagesCached(`sotu-${SOTU_SPLIT_VERSION}`, () => sotuPassages(), this.cacheDir),
+        vocabulary: SOTU_VOCABULARY,
+      });
     for (const spec of parseCorporaSpec(options.corpora)) this.register(spec.name, spec.path);
   }
 
@@ -113,6 +121,6 @@ export class CorpusRegistry {
     const passages = entry.read();
     if (passages.length === 0) throw new Error(`corpus ${name} has no passages`);
     const index = buildIndexCached(passages, entry.kind === 'memory' ? null : this.cacheDir);
-    return { name, kind: entry.kind, passages, index, loadMs: Math.round(performance.now() - t0) };
+    return { name, kind: entry.kind, passages, index, vocabulary: entry.vocabulary ?? GENERIC_VOCABULARY, loadMs: Math.round(performance.now() - t0) };
   }
 }

@@ -1,8 +1,11 @@
 import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
 import { ZERO_USAGE, type ProgressReporter, type SubagentEngine } from '../engine';
+import { classifyRequest } from '../question/classify-request';
+import type { CorpusIndex } from './corpus-index';
 import type { CorpusRegistry, LoadedCorpus } from './corpus-registry';
 import { extractiveReport } from './extractive-synthesis';
 import { rankForSubtopic } from './passage-ranking';
+import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
 import { shortHash } from './stable-id';
 import { analyzeTerms } from './text-analysis';
@@ -31,7 +34,12 @@ export class CorpusSubagentEngine implements SubagentEngine {
 
   async search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
     await progress({ stage: 'loading', message: `loading corpus ${task.corpus ?? this.defaultCorpus}`, fraction: 0.1 });
-    const { index } = await this.corpus(task.corpus);
+    const { index, vocabulary } = await this.corpus(task.corpus);
+    // A question with one expected answer is answered from the documents (their dates and authors first).
+    if (classifyRequest(task.query).class === 'straightforward') {
+      const answer = answerQuestion(index, vocabulary, task.query, task.maxFindings);
+      if (answer) return this.answered(task, index, answer, progress);
+    }
     const profile = topicProfile(index, task.context.topic);
     await progress({ stage: 'searching', message: `BM25 search: ${task.query}`.slice(0, 500), fraction: 0.4 });
     const known = new Set(task.knownSourceIds);
@@ -69,6 +77,33 @@ export class CorpusSubagentEngine implements SubagentEngine {
       findings,
       sources,
     };
+  }
+
+  /** The answer as findings: the first claims the answer and quotes the passage that shows it; the rest support it. */
+  private async answered(task: SearchTask, index: CorpusIndex, answer: CorpusAnswer, progress: ProgressReporter): Promise<SearchResult> {
+    await progress({
+      stage: 'decision:answer',
+      message: answer.text.slice(0, 500),
+      decision: {
+        decisionType: 'answer',
+        level: 'L0',
+        confidence: answer.found ? 0.85 : 0.6,
+        conclusion: (answer.found ? `answered: ${answer.text}` : `not in the corpus: ${answer.text}`).slice(0, 2000),
+        signals: answer.signals,
+      },
+    });
+    const findings: Finding[] = [];
+    const sources: Source[] = [];
+    answer.evidence.forEach((e, i) => {
+      const p = index.passage(e.id)!;
+      const claim = i === 0 ? answer.text : e.claim;
+      findings.push({ id: findingId(p.id, e.quote), claim: claim.slice(0, 5000), sourceId: p.id, quote: e.quote, subtopicId: task.subtopicId, relevance: { score: round(1 / (1 + i)), topicTerms: [], facetTerms: [] } });
+      const source: Source = { id: p.id, kind: 'passage', title: p.title, text: p.text };
+      if (p.url) source.url = p.url;
+      sources.push(source);
+    });
+    await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} passages`, fraction: 1 });
+    return { kind: 'search', taskId: task.taskId, usage: ZERO_USAGE, stats: { candidates: findings.length, answered: answer.found ? 1 : 0 }, findings, sources };
   }
 
   async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {

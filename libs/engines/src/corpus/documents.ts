@@ -7,6 +7,9 @@ import type { CorpusIndex } from './corpus-index';
  *
  * - `docOf`: the document key of a passage (its title), or null without structure.
  * - `yearOf`: the year a document's title carries ("1946, Harry S. Truman"), when most titles carry one.
+ * - `authorOf`: what a dated title names besides its year ("Harry S. Truman"), when those names recur
+ *   across documents (an author of several), so a question can be asked of one author's documents.
+ * - `documentKeys` / `passagesOf`: the documents, and each one's passages in corpus order.
  * - `boilerplate`: terms concentrated in documents' first and last passages: address formulas and
  *   sign-offs ("Mr. Speaker", "honored guests", "God bless"), which are not what a document is about.
  */
@@ -16,8 +19,19 @@ export interface DocumentStructure {
   /** True when (most) document titles carry a year. */
   readonly dated: boolean;
   readonly documents: number;
+  /** True when dated titles also name a recurring author. */
+  readonly authored: boolean;
   docOf(id: string): string | null;
+  /** The year of a passage (by id) or of a document (by key). */
   yearOf(id: string): number | null;
+  /** The author of a passage (by id) or of a document (by key). */
+  authorOf(id: string): string | null;
+  /** Document keys in corpus order. */
+  documentKeys(): readonly string[];
+  /** A document's passages, in corpus order (empty for an unknown key). */
+  passagesOf(doc: string): readonly string[];
+  /** The distinct authors, in order of their first document. */
+  readonly authors: readonly string[];
   readonly boilerplate: ReadonlySet<string>;
 }
 
@@ -68,7 +82,20 @@ function buildStructure(index: CorpusIndex, o: DocumentStructureOptions): Docume
   }
   const titled = [...byDoc.values()].reduce((s, l) => s + l.length, 0);
   const structured = byDoc.size >= o.minDocuments && titled >= o.minPassagesPerDocument * byDoc.size && titled >= 0.5 * index.size;
-  if (!structured) return { structured: false, dated: false, documents: 0, docOf: () => null, yearOf: () => null, boilerplate: new Set() };
+  if (!structured)
+    return {
+      structured: false,
+      dated: false,
+      authored: false,
+      documents: 0,
+      docOf: () => null,
+      yearOf: () => null,
+      authorOf: () => null,
+      documentKeys: () => [],
+      passagesOf: () => [],
+      authors: [],
+      boilerplate: new Set(),
+    };
 
   const docOfId = new Map<string, string>();
   for (const [title, ids] of byDoc) for (const id of ids) docOfId.set(id, title);
@@ -82,6 +109,14 @@ function buildStructure(index: CorpusIndex, o: DocumentStructureOptions): Docume
     }
   }
   const dated = datedPassages >= o.datedShare * titled;
+  const authorOfDoc = new Map<string, string>();
+  if (dated) for (const title of byDoc.keys()) {
+    const { author } = titleParts(title);
+    if (author) authorOfDoc.set(title, author);
+  }
+  const authors = [...new Set(authorOfDoc.values())];
+  const authored = dated && authorOfDoc.size >= o.datedShare * byDoc.size && authors.length < authorOfDoc.size;
+  const keys = [...byDoc.keys()];
 
   // Boilerplate: terms whose passages sit at a document's first or last passage far more than chance.
   const edge = new Set<string>();
@@ -110,13 +145,22 @@ function buildStructure(index: CorpusIndex, o: DocumentStructureOptions): Docume
   return {
     structured: true,
     dated,
+    authored,
     documents: byDoc.size,
     docOf: (id) => docOfId.get(id) ?? null,
     yearOf: (id) => {
       if (!dated) return null;
-      const d = docOfId.get(id);
+      const d = docOfId.get(id) ?? (byDoc.has(id) ? id : undefined);
       return d === undefined ? null : (yearOfDoc.get(d) ?? null);
     },
+    authorOf: (id) => {
+      if (!authored) return null;
+      const d = docOfId.get(id) ?? (byDoc.has(id) ? id : undefined);
+      return d === undefined ? null : (authorOfDoc.get(d) ?? null);
+    },
+    documentKeys: () => keys,
+    passagesOf: (doc) => byDoc.get(doc) ?? [],
+    authors: authored ? authors : [],
     boilerplate,
   };
 }
@@ -148,6 +192,13 @@ export function chronologicalIntent(topic: string): 'earliest' | 'latest' | null
 
 /** The year a title carries, if any. */
 export function yearOfTitle(title: string | undefined): number | null {
+  return titleParts(title).year;
+}
+
+/** A dated title's year and what else it names: "1946, Harry S. Truman" -> 1946 and "Harry S. Truman". */
+export function titleParts(title: string | undefined): { year: number | null; author: string | null } {
   const m = title ? YEAR.exec(title) : null;
-  return m ? Number(m[1]) : null;
+  if (!title || !m) return { year: null, author: null };
+  const rest = (title.slice(0, m.index) + ' ' + title.slice(m.index + m[0].length)).replace(/^[\s,;:–—-]+|[\s,;:–—-]+$/g, '').replace(/\s+/g, ' ');
+  return { year: Number(m[1]), author: rest || null };
 }

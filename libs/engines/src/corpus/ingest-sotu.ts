@@ -1,9 +1,20 @@
+import type { CorpusVocabulary } from './corpus-vocabulary';
 import type { Passage } from './passage';
 import { splitIntoPassages } from './split-passages';
 import { slugify } from './stable-id';
 
 /** Bump when the split or id scheme changes (it keys the on-disk passage cache). */
 export const SOTU_SPLIT_VERSION = 'v1-0.2.3';
+
+/** How questions and reports name the speeches and their speakers. */
+export const SOTU_VOCABULARY: CorpusVocabulary = {
+  document: 'State of the Union address',
+  documents: 'State of the Union addresses',
+  author: 'president',
+  authors: 'presidents',
+  documentAliases: ['State of the Union', 'annual message', 'annual address', 'message to Congress'],
+  authorAliases: { FDR: 'Franklin D. Roosevelt', JFK: 'John F. Kennedy', LBJ: 'Lyndon B. Johnson', Ike: 'Dwight D. Eisenhower', 'Teddy Roosevelt': 'Theodore Roosevelt', McKinley: 'William Mc Kinley' },
+};
 
 export interface SotuSpeech {
   year: number;

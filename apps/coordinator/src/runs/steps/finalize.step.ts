@@ -11,7 +11,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import { jobIds, roundOfTask } from '../../queues/job-ids';
 import { TaskBarrier } from '../../queues/task-barrier';
 import { REDIS } from '../../redis/redis.module';
-import { assembleReport, fallbackSections } from '../../report/report-assembler';
+import { assembleReport, directAnswer, fallbackSections } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
@@ -71,9 +71,7 @@ export class FinalizeStep {
 
   /** A straightforward question: one search, then a direct answer built from its findings, no writer. */
   async completeDirect(run: Run, findings: Finding[]): Promise<void> {
-    const written = fallbackSections(run, findings, this.config.MAX_CITATIONS);
-    const lead = findings[0];
-    await this.complete(run, { ...written, title: run.topic, summary: lead ? lead.claim : `No evidence was found for "${run.topic}".` });
+    await this.complete(run, directAnswer(run, findings, this.config.MAX_CITATIONS));
   }
 
   private async complete(run: Run, written: SynthesizeResult): Promise<void> {

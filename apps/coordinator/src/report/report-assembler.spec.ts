@@ -1,0 +1,75 @@
+import type { Finding, Run, Source } from '@orrery/protocol';
+import { describe, expect, it } from 'vitest';
+import { createLedger } from '../budget';
+import { assembleReport, directAnswer } from './report-assembler';
+import { reportToMarkdown } from './report-markdown';
+
+function run(topic: string): Run {
+  const now = new Date().toISOString();
+  const budget = { maxTokens: 1000, maxTasks: 5, maxRounds: 1, maxWallSeconds: 60 };
+  return {
+    id: 'r1',
+    topic,
+    engine: 'corpus',
+    status: 'synthesizing',
+    stateVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+    coverageCheck: true,
+    budget,
+    plan: { classification: 'straightforward', subtopics: [{ id: 'answer', title: topic, query: topic, facetTerms: [], excludeTerms: [], origin: 'plan' }] },
+    rounds: [],
+    evidence: { answer: 3 },
+    counters: { tasksDispatched: 1, tasksCompleted: 1, tasksFailed: 0, findings: 3, sources: 3 },
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    errors: [],
+    cancelRequested: false,
+    judgeEnabled: false,
+    signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
+    budgetLedger: createLedger(budget, Date.parse(now)),
+  };
+}
+
+const source = (id: string, title: string, text: string): Source => ({ id, kind: 'passage', title, text });
+const finding = (id: string, sourceId: string, claim: string, quote: string, score: number): Finding => ({
+  id,
+  claim,
+  sourceId,
+  quote,
+  subtopicId: 'answer',
+  relevance: { score, topicTerms: [], facetTerms: [] },
+});
+
+describe('directAnswer', () => {
+  // The ledger hands findings back in id order: here the answer's id sorts last.
+  const sources = [
+    source('sotu-1934-roosevelt-p001', '1934, Franklin D. Roosevelt', 'I come before you at the opening of the Regular Session.'),
+    source('sotu-1935-roosevelt-p001', '1935, Franklin D. Roosevelt', 'The Constitution wisely provides that the Chief Executive shall report.'),
+    source('sotu-1942-roosevelt-p010', '1942, Franklin D. Roosevelt', 'We are fighting to cleanse the world of ancient evils.'),
+  ];
+  const findings = [
+    finding('a~1', 'sotu-1942-roosevelt-p010', 'We are fighting to cleanse the world of ancient evils.', 'We are fighting to cleanse the world of ancient evils.', 0.2),
+    finding('b~1', 'sotu-1935-roosevelt-p001', 'In 1935, Franklin D. Roosevelt said: “The Constitution wisely provides…”', 'The Constitution wisely provides that the Chief Executive shall report.', 0.5),
+    finding('z~1', 'sotu-1934-roosevelt-p001', '1934: Franklin D. Roosevelt’s first State of the Union address in the corpus is that of 1934.', 'I come before you at the opening of the Regular Session.', 1),
+  ];
+
+  it('leads with the answer, citing the passage that shows it, and numbers that passage first', () => {
+    const r = run('When did Franklin D. Roosevelt first deliver a State of the Union address?');
+    const report = assembleReport(r, directAnswer(r, findings, 25), sources);
+    expect(report.summary).toMatch(/^1934: /);
+    expect(report.summaryCitations).toEqual([{ sourceId: 'sotu-1934-roosevelt-p001', quote: 'I come before you at the opening of the Regular Session.' }]);
+    expect(report.sources[0]!.id).toBe('sotu-1934-roosevelt-p001');
+    expect(report.sections.map((s) => s.title)).toEqual(['Evidence']);
+    expect(report.sections[0]!.paragraphs.map((p) => p.citations[0]!.sourceId)).toEqual(['sotu-1935-roosevelt-p001', 'sotu-1942-roosevelt-p010']);
+    const md = reportToMarkdown(report);
+    expect(md.split('\n')[2]).toBe('1934: Franklin D. Roosevelt’s first State of the Union address in the corpus is that of 1934. [1]');
+  });
+
+  it('drops a lede citation whose quote is not in its source', () => {
+    const r = run('When did Franklin D. Roosevelt first deliver a State of the Union address?');
+    const forged = findings.map((f) => (f.id === 'z~1' ? { ...f, quote: 'I never said this.' } : f));
+    const report = assembleReport(r, directAnswer(r, forged, 25), sources);
+    expect(report.summaryCitations).toBeUndefined();
+    expect(report.metadata.droppedCitations).toBe(1);
+  });
+});
