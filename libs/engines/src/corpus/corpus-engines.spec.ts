@@ -259,8 +259,10 @@ describe('CorpusSubagentEngine.synthesize', () => {
         expect(p.citations.length).toBeGreaterThan(0);
         for (const c of p.citations) expect(sources.get(c.sourceId)!.text).toContain(c.quote!);
       }
-    // Breadth: with 4 citations over several sections, at least 3 sections get one.
-    expect(out.sections.length).toBeGreaterThanOrEqual(Math.min(3, sections.filter((s) => s.findings.length).length));
+    // Breadth: with 4 citations over several sections, at least 3 sections have evidence cited (a quote another
+    // section already shows is shown once, so a section can be reached without a paragraph of its own).
+    const reached = sections.filter((s) => s.findings.some((f) => cited.has(f.sourceId)));
+    expect(reached.length).toBeGreaterThanOrEqual(Math.min(3, sections.filter((s) => s.findings.length).length));
     // A quote that is not in its source is never cited.
     const bad = { ...task, sections: [{ subtopicId: 'x', title: 'X', findings: [{ ...findings[0]!, quote: 'not in the source at all' }] }] };
     expect((await sub.synthesize(bad, () => undefined)).sections).toEqual([]);

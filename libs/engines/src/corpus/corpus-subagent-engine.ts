@@ -4,6 +4,7 @@ import { classifyRequest } from '../question/classify-request';
 import type { CorpusIndex } from './corpus-index';
 import type { CorpusRegistry, LoadedCorpus } from './corpus-registry';
 import { extractiveReport } from './extractive-synthesis';
+import { isName } from './facets';
 import { rankForSubtopic } from './passage-ranking';
 import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
@@ -108,7 +109,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
 
   async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {
     await progress({ stage: 'writing', message: `extractive synthesis of ${task.sections.length} sections`, fraction: 0.2 });
-    const report = extractiveReport(task);
+    const { index, vocabulary } = await this.corpus(task.corpus);
+    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
       kind: 'synthesize',
@@ -117,6 +119,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
       stats: { citedSources: report.citedSources, droppedFindings: report.droppedFindings },
       title: report.title,
       summary: report.summary,
+      ...(report.summaryCitations.length ? { summaryCitations: report.summaryCitations } : {}),
       sections: report.sections,
     };
   }

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusIndex } from './corpus-index';
-import { chronologicalIntent, documentStructure } from './documents';
+import { documentStructure } from './documents';
 import { mergeFacets, meaningfulCandidate, sameWordFamily, type Facet } from './facets';
 import { diversifyByDocument, namesTopic, type RankedPassage } from './passage-ranking';
 import { analyzeTerms } from './text-analysis';
 
-/** Eight dated "speeches" of nine paragraphs each: an address formula opens each, a sign-off closes it. */
+/** Eight dated "speeches" of nine paragraphs each, two by each president: an address formula opens each, a sign-off closes it. */
 function speeches(): CorpusIndex {
   const passages = [];
   for (let d = 0; d < 8; d++) {
     const year = 1900 + d * 15;
-    const title = `${year}, President ${String.fromCharCode(65 + d)}`;
+    const title = `${year}, President ${String.fromCharCode(65 + Math.floor(d / 2))}`;
     passages.push({ id: `s${d}-p1`, title, text: `Mr. Speaker, honored guests, members of Congress. The harbor works of ${year} continue.` });
     passages.push({ id: `s${d}-p2`, title, text: `Tonight the tariff and the currency occupy us. The tariff protects the mills of ${year}.` });
     passages.push({ id: `s${d}-p3`, title, text: `The railroads and the canals carry grain; tonight we thank the farmers.` });
@@ -36,10 +36,18 @@ describe('documentStructure', () => {
     expect(documentStructure(index).structured).toBe(false);
   });
 
-  it('recognizes first / latest questions', () => {
-    expect(chronologicalIntent('When did a president first mention the income tax?')).toBe('earliest');
-    expect(chronologicalIntent('What was the most recent tariff change?')).toBe('latest');
-    expect(chronologicalIntent('How have presidents addressed the economy?')).toBeNull();
+  it('reads each dated title\'s author, and lists each document\'s passages in order', () => {
+    const s = documentStructure(speeches());
+    expect(s.authored).toBe(true);
+    expect(s.authorOf('s2-p3')).toBe('President B');
+    expect(s.authorOf('1930, President B')).toBe('President B');
+    expect(s.authors).toEqual(['President A', 'President B', 'President C', 'President D']);
+    expect(s.documentKeys()[0]).toBe('1900, President A');
+    expect(s.passagesOf('1900, President A').slice(0, 3)).toEqual(['s0-p1', 's0-p2', 's0-p3']);
+    // Titles whose names never recur ("2022 AFL Grand Final") name no author.
+    const articles = new CorpusIndex(Array.from({ length: 24 }, (_, i) => ({ id: `a${i}`, title: `${2000 + Math.floor(i / 4)} Final ${Math.floor(i / 4)}`, text: `Passage ${i}.` })));
+    expect(documentStructure(articles).dated).toBe(true);
+    expect(documentStructure(articles).authored).toBe(false);
   });
 });
 

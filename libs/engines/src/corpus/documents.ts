@@ -180,16 +180,6 @@ export function spreadOverDocuments(structure: DocumentStructure, ids: readonly 
   return counts.size >= minDocuments && top <= maxDominantShare * ids.length;
 }
 
-/**
- * A question about the first or the latest time something happened ("When did a president first
- * mention the income tax?"): 'earliest', 'latest', or null. Answered in date order on a dated corpus.
- */
-export function chronologicalIntent(topic: string): 'earliest' | 'latest' | null {
-  if (/\b(first|earliest|initially|originally|for the first time)\b/i.test(topic)) return 'earliest';
-  if (/\b(last|latest|most recent(ly)?)\b/i.test(topic)) return 'latest';
-  return null;
-}
-
 /** The year a title carries, if any. */
 export function yearOfTitle(title: string | undefined): number | null {
   return titleParts(title).year;

@@ -5,6 +5,7 @@ import { eraPassages, missingEras } from './eras';
 import { DEFAULT_REFINEMENT, eraSubtopic, refinePlan } from './refinement';
 import { overviewSubtopic } from './subtopic-builder';
 import { TopicProfile } from './topic-profile';
+import { GENERIC_VOCABULARY } from './corpus-vocabulary';
 import { extractiveReport } from './extractive-synthesis';
 import { analyzeTerms } from './text-analysis';
 
@@ -74,7 +75,7 @@ describe('extractiveReport over dated sources', () => {
         sections: [{ subtopicId: 's1', title: 'Economy', findings }],
         sources,
         maxCitations: 3,
-      } as unknown as SynthesizeTask).sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
+      } as unknown as SynthesizeTask, { vocabulary: GENERIC_VOCABULARY, isName: () => false }).sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
     // Three documents of one era (2000-2019) would be the three most relevant; the budget goes to three eras.
     expect(report('How have presidents addressed the economy?').sort()).toEqual(['d1820', 'd1840', 'd2000a']);
     // A "first" question keeps its date order instead.
@@ -103,7 +104,7 @@ describe('missingEras', () => {
 
   it('scopes an era subtopic by its years, which its documents\' dated titles carry', () => {
     const s = eraSubtopic('How have presidents addressed the economy?', { start: 1840, end: 1859 }, 'r2-');
-    expect(s).toMatchObject({ id: 'r2-era-1840', title: 'Economy: 1840–1859', origin: 'refinement' });
+    expect(s).toMatchObject({ id: 'r2-era-1840', title: '1840–1859', origin: 'refinement' });
     expect(s.facetTerms).toHaveLength(20);
     expect(s.facetTerms[0]).toBe('1840');
     // Ranked for that subtopic, the era's passages about the topic come first.

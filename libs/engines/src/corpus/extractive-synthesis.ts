@@ -1,18 +1,19 @@
-import type { Finding, ReportParagraph, ReportSection, SynthesizeTask } from '@orrery/protocol';
+import type { Citation, Finding, ReportSection, SynthesizeTask } from '@orrery/protocol';
+import { questionForm } from '../question/question-form';
 import { cosine } from './corpus-index';
-import { chronologicalIntent, yearOfTitle } from './documents';
+import { yearOfTitle } from './documents';
 import { eraOf } from './eras';
+import { type ProseContext, writeReport } from './report-prose';
 import { analyzeTerms } from './text-analysis';
 
 export interface ExtractiveReport {
   title: string;
   summary: string;
+  summaryCitations: Citation[];
   sections: ReportSection[];
   citedSources: number;
   droppedFindings: number;
 }
-
-const PER_PARAGRAPH = 3;
 
 /**
  * An extractive report: one section per input section that has usable findings, paragraphs made of
@@ -23,11 +24,11 @@ const PER_PARAGRAPH = 3;
  * first by diversity over their text (`diverseSelection`). A finding whose quote is not in its source's
  * text is dropped, never cited.
  */
-export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
+export function extractiveReport(task: SynthesizeTask, prose: ProseContext): ExtractiveReport {
   const sourceText = new Map(task.sources.map((s) => [s.id, s.text]));
   let dropped = 0;
   // A "first" / "latest" question over dated sources: quotes in date order, so the answer leads.
-  const intent = chronologicalIntent(task.context.topic);
+  const intent = questionForm(task.context.topic).ordinal;
   const years = new Map(task.sources.map((s) => [s.id, yearOfTitle(s.title)]));
   const dated = task.sources.length > 0 && [...years.values()].every((y) => y !== null);
   const dateOrder = intent && dated ? { intent, years } : null;
@@ -92,24 +93,13 @@ export function extractiveReport(task: SynthesizeTask): ExtractiveReport {
     }
   }
 
-  const sections: ReportSection[] = [];
-  task.sections.forEach((s, i) => {
-    const fs = chosen[i]!;
-    if (fs.length === 0) return;
-    const paragraphs: ReportParagraph[] = [];
-    for (let k = 0; k < fs.length; k += PER_PARAGRAPH) {
-      const group = fs.slice(k, k + PER_PARAGRAPH);
-      paragraphs.push({ text: group.map((f) => f.quote.trim()).join(' '), citations: group.map((f) => ({ sourceId: f.sourceId, quote: f.quote })) });
-    }
-    sections.push({ title: s.title, subtopicId: s.subtopicId, paragraphs });
-  });
-
-  const lead = sections.slice(0, 3).map((s) => s.paragraphs[0]!.citations[0]!.quote!.trim());
-  const topic = task.context.topic;
-  const summary = sections.length
-    ? `${sections.length} aspects of "${topic}" are documented in ${cited.size} cited sources. ${lead.join(' ')}`.slice(0, 20_000)
-    : `No on-topic evidence about "${topic}" was found in the corpus.`;
-  return { title: `Research report: ${topic}`.slice(0, 300), summary, sections, citedSources: cited.size, droppedFindings: dropped };
+  const written = writeReport(
+    task.context.topic,
+    task.sections.map((s, i) => ({ subtopicId: s.subtopicId, title: s.title, findings: chosen[i]! })),
+    new Map(task.sources.map((s) => [s.id, s.title])),
+    prose,
+  );
+  return { title: task.context.topic.slice(0, 300), ...written, citedSources: cited.size, droppedFindings: dropped };
 }
 
 /** Weight of redundancy (max similarity to the sources already chosen) against relevance and centrality. */

@@ -32,7 +32,7 @@ describe('topic terms and labels of a question', () => {
   it('keeps the subject of a question, not its framing or its agent', async () => {
     const { CorpusIndex } = await import('./corpus-index');
     const { topicTermsOf } = await import('./topic-profile');
-    const { topicLabel } = await import('./subtopic-builder');
+    const { subjectOf } = await import('./report-prose');
     const index = new CorpusIndex([
       { id: 'a', title: 'a', text: 'The president talked about immigration and the border.' },
       { id: 'b', title: 'b', text: 'The president addressed the economy and inflation.' },
@@ -41,7 +41,8 @@ describe('topic terms and labels of a question', () => {
     expect(topicTermsOf(index, 'How have presidents talked about immigration?')).toEqual(['immigr']);
     expect(topicTermsOf(index, 'How have presidents addressed the economy?')).toEqual(['economi']);
     expect(topicTermsOf(index, 'Hurricane Idalia')).toEqual(['hurrican', 'idalia']);
-    expect(topicLabel('How have U.S. presidents talked about immigration?')).toBe('Immigration');
-    expect(topicLabel('Hurricane Idalia')).toBe('Hurricane Idalia');
+    expect(subjectOf('How have U.S. presidents talked about immigration?')).toBe('immigration');
+    expect(subjectOf('How have presidents addressed the economy?')).toBe('the economy');
+    expect(subjectOf('Hurricane Idalia')).toBe('Hurricane Idalia');
   });
 });

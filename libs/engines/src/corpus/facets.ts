@@ -8,6 +8,11 @@ export interface Facet {
   key: string;
   /** Readable label, the most frequent surface form, e.g. "storm surge". */
   label: string;
+  /**
+   * What a reader would call the facet: the phrase as the passages write it, with the topic's own words
+   * when they belong to it ("illegal immigration", "Chinese immigration"); else the label.
+   */
+  title: string;
   /** Index terms of the key. */
   terms: string[];
   /** Passages (of the mined set) that contain the facet. */
@@ -85,7 +90,7 @@ function candidatesOf(index: CorpusIndex, id: string): { key: string; surface: s
  * the topic's own terms, ranked by the relevance mass they gather times their specificity (IDF).
  */
 export function mineFacets(index: CorpusIndex, passages: readonly { id: string; score: number }[], options: FacetMiningOptions): Facet[] {
-  const acc = new Map<string, { ids: Set<string>; mass: number; surfaces: Map<string, number> }>();
+  const acc = new Map<string, { ids: Set<string>; mass: number; surfaces: Map<string, number>; whole: Map<string, number> }>();
   const structure = documentStructure(index);
   for (const p of passages) {
     for (const c of candidatesOf(index, p.id)) {
@@ -94,13 +99,15 @@ export function mineFacets(index: CorpusIndex, passages: readonly { id: string; 
       if (terms.length === 0) continue;
       const key = terms.join(' ');
       let a = acc.get(key);
-      if (!a) acc.set(key, (a = { ids: new Set(), mass: 0, surfaces: new Map() }));
+      if (!a) acc.set(key, (a = { ids: new Set(), mass: 0, surfaces: new Map(), whole: new Map() }));
       if (!a.ids.has(p.id)) {
         a.ids.add(p.id);
         a.mass += p.score;
       }
-      const surface = c.key.split(' ').length === terms.length ? c.surface : surfaceWithout(c.surface, c.key, options.topicTerms);
+      const whole = c.key.split(' ').length === terms.length;
+      const surface = whole ? c.surface : surfaceWithout(c.surface, c.key, options.topicTerms);
       a.surfaces.set(surface, (a.surfaces.get(surface) ?? 0) + 1);
+      if (!whole && c.surface.split(' ').length <= MAX_TITLE_WORDS) a.whole.set(c.surface, (a.whole.get(c.surface) ?? 0) + 1);
     }
   }
   const maxCount = Math.max(options.minSupport, Math.floor(options.maxShare * passages.length));
@@ -125,6 +132,7 @@ export function mineFacets(index: CorpusIndex, passages: readonly { id: string; 
     facets.push({
       key,
       label,
+      title: titleOf(label, a.whole, a.ids.size),
       terms,
       passageIds: [...a.ids].sort(),
       mass: a.mass,
@@ -132,6 +140,26 @@ export function mineFacets(index: CorpusIndex, passages: readonly { id: string; 
     });
   }
   return mergeFacets(facets.sort((a, b) => b.salience - a.salience || a.key.localeCompare(b.key))).slice(0, options.limit);
+}
+
+/** A facet's title is at most this many words. */
+const MAX_TITLE_WORDS = 4;
+
+/**
+ * The facet's phrase with the topic's words, when most of its passages write it that way ("illegal" is
+ * "illegal immigration" in most of them); the label otherwise ("Canada", "steamship companies").
+ */
+function titleOf(label: string, whole: ReadonlyMap<string, number>, support: number): string {
+  const counts = new Map<string, number>();
+  for (const [surface, n] of whole) {
+    const lower = surface.toLowerCase();
+    counts.set(lower, (counts.get(lower) ?? 0) + n);
+  }
+  const top = [...counts.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0];
+  if (!top || top[1] < Math.max(2, 0.5 * support)) return label;
+  // The most frequent casing of that phrase.
+  const cased = [...whole.entries()].filter(([s]) => s.toLowerCase() === top[0]).sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]![0];
+  return cased.toLowerCase().includes(label.toLowerCase()) ? cased : label;
 }
 
 /**
@@ -201,7 +229,7 @@ const nameCache = new WeakMap<CorpusIndex, Map<string, boolean>>();
  * A word is a name when the corpus writes it capitalized mid-sentence at least as often as in lower case,
  * and not mostly as a bracketed stage direction of a transcript ("(Laughter.)", "(Applause.)").
  */
-function isName(index: CorpusIndex, word: string): boolean {
+export function isName(index: CorpusIndex, word: string): boolean {
   let byWord = nameCache.get(index);
   if (!byWord) nameCache.set(index, (byWord = new Map()));
   const lower = word.toLowerCase().replace(/['’]s$/, '');
@@ -248,7 +276,7 @@ export function mergeFacets(sorted: Facet[]): Facet[] {
     const k = kept[into]!;
     const ids = [...new Set([...k.passageIds, ...f.passageIds])].sort();
     const longer = f.terms.length > k.terms.length && k.terms.every((t) => f.terms.includes(t)) && f.passageIds.length >= 0.8 * k.passageIds.length;
-    kept[into] = { ...(longer ? { ...k, key: f.key, label: f.label, terms: f.terms } : k), passageIds: ids, mass: Math.max(k.mass, f.mass) };
+    kept[into] = { ...(longer ? { ...k, key: f.key, label: f.label, title: f.title, terms: f.terms } : k), passageIds: ids, mass: Math.max(k.mass, f.mass) };
   }
   return kept;
 }

@@ -1,5 +1,6 @@
 import type { CorpusIndex } from './corpus-index';
-import { chronologicalIntent, documentStructure, spreadOverDocuments, type DocumentStructure } from './documents';
+import { questionForm } from '../question/question-form';
+import { documentStructure, spreadOverDocuments, type DocumentStructure } from './documents';
 import { analyzeTerms } from './text-analysis';
 import type { TopicProfile } from './topic-profile';
 
@@ -58,7 +59,7 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
   // Unknown sources first: a known one is returned only when nothing new is left.
   out.sort((a, b) => Number(a.known) - Number(b.known) || b.score - a.score || a.id.localeCompare(b.id));
   const structure = documentStructure(index);
-  const intent = structure.dated ? chronologicalIntent(profile.topic) : null;
+  const intent = structure.dated ? questionForm(profile.topic).ordinal : null;
   if (intent) return inDateOrder(index, structure, out, profile.terms, intent, q.limit);
   if (!diverseTopic(structure, profile)) return out.slice(0, q.limit);
   return diversifyByDocument(structure, out, q.known ?? new Set(), q.limit);

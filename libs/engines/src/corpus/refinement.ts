@@ -4,7 +4,7 @@ import type { CorpusIndex } from './corpus-index';
 import { type Era, missingEras } from './eras';
 import { mineFacets, type Facet } from './facets';
 import { coveredShare, jaccard } from './overlap';
-import { assignExclusions, expectedPassages, facetCovered, subtopicFromFacet, topicLabel } from './subtopic-builder';
+import { assignExclusions, expectedPassages, facetCovered, subtopicFromFacet } from './subtopic-builder';
 import type { TopicProfile } from './topic-profile';
 
 export interface RefinementOptions {
@@ -121,7 +121,7 @@ export function eraSubtopic(topic: string, era: Era, prefix = ''): Subtopic {
   const years = Array.from({ length: era.end - era.start + 1 }, (_, i) => String(era.start + i));
   return {
     id: `${prefix}era-${era.start}`,
-    title: `${topicLabel(topic)}: ${era.start}–${era.end}`.slice(0, 300),
+    title: `${era.start}–${era.end}`,
     query: topic.slice(0, 1000),
     facetTerms: years,
     excludeTerms: [],

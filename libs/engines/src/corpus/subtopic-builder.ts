@@ -21,22 +21,13 @@ export function subtopicFromFacet(topic: string, facet: Facet, origin: Subtopic[
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
   taken.add(id);
-  const subject = topicLabel(topic);
-  const label = facet.label.toLowerCase() === facet.label.toUpperCase() || /[a-z]/.test(facet.label) ? facet.label : facet.label.toLowerCase();
-  const title = `${subject}: ${label}`;
-  return { id, title: title.slice(0, 300), query: `${topic} ${facet.label}`.slice(0, 1000), facetTerms: [facet.label.slice(0, 100)], excludeTerms: [], origin };
+  return { id, title: facetTitle(facet).slice(0, 300), query: `${topic} ${facet.label}`.slice(0, 1000), facetTerms: [facet.label.slice(0, 100)], excludeTerms: [], origin };
 }
 
-/**
- * A short readable name for the topic, to prefix subtopic titles ("Immigration: Chinese exclusion").
- * A title topic is used as it is; a question is cut to what follows its framing verb.
- */
-export function topicLabel(topic: string): string {
-  const t = topic.trim().replace(/[?.!]+$/, '');
-  const m = /\b(?:talk(?:ed|s)?|address(?:ed|es)?|discuss(?:ed|es)?|sa(?:y|id|ys)|describ(?:e|ed|es)|view(?:ed|s)?|approach(?:ed|es)?|handl(?:e|ed|es)|deal(?:t|s)?|thought|think|spoke|speak)\s+(?:about\s+|of\s+|on\s+|with\s+)?(?:the\s+)?(.+)$/i.exec(t);
-  const core = (m?.[1] ?? t).trim();
-  const short = core.length > 60 ? `${core.slice(0, 57)}...` : core;
-  return short.charAt(0).toUpperCase() + short.slice(1);
+/** A section title that is the facet itself ("Chinese immigration"), capitalized; a shouted one ("SCHOOLS") lowered first. */
+export function facetTitle(facet: Pick<Facet, 'title'>): string {
+  const t = /[a-z]/.test(facet.title) || facet.title.toLowerCase() === facet.title.toUpperCase() ? facet.title : facet.title.toLowerCase();
+  return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
 /** Each scoped subtopic stays out of its siblings' scopes (the overview has no scope to keep). */
