@@ -7,18 +7,21 @@ import { refinePlan, type RefinementOptions, DEFAULT_REFINEMENT } from './refine
 import { assignExclusions, expectedPassages, overviewSubtopic, subtopicFromFacet } from './subtopic-builder';
 import { jaccard } from './overlap';
 import type { CorpusIndex } from './corpus-index';
-import { topicProfile, type TopicProfile } from './topic-profile';
+import { DEFAULT_TOPIC_PROFILE, topicProfile, type TopicProfile, type TopicProfileOptions } from './topic-profile';
 
 export interface CorpusCoordinatorOptions {
   coverageThreshold: number;
   maxOverlap: number;
   refinement: RefinementOptions;
+  /** The topic profile (the precision guard); the subagents must be given the same. */
+  profile: TopicProfileOptions;
 }
 
 export const DEFAULT_COORDINATOR_OPTIONS: CorpusCoordinatorOptions = {
   coverageThreshold: DEFAULT_COVERAGE_CHECK.threshold,
   maxOverlap: DEFAULT_COVERAGE_CHECK.maxOverlap,
   refinement: DEFAULT_REFINEMENT,
+  profile: DEFAULT_TOPIC_PROFILE,
 };
 
 /** Subtopics the first decomposition takes from the scouting pass, by request class (before the coverage check). */
@@ -116,7 +119,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
   /** The run's corpus index and the topic's profile on it (memoized per index). */
   private async profileOf(input: { topic: string; corpus?: string }): Promise<{ index: CorpusIndex; profile: TopicProfile }> {
     const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
-    return { index, profile: topicProfile(index, input.topic) };
+    return { index, profile: topicProfile(index, input.topic, this.options.profile) };
   }
 
   async onTopicSources(input: { topic: string; corpus?: string; sourceIds: readonly string[] }): Promise<ReadonlySet<string>> {

@@ -10,7 +10,7 @@ import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
 import { shortHash } from './stable-id';
 import { analyzeTerms } from './text-analysis';
-import { topicProfile } from './topic-profile';
+import { DEFAULT_TOPIC_PROFILE, topicProfile, type TopicProfileOptions } from './topic-profile';
 
 /** A finding id: the source id plus a short hash of the quote (stable across rounds and processes). */
 export function findingId(sourceId: string, quote: string): string {
@@ -27,6 +27,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
   constructor(
     private readonly registry: CorpusRegistry,
     private readonly defaultCorpus = 'sotu',
+    /** The topic profile (the precision guard): the coordinator's must be the same. */
+    private readonly profileOptions: TopicProfileOptions = DEFAULT_TOPIC_PROFILE,
   ) {}
 
   private corpus(name: string | undefined): Promise<LoadedCorpus> {
@@ -41,7 +43,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
       const answer = answerQuestion(index, vocabulary, task.query, task.maxFindings);
       if (answer) return this.answered(task, index, answer, progress);
     }
-    const profile = topicProfile(index, task.context.topic);
+    const profile = topicProfile(index, task.context.topic, this.profileOptions);
     await progress({ stage: 'searching', message: `BM25 search: ${task.query}`.slice(0, 500), fraction: 0.4 });
     const known = new Set(task.knownSourceIds);
     const ranked = rankForSubtopic(index, profile, {

@@ -37,41 +37,33 @@ export interface DocumentStructure {
 
 const YEAR = /\b(1[0-9]{3}|20[0-9]{2})\b/;
 
-export interface DocumentStructureOptions {
-  /** Structure needs documents to hold this many passages on average. */
-  minPassagesPerDocument: number;
-  /** ...and at least this many documents. */
-  minDocuments: number;
-  /** Titles are dated when this share of the titled passages carry a year. */
-  datedShare: number;
-  /** A boilerplate term occurs in at least this many documents' edge passages... */
-  boilerplateMinDocs: number;
-  /** ...with at least this share of its passages at a document's edge... */
-  boilerplateEdgeShare: number;
-  /** ...and at least this lift over the edge passages' share of the corpus. */
-  boilerplateLift: number;
-}
-
-export const DEFAULT_DOCUMENT_STRUCTURE: DocumentStructureOptions = {
+/** What makes a structure: documents, years, boilerplate. */
+const STRUCTURE = {
+  /** Structure needs documents to hold this many passages on average... */
   minPassagesPerDocument: 3,
+  /** ...and at least this many documents. */
   minDocuments: 5,
+  /** Titles are dated when this share of the titled passages carry a year. */
   datedShare: 0.8,
+  /** A boilerplate term occurs in at least this many documents' edge passages... */
   boilerplateMinDocs: 5,
+  /** ...with at least this share of its passages at a document's edge... */
   boilerplateEdgeShare: 0.5,
+  /** ...and at least this lift over the edge passages' share of the corpus. */
   boilerplateLift: 3,
 };
 
 const cache = new WeakMap<CorpusIndex, DocumentStructure>();
 
-export function documentStructure(index: CorpusIndex, options: DocumentStructureOptions = DEFAULT_DOCUMENT_STRUCTURE): DocumentStructure {
-  const cached = options === DEFAULT_DOCUMENT_STRUCTURE ? cache.get(index) : undefined;
-  if (cached) return cached;
-  const s = buildStructure(index, options);
-  if (options === DEFAULT_DOCUMENT_STRUCTURE) cache.set(index, s);
+/** The corpus's document structure (memoized per read-only index). */
+export function documentStructure(index: CorpusIndex): DocumentStructure {
+  let s = cache.get(index);
+  if (!s) cache.set(index, (s = buildStructure(index)));
   return s;
 }
 
-function buildStructure(index: CorpusIndex, o: DocumentStructureOptions): DocumentStructure {
+function buildStructure(index: CorpusIndex): DocumentStructure {
+  const o = STRUCTURE;
   const byDoc = new Map<string, string[]>();
   for (const p of index.passages) {
     const title = p.title?.trim();
@@ -169,7 +161,9 @@ function buildStructure(index: CorpusIndex, o: DocumentStructureOptions): Docume
  * Whether a set of passages is spread over many documents (no single document holds most of it).
  * Diversity over documents only makes sense then: an on-topic set that is one article stays one article.
  */
-export function spreadOverDocuments(structure: DocumentStructure, ids: readonly string[], minDocuments = 6, maxDominantShare = 0.35): boolean {
+export function spreadOverDocuments(structure: DocumentStructure, ids: readonly string[]): boolean {
+  const minDocuments = 6;
+  const maxDominantShare = 0.35;
   if (!structure.structured || ids.length === 0) return false;
   const counts = new Map<string, number>();
   for (const id of ids) {

@@ -55,7 +55,7 @@ const ERA_MIN_MATCHES = 3;
  */
 export function eraPassages(index: CorpusIndex, terms: string[], members: ReadonlySet<string>, share: (matched: string[]) => number, perEra: number): { id: string; score: number }[] {
   const structure = documentStructure(index);
-  if (!structure.dated || perEra <= 0 || terms.length === 0) return [];
+  if (!structure.dated || terms.length === 0) return [];
   const byEra = new Map<number, { id: string; score: number }[]>();
   for (const hit of index.searchTerms(terms, { limit: index.size })) {
     const year = structure.yearOf(hit.id);

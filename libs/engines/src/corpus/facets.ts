@@ -31,14 +31,13 @@ export interface FacetMiningOptions {
   /** ...and in at most this share of them (a term in every passage is the topic, not a facet). */
   maxShare: number;
   limit: number;
-  /**
-   * A facet must be this many times more frequent in the mined passages than in the corpus (checked when
-   * the mined passages are a small sample of the corpus: a word every document uses is not a facet).
-   */
-  minLift?: number;
 }
 
-export const DEFAULT_MIN_LIFT = 1.5;
+/**
+ * A facet must be this many times more frequent in the mined passages than in the corpus (checked when
+ * the mined passages are a small sample of the corpus: a word every document uses is not a facet).
+ */
+export const MIN_LIFT = 1.5;
 
 const phraseCache = new WeakMap<CorpusIndex, Map<string, { key: string; surface: string }[]>>();
 
@@ -112,7 +111,6 @@ export function mineFacets(index: CorpusIndex, passages: readonly { id: string; 
   }
   const maxCount = Math.max(options.minSupport, Math.floor(options.maxShare * passages.length));
   const facets: Facet[] = [];
-  const minLift = options.minLift ?? DEFAULT_MIN_LIFT;
   const background = backgroundOf(index, passages.map((p) => p.id));
   const sampled = passages.length > 0 && background.size >= 3 * passages.length;
   for (const [key, a] of acc) {
@@ -121,10 +119,10 @@ export function mineFacets(index: CorpusIndex, passages: readonly { id: string; 
     if (terms.some((t) => index.df(t) === 0)) continue;
     // A lone word in most of a sizeable set is the topic's setting ("American economy"), not one of its facets.
     if (terms.length === 1 && passages.length >= 10 && a.ids.size > 0.5 * passages.length) continue;
-    if (sampled && minLift > 0) {
+    if (sampled) {
       const df = Math.min(...terms.map((t) => background.df(t)));
       const lift = a.ids.size / passages.length / (df / background.size);
-      if (lift < minLift) continue;
+      if (lift < MIN_LIFT) continue;
     }
     const specificity = terms.reduce((s, t) => s + index.idf(t), 0) / terms.length;
     const surface = [...a.surfaces.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]![0];

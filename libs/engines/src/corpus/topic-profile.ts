@@ -12,22 +12,45 @@ export interface TopicProfileOptions {
   firstPass: number;
   /** A seed must match this share of the topic's IDF mass. */
   seedMassShare: number;
+  /** Seed candidates considered; the seeds are the most relevant coherent group among them. */
+  seedCandidates: number;
   /** Terms kept in the centroid. */
   centroidTerms: number;
+  /** Topic terms enter the centroid at (idf / max idf)^power of its top weight (0 = all at full weight). */
+  topicTermPower: number;
   /** Candidates scored against the centroid. */
   candidates: number;
-  /** On-topic if cosine to the centroid >= this share of the seeds' median cosine. */
+  /** Largest scouting evidence kept. */
+  maxEvidence: number;
+  /** In a dated corpus, each era that discusses the topic keeps at least this many of its best passages. */
+  perEra: number;
+  /** Neighbours per passage in the similarity graph (community membership). */
+  graphNeighbors: number;
+  /** Membership by the seeds' local community (personalized PageRank + conductance sweep) in the similarity graph. */
+  community: CommunityOptions;
+  /** Fringe groups of passages that join the community after its cut. */
+  fringe: AttachOptions;
+  /**
+   * After sibling pruning, from each cluster of a corpus-wide partition (Louvain, `resolution`) of which at
+   * least `minShare` is in the community, the passages whose nearest neighbour is a member join.
+   */
+  partition: { resolution: number; minShare: number };
+  /** A community needs a graph much larger than itself: smaller corpora use propagation. */
+  communityMinCorpus: number;
+  /** A cut above this conductance is no boundary (a theme spread over many documents): use propagation. */
+  maxConductance: number;
+  /**
+   * Propagation, where there is no community: a centroid threshold (this share of the seeds' median cosine,
+   * and at least the absolute cosine), then label propagation over the nearest-neighbour graph.
+   */
+  propagation: PropagationOptions;
+}
+
+export interface PropagationOptions {
   relativeThreshold: number;
-  /** ...and at least this absolute cosine. */
   absoluteThreshold: number;
-  /** Centroid passes (1 = seeds only; 2 = re-centred on the first pass's accepted passages). */
-  passes: number;
-  /** Relative threshold of later passes (against the accepted passages' median). */
-  secondPassThreshold: number;
-  /** Passages that shape a re-centred centroid. */
-  centroidPassages: number;
-  /** Label-propagation iterations over the nearest-neighbour graph (0 = centroid threshold only). */
-  propagation: number;
+  /** Propagation rounds. */
+  iterations: number;
   /** Neighbours per passage. */
   neighbors: number;
   /** Share of (similarity-weighted) neighbours that must be on-topic. */
@@ -36,77 +59,25 @@ export interface TopicProfileOptions {
   poolThreshold: number;
   /** Above this share of the seed median cosine, half the neighbour share suffices. */
   highThreshold: number;
-  /** The anchor (rarest topic term) is precise when its document frequency is at most max(this, ...). */
-  anchorMaxDf: number;
-  /** ...or this share of the corpus. */
-  anchorMaxShare: number;
-  /** Neighbour share required of a passage that shares only generic topic words, not the anchor. */
-  genericShare: number;
-  /** Topic terms enter the centroid at (idf / max idf)^power of its top weight (0 = all at full weight). */
-  topicTermPower: number;
-  /** Seeds must contain the anchor term. */
-  anchoredSeeds: boolean;
-  /** Passages containing every topic term start as members (they still need half the neighbour share). */
-  fullMatchMembers: boolean;
-  /** Largest scouting evidence kept. */
-  maxEvidence: number;
-  /**
-   * How membership is decided: 'community' = the seeds' local community in the passage similarity graph
-   * (personalized PageRank + conductance sweep); 'propagation' = centroid threshold + kNN label propagation.
-   */
-  membership: 'community' | 'propagation';
-  /** Seed candidates considered; the seeds are the most relevant coherent group among them (0 = no coherence filter). */
-  seedCandidates: number;
-  /** Neighbours per passage in the similarity graph (community membership). */
-  graphNeighbors: number;
-  community: CommunityOptions;
-  /** Fringe groups of passages that join the community after its cut (null = none). */
-  fringe: AttachOptions | null;
-  /**
-   * After sibling pruning, from each cluster of a corpus-wide partition (Louvain, `resolution`) of which at
-   * least `minShare` is in the community, the passages whose nearest neighbour is a member join (null = off).
-   */
-  partition: { resolution: number; minShare: number } | null;
-  /** Community membership needs a graph much larger than a community; smaller corpora use propagation. */
-  communityMinCorpus: number;
-  /** A cut above this conductance is no boundary (a theme spread over many documents): use propagation. */
-  maxConductance: number;
-  /** In a dated corpus, each era that discusses the topic keeps at least this many of its best passages (0 = off). */
-  perEra: number;
 }
 
 export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
   seeds: 10,
   firstPass: 8,
   seedMassShare: 0.5,
-  centroidTerms: 60,
-  candidates: 250,
-  relativeThreshold: 0.55,
-  absoluteThreshold: 0.08,
-  maxEvidence: 60,
-  passes: 1,
-  secondPassThreshold: 0.5,
-  centroidPassages: 20,
-  propagation: 2,
-  neighbors: 8,
-  neighborShare: 0.4,
-  poolThreshold: 0.25,
-  highThreshold: 0.8,
-  anchorMaxDf: 0,
-  anchorMaxShare: 0,
-  genericShare: 0.6,
-  topicTermPower: 2,
-  anchoredSeeds: false,
-  fullMatchMembers: true,
-  membership: 'community',
   seedCandidates: 15,
+  centroidTerms: 60,
+  topicTermPower: 2,
+  candidates: 250,
+  maxEvidence: 60,
+  perEra: 3,
   graphNeighbors: 10,
   community: DEFAULT_COMMUNITY,
   fringe: { ratio: 1.5, maxShare: 0.5 },
   partition: { resolution: 2, minShare: 0.5 },
   communityMinCorpus: 400,
   maxConductance: 0.5,
-  perEra: 3,
+  propagation: { relativeThreshold: 0.55, absoluteThreshold: 0.08, iterations: 2, neighbors: 8, neighborShare: 0.4, poolThreshold: 0.25, highThreshold: 0.8 },
 };
 
 export interface TopicEvidence {
@@ -124,21 +95,18 @@ export interface TopicEvidence {
  */
 export class TopicProfile {
   readonly terms: string[];
-  /** Topic terms ordered by IDF, rarest first. */
-  readonly distinctive: string[];
   readonly seeds: string[];
   /** The first scouting pass: the topic's plain BM25 top-k. */
   readonly firstPass: string[];
   readonly evidence: TopicEvidence[];
-  readonly threshold: number;
   readonly centroid: Map<string, number>;
   /** The local community's cut (community membership only): its size and conductance. */
   communityCut: { size: number; conductance: number } | null = null;
   /** Names of sibling documents ("Batsirai" for "Typhoon Hinnamnor") whose passages were pruned from the community. */
   siblings: { names: string[]; pruned: number } = { names: [], pruned: 0 };
   private readonly byId = new Map<string, TopicEvidence>();
-  /** Every accepted passage with its score (label propagation decides membership), or null for threshold mode. */
-  private readonly members: Map<string, number> | null;
+  /** Every accepted passage with its score. */
+  private readonly members: Map<string, number>;
 
   constructor(
     readonly index: CorpusIndex,
@@ -146,7 +114,6 @@ export class TopicProfile {
     readonly options: TopicProfileOptions = DEFAULT_TOPIC_PROFILE,
   ) {
     this.terms = topicTermsOf(index, topic);
-    this.distinctive = [...this.terms].sort((a, b) => index.idf(b) - index.idf(a) || a.localeCompare(b));
     // A title's trailing qualifier ("Takeoff (rapper)", "Sardar (2022 film)") tells which Takeoff, not what
     // the topic is: a passage that matches only the qualifier ("two rappers") is no seed.
     const qualifier = new Set(qualifierTermsOf(topic));
@@ -164,119 +131,72 @@ export class TopicProfile {
       .sort((a, b) => b.full - a.full || a.rank - b.rank)
       .map((x) => x.r)
       .slice(0, options.seeds);
-    // The anchor is the topic's rarest term ("Idalia" in "Hurricane Idalia"). Seeds must carry it.
-    const anchor = this.distinctive[0];
-    const anchorDf = anchor ? index.df(anchor) : Infinity;
-    const anchorPrecise = anchor !== undefined && this.terms.length > 0 && anchorDf <= Math.max(options.anchorMaxDf, options.anchorMaxShare * index.size);
-    const anchored = anchor ? seeds.filter((r) => r.matched.includes(anchor)) : seeds;
-    if (options.anchoredSeeds && anchored.length >= 2) seeds = anchored;
     if (seeds.length < 2) seeds = ranked.slice(0, Math.min(options.seeds, 3));
-    if (options.seedCandidates > 0) seeds = this.coherentSeeds(seeds, ranked, share, options);
+    seeds = this.coherentSeeds(seeds, ranked, share, options);
     this.seeds = seeds.map((s) => s.id);
 
-    // Rocchio centroid: rank-weighted mean of seed vectors, plus the topic's own terms; then re-centred
-    // on the passages it accepts (a second pass sees the article's wider vocabulary).
-    let weighted: { id: string; w: number }[] = seeds.map((s, rank) => ({ id: s.id, w: 1 / (1 + rank / 4) }));
-    let centroid = new Map<string, number>();
-    let scored: { id: string; score: number }[] = [];
-    let threshold = 0;
-    for (let pass = 0; pass < options.passes; pass++) {
-      centroid = this.centroidOf(weighted);
-      const candidates = new Set(ranked.map((r) => r.id));
-      const expanded = index.searchTerms([...centroid.keys()], { limit: options.candidates, weights: centroid });
-      for (const r of expanded) candidates.add(r.id);
-      scored = [...candidates].map((id) => ({ id, score: cosine(index.vector(id), centroid) }));
-      const ref = pass === 0 ? this.seeds : scored.filter((s) => s.score >= threshold).map((s) => s.id);
-      const refScores = ref.map((id) => scored.find((s) => s.id === id)?.score ?? 0).sort((a, b) => a - b);
-      const median = refScores[Math.floor(refScores.length / 2)] ?? 0;
-      threshold = Math.max(options.absoluteThreshold, (pass === 0 ? options.relativeThreshold : options.secondPassThreshold) * median);
-      weighted = scored
-        .filter((s) => s.score >= threshold)
-        .sort((a, b) => b.score - a.score)
-        .slice(0, options.centroidPassages)
-        .map((s) => ({ id: s.id, w: s.score }));
-    }
+    // Rocchio centroid: rank-weighted mean of seed vectors, plus the topic's own terms.
+    const centroid = this.centroidOf(seeds.map((s, rank) => ({ id: s.id, w: 1 / (1 + rank / 4) })));
     this.centroid = centroid;
 
-    const found = options.membership === 'community' && index.size >= options.communityMinCorpus ? this.communityMembers(centroid) : null;
+    const found = index.size >= options.communityMinCorpus ? this.communityMembers(centroid) : null;
+    let members: Map<string, number>;
     if (found && this.communityCut!.conductance <= options.maxConductance) {
       this.siblings = this.pruneSiblings(found);
-      if (options.partition) this.completeClusters(found, centroid, options.partition);
-      for (const e of eraPassages(index, this.terms, new Set(found.keys()), (matched) => share({ matched }), options.perEra)) found.set(e.id, e.score);
-      this.threshold = 0;
-      this.members = found;
-      const termSet = new Set(this.terms);
-      this.evidence = spreadOverTime(index, [...found.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])), options.maxEvidence)
-        .map(([id, score]) => ({ id, score, topicTerms: [...new Set(index.termsOf(id).filter((t) => termSet.has(t)))] }));
-      for (const e of this.evidence) this.byId.set(e.id, e);
-      return;
-    }
+      this.completeClusters(found, centroid, options.partition);
+      members = found;
+    } else members = this.propagatedMembers(ranked, centroid, options.propagation);
+    for (const e of eraPassages(index, this.terms, new Set(members.keys()), (matched) => share({ matched }), options.perEra)) members.set(e.id, e.score);
+    this.members = members;
+    const termSet = new Set(this.terms);
+    this.evidence = spreadOverTime(index, [...members.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])), options.maxEvidence).map(([id, score]) => ({
+      id,
+      score,
+      topicTerms: [...new Set(index.termsOf(id).filter((t) => termSet.has(t)))],
+    }));
+    for (const e of this.evidence) this.byId.set(e.id, e);
+  }
 
-    // Label propagation over the "more like this" graph: a passage joins when most of its nearest
-    // neighbours are on-topic. Passages of one document share rare names, so they are each other's
-    // neighbours; a passage about another storm / election has its own document around it instead.
-    const cos = new Map(scored.map((s) => [s.id, s.score]));
+  /**
+   * Label propagation over the "more like this" graph: a passage joins when most of its nearest neighbours
+   * are on-topic. Passages of one document share rare names, so they are each other's neighbours; a passage
+   * about another storm / election has its own document around it instead. A passage naming the whole topic
+   * ("Hurricane Zelda") starts as a member and needs half the neighbour share. Relevance: half the cosine
+   * relative to the seeds' median, half the neighbour share.
+   */
+  private propagatedMembers(ranked: readonly { id: string }[], centroid: Map<string, number>, o: PropagationOptions): Map<string, number> {
+    const index = this.index;
+    const candidates = new Set(ranked.map((r) => r.id));
+    for (const r of index.searchTerms([...centroid.keys()], { limit: this.options.candidates, weights: centroid })) candidates.add(r.id);
+    const cos = new Map([...candidates].map((id) => [id, cosine(index.vector(id), centroid)]));
     const seedScores = this.seeds.map((id) => cos.get(id) ?? 0).sort((a, b) => a - b);
     const median = seedScores[Math.floor(seedScores.length / 2)] ?? 0;
-    // With a precise anchor, every passage naming it is a candidate and starts as a member; a passage that
-    // shares only a generic topic word ("hurricane") but not the anchor must clear a higher bar.
-    const hasAnchor = (id: string): boolean => anchorPrecise && index.termsOf(id).includes(anchor!);
-    if (anchorPrecise)
-      for (const r of index.searchTerms([anchor!], { limit: options.candidates }))
-        if (!cos.has(r.id)) {
-          const score = cosine(index.vector(r.id), centroid);
-          cos.set(r.id, score);
-          scored.push({ id: r.id, score });
-        }
-    const genericOnly = (id: string): boolean => anchorPrecise && !hasAnchor(id) && index.termsOf(id).some((t) => this.terms.includes(t));
-    // A passage naming the whole topic ("Hurricane Zelda", "Michelle Yeoh") starts as a member too.
+    const threshold = Math.max(o.absoluteThreshold, o.relativeThreshold * median);
     const fullMatch = (id: string): boolean => {
-      if (!options.fullMatchMembers || this.terms.length === 0) return false;
+      if (this.terms.length === 0) return false;
       const ts = new Set(index.termsOf(id));
       return this.terms.every((t) => ts.has(t));
     };
-    for (const r of ranked) if (fullMatch(r.id) && !cos.has(r.id)) { const score = cosine(index.vector(r.id), centroid); cos.set(r.id, score); scored.push({ id: r.id, score }); }
-    const pool = scored.filter((s) => s.score >= options.poolThreshold * median || hasAnchor(s.id) || fullMatch(s.id));
-    let member = new Set(scored.filter((s) => s.score >= threshold || hasAnchor(s.id) || fullMatch(s.id)).map((s) => s.id));
+    const pool = [...cos.entries()].filter(([id, score]) => score >= o.poolThreshold * median || fullMatch(id));
+    let member = new Set([...cos.entries()].filter(([id, score]) => score >= threshold || fullMatch(id)).map(([id]) => id));
     const knn = new Map<string, number>();
-    for (let it = 0; it < options.propagation; it++) {
+    for (let it = 0; it < o.iterations; it++) {
       const next = new Set<string>(this.seeds);
-      for (const p of pool) {
-        const nb = index.neighbors(p.id, options.neighbors);
+      for (const [id, score] of pool) {
         let inside = 0;
         let total = 0;
-        for (const n of nb) {
+        for (const n of index.neighbors(id, o.neighbors)) {
           total += n.score;
           if (member.has(n.id)) inside += n.score;
         }
         const share = total ? inside / total : 0;
-        knn.set(p.id, share);
-        const accept = hasAnchor(p.id) || fullMatch(p.id)
-          ? share >= options.neighborShare / 2
-          : genericOnly(p.id)
-            ? share >= options.genericShare && p.score >= threshold
-            : share >= options.neighborShare || (p.score >= options.highThreshold * median && share >= options.neighborShare / 2);
-        if (accept) next.add(p.id);
+        knn.set(id, share);
+        const accept = fullMatch(id) ? share >= o.neighborShare / 2 : share >= o.neighborShare || (score >= o.highThreshold * median && share >= o.neighborShare / 2);
+        if (accept) next.add(id);
       }
       member = next;
     }
-    if (options.propagation > 0) {
-      scored = scored.filter((s) => member.has(s.id)).map((s) => ({ id: s.id, score: Math.min(1, s.score / (median || 1)) * 0.5 + 0.5 * (knn.get(s.id) ?? 1) }));
-      threshold = 0;
-    }
-    this.threshold = threshold;
-    if (options.propagation > 0) scored.push(...eraPassages(index, this.terms, new Set(scored.map((s) => s.id)), (matched) => share({ matched }), options.perEra));
-    this.members = options.propagation > 0 ? new Map(scored.map((s) => [s.id, s.score])) : null;
-    const termSet = new Set(this.terms);
-    this.evidence = spreadOverTime(
-      index,
-      scored
-        .filter((s) => s.score >= this.threshold)
-        .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
-        .map((s): [string, number] => [s.id, s.score]),
-      options.maxEvidence,
-    ).map(([id, score]) => ({ id, score, topicTerms: [...new Set(index.termsOf(id).filter((t) => termSet.has(t)))] }));
-    for (const e of this.evidence) this.byId.set(e.id, e);
+    return new Map([...cos.entries()].filter(([id]) => member.has(id)).map(([id, score]) => [id, Math.min(1, score / (median || 1)) * 0.5 + 0.5 * (knn.get(id) ?? 1)]));
   }
 
   /**
@@ -318,13 +238,11 @@ export class TopicProfile {
     this.communityCut = { size: c.members.length, conductance: c.conductance };
     const cos = new Map(c.members.map((m) => [m.id, cosine(this.index.vector(m.id), centroid)]));
     const median = this.seedMedian(centroid);
-    const kept = c.members;
     const out = new Map<string, number>();
-    const n = kept.length;
-    kept.forEach((m, i) => out.set(m.id, 0.5 * Math.min(1, cos.get(m.id)! / median) + 0.5 * (1 - i / Math.max(1, n))));
+    const n = c.members.length;
+    c.members.forEach((m, i) => out.set(m.id, 0.5 * Math.min(1, cos.get(m.id)! / median) + 0.5 * (1 - i / Math.max(1, n))));
     // The fringe joins at the bottom of the ranking: in by the graph, but not central.
-    if (o.fringe)
-      for (const id of attachFringe(new Set(out.keys()), (x) => this.index.neighbors(x, o.graphNeighbors), o.fringe)) out.set(id, this.outerScore(id, centroid, median));
+    for (const id of attachFringe(new Set(out.keys()), (x) => this.index.neighbors(x, o.graphNeighbors), o.fringe)) out.set(id, this.outerScore(id, centroid, median));
     for (const id of this.seeds) if (!out.has(id)) out.set(id, 0.5 + 0.5 * Math.min(1, (cos.get(id) ?? 0) / median));
     return out;
   }
@@ -357,13 +275,12 @@ export class TopicProfile {
     const known = this.byId.get(id);
     if (known) return { ...known, onTopic: true };
     const termSet = new Set(this.terms);
-    const member = this.members?.get(id);
-    const score = member ?? cosine(this.index.vector(id), this.centroid);
+    const member = this.members.get(id);
     return {
       id,
-      score,
+      score: member ?? cosine(this.index.vector(id), this.centroid),
       topicTerms: [...new Set(this.index.termsOf(id).filter((t) => termSet.has(t)))],
-      onTopic: this.members ? member !== undefined : score >= this.threshold,
+      onTopic: member !== undefined,
     };
   }
 
@@ -400,20 +317,22 @@ export function topicTermsOf(index: CorpusIndex, topic: string): string[] {
   return specific.length ? specific : subject.length ? subject : all;
 }
 
-const profileCache = new WeakMap<CorpusIndex, Map<string, TopicProfile>>();
+const profileCache = new WeakMap<CorpusIndex, WeakMap<TopicProfileOptions, Map<string, TopicProfile>>>();
 const PROFILE_CACHE_SIZE = 32;
 
 /**
- * The topic profile for (index, topic), memoized per read-only index. A pure function of its inputs,
+ * The topic profile for (index, topic, options), memoized per read-only index. A pure function of its inputs,
  * so sharing it between tasks in one process shares no run state.
  */
-export function topicProfile(index: CorpusIndex, topic: string): TopicProfile {
-  let byTopic = profileCache.get(index);
-  if (!byTopic) profileCache.set(index, (byTopic = new Map()));
+export function topicProfile(index: CorpusIndex, topic: string, options: TopicProfileOptions = DEFAULT_TOPIC_PROFILE): TopicProfile {
+  let byOptions = profileCache.get(index);
+  if (!byOptions) profileCache.set(index, (byOptions = new WeakMap()));
+  let byTopic = byOptions.get(options);
+  if (!byTopic) byOptions.set(options, (byTopic = new Map()));
   const key = topic.trim().toLowerCase();
   let p = byTopic.get(key);
   if (!p) {
-    p = new TopicProfile(index, topic);
+    p = new TopicProfile(index, topic, options);
     if (byTopic.size >= PROFILE_CACHE_SIZE) byTopic.delete(byTopic.keys().next().value!);
     byTopic.set(key, p);
   }
