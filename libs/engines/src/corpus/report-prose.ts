@@ -164,9 +164,10 @@ function lede(
   const passages = new Set(citations.map((c) => c.sourceId)).size;
   // Themes are the facet sections; a period's own section ("1860–1879") is time, which the lede gives as a span.
   const themes = shown.filter((s) => s.section.subtopicId !== OVERVIEW_ID && !PERIOD.test(s.section.title));
-  // The most cited themes, in the report's order.
+  // The most cited themes, in the report's order; of two cited alike, a phrase ("illegal immigration") says more than a lone name.
+  const weight = (t: { section: ChosenSection; quotes: Quote[] }): number => t.quotes.length + (/\s/.test(t.section.title) ? 0.5 : 0);
   const top = (n: number) => {
-    const keep = new Set([...themes].sort((a, b) => b.quotes.length - a.quotes.length).slice(0, n));
+    const keep = new Set([...themes].sort((a, b) => weight(b) - weight(a)).slice(0, n));
     return themes.filter((t) => keep.has(t));
   };
   const sentences: string[] = [];
