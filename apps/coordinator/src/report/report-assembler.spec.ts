@@ -65,6 +65,12 @@ describe('directAnswer', () => {
     expect(md.split('\n')[2]).toBe('1934: Franklin D. Roosevelt’s first State of the Union address in the corpus is that of 1934. [1]');
   });
 
+  it('quotes the answer\'s own passage as the evidence when the search found nothing else', () => {
+    const r = run('When did Franklin D. Roosevelt first deliver a State of the Union address?');
+    const report = assembleReport(r, directAnswer(r, [findings[2]!], 25), sources);
+    expect(report.sections[0]!.paragraphs).toEqual([{ text: 'I come before you at the opening of the Regular Session.', citations: [{ sourceId: 'sotu-1934-roosevelt-p001', quote: 'I come before you at the opening of the Regular Session.' }] }]);
+  });
+
   it('drops a lede citation whose quote is not in its source', () => {
     const r = run('When did Franklin D. Roosevelt first deliver a State of the Union address?');
     const forged = findings.map((f) => (f.id === 'z~1' ? { ...f, quote: 'I never said this.' } : f));

@@ -44,7 +44,9 @@ export function directAnswer(run: Run, findings: Finding[], maxCitations: number
   // The ledger returns findings in id order; the search's own ranking says which one answers.
   const [lead, ...rest] = [...findings].sort((a, b) => (b.relevance?.score ?? 0) - (a.relevance?.score ?? 0) || a.id.localeCompare(b.id));
   const cited = new Set(lead ? [lead.sourceId] : []);
-  const paragraphs = rest
+  // With nothing else found, the evidence is the answer's own passage, quoted.
+  const evidence = rest.length ? rest : lead ? [{ ...lead, claim: lead.quote }] : [];
+  const paragraphs = evidence
     .filter((f) => cited.has(f.sourceId) || cited.size < maxCitations)
     .map((f) => {
       cited.add(f.sourceId);
