@@ -16,6 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Report } from '@orrery/protocol';
 import { readJsonl } from '../coverage/score';
+import { readFlags } from '../support/flags';
 import { startBenchStack } from '../support/service-stack';
 
 export interface AnswerQuestion {
@@ -45,23 +46,16 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { questions: resolve(__dirname, '..', '..', 'answers', 'sotu-questions.jsonl'), concurrency: 4, workers: 2, corpus: 'sotu' };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = (): string => {
-      const x = argv[++i];
-      if (x === undefined) throw new Error(`${k} needs a value\n${USAGE}`);
-      return x;
-    };
-    if (k === '--questions') a.questions = resolve(v());
-    else if (k === '--concurrency') a.concurrency = Number(v());
-    else if (k === '--workers') a.workers = Number(v());
-    else if (k === '--out') a.out = v();
-    else if (k === '--corpus') a.corpus = v();
-    else throw new Error(`unknown argument ${k}\n${USAGE}`);
-  }
-  if (!(a.concurrency >= 1 && a.workers >= 1)) throw new Error(USAGE);
-  return a;
+  const f = readFlags(argv, { values: ['--questions', '--concurrency', '--workers', '--out', '--corpus'] }, USAGE);
+  const questions = f.value('--questions');
+  const out = f.value('--out');
+  return {
+    questions: questions ? resolve(questions) : resolve(__dirname, '..', '..', 'answers', 'sotu-questions.jsonl'),
+    concurrency: f.int('--concurrency') ?? 4,
+    workers: f.int('--workers') ?? 2,
+    corpus: f.value('--corpus') ?? 'sotu',
+    ...(out ? { out } : {}),
+  };
 }
 
 /** "Franklin D. Roosevelt" and "Franklin D Roosevelt" are one name; "1934" is not "19345". */

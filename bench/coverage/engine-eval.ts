@@ -9,6 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/engines';
+import { readFlags } from '../support/flags';
 import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, scoreTopK, type Qrel, type TopicScore } from './score';
 
@@ -24,28 +25,23 @@ interface Args {
   json?: string;
 }
 
+const USAGE = 'usage: engine-eval --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N] [--per-topic] [--json <out.json>]';
+
 function parseArgs(argv: string[]): Args {
-  const a: Partial<Args> = { coverageCheck: true, maxRounds: DEFAULT_LOOP.maxRounds, ablations: false, limit: Infinity, perTopic: false };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = (): string => {
-      const x = argv[++i];
-      if (x === undefined) throw new Error(`${k} needs a value`);
-      return x;
-    };
-    if (k === '--corpus') a.corpus = v();
-    else if (k === '--topics') a.topics = v();
-    else if (k === '--qrels') a.qrels = v();
-    else if (k === '--no-coverage-check') a.coverageCheck = false;
-    else if (k === '--max-rounds') a.maxRounds = Number(v());
-    else if (k === '--ablations') a.ablations = true;
-    else if (k === '--limit') a.limit = Number(v());
-    else if (k === '--per-topic') a.perTopic = true;
-    else if (k === '--json') a.json = v();
-    else throw new Error(`unknown argument ${k}`);
-  }
-  if (!a.corpus || !a.topics || !a.qrels) throw new Error('usage: engine-eval --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--no-coverage-check] [--max-rounds N] [--ablations]');
-  return a as Args;
+  const f = readFlags(argv, { values: ['--corpus', '--topics', '--qrels', '--max-rounds', '--limit', '--json'], switches: ['--no-coverage-check', '--ablations', '--per-topic'] }, USAGE);
+  const [corpus, topics, qrels, json] = ['--corpus', '--topics', '--qrels', '--json'].map((k) => f.value(k));
+  if (!corpus || !topics || !qrels) throw new Error(USAGE);
+  return {
+    corpus,
+    topics,
+    qrels,
+    coverageCheck: !f.has('--no-coverage-check'),
+    maxRounds: f.int('--max-rounds') ?? DEFAULT_LOOP.maxRounds,
+    ablations: f.has('--ablations'),
+    limit: f.int('--limit') ?? Infinity,
+    perTopic: f.has('--per-topic'),
+    ...(json ? { json } : {}),
+  };
 }
 
 interface RunRow extends TopicScore {

@@ -13,6 +13,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, DEFAULT_COORDINATOR_OPTIONS, DEFAULT_TOPIC_PROFILE, shortHash, type CorpusCoordinatorOptions, type TopicProfileOptions } from '@orrery/engines';
+import { readFlags } from '../support/flags';
 import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, type MacroScore, type Qrel, type TopicScore } from './score';
 
@@ -88,24 +89,14 @@ interface Args {
   json?: string;
 }
 
+const USAGE = 'usage: kfold-eval --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--folds 4] [--json <out.json>]';
+
 function parseArgs(argv: string[]): Args {
-  const a: Partial<Args> = { folds: 4 };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = (): string => {
-      const x = argv[++i];
-      if (x === undefined) throw new Error(`${k} needs a value`);
-      return x;
-    };
-    if (k === '--corpus') a.corpus = v();
-    else if (k === '--topics') a.topics = v();
-    else if (k === '--qrels') a.qrels = v();
-    else if (k === '--folds') a.folds = Number(v());
-    else if (k === '--json') a.json = v();
-    else throw new Error(`unknown argument ${k}`);
-  }
-  if (!a.corpus || !a.topics || !a.qrels || !(a.folds! >= 2)) throw new Error('usage: kfold-eval --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--folds 4] [--json <out.json>]');
-  return a as Args;
+  const f = readFlags(argv, { values: ['--corpus', '--topics', '--qrels', '--folds', '--json'] }, USAGE);
+  const [corpus, topics, qrels, json] = ['--corpus', '--topics', '--qrels', '--json'].map((k) => f.value(k));
+  const folds = f.int('--folds') ?? 4;
+  if (!corpus || !topics || !qrels || folds < 2) throw new Error(USAGE);
+  return { corpus, topics, qrels, folds, ...(json ? { json } : {}) };
 }
 
 async function main(): Promise<void> {

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { CorpusRegistry } from '@orrery/engines';
 import type { Report, Run } from '@orrery/protocol';
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
+import { readFlags } from '../support/flags';
 import { type BenchStack, startBenchStack } from '../support/service-stack';
 import { topicSlug, topicSlugs } from './report-names';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, scoreTopK, type Qrel, type TopicJudgments, type TopicScore } from './score';
@@ -36,34 +37,27 @@ const USAGE =
   'usage: bench:coverage -- --corpus <corpus.jsonl> --topics <topics.jsonl> [--qrels <qrels.jsonl>] --out <dir> [--concurrency N] [--workers N] [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N]';
 
 function parseArgs(argv: string[]): Args {
-  const a: Partial<Args> = { concurrency: 4, workers: 2, coverageCheck: true, ablations: false, limit: Infinity, timeoutSeconds: 300 };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = (): string => {
-      const x = argv[++i];
-      if (x === undefined) throw new Error(`${k} needs a value\n${USAGE}`);
-      return x;
-    };
-    const int = (): number => {
-      const n = Number(v());
-      if (!Number.isInteger(n) || n < 1) throw new Error(`${k} must be a positive integer`);
-      return n;
-    };
-    if (k === '--corpus') a.corpus = resolve(v());
-    else if (k === '--topics') a.topics = v();
-    else if (k === '--qrels') a.qrels = v();
-    else if (k === '--out') a.out = v();
-    else if (k === '--concurrency') a.concurrency = int();
-    else if (k === '--workers') a.workers = int();
-    else if (k === '--no-coverage-check') a.coverageCheck = false;
-    else if (k === '--max-rounds') a.maxRounds = int();
-    else if (k === '--ablations') a.ablations = true;
-    else if (k === '--limit') a.limit = int();
-    else if (k === '--timeout') a.timeoutSeconds = int();
-    else throw new Error(`unknown argument ${k}\n${USAGE}`);
-  }
-  if (!a.corpus || !a.topics || !a.out) throw new Error(USAGE);
-  return a as Args;
+  const f = readFlags(
+    argv,
+    { values: ['--corpus', '--topics', '--qrels', '--out', '--concurrency', '--workers', '--max-rounds', '--limit', '--timeout'], switches: ['--no-coverage-check', '--ablations'] },
+    USAGE,
+  );
+  const [corpus, topics, qrels, out] = ['--corpus', '--topics', '--qrels', '--out'].map((k) => f.value(k));
+  if (!corpus || !topics || !out) throw new Error(USAGE);
+  const maxRounds = f.int('--max-rounds');
+  return {
+    corpus: resolve(corpus),
+    topics,
+    ...(qrels ? { qrels } : {}),
+    out,
+    concurrency: f.int('--concurrency') ?? 4,
+    workers: f.int('--workers') ?? 2,
+    coverageCheck: !f.has('--no-coverage-check'),
+    ...(maxRounds ? { maxRounds } : {}),
+    ablations: f.has('--ablations'),
+    limit: f.int('--limit') ?? Infinity,
+    timeoutSeconds: f.int('--timeout') ?? 300,
+  };
 }
 
 // ---------------------------------------------------------------- the service stack
