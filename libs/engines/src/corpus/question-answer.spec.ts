@@ -72,6 +72,11 @@ describe('answerQuestion', () => {
     expect(ask('When did Quill first mention canal tolls?').text).toMatch(/^1902:/);
   });
 
+  it('answers "most": the governor with the most speeches that say it, and the speech that says it most', () => {
+    expect(ask('Which governor mentioned the canal most often?').text).toMatch(/^Ada Quill mentions “canal” in more annual speeches than any other governor: 1 \(1902\), ahead of Bram Quill \(1\)\./);
+    expect(ask('Which governor used the phrase "income tax" the most?').text).toMatch(/^Bram Quill mentions “income tax” in more annual speeches than any other governor: 2 \(1904 and 1905\)\./);
+  });
+
   it('says plainly when the corpus does not hold the answer, with the closest evidence', () => {
     const no = ask('Did Cora Vale mention the canal?');
     expect(no.found).toBe(false);

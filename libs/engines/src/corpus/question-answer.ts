@@ -176,6 +176,7 @@ function subjectAnswer(c: Context, subject: Subject): Omit<CorpusAnswer, 'signal
       : form.ordinal === null && form.expects === 'fact'
         ? [...chronological].sort((a, b) => b.score - a.score || a.year - b.year)
         : chronological;
+  if (form.most && (form.expects === 'person' || form.expects === 'document' || form.expects === 'time')) return mostAnswer(c, subject, matches, chronological);
   const pick = ordered[0]!;
   const n = chronological.length;
   const first = form.ordinal === 'latest' ? 'last' : 'first';
@@ -196,6 +197,37 @@ function subjectAnswer(c: Context, subject: Subject): Omit<CorpusAnswer, 'signal
   const body = form.expects === 'fact' ? '' : ` ${said(c, pick.doc, quote)}`;
   const tail = form.expects === 'count' || (form.ordinal === null && form.expects !== 'fact') ? (n > 1 ? ` The last is ${possessive(c, latest.doc)} of ${latest.year}.` : '') : span;
   return { found: true, text: `${lead}${body}${tail}`, evidence, signals: { tier, documents: n } };
+}
+
+/**
+ * "Which president mentioned X most often?": the author with the most documents that say it (ties: the
+ * earlier one); "Which address mentions X most?": the document with the most passages that say it.
+ */
+function mostAnswer(c: Context, subject: Subject, matches: readonly Match[], chronological: readonly Match[]): Omit<CorpusAnswer, 'signals'> & { signals: Record<string, string | number | boolean> } {
+  const { vocabulary: v } = c;
+  const quoted = `“${subject.phrase}”`;
+  const group = (key: (m: Match) => string, ms: readonly Match[]) => {
+    const by = new Map<string, Match[]>();
+    for (const m of ms) by.set(key(m), [...(by.get(key(m)) ?? []), m]);
+    return [...by.entries()].sort((a, b) => b[1].length - a[1].length || a[1][0]!.year - b[1][0]!.year);
+  };
+  let lead: string;
+  let shown: Match[];
+  if (c.form.expects === 'person') {
+    const ranked = group((m) => who(c, m.doc), chronological);
+    const [top, docs] = ranked[0]!;
+    const next = ranked[1];
+    lead = `${top} mentions ${quoted} in more ${v.documents} than any other ${v.author}: ${docs.length} (${listYears(docs.map((m) => m.year))})${next ? `, ahead of ${next[0]} (${next[1].length})` : ''}.`;
+    shown = docs;
+  } else {
+    const ranked = group((m) => m.doc, matches);
+    const [doc, passages] = ranked[0]!;
+    const next = ranked[1];
+    lead = `${year(c, doc)}: ${possessive(c, doc)} ${v.document} of ${year(c, doc)} mentions ${quoted} more than any other, in ${passages.length} passages${next ? ` (next: ${possessive(c, next[0])} of ${year(c, next[0])}, ${next[1].length})` : ''}.`;
+    shown = [...passages].sort((a, b) => b.score - a.score);
+  }
+  const evidence = shown.slice(0, c.limit).map((m) => evidenceOf(c, m, subject));
+  return { found: true, text: `${lead} ${said(c, shown[0]!.doc, evidence[0]!.quote)}`, evidence, signals: { tier: 'phrase', documents: chronological.length, most: true } };
 }
 
 /** Each document's best match, oldest document first. */

@@ -26,7 +26,8 @@ const FRAME = new Set(
     'mention mentioned mentions mentioning talk talked talks talking speak speaks spoke spoken say said says discuss discussed ' +
     'refer referred describe described declare declared call called calls propose proposed announce announced warn warned ' +
     'use used deliver delivered delivers give gave given write wrote written address addressed addresses speech speeches message messages annual ' +
-    'and or not no yes one ones him them they he she it people person president presidents'
+    'and or not no yes one ones him them they he she it people person president presidents ' +
+    'phrase phrases word words term terms expression often frequently more than other others'
   ).split(' '),
 );
 

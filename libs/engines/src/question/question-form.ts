@@ -22,6 +22,8 @@ export interface QuestionForm {
   ordinal: 'earliest' | 'latest' | null;
   /** The years the question names ("in 1862", "between 1900 and 1920", "in the 1930s", "before 1850"). */
   years: YearRange | null;
+  /** The question asks for the one that did something most ("most often", "more than any other"). */
+  most: boolean;
   /** The answer asked for is a list ("which presidents", "who were all", "what are the main"). */
   many: boolean;
   /** Which rule decided `expects`. */
@@ -29,6 +31,7 @@ export interface QuestionForm {
 }
 
 const EARLIEST = /\b(first|earliest|initially|originally)\b/i;
+const MOST = /\b(most(?!\s+recent)|more\s+than\s+any(one)?)\b/i;
 const LATEST = /\b(last|latest|final|most\s+recent(ly)?)\b/i;
 
 /** Answer-kind nouns after "what" / "which". */
@@ -105,8 +108,9 @@ export function questionForm(topic: string): QuestionForm {
   const ordinal = EARLIEST.test(text) ? 'earliest' : LATEST.test(text) ? 'latest' : null;
   const years = namedYears(text);
   const many = MANY.test(q);
+  const most = MOST.test(text);
   const opener = OPENERS.find((o) => o.re.test(q));
-  if (!opener) return { opener: null, expects: null, ordinal, years, many, rule: 'no-question-form' };
+  if (!opener) return { opener: null, expects: null, ordinal, years, most, many, rule: 'no-question-form' };
   const words = opener.re.exec(q)![0].toLowerCase();
   let expects = many ? null : opener.expects;
   let rule = many ? 'asks-for-many' : opener.rule;
@@ -120,5 +124,5 @@ export function questionForm(topic: string): QuestionForm {
     expects = 'fact';
     rule = 'how-first';
   }
-  return { opener: words, expects, ordinal, years, many, rule };
+  return { opener: words, expects, ordinal, years, most, many, rule };
 }
