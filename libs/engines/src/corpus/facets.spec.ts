@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusIndex } from './corpus-index';
 import { mineFacets } from './facets';
+import { facetTitle } from './subtopic-builder';
 import { analyzeTerms } from './text-analysis';
 
 describe('mineFacets', () => {
@@ -25,6 +26,24 @@ describe('mineFacets', () => {
     expect([...byLabel.keys()].some((l) => l.includes('hask'))).toBe(true);
     expect(facets.some((f) => f.terms.includes('zelda') || f.terms.includes(analyzeTerms('hurricane')[0]!))).toBe(false);
     expect(byLabel.has('tropical wave')).toBe(false); // only one passage
+  });
+
+  it('titles a facet as its passages write it, with the topic\'s word where it belongs to the facet', () => {
+    const texts = [
+      'Illegal immigration across the southern border rose again.',
+      'Congress must act on illegal immigration and the border.',
+      'We will end illegal immigration with new enforcement.',
+      'The steamship companies bring immigration from Europe.',
+      'Steamship companies must answer for the immigration they solicit.',
+      'Immigration laws were revised.',
+    ];
+    const index = new CorpusIndex(texts.map((text, i) => ({ id: `p${i}`, title: `p${i}`, text })));
+    const facets = mineFacets(index, texts.map((_, i) => ({ id: `p${i}`, score: 1 })), { topicTerms: new Set(analyzeTerms('immigration')), minSupport: 2, maxShare: 0.9, limit: 20 });
+    const byLabel = new Map(facets.map((f) => [f.label.toLowerCase(), f]));
+    expect(byLabel.get('illegal')?.title.toLowerCase()).toBe('illegal immigration');
+    expect(facetTitle(byLabel.get('illegal')!)).toBe('Illegal immigration');
+    expect(facetTitle({ title: 'inHg' })).toBe('inHg');
+    expect(facetTitle({ title: 'SCHOOLS' })).toBe('Schools');
   });
 });
 

@@ -24,10 +24,13 @@ export function subtopicFromFacet(topic: string, facet: Facet, origin: Subtopic[
   return { id, title: facetTitle(facet).slice(0, 300), query: `${topic} ${facet.label}`.slice(0, 1000), facetTerms: [facet.label.slice(0, 100)], excludeTerms: [], origin };
 }
 
-/** A section title that is the facet itself ("Chinese immigration"), capitalized; a shouted one ("SCHOOLS") lowered first. */
+/**
+ * A section title that is the facet itself ("Chinese immigration"), capitalized; a shouted one ("SCHOOLS") lowered
+ * first; a word cased inside ("inHg", "iPhone") left as it is written.
+ */
 export function facetTitle(facet: Pick<Facet, 'title'>): string {
   const t = /[a-z]/.test(facet.title) || facet.title.toLowerCase() === facet.title.toUpperCase() ? facet.title : facet.title.toLowerCase();
-  return t.charAt(0).toUpperCase() + t.slice(1);
+  return /^\p{Ll}+\p{Lu}/u.test(t) ? t : t.charAt(0).toUpperCase() + t.slice(1);
 }
 
 /** Each scoped subtopic stays out of its siblings' scopes (the overview has no scope to keep). */
