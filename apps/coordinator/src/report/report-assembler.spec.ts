@@ -1,5 +1,6 @@
 import type { Finding, Run, Source } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
+import { emptyUsage } from '@orrery/engines';
 import { createLedger } from '../budget';
 import { assembleReport, directAnswer } from './report-assembler';
 import { reportToMarkdown } from './report-markdown';
@@ -21,7 +22,7 @@ function run(topic: string): Run {
     rounds: [],
     evidence: { answer: 3 },
     counters: { tasksDispatched: 1, tasksCompleted: 1, tasksFailed: 0, findings: 3, sources: 3 },
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    usage: emptyUsage(),
     errors: [],
     cancelRequested: false,
     judgeEnabled: false,

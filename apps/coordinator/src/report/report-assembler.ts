@@ -59,7 +59,7 @@ export function directAnswer(run: Run, findings: Finding[], maxCitations: number
     summary: lead ? lead.claim : `No evidence was found for "${run.topic}".`,
     ...(lead ? { summaryCitations: [{ sourceId: lead.sourceId, quote: lead.quote }] } : {}),
     sections: paragraphs.length ? [{ title: 'Evidence', ...(lead ? { subtopicId: lead.subtopicId } : {}), paragraphs }] : [],
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    usage: emptyUsage(),
     stats: {},
   };
 }
