@@ -18,6 +18,7 @@ describe('classifyRequest', () => {
     ['When did the language about energy change?', 'straightforward'],
     ['Who was the first governor of Dane County?', 'straightforward'],
     ['What did presidents say about tariffs?', 'breadth'],
+    ['What happened to the salmon of the Kestrel River and its dams?', 'breadth'],
     ['Which presidents talked about immigration?', 'breadth'],
     ['How have U.S. presidents talked about immigration?', 'breadth'],
     ['Compare Hurricane Zelda and Hurricane Orlo', 'depth'],

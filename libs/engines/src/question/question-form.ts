@@ -53,7 +53,11 @@ const OPENERS: { rule: string; re: RegExp; expects: AnswerKind | null }[] = [
   { rule: 'where', re: /^where\b/i, expects: 'fact' },
   // "What did Lincoln say about slavery?" asks for what was said, many things unless a year or an ordinal narrows it.
   { rule: 'what-said', re: /^what\s+(did|do|does|have|has|had)\b.*\b(say|said|says|think|thought|propose|proposed|argue|argued|write|wrote|tell|told|mean|want|promise|promised)\b/i, expects: null },
-  { rule: 'what-is', re: /^(what|which)\b/i, expects: 'fact' },
+  // "What happened to the salmon?" asks for an account, not one fact (unless a year or an ordinal narrows it).
+  { rule: 'what-happened', re: /^what\s+((has|have|had)\s+)?(happened|happens|changed|became|becomes)\b/i, expects: null },
+  { rule: 'what-is', re: /^(what|which)\s+(is|was|are|were)\b/i, expects: 'fact' },
+  // "Which treaty …", "What name …": a noun after the question word names the one thing asked for.
+  { rule: 'which-thing', re: /^(what|which)\s+(?!(did|do|does|has|have|had|will|would|can|could|should|may|might|must)\b)\w+/i, expects: 'fact' },
   { rule: 'yes-no', re: /^(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should|was)\b/i, expects: 'yes-no' },
   { rule: 'how-why', re: /^(how|why)\b/i, expects: null },
 ];
@@ -116,7 +120,7 @@ export function questionForm(topic: string): QuestionForm {
   let rule = many ? 'asks-for-many' : opener.rule;
   // "What did Lincoln say in 1862?", "How did presidents first speak of radio?": a year or an ordinal narrows a
   // question about what was said to one passage.
-  if (expects === null && !many && opener.rule === 'what-said' && (years || ordinal)) {
+  if (expects === null && !many && (opener.rule === 'what-said' || opener.rule === 'what-happened') && (years || ordinal)) {
     expects = 'fact';
     rule = 'what-said-narrowed';
   }
