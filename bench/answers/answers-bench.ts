@@ -14,6 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { OrreryHttpError } from '@orrery/cli/dist/client/orrery-client';
 import type { Report } from '@orrery/protocol';
 import { readJsonl } from '../coverage/score';
 import { readFlags } from '../support/flags';
@@ -78,6 +79,21 @@ export function scoreAnswer(q: AnswerQuestion, report: Pick<Report, 'summary' | 
   return { question: q.question, named, cited, correct: named && cited, lede, citedSpeeches };
 }
 
+/**
+ * A 503 says "try again shortly" (a coordinator just started may not have its submission connection to Redis
+ * yet, and refuses rather than queue): a client retries it, as the CLI's user would.
+ */
+async function submitWithRetry<T>(submit: () => Promise<T>, tries = 10): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await submit();
+    } catch (err) {
+      if (!(err instanceof OrreryHttpError && err.status === 503) || i >= tries) throw err;
+      await new Promise((r) => setTimeout(r, 500 * i));
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const questions = readJsonl<AnswerQuestion>(args.questions);
@@ -90,7 +106,7 @@ async function main(): Promise<void> {
       while (next < questions.length) {
         const i = next++;
         const q = questions[i]!;
-        const { id } = await stack.client.submit({ topic: q.question, corpus: args.corpus });
+        const { id } = await submitWithRetry(() => stack.client.submit({ topic: q.question, corpus: args.corpus }));
         const status = await stack.client.waitForEnd(id);
         if (status !== 'done') throw new Error(`run for "${q.question}" ended ${status}`);
         const report = await stack.client.report(id);
@@ -102,6 +118,9 @@ async function main(): Promise<void> {
       }
     };
     await Promise.all(Array.from({ length: Math.min(args.concurrency, questions.length) }, worker));
+  } catch (err) {
+    const c = stack.coordinator;
+    throw new Error(`${err instanceof Error ? err.message : String(err)}${c.exitCode !== null || c.signalCode !== null ? ` (the coordinator exited: ${c.exitCode ?? c.signalCode})` : ''}`);
   } finally {
     await stack.stop();
   }
