@@ -1,0 +1,50 @@
+import type { Passage } from '../corpus/passage';
+
+/** A passage as a store keeps it: the passage, the document it was split from, and the hash that makes ingest incremental. */
+export interface StoredPassage extends Passage {
+  /** The document the passage came from (a file, a page): per-document caps and near-duplicate checks group by it. */
+  document: string;
+  /** Hash of title, url and text: a re-ingest rewrites only passages whose hash changed. */
+  contentHash: string;
+}
+
+export interface StoreHit {
+  id: string;
+  score: number;
+}
+
+export interface StoreSearchOptions {
+  limit: number;
+  /** At most this many hits from one document (default: no cap). */
+  perDocument?: number;
+}
+
+export interface CorpusStats {
+  passages: number;
+  documents: number;
+}
+
+/** What an adapter can do, so callers ask the port rather than branch on the adapter. */
+export interface StoreCapabilities {
+  /** Processes on several machines can share it (no shared disk needed). */
+  shared: 'machine' | 'network';
+}
+
+/**
+ * Passages of named corpora, on disk, shared by every process that opens the same location. Writes are
+ * idempotent by passage id, so a redone ingest chunk changes nothing.
+ */
+export interface PassageStore {
+  readonly capabilities: StoreCapabilities;
+  /** Insert or replace passages by id. */
+  upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void>;
+  /** Every passage id of a corpus with its content hash (for incremental ingest). */
+  hashes(corpus: string): Promise<Map<string, string>>;
+  remove(corpus: string, ids: readonly string[]): Promise<void>;
+  /** Full-text (BM25-ranked) search, best first. */
+  search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]>;
+  /** The passages with these ids, in the order asked; unknown ids are left out. */
+  get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]>;
+  stats(corpus: string): Promise<CorpusStats>;
+  close(): Promise<void>;
+}
