@@ -24,6 +24,7 @@ import type { ReplayTopic } from './judge-replay';
 import { writeLabelledDecisions, type LabelledDecision } from './labelled-decision';
 import { labelRounds, scorePolicy, stopScores, type Judged, type PolicyScores, type ReplayedRun, type StopScores } from './oracle';
 import { loadOrReplay } from './replay-cache';
+import { DEFAULT_FIT } from './logistic-fit';
 import { halves, trainL1 } from './train-l1';
 
 const USAGE = 'usage: judge-quality-bench --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--cache <replay.json>] [--labels <labelled.jsonl>] [--limit N]';
@@ -106,6 +107,8 @@ async function main(): Promise<void> {
   console.log(row('L0 alone (rules; unsure → continue)', (await score(held, (p) => chain(p, null))).policy));
   console.log(row('L1 alone (every point)', (await score(held, (p) => ({ signal: l1Judge(p.l0, L1_MODEL).signal, level: 'L1' }))).policy));
   console.log(row('overall: L0 → L1 chain', full.policy));
+  const livePairs = full.judged.flatMap((js, t) => js.map((j, i) => ({ said: j.signal, label: held.runs[t]!.labels[i]! })).filter((x) => x.label.gain !== null));
+  console.log(row('  the chain where a next round existed', stopScores(livePairs.map((x) => ({ said: x.said, oracle: x.label.oracle })))));
   console.log(row('always continue', (await score(held, constant('continue'))).policy));
   console.log(row('always stop', (await score(held, constant('stop'))).policy));
 
@@ -120,6 +123,10 @@ async function main(): Promise<void> {
   console.log(row('trained on half 0, scored on half 1', s1.policy));
   console.log(row('trained on half 1, scored on half 0', s0.policy));
   console.log(row('2-fold (both halves, each held back)', scorePolicy(both.runs, [...s0.judged, ...s1.judged].map((js) => js.map((j) => j.signal)))));
+  const u0 = trainL1(a.recs, 'half 0', { ...DEFAULT_FIT, balanced: false });
+  const u1 = trainL1(held.recs, 'half 1', { ...DEFAULT_FIT, balanced: false });
+  const su = [...(await score(a, (p) => chain(p, u1))).judged, ...(await score(held, (p) => chain(p, u0))).judged];
+  console.log(row('2-fold, classes not balanced in training', scorePolicy(both.runs, su.map((js) => js.map((j) => j.signal)))));
   const all = runsIn(labelled.map((_, t) => t));
   const mAll = trainL1(all.recs, 'all');
   console.log(row('all topics (trained and scored on all)', (await score(all, (p) => chain(p, mAll))).policy));

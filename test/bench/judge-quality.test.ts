@@ -78,8 +78,8 @@ describe('the L1 trainer', () => {
   it('fits a plain logistic regression with L2 shrinkage: a larger penalty gives smaller weights', () => {
     const x = [[0], [1], [2], [3]];
     const y = [0, 0, 1, 1];
-    const loose = fitLogistic(x, y, 't', { lambda: 0.001, iterations: 2000, learningRate: 0.5 }, ['novelty']);
-    const tight = fitLogistic(x, y, 't', { lambda: 1, iterations: 2000, learningRate: 0.5 }, ['novelty']);
+    const loose = fitLogistic(x, y, 't', { lambda: 0.001, iterations: 2000, learningRate: 0.5, balanced: true }, ['novelty']);
+    const tight = fitLogistic(x, y, 't', { lambda: 1, iterations: 2000, learningRate: 0.5, balanced: true }, ['novelty']);
     expect(loose.weights[0]).toBeGreaterThan(tight.weights[0]!);
     expect(tight.weights[0]).toBeGreaterThan(0);
     expect(() => fitLogistic([], [], 't')).toThrow(/no labelled decisions/);
