@@ -46,5 +46,7 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
     b -= o.learningRate * (gb / n);
   }
   const r6 = (v: number): number => Math.round(v * 1e6) / 1e6;
-  return { features: [...features], mean: mean.map(r6), scale: scale.map(r6), weights: w.map(r6), bias: r6(b), trainedOn };
+  const min = Array.from({ length: d }, (_, j) => Math.min(...x.map((r) => r[j]!)));
+  const max = Array.from({ length: d }, (_, j) => Math.max(...x.map((r) => r[j]!)));
+  return { features: [...features], mean: mean.map(r6), scale: scale.map(r6), weights: w.map(r6), bias: r6(b), min: min.map(r6), max: max.map(r6), trainedOn };
 }

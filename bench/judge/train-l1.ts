@@ -35,6 +35,8 @@ export function weightsModule(m: L1Model): string {
     `  scale: ${arr(m.scale)},`,
     `  weights: ${arr(m.weights)},`,
     `  bias: ${m.bias},`,
+    `  min: ${arr(m.min)},`,
+    `  max: ${arr(m.max)},`,
     `  trainedOn: ${JSON.stringify(m.trainedOn)},`,
     '};',
     '',

@@ -27,7 +27,7 @@ function input(p: { novelty?: number; coverage?: number; budget?: Partial<JudgeI
 }
 
 /** An L1 whose P(stop) is sigmoid(bias) whatever the round: bias 0 is unsure, ±3 is sure (0.953). */
-const l1With = (bias: number): L1Model => ({ features: L1_FEATURES, mean: L1_FEATURES.map(() => 0), scale: L1_FEATURES.map(() => 1), weights: L1_FEATURES.map(() => 0), bias, trainedOn: 'test' });
+const l1With = (bias: number): L1Model => ({ features: L1_FEATURES, mean: L1_FEATURES.map(() => 0), scale: L1_FEATURES.map(() => 1), weights: L1_FEATURES.map(() => 0), bias, min: L1_FEATURES.map(() => -1e9), max: L1_FEATURES.map(() => 1e9), trainedOn: 'test' });
 const UNSURE_L1 = l1With(0);
 
 const l2Says = (v: Partial<JudgeVerdict>): L2Judge => async (i) => ({ signal: 'stop', confidence: 0.9, reason: 'l2', level: 'L2', stateVersion: i.stateVersion, signals: {}, ...v });
@@ -54,7 +54,7 @@ describe('decideWithLevels', () => {
       new Promise(() => {
         signal.addEventListener('abort', () => (aborted = true));
       });
-    const d = await decideWithLevels(input(), { l2, judgeEnabled: true, timeoutMs: 20 });
+    const d = await decideWithLevels(input(), { l2, judgeEnabled: true, timeoutMs: 20, l1: UNSURE_L1 });
     expect(d.outcome).toBe('act');
     expect(d.verdict).toMatchObject({ signal: 'continue', level: 'L2', confidence: CONFIDENCE.l2Fallback });
     expect(d.flags).toContain('l2-timeout');
@@ -62,16 +62,16 @@ describe('decideWithLevels', () => {
     expect(aborted).toBe(true);
   });
   it('counts a failing L2 as continue, flagged', async () => {
-    const d = await decideWithLevels(input(), { l2: async () => Promise.reject(new Error('529 overloaded')), judgeEnabled: true });
+    const d = await decideWithLevels(input(), { l2: async () => Promise.reject(new Error('529 overloaded')), judgeEnabled: true, l1: UNSURE_L1 });
     expect(d.verdict.signal).toBe('continue');
     expect(d.flags).toContain('l2-error');
     expect(d.verdict.reason).toContain('529 overloaded');
   });
   it('rejects an L2 verdict that breaks the contract or echoes another state version', async () => {
-    const bad = await decideWithLevels(input(), { l2: async () => ({ signal: 'maybe' }) as unknown as JudgeVerdict, judgeEnabled: true });
+    const bad = await decideWithLevels(input(), { l2: async () => ({ signal: 'maybe' }) as unknown as JudgeVerdict, judgeEnabled: true, l1: UNSURE_L1 });
     expect(bad.flags).toContain('l2-invalid');
     expect(bad.verdict.signal).toBe('continue');
-    const old = await decideWithLevels(input(), { l2: l2Says({ stateVersion: 10 }), judgeEnabled: true });
+    const old = await decideWithLevels(input(), { l2: l2Says({ stateVersion: 10 }), judgeEnabled: true, l1: UNSURE_L1 });
     expect(old.flags).toContain('l2-invalid');
   });
   it('escalates to L3 with a structured summary when L2 is also unsure', async () => {
@@ -90,7 +90,7 @@ describe('decideWithLevels', () => {
     expect(d.review!.verdicts.map((v) => v.level)).toEqual(['L0', 'L1', 'L2']);
   });
   it('applies the pivot guards to L2 verdicts too', async () => {
-    const d = await decideWithLevels(input({ round: 5, history: { lastPivotRound: 4, pivotCount: 1 } }), { l2: l2Says({ signal: 'pivot', confidence: 0.9 }), judgeEnabled: true });
+    const d = await decideWithLevels(input({ round: 5, history: { lastPivotRound: 4, pivotCount: 1 } }), { l2: l2Says({ signal: 'pivot', confidence: 0.9 }), judgeEnabled: true, l1: UNSURE_L1 });
     expect(d.verdict.signal).toBe('continue');
     expect(d.verdict.signals.guard).toBe('cooldown-continue');
   });

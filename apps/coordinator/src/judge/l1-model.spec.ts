@@ -4,7 +4,7 @@ import { L1_FEATURES, l1Features, l1Judge, l1StopProbability, type L1Model } fro
 import { L1_MODEL } from './l1-weights';
 import { EMPTY_SIGNAL_HISTORY } from './signal-history';
 
-const model = (p: Partial<L1Model>): L1Model => ({ features: ['round', 'newFindings'], mean: [0, 0], scale: [1, 1], weights: [0, 0], bias: 0, trainedOn: 'test', ...p });
+const model = (p: Partial<L1Model>): L1Model => ({ features: ['round', 'newFindings'], mean: [0, 0], scale: [1, 1], weights: [0, 0], bias: 0, min: [0, 0], max: [10, 10], trainedOn: 'test', ...p });
 
 describe('L1 model', () => {
   it('reads its features from the L0 signals: counts as log(1 + n), missing or non-numeric as 0', () => {
@@ -25,9 +25,18 @@ describe('L1 model', () => {
     expect(l1Judge(l0, model({ bias: -1 }))).toMatchObject({ signal: 'continue', confidence: 0.731 });
     expect(l1Judge(l0, model({})).signal).toBe('stop');
   });
+  it('abstains (confidence 0) on a feature outside its training range, past a 10% slack', () => {
+    const l0 = (round: number) => ({ signal: 'continue' as const, confidence: 0.6, reason: 'r', level: 'L0' as const, stateVersion: 1, signals: { round, newFindings: 3 } });
+    const m = model({ bias: 3 });
+    expect(l1Judge(l0(11), m).confidence).toBe(0.953);
+    const out = l1Judge(l0(11.5), m);
+    expect(out).toMatchObject({ signal: 'stop', confidence: 0, signals: { outOfRange: 'round' } });
+    expect(out.reason).toMatch(/abstains: round outside/);
+    expect(l1Judge(l0(-1.1), m).confidence).toBe(0);
+  });
   it('the committed weights fit the feature list and give a probability on a real L0 verdict', () => {
     expect(L1_MODEL.features).toEqual(L1_FEATURES);
-    for (const a of [L1_MODEL.mean, L1_MODEL.scale, L1_MODEL.weights]) expect(a).toHaveLength(L1_FEATURES.length);
+    for (const a of [L1_MODEL.mean, L1_MODEL.scale, L1_MODEL.weights, L1_MODEL.min, L1_MODEL.max]) expect(a).toHaveLength(L1_FEATURES.length);
     const l0 = l0Judge({
       goal: 'g',
       round: 1,

@@ -6,8 +6,11 @@ import type { JudgeSignalValue, JudgeVerdict } from './judge-types';
  * Its weights are trained by `npm run train:judge` from oracle-labelled decision records (see bench/judge).
  */
 
-/** The inputs, each read from the L0 signals of the same name; counts enter as log(1 + n). */
-export const L1_FEATURES = ['round', 'coverage', 'novelty', 'idleRounds', 'newFindings', 'newSources', 'newFacets', 'tasksDispatched', 'failedShare', 'budgetLeft', 'pivotCount'] as const;
+/**
+ * The inputs, each read from the L0 signals of the same name; counts enter as log(1 + n). The budget is not
+ * one: L0's budget rules decide there, and a replay's budget (a cap of 6 rounds) is not a live run's.
+ */
+export const L1_FEATURES = ['round', 'coverage', 'novelty', 'idleRounds', 'newFindings', 'newSources', 'newFacets', 'tasksDispatched', 'failedShare', 'pivotCount'] as const;
 export type L1Feature = (typeof L1_FEATURES)[number];
 
 const LOG_SCALED: ReadonlySet<L1Feature> = new Set(['newFindings', 'newSources', 'newFacets', 'tasksDispatched']);
@@ -19,6 +22,9 @@ export interface L1Model {
   scale: readonly number[];
   weights: readonly number[];
   bias: number;
+  /** The range of each feature in the training data: outside it (by more than RANGE_SLACK of its width) L1 abstains. */
+  min: readonly number[];
+  max: readonly number[];
   /** Where the weights came from, for the log and the docs. */
   trainedOn: string;
 }
@@ -41,19 +47,35 @@ export function l1StopProbability(model: L1Model, x: readonly number[]): number 
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
+/** How far past the training range (as a share of its width, at least this much absolute) a feature may go. */
+const RANGE_SLACK = 0.1;
+
+/** The first feature outside the model's training range, or null: a regression extrapolates with confidence, so it must not speak there. */
+export function l1OutOfRange(model: L1Model, x: readonly number[]): L1Feature | null {
+  for (let i = 0; i < model.features.length; i++) {
+    const lo = model.min[i]!;
+    const hi = model.max[i]!;
+    const slack = Math.max(RANGE_SLACK * (hi - lo), 1e-6);
+    if (!(x[i]! >= lo - slack && x[i]! <= hi + slack)) return model.features[i]!;
+  }
+  return null;
+}
+
 /**
  * The L1 verdict on the round L0 just judged: stop when P(stop) >= 0.5, else continue (L1 never pivots);
- * confidence is the probability of the side it took.
+ * confidence is the probability of the side it took, and 0 when a feature lies outside the training range.
  */
 export function l1Judge(l0: JudgeVerdict, model: L1Model): JudgeVerdict {
-  const p = l1StopProbability(model, l1Features(l0.signals, model.features));
+  const x = l1Features(l0.signals, model.features);
+  const p = l1StopProbability(model, x);
   const stop = p >= 0.5;
+  const outside = l1OutOfRange(model, x);
   return {
     signal: stop ? 'stop' : 'continue',
-    confidence: round3(stop ? p : 1 - p),
-    reason: `L1 model: P(another round adds a section) ${round3(1 - p)}`,
+    confidence: outside ? 0 : round3(stop ? p : 1 - p),
+    reason: outside ? `L1 model abstains: ${outside} outside its training range` : `L1 model: P(another round adds a section) ${round3(1 - p)}`,
     level: 'L1',
     stateVersion: l0.stateVersion,
-    signals: { ...l0.signals, l0Signal: l0.signal, l0Confidence: l0.confidence, pStop: round3(p) },
+    signals: { ...l0.signals, l0Signal: l0.signal, l0Confidence: l0.confidence, pStop: round3(p), ...(outside ? { outOfRange: outside } : {}) },
   };
 }
