@@ -17,7 +17,7 @@ import { decideWithLevels } from '@orrery/coordinator/dist/judge/decide-with-lev
 import { verdictToDecision } from '@orrery/coordinator/dist/judge/decision-record';
 import type { JudgeSignal, JudgeVerdict } from '@orrery/coordinator/dist/judge/judge-types';
 import { l0Judge } from '@orrery/coordinator/dist/judge/l0-judge';
-import { l1Judge, type L1Model } from '@orrery/coordinator/dist/judge/l1-model';
+import { L1_FEATURES, l1Features, l1Judge, type L1Model } from '@orrery/coordinator/dist/judge/l1-model';
 import { L1_MODEL } from '@orrery/coordinator/dist/judge/l1-weights';
 import { readFlags } from '../support/flags';
 import type { ReplayTopic } from './judge-replay';
@@ -39,6 +39,15 @@ interface Point {
 async function chain(p: Point, model: L1Model | null): Promise<Judged> {
   const d = await decideWithLevels(p.run.rounds[p.i]!.input, { judgeEnabled: true, l1: model });
   return { signal: d.verdict.signal, level: d.flags.includes('low-confidence-fallback') ? 'fallback' : d.verdict.level };
+}
+
+/** Area under the ROC curve of score `x` for the positives `y` (ties count half). */
+export function auc(x: readonly number[], y: readonly boolean[]): number {
+  const pos = x.filter((_, i) => y[i]);
+  const neg = x.filter((_, i) => !y[i]);
+  let s = 0;
+  for (const p of pos) for (const n of neg) s += p > n ? 1 : p === n ? 0.5 : 0;
+  return pos.length && neg.length ? s / (pos.length * neg.length) : NaN;
 }
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '  —  ');
@@ -76,6 +85,16 @@ async function main(): Promise<void> {
   const live = records.filter((r) => r.gain !== null).length;
   console.log(`decision points: ${records.length} (${live} with a next round to run), oracle stops ${stops}; rounds per run to the cap: ${labelled.map((l) => l.run.rounds.length).join('')}`);
 
+  // How well each L1 signal alone separates the points where the next round adds a section (AUC; 0.5 is chance).
+  const live2 = records.filter((r) => r.gain !== null);
+  const aucs = L1_FEATURES.map((name) => {
+    const x = live2.map((r) => l1Features(r.decision.signals, [name])[0]!);
+    return `${name} ${f2(auc(x, live2.map((r) => r.oracle === 'continue')))}`;
+  });
+  const srNow = labelled.flatMap(({ run, labels }) => labels.filter((l) => l.gain !== null).map((l) => run.rounds[l.round - 1]!.sectionRecall));
+  aucs.push(`(not a run's signal: the report's section_recall now ${f2(auc(srNow, live2.map((r) => r.oracle === 'continue')))})`);
+  console.log(`AUC of each signal for "the next round adds a section", ${live2.length} points with a next round: ${aucs.join(', ')}`);
+
   const half = halves(cache.runs.map((r) => r.topic));
   const runsIn = (idx: number[]): { runs: ReplayedRun[]; pts: Point[][]; recs: LabelledDecision[] } => ({
     runs: idx.map((t) => ({ topic: labelled[t]!.run.topic, sectionRecall: labelled[t]!.run.rounds.map((x) => x.sectionRecall), labels: labelled[t]!.labels })),
@@ -92,7 +111,8 @@ async function main(): Promise<void> {
   const constant = (s: JudgeSignal) => (): Judged => ({ signal: s, level: 'L0' });
 
   const held = runsIn(idxOf(1));
-  console.log(`\nheld-back half: ${held.runs.length} topics (committed L1: trained on ${L1_MODEL.trainedOn})`);
+  const heldStops = held.runs.reduce((n, r) => n + r.labels.filter((l) => l.oracle === 'stop').length, 0);
+  console.log(`\nheld-back half: ${held.runs.length} topics, ${heldStops} oracle stops (committed L1: trained on ${L1_MODEL.trainedOn})`);
   console.log(header());
   const full = await score(held, (p) => chain(p, L1_MODEL));
   const byLevel = new Map<string, { said: JudgeSignal; oracle: 'stop' | 'continue' }[]>();
