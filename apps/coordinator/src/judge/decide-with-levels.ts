@@ -104,18 +104,18 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
     const why = res.status === 'timeout' ? `L2 judge timed out after ${timeoutMs} ms` : `L2 judge failed: ${errMsg(res.error)}`;
     const v = l2Fallback(input, why, flag);
     trail.push(v);
-    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [flag, 'act-and-flag'], trail, l2Ms: res.ms };
+    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [...l1Flags, flag, 'act-and-flag'], trail, l2Ms: res.ms };
   }
   if (!isJudgeVerdict(res.value) || res.value.stateVersion !== input.stateVersion) {
     const v = l2Fallback(input, 'L2 verdict broke the output contract (shape or stateVersion)', 'l2-invalid');
     trail.push(v);
-    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: ['l2-invalid', 'act-and-flag'], trail, l2Ms: res.ms };
+    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [...l1Flags, 'l2-invalid', 'act-and-flag'], trail, l2Ms: res.ms };
   }
   const second = applyPivotGuards({ ...res.value, level: 'L2' }, input);
   trail.push(second);
-  if (second.confidence < ESCALATE_BELOW) return { ...review(input, 'judge-unsure', second, trail, []), l2Ms: res.ms };
+  if (second.confidence < ESCALATE_BELOW) return { ...review(input, 'judge-unsure', second, trail, l1Flags), l2Ms: res.ms };
   const route2 = routeByConfidence(second.confidence);
-  return { outcome: 'act', verdict: second, route: route2, flags: route2 === 'act' ? [] : ['act-and-flag'], trail, l2Ms: res.ms };
+  return { outcome: 'act', verdict: second, route: route2, flags: [...l1Flags, ...(route2 === 'act' ? [] : (['act-and-flag'] as const))], trail, l2Ms: res.ms };
 }
 
 function review(
