@@ -42,7 +42,7 @@ async function chain(p: Point, model: L1Model | null): Promise<Judged> {
 }
 
 /** Area under the ROC curve of score `x` for the positives `y` (ties count half). */
-export function auc(x: readonly number[], y: readonly boolean[]): number {
+function auc(x: readonly number[], y: readonly boolean[]): number {
   const pos = x.filter((_, i) => y[i]);
   const neg = x.filter((_, i) => !y[i]);
   let s = 0;
@@ -82,18 +82,17 @@ async function main(): Promise<void> {
     console.log(`labels: ${records.length} decision points written to ${labelsPath}`);
   }
   const stops = records.filter((r) => r.oracle === 'stop').length;
-  const live = records.filter((r) => r.gain !== null).length;
-  console.log(`decision points: ${records.length} (${live} with a next round to run), oracle stops ${stops}; rounds per run to the cap: ${labelled.map((l) => l.run.rounds.length).join('')}`);
+  const live = records.filter((r) => r.gain !== null);
+  console.log(`decision points: ${records.length} (${live.length} with a next round to run), oracle stops ${stops}; rounds per run to the cap: ${labelled.map((l) => l.run.rounds.length).join('')}`);
 
   // How well each L1 signal alone separates the points where the next round adds a section (AUC; 0.5 is chance).
-  const live2 = records.filter((r) => r.gain !== null);
   const aucs = L1_FEATURES.map((name) => {
-    const x = live2.map((r) => l1Features(r.decision.signals, [name])[0]!);
-    return `${name} ${f2(auc(x, live2.map((r) => r.oracle === 'continue')))}`;
+    const x = live.map((r) => l1Features(r.decision.signals, [name])[0]!);
+    return `${name} ${f2(auc(x, live.map((r) => r.oracle === 'continue')))}`;
   });
   const srNow = labelled.flatMap(({ run, labels }) => labels.filter((l) => l.gain !== null).map((l) => run.rounds[l.round - 1]!.sectionRecall));
-  aucs.push(`(not a run's signal: the report's section_recall now ${f2(auc(srNow, live2.map((r) => r.oracle === 'continue')))})`);
-  console.log(`AUC of each signal for "the next round adds a section", ${live2.length} points with a next round: ${aucs.join(', ')}`);
+  aucs.push(`(not a run's signal: the report's section_recall now ${f2(auc(srNow, live.map((r) => r.oracle === 'continue')))})`);
+  console.log(`AUC of each signal for "the next round adds a section", ${live.length} points with a next round: ${aucs.join(', ')}`);
 
   const half = halves(cache.runs.map((r) => r.topic));
   const runsIn = (idx: number[]): { runs: ReplayedRun[]; pts: Point[][]; recs: LabelledDecision[] } => ({
@@ -139,14 +138,14 @@ async function main(): Promise<void> {
   const m1 = trainL1(held.recs, 'half 1');
   const s1 = await score(held, (p) => chain(p, m0));
   const s0 = await score(a, (p) => chain(p, m1));
-  const both = { runs: [...a.runs, ...held.runs], pts: [...a.pts, ...held.pts], recs: [] };
+  const bothRuns = [...a.runs, ...held.runs];
   console.log(row('trained on half 0, scored on half 1', s1.policy));
   console.log(row('trained on half 1, scored on half 0', s0.policy));
-  console.log(row('2-fold (both halves, each held back)', scorePolicy(both.runs, [...s0.judged, ...s1.judged].map((js) => js.map((j) => j.signal)))));
+  console.log(row('2-fold (both halves, each held back)', scorePolicy(bothRuns, [...s0.judged, ...s1.judged].map((js) => js.map((j) => j.signal)))));
   const u0 = trainL1(a.recs, 'half 0', { ...DEFAULT_FIT, balanced: false });
   const u1 = trainL1(held.recs, 'half 1', { ...DEFAULT_FIT, balanced: false });
   const su = [...(await score(a, (p) => chain(p, u1))).judged, ...(await score(held, (p) => chain(p, u0))).judged];
-  console.log(row('2-fold, classes not balanced in training', scorePolicy(both.runs, su.map((js) => js.map((j) => j.signal)))));
+  console.log(row('2-fold, classes not balanced in training', scorePolicy(bothRuns, su.map((js) => js.map((j) => j.signal)))));
   const all = runsIn(labelled.map((_, t) => t));
   const mAll = trainL1(all.recs, 'all');
   console.log(row('all topics (trained and scored on all)', (await score(all, (p) => chain(p, mAll))).policy));
