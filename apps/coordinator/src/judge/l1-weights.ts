@@ -9,5 +9,5 @@ export const L1_MODEL: L1Model = {
   bias: 1.332938,
   min: [1, 0.666667, 0.222222, 0, 1.098612, 1.098612, 0.693147, 0.693147, 0, 0],
   max: [3, 1, 0.777778, 0, 3.401197, 3.332205, 2.197225, 2.197225, 0, 0],
-  trainedOn: "half 0 of 68 topics (34 topics, 68 decisions) of labels.jsonl",
+  trainedOn: "half 0 of 68 topics (34 topics, 68 decisions) of orrery-judge-labels.jsonl",
 };
