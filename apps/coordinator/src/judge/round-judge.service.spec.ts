@@ -25,9 +25,9 @@ const input: JudgeInput = {
 
 const usage = { inputTokens: 420, outputTokens: 37, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 };
 
-function service(judgeVerdict?: () => Promise<unknown>): RoundJudgeService {
+function service(judgeVerdict?: () => Promise<unknown>, logged: Array<{ key: string; level: string; signals: Record<string, unknown> }> = []): RoundJudgeService {
   const engines = { coordinator: () => (judgeVerdict ? { judgeVerdict } : {}) } as unknown as EngineFactory;
-  const decisions = { log: async () => undefined } as unknown as DecisionLogService;
+  const decisions = { log: async (_run: string, key: string, d: { level: string; signals: Record<string, unknown> }) => void logged.push({ key, level: d.level, signals: d.signals }) } as unknown as DecisionLogService;
   return new RoundJudgeService(engines, decisions, { JUDGE_TIMEOUT_MS: 2000 } as CoordinatorConfig);
 }
 
@@ -45,6 +45,18 @@ describe('RoundJudgeService', () => {
     const d = await service(async () => ({ signal: 'pivot', confidence: 0.2, reason: 'unsure', usage })).decide(run, input);
     expect(d.outcome).toBe('needs_review');
     expect(d.usage).toEqual(usage);
+  });
+
+  it('logs every level it asked, in order: L0, L1, L2', async () => {
+    const logged: Array<{ key: string; level: string; signals: Record<string, unknown> }> = [];
+    await service(async () => ({ signal: 'stop', confidence: 0.9, reason: 'enough', usage }), logged).decide(run, input);
+    expect(logged.map((l) => [l.key, l.level])).toEqual([
+      ['round:3:judge:0', 'L0'],
+      ['round:3:judge:1', 'L1'],
+      ['round:3:judge:2', 'L2'],
+    ]);
+    // Coverage 0.34 lies below anything the committed L1 was trained on: it abstains, and says why.
+    expect(logged[1]!.signals).toMatchObject({ outOfRange: 'coverage', flags: ['l1-unsure'] });
   });
 
   it('has no usage when the rules decided alone', async () => {
