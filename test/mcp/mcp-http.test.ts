@@ -30,7 +30,7 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     slowJudge = await FakeMessagesApi.start({ handler: () => new Promise((r) => setTimeout(() => r({ kind: 'error', status: 529, errorType: 'overloaded_error', message: 'Overloaded' }), 3000)) });
     stack = await startStack('mcp-http', {
       workers: 1,
-      env: { API_KEYS: `${A},${B}`, HOST: '127.0.0.1', ANTHROPIC_API_KEY: 'sk-ant-test-fake', ANTHROPIC_BASE_URL: slowJudge.baseURL, ANTHROPIC_MAX_RETRIES: '0', JUDGE_TIMEOUT_MS: String(JUDGE_TIMEOUT_MS) },
+      env: { API_KEYS: `${A},${B}`, HOST: '127.0.0.1', ANTHROPIC_API_KEY: 'sk-ant-test-fake', ANTHROPIC_BASE_URL: slowJudge.baseURL, ANTHROPIC_MAX_RETRIES: '0', JUDGE_TIMEOUT_MS: String(JUDGE_TIMEOUT_MS), SIMULATED_LATENCY_MS: '1500' },
     });
   });
   afterAll(async () => {
@@ -88,23 +88,38 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(['cancelled', 'done']).toContain(cancelled.status);
   });
 
-  it('a client that goes away mid-wait does not cancel its run', async () => {
+  /** Starts a slow simulated run with wait on a client of its own, and closes that client at the first progress notification. */
+  async function leaveMidWait(a: Client, topic: string, cancelOnDisconnect: boolean): Promise<{ id: string; statusAfter: string }> {
+    const leaving = await connect(A);
+    const args = { topic, engine: 'simulated', wait: true, ...(cancelOnDisconnect ? { cancel_on_disconnect: true } : {}) };
+    await leaving.callTool({ name: 'research', arguments: args }, { onprogress: () => void leaving.close() }).then(
+      () => expect.unreachable('the client went away'),
+      () => undefined,
+    );
+    const runs = jsonOf<{ runs: Array<{ id: string; topic: string }> }>(await call(a, 'list_runs', {})).runs;
+    const id = runs.find((r) => r.topic === topic)!.id;
+    await new Promise((r) => setTimeout(r, 500));
+    return { id, statusAfter: String(jsonOf(await call(a, 'research_status', { id })).status) };
+  }
+
+  it('a client that goes away mid-wait does not cancel its run, unless it asked to', async () => {
     const a = await connect(A);
-    const ac = new AbortController();
-    let id: string | undefined;
-    const waiting = a
-      .callTool({ name: 'research', arguments: { topic: 'Kestrel River bridges', engine: 'simulated', wait: true } }, { signal: ac.signal, onprogress: () => ac.abort() })
-      .catch(() => undefined);
-    await waiting;
-    const runs = jsonOf<{ runs: Array<{ id: string; topic: string; status: string }> }>(await call(a, 'list_runs', {})).runs;
-    id = runs.find((r) => r.topic === 'Kestrel River bridges')?.id;
-    expect(id).toBeDefined();
-    let status = '';
-    for (let i = 0; i < 100 && status !== 'done'; i++) {
-      status = String(jsonOf(await call(a, 'research_status', { id })).status);
+    const kept = await leaveMidWait(a, 'Kestrel River bridges', false);
+    expect(['planning', 'researching', 'synthesizing']).toContain(kept.statusAfter);
+    let status = kept.statusAfter;
+    for (let i = 0; i < 150 && status !== 'done'; i++) {
       await new Promise((r) => setTimeout(r, 200));
+      status = String(jsonOf(await call(a, 'research_status', { id: kept.id })).status);
     }
     expect(status).toBe('done');
+    // The client's abort reaches the server when the call's stream closes or the cancellation arrives.
+    const dropped = await leaveMidWait(a, 'Kestrel River ferries', true);
+    status = dropped.statusAfter;
+    for (let i = 0; i < 50 && status !== 'cancelled'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = String(jsonOf(await call(a, 'research_status', { id: dropped.id })).status);
+    }
+    expect(status).toBe('cancelled');
   });
 
   it('judge gives continue, stop and pivot, honours the cooldown, and a timed-out judge model counts as continue; every call is logged', async () => {

@@ -18,7 +18,7 @@ const urlOf = (corpus: string, p: PassageHit) => p.url ?? `orrery://corpora/${co
 export function registerCorpusTools(server: McpServer, engines: EngineFactory): void {
   const indexOf = async (corpus: string | undefined) => {
     const name = corpus ?? engines.config.DEFAULT_CORPUS;
-    if (!engines.knowsCorpus(name)) throw new Error(`corpus: unknown corpus "${name}"; known: ${engines.corpusNames().join(', ')}`);
+    if (!(await engines.knowsCorpus(name))) throw new Error(`corpus: unknown corpus "${name}"; known: ${engines.corpusNames().join(', ')}`);
     const index = await engines.passagesFor(name);
     if (!index) throw new Error(`corpus "${name}" has no passages loaded`);
     return { name, index };

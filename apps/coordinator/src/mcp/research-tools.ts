@@ -91,6 +91,7 @@ async function waitForReport(
   const { principal, runs, streams } = deps;
   const stream = await streams.open(principal, id);
   const token = ctx.mcpReq._meta?.progressToken;
+  // Aborted when the call's HTTP request closes: the client went away.
   const signal = ctx.mcpReq.signal;
   let timedOut = false;
   const timer = setTimeout(() => ((timedOut = true), stream.close()), opts.timeoutSeconds * 1000);
