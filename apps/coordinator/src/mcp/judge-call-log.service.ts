@@ -49,10 +49,4 @@ export class JudgeCallLog {
       .catch((err: Error) => this.logger.warn(`judge call log: ${err.message}`));
     return decision;
   }
-
-  /** The newest calls first. */
-  async recent(count = 100): Promise<Decision[]> {
-    const entries = await this.redis.xrevrange(this.key, '+', '-', 'COUNT', count);
-    return entries.map(([, fields]) => JSON.parse(fields[1]!) as Decision);
-  }
 }
