@@ -45,7 +45,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect((await fetch(`${stack.coordinator.url}/mcp`, { ...init, headers: { ...init.headers, authorization: 'Bearer wrong' } })).status).toBe(401);
     const authed = { ...init.headers, authorization: `Bearer ${A}` };
     const raw = (headers: Record<string, string>) => rawRequest(`${stack.coordinator.url}/mcp`, { method: 'POST', headers: { ...authed, ...headers }, body: init.body });
-    expect((await raw({})).status).toBe(200);
+    // A 2025-era client (no per-request envelope) is served by the stateless legacy path.
+    const legacy = await raw({ 'mcp-protocol-version': '2025-06-18' });
+    expect(legacy.status).toBe(200);
+    expect(legacy.body).toContain('"name":"judge"');
     expect((await raw({ host: 'evil.example' })).status).toBe(403);
     expect((await raw({ host: `evil.example:${new URL(stack.coordinator.url).port}` })).status).toBe(403);
     expect((await raw({ origin: 'http://evil.example' })).status).toBe(403);
