@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,10 +44,14 @@ interface Adapter {
 const dir = mkdtempSync(join(tmpdir(), 'orrery-store-'));
 const schema = `t_store_${process.pid}_${randomBytes(3).toString('hex')}`;
 const sqliteLocation: StoreLocation = { kind: 'sqlite', file: join(dir, 'passages.sqlite') };
+const threadLocation: StoreLocation = { kind: 'sqlite', file: join(dir, 'threaded.sqlite') };
+// The thread runs compiled code: the built store (tsc -b), as every process that opens the store runs it.
+const built = () => createRequire(__filename)(ENGINES_DIST) as { ThreadedPassageStore: new (file: string) => PassageStore };
 const pgLocation: StoreLocation = { kind: 'postgres', url: PG_URL, schema };
 
 const adapters: Adapter[] = [
   { name: 'SQLite', location: () => sqliteLocation, open: () => new SqlitePassageStore(sqliteLocation.file), cleanup: async () => rmSync(dir, { recursive: true, force: true }) },
+  { name: 'SQLite in a thread', location: () => threadLocation, open: () => new (built().ThreadedPassageStore)(threadLocation.file), cleanup: async () => rmSync(dir, { recursive: true, force: true }) },
   {
     name: 'PostgreSQL',
     location: () => pgLocation,
@@ -139,12 +144,12 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
   it('indexedTerms gives the analysed terms search matched, in the order asked', async () => {
     const terms = await store.indexedTerms(corpus, ['owl-1', 'missing', 'kestrel-1']);
     expect(terms.map((t) => t.id)).toEqual(['owl-1', 'kestrel-1']);
-    expect(terms[0]).toEqual({ id: 'owl-1', ...indexedTerms(CORPUS[4]!) });
+    expect(terms[0]).toEqual({ id: 'owl-1', ...(await indexedTerms(CORPUS[4]!)) });
     expect(terms[1]!.text.split(' ')).toContain('kestrel');
   });
 
   it('termStats counts the passages holding each term, through updates and removals', async () => {
-    const [kestrel, owl] = [...new Set([...indexedTerms(CORPUS[0]!).text.split(' ')])].filter((t) => t.startsWith('kestrel')).concat('owl');
+    const [kestrel, owl] = [...new Set([...(await indexedTerms(CORPUS[0]!)).text.split(' ')])].filter((t) => t.startsWith('kestrel')).concat('owl');
     const before = await store.termStats(corpus, [kestrel!, owl!, 'nosuchterm']);
     expect(before.passages).toBe(5);
     expect(before.df).toEqual(new Map([[kestrel!, 4], [owl!, 1]]));
@@ -178,7 +183,7 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
       const same = Array.from({ length: 40 }, (_, i) => passage(`twin-${i}`, `twins/${i % 4}`, `Twin passage ${i} about wrens and warblers.`));
       await Promise.all([a.upsert(corpus, same), b.upsert(corpus, [...same].reverse())]);
       expect((await store.stats(corpus)).passages).toBe(45);
-      const [wren] = indexedTerms(same[0]!).text.split(' ').filter((t) => t.startsWith('wren'));
+      const [wren] = (await indexedTerms(same[0]!)).text.split(' ').filter((t) => t.startsWith('wren'));
       expect((await store.termStats(corpus, [wren!])).df.get(wren!)).toBe(40);
       await store.remove(corpus, same.map((p) => p.id));
       expect((await store.termStats(corpus, [wren!])).df.get(wren!) ?? 0).toBe(0);

@@ -112,7 +112,7 @@ export class PostgresPassageStore implements PassageStore {
   }
 
   async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
-    const terms = queryTerms(query);
+    const terms = await queryTerms(query);
     const { limit, perDocument } = capOf(options);
     if (terms.length === 0 || limit === 0 || perDocument === 0) return [];
     await this.schemaReady();

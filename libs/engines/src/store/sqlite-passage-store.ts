@@ -65,9 +65,13 @@ export class SqlitePassageStore implements PassageStore {
   }
 
   async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
+    return this.searchTerms(corpus, await queryTerms(query), options);
+  }
+
+  /** Search by already-analysed query terms (what a caller in another thread sends). */
+  async searchTerms(corpus: string, terms: readonly string[], options: StoreSearchOptions): Promise<StoreHit[]> {
     await turn();
     const t = this.table(corpus, false);
-    const terms = queryTerms(query);
     const { limit, perDocument } = capOf(options);
     if (!t || terms.length === 0 || limit === 0 || perDocument === 0) return [];
     const match = terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(' OR ');

@@ -1,11 +1,14 @@
-import { analyzeTerms } from '../corpus/text-analysis';
+// Loaded on first use: a store thread that only reads never loads the language model (about 70 MB).
+let analysis: Promise<typeof import('../corpus/text-analysis.js')> | undefined;
+const textAnalysis = () => (analysis ??= import('../corpus/text-analysis.js'));
 import type { StoredPassage } from './passage-store';
 
 /**
  * Both adapters index the corpus engine's own analysed terms (stop words dropped, Porter2 stems), not
  * their built-in stemmers' output, so a store answers the same words the in-memory index does.
  */
-export function indexedTerms(p: Pick<StoredPassage, 'id' | 'title' | 'text'>): { text: string; title: string } {
+export async function indexedTerms(p: Pick<StoredPassage, 'id' | 'title' | 'text'>): Promise<{ text: string; title: string }> {
+  const { analyzeTerms } = await textAnalysis();
   return { text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' };
 }
 
@@ -27,14 +30,15 @@ export async function analyseChanged(passages: readonly StoredPassage[], before:
   for (const passage of passages) {
     const old = before.get(passage.id);
     if (old && old.content_hash === passage.contentHash && old.document === passage.document) continue;
-    out.push({ passage, terms: indexedTerms(passage) });
+    out.push({ passage, terms: await indexedTerms(passage) });
     if (out.length % 20 === 0) await turn();
   }
   return out;
 }
 
 /** A free-text query as distinct analysed terms, in query order (the adapters OR them). */
-export function queryTerms(query: string): string[] {
+export async function queryTerms(query: string): Promise<string[]> {
+  const { analyzeTerms } = await textAnalysis();
   return [...new Set(analyzeTerms(query))];
 }
 
