@@ -52,9 +52,8 @@ export interface CorpusRegistryOptions {
   workingSet?: WorkingSetOptions;
 }
 
-/** Working indexes a process keeps (most recently used), and for how long (a re-ingest is seen after that). */
+/** Working indexes a process keeps (the most recently used). */
 const WORKING_SETS = 16;
-const WORKING_SET_TTL_MS = 10 * 60_000;
 
 /**
  * The corpora a process knows, by name. A corpus named in `CORPORA` (or the built-in one) is ingested and
@@ -68,7 +67,7 @@ export class CorpusRegistry {
   private readonly cacheDir: string | null;
   private store: PassageStore | null | undefined;
   private readonly workingSetOptions: WorkingSetOptions;
-  private readonly workingSets = new Map<string, { at: number; view: Promise<CorpusView> }>();
+  private readonly workingSets = new Map<string, Promise<CorpusView>>();
 
   constructor(options: CorpusRegistryOptions = {}) {
     this.cacheDir = options.cacheDir === undefined ? INDEX_CACHE_DIR : options.cacheDir;
@@ -117,18 +116,20 @@ export class CorpusRegistry {
   }
 
   /** What a topic's research on a corpus reads: a configured corpus's whole index, a stored one's working index for the topic. */
-  forTopic(name: string, topic: string): Promise<CorpusView> {
+  async forTopic(name: string, topic: string): Promise<CorpusView> {
     if (this.entries.has(name)) return this.load(name);
-    const key = `${name}\u0000${topic}`;
+    const store = this.passageStore();
+    // Keyed by the corpus's generation: after a re-ingest changes it, every process builds the same new one.
+    const key = `${name}\u0000${store ? await store.generation(name) : 0}\u0000${topic}`;
     const cached = this.workingSets.get(key);
-    if (cached && Date.now() - cached.at < WORKING_SET_TTL_MS) {
+    if (cached) {
       this.workingSets.delete(key);
       this.workingSets.set(key, cached);
-      return cached.view;
+      return cached;
     }
     const view = this.buildWorkingSet(name, topic);
     view.catch(() => this.workingSets.delete(key));
-    this.workingSets.set(key, { at: Date.now(), view });
+    this.workingSets.set(key, view);
     while (this.workingSets.size > WORKING_SETS) this.workingSets.delete(this.workingSets.keys().next().value!);
     return view;
   }

@@ -79,6 +79,16 @@ describe('a corpus in the passage store', () => {
     expect((await small.forTopic('docs', TOPIC)).index.size).toBeLessThanOrEqual(5);
   });
 
+  it('sees a re-ingest: a changed passage is in the next working index', async () => {
+    const before = (await registry.forTopic('docs', TOPIC)).index;
+    expect((await registry.forTopic('docs', TOPIC)).index).toBe(before);
+    await store.upsert('docs', [stored('nginx#1', 'man/nginx', 'Reload nginx after renewing a TLS certificate; OCSP stapling needs the resolver directive.')]);
+    const after = (await registry.forTopic('docs', TOPIC)).index;
+    expect(after).not.toBe(before);
+    expect(after.passage('nginx#1')?.text).toContain('OCSP stapling');
+    await store.upsert('docs', docs());
+  });
+
   it('is researched end to end by the corpus engines, and sibling pages cannot fill the findings', async () => {
     const coord = new CorpusCoordinatorEngine(registry, 'docs');
     const sub = new CorpusSubagentEngine(registry, 'docs');

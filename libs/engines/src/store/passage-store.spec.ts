@@ -90,6 +90,20 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     await store.upsert(corpus, [CORPUS[4]!]);
   });
 
+  it('generation changes with every write that changes the corpus, and only then', async () => {
+    expect(await store.generation('never-written')).toBe(0);
+    const g = await store.generation(corpus);
+    expect(g).toBeGreaterThan(0);
+    await store.upsert(corpus, CORPUS);
+    await store.remove(corpus, ['never-there']);
+    expect(await store.generation(corpus)).toBe(g);
+    await store.upsert(corpus, [passage('gen', 'birds/gen', 'A wren.')]);
+    const g2 = await store.generation(corpus);
+    expect(g2).toBeGreaterThan(g);
+    await store.remove(corpus, ['gen']);
+    expect(await store.generation(corpus)).toBeGreaterThan(g2);
+  });
+
   it('hashes lists every passage with its content hash, per corpus', async () => {
     const hashes = await store.hashes(corpus);
     expect(hashes).toEqual(new Map(CORPUS.map((p) => [p.id, p.contentHash])));

@@ -24,6 +24,7 @@ export class PostgresPassageStore implements PassageStore {
   private readonly table: string;
   /** Per corpus and term, the passages that contain it (kept by every write: the GIN index cannot count cheaply). */
   private readonly dfTable: string;
+  private readonly generations: string;
   private ready: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
@@ -31,6 +32,7 @@ export class PostgresPassageStore implements PassageStore {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`PostgreSQL schema ${JSON.stringify(schema)} must be lowercase letters, digits and _`);
     this.table = `${schema}.passages`;
     this.dfTable = `${schema}.term_df`;
+    this.generations = `${schema}.generations`;
     // allowExitOnIdle: idle connections never keep a finished CLI process alive.
     this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
     // An idle connection the server drops must not crash the process; the next query opens another.
@@ -77,7 +79,18 @@ export class PostgresPassageStore implements PassageStore {
       for (const r of old.rows) countTerms(delta, r.terms, r.title_terms, -1);
       for (const x of changed) countTerms(delta, x.terms.text, x.terms.title, 1);
       await this.addDf(c, corpus, delta);
+      await this.bump(c, corpus);
     });
+  }
+
+  async generation(corpus: string): Promise<number> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT n FROM ${this.generations} WHERE corpus = $1`, [corpus]);
+    return rows[0] ? Number(rows[0].n) : 0;
+  }
+
+  private async bump(c: PoolClient, corpus: string): Promise<void> {
+    await c.query(`INSERT INTO ${this.generations} (corpus, n) VALUES ($1, 1) ON CONFLICT (corpus) DO UPDATE SET n = ${this.generations}.n + 1`, [corpus]);
   }
 
   /** Apply document-frequency changes, in term order (so concurrent writers lock rows in one order and never deadlock). */
@@ -108,6 +121,7 @@ export class PostgresPassageStore implements PassageStore {
       const delta = new Map<string, number>();
       for (const r of rows) countTerms(delta, r.terms, r.title_terms, -1);
       await this.addDf(c, corpus, delta);
+      if (rows.length > 0) await this.bump(c, corpus);
     });
   }
 
@@ -191,6 +205,7 @@ export class PostgresPassageStore implements PassageStore {
       await c.query(`CREATE INDEX IF NOT EXISTS passages_tsv ON ${this.table} USING gin (tsv)`);
       await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.generations} (corpus text PRIMARY KEY, n bigint NOT NULL)`);
     });
   }
 

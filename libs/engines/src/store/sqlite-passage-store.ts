@@ -24,6 +24,7 @@ export class SqlitePassageStore implements PassageStore {
     this.db.pragma('busy_timeout = 30000');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS corpora (n INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)');
+    this.db.exec('CREATE TABLE IF NOT EXISTS generations (name TEXT PRIMARY KEY, n INTEGER NOT NULL)');
   }
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
@@ -45,6 +46,7 @@ export class SqlitePassageStore implements PassageStore {
     this.db
       .transaction(() => {
         for (const { passage: p, terms } of changed) write.run(p.id, p.document, p.title, p.url ?? null, p.text, p.contentHash, terms.text, terms.title);
+        this.bump(corpus);
       })
       .immediate();
   }
@@ -61,7 +63,20 @@ export class SqlitePassageStore implements PassageStore {
     await turn();
     const t = this.table(corpus, false);
     if (!t || ids.length === 0) return;
-    this.db.prepare(`DELETE FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids));
+    this.db
+      .transaction(() => {
+        if (this.db.prepare(`DELETE FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids)).changes > 0) this.bump(corpus);
+      })
+      .immediate();
+  }
+
+  async generation(corpus: string): Promise<number> {
+    await turn();
+    return this.db.prepare<[string], { n: number }>('SELECT n FROM generations WHERE name = ?').get(corpus)?.n ?? 0;
+  }
+
+  private bump(corpus: string): void {
+    this.db.prepare('INSERT INTO generations (name, n) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET n = n + 1').run(corpus);
   }
 
   async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {

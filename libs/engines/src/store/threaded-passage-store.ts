@@ -87,6 +87,10 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('stats', [corpus]) as Promise<CorpusStats>;
   }
 
+  generation(corpus: string): Promise<number> {
+    return this.call('generation', [corpus]) as Promise<number>;
+  }
+
   async close(): Promise<void> {
     if (this.failure) return;
     this.failure = new Error('passage store closed');
