@@ -34,13 +34,12 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
   if (expansion.length) {
     const seen = new Set(ids);
     const second = await store.search(corpus, `${topic} ${expansion.join(' ')}`, { limit: options.size, perDocument: options.perDocument });
-    const more = second.filter((h) => !seen.has(h.id)).map((h) => h.id);
-    const extra = await termsOf(store, corpus, more);
-    terms.push(...extra);
-    for (const id of more) {
-      if (ids.length >= options.size) break;
-      ids.push(id);
-    }
+    const more = second
+      .filter((h) => !seen.has(h.id))
+      .slice(0, Math.max(0, options.size - ids.length))
+      .map((h) => h.id);
+    terms.push(...(await termsOf(store, corpus, more)));
+    ids.push(...more);
   }
   const termsById = new Map(terms.map((t) => [t.id, t]));
   const perDocument = new Map<string, number>();
