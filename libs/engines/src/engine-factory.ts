@@ -106,18 +106,21 @@ export class EngineFactory {
         ...domains(c.WEB_FETCH_ALLOWED_DOMAINS, c.WEB_FETCH_BLOCKED_DOMAINS),
         ...(c.WEB_FETCH_MAX_CONTENT_TOKENS > 0 ? { maxContentTokens: c.WEB_FETCH_MAX_CONTENT_TOKENS } : {}),
       },
-      passagesFor: (corpus) => this.passagesFor(corpus),
+      passagesFor: (corpus, topic) => this.passagesFor(corpus, topic),
     };
   }
 
-  /** The loaded index of a corpus (the task's, else the default), as the Claude engine's corpus tools see it. */
-  async passagesFor(corpus: string | undefined): Promise<PassageSearch | undefined> {
-    if (corpus !== undefined && !this.corpora.has(corpus)) {
-      throw new EngineUnavailableError(`corpus "${corpus}" is not configured in this process; known: ${this.corpusNames().join(', ')} (set CORPORA alike on every process; the Claude engine's corpus tools do not read ingested corpora yet)`);
+  /**
+   * The index of a corpus (the task's, else the default) as the Claude engine's corpus tools see it: a configured
+   * corpus's whole index, or a stored corpus's working index for the task's topic.
+   */
+  async passagesFor(corpus: string | undefined, topic: string): Promise<PassageSearch | undefined> {
+    if (corpus !== undefined && !(await this.corpora.knows(corpus))) {
+      throw new EngineUnavailableError(`corpus "${corpus}" is not configured in this process nor in the passage store; known: ${this.corpusNames().join(', ')} (set CORPORA and CORPUS_STORE alike on every process)`);
     }
     const name = corpus ?? this.config.DEFAULT_CORPUS;
-    if (!this.corpora.has(name)) return undefined;
-    return (await this.corpora.load(name)).index;
+    if (!(await this.corpora.knows(name))) return undefined;
+    return (await this.corpora.forTopic(name, topic)).index;
   }
 
   private simulatedOptions(): SimulatedEngineOptions {
