@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { EngineFactory, PassageHit } from '@orrery/engines';
+import type { EngineFactory, Passage } from '@orrery/engines';
 import { CorpusFetchToolInputSchema, CorpusSearchToolInputSchema } from '@orrery/protocol';
 import { jsonResult } from './tool-results';
 
@@ -12,16 +12,14 @@ export function parseResultId(id: string, defaultCorpus: string): { corpus: stri
   return cut > 0 ? { corpus: id.slice(0, cut), passageId: id.slice(cut + 1) } : { corpus: defaultCorpus, passageId: id };
 }
 
-const urlOf = (corpus: string, p: PassageHit) => p.url ?? `orrery://corpora/${corpus}/passages/${encodeURIComponent(p.id)}`;
+const urlOf = (corpus: string, p: Passage) => p.url ?? `orrery://corpora/${corpus}/passages/${encodeURIComponent(p.id)}`;
 
 /** `search` and `fetch` over a corpus the server knows, in the ChatGPT connector convention. */
 export function registerCorpusTools(server: McpServer, engines: EngineFactory): void {
-  const indexOf = async (corpus: string | undefined) => {
+  const known = async (corpus: string | undefined) => {
     const name = corpus ?? engines.config.DEFAULT_CORPUS;
     if (!(await engines.knowsCorpus(name))) throw new Error(`corpus: unknown corpus "${name}"; known: ${engines.corpusNames().join(', ')}`);
-    const index = await engines.passagesFor(name);
-    if (!index) throw new Error(`corpus "${name}" has no passages loaded`);
-    return { name, index };
+    return name;
   };
 
   server.registerTool(
@@ -32,7 +30,10 @@ export function registerCorpusTools(server: McpServer, engines: EngineFactory): 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, corpus, limit }) => {
-      const { name, index } = await indexOf(corpus);
+      const name = await known(corpus);
+      // A stored corpus is searched through the working index of the query as a topic.
+      const index = await engines.passagesFor(name, query);
+      if (!index) throw new Error(`corpus "${name}" has no passages loaded`);
       const results = index.search(query, limit).map((p) => ({
         id: resultId(name, p.id),
         title: p.title,
@@ -49,8 +50,8 @@ export function registerCorpusTools(server: McpServer, engines: EngineFactory): 
     { description: 'The full text of a passage search returned, with its title and URL.', inputSchema: CorpusFetchToolInputSchema, annotations: { readOnlyHint: true, openWorldHint: false } },
     async ({ id, corpus }) => {
       const parsed = parseResultId(id, corpus ?? engines.config.DEFAULT_CORPUS);
-      const { name, index } = await indexOf(parsed.corpus);
-      const p = index.get(parsed.passageId);
+      const name = await known(parsed.corpus);
+      const p = await engines.passage(name, parsed.passageId);
       if (!p) throw new Error(`id: no passage ${id} in corpus ${name}`);
       return jsonResult({ id: resultId(name, p.id), title: p.title, text: p.text, url: urlOf(name, p), metadata: { corpus: name } });
     },

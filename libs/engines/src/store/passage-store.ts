@@ -19,6 +19,19 @@ export interface StoreSearchOptions {
   perDocument?: number;
 }
 
+/** The index terms a store keeps for a passage (the corpus engine's analysed terms, space-joined). */
+export interface IndexedTerms {
+  id: string;
+  text: string;
+  title: string;
+}
+
+/** How common some terms are in a whole corpus: its passage count and, per term, the passages that contain it. */
+export interface TermStats {
+  passages: number;
+  df: Map<string, number>;
+}
+
 export interface CorpusStats {
   passages: number;
   documents: number;
@@ -45,6 +58,12 @@ export interface PassageStore {
   search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]>;
   /** The passages with these ids, in the order asked; unknown ids are left out. */
   get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]>;
+  /** The index terms of these passages, in the order asked; unknown ids are left out (an engine builds a working index from them without analysing the text again). */
+  indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]>;
+  /** Document frequencies of index terms over the whole corpus (terms it lacks are left out), so a working index of part of it weighs terms as the corpus does. */
+  termStats(corpus: string, terms: readonly string[]): Promise<TermStats>;
   stats(corpus: string): Promise<CorpusStats>;
+  /** A number that changes whenever a write changes the corpus's passages (0: never written), so readers know when what they derived is stale. */
+  generation(corpus: string): Promise<number>;
   close(): Promise<void>;
 }
