@@ -1,8 +1,7 @@
 import { CONFIDENCE, DEFAULT_L2_TIMEOUT_MS, ESCALATE_BELOW } from './judge-thresholds';
 import type { JudgeInput, JudgeVerdict } from './judge-types';
 import { judgeOffVerdict } from './judge-off';
-import { l0Judge, tightestBudget } from './l0-judge';
-import { applyPivotGuards } from './pivot-guard';
+import { l0Rules } from './l0-judge';
 import { buildReviewSummary, type ReviewSummary } from './review-summary';
 import { routeByConfidence, type ConfidenceRoute } from './route-by-confidence';
 import { isJudgeVerdict } from './verdict-contract';
@@ -44,24 +43,18 @@ export interface LeveledDecision {
 }
 
 /**
- * System 1 then System 2:
- * 1. budget exhausted below target coverage → L3 (needs_review) right away;
- * 2. JUDGE=off → judgeOffVerdict (never pivots, never escalates);
- * 3. L0; confidence >= 0.5 → act (flagged when <= 0.8);
- * 4. confidence < 0.5 and an L2 is given → L2 with a timeout. Timeout/error/contract breach → `continue`
- *    (confidence 0.5, flagged). A valid L2 verdict goes through the same pivot guards; if it is also
- *    unsure (< 0.5) → L3;
- * 5. confidence < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
+ * System 1 then System 2 (the round policy, nextMove, has already taken the budget and applies the pivot
+ * guards to what this returns):
+ * 1. JUDGE=off → judgeOffVerdict (never pivots, never escalates);
+ * 2. L0; confidence >= 0.5 → act (flagged when <= 0.8);
+ * 3. confidence < 0.5 and an L2 is given → L2 with a timeout. Timeout/error/contract breach → `continue`
+ *    (confidence 0.5, flagged). If a valid L2 verdict is also unsure (< 0.5) → L3;
+ * 4. confidence < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
  *    than one more round, seed 000 §6.3), flagged.
  */
 export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): Promise<LeveledDecision> {
-  const exhausted = tightestBudget(input.state.budgetLeft).fraction <= 0;
-  const belowTarget = input.state.coverage < input.targetCoverage;
-
-  const first = opts.judgeEnabled ? l0Judge(input) : judgeOffVerdict(input);
+  const first = opts.judgeEnabled ? l0Rules(input) : judgeOffVerdict(input);
   const trail: JudgeVerdict[] = [first];
-
-  if (exhausted && belowTarget) return review(input, 'budget-exhausted-below-target', first, trail, opts.judgeEnabled ? [] : ['judge-off']);
 
   if (!opts.judgeEnabled) {
     const route = routeByConfidence(first.confidence);
@@ -91,7 +84,7 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
     trail.push(v);
     return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: ['l2-invalid', 'act-and-flag'], trail, l2Ms: res.ms };
   }
-  const second = applyPivotGuards({ ...res.value, level: 'L2' }, input);
+  const second: JudgeVerdict = { ...res.value, level: 'L2' };
   trail.push(second);
   if (second.confidence < ESCALATE_BELOW) return { ...review(input, 'judge-unsure', second, trail, []), l2Ms: res.ms };
   const route2 = routeByConfidence(second.confidence);
@@ -100,7 +93,7 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
 
 function review(
   input: JudgeInput,
-  cause: 'budget-exhausted-below-target' | 'judge-unsure',
+  cause: 'judge-unsure',
   last: JudgeVerdict,
   trail: JudgeVerdict[],
   flags: DecisionFlag[],

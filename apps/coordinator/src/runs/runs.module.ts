@@ -11,7 +11,9 @@ import { RunsService } from './runs.service';
 import { RoundJudgeService } from '../judge/round-judge.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { FinalizeStep } from './steps/finalize.step';
-import { RoundAdvance } from './steps/round-advance.service';
+import { PendingDispatch } from './steps/pending-dispatch';
+import { ResumeStep } from './steps/resume.step';
+import { RoundDecision } from './steps/round-decision';
 import { PlanStep } from './steps/plan.step';
 import { RoundStep } from './steps/round.step';
 import { TaskProgressListener } from './task-progress.listener';
@@ -32,7 +34,9 @@ import { RunIndex } from './run-index';
     ResultCheckService,
     MetricsService,
     RoundJudgeService,
-    RoundAdvance,
+    RoundDecision,
+    PendingDispatch,
+    ResumeStep,
     PlanStep,
     RoundStep,
     FinalizeStep,
