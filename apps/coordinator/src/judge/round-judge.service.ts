@@ -48,7 +48,8 @@ export class RoundJudgeService {
     };
   }
 
-  async decide(run: Run, input: JudgeInput): Promise<JudgedDecision> {
+  /** `judgeEnabled`: the run's JUDGE setting and the deployment's switch, read just before this decision. */
+  async decide(run: Run, input: JudgeInput, judgeEnabled: boolean): Promise<JudgedDecision> {
     const engine = this.engines.coordinator(run.engine);
     let usage: TokenUsage | undefined;
     const l2: L2Judge | undefined = hasModelJudge(engine)
@@ -58,7 +59,7 @@ export class RoundJudgeService {
           return asked.verdict;
         }
       : undefined;
-    const decision = await decideWithLevels(input, { judgeEnabled: run.judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) });
+    const decision = await decideWithLevels(input, { judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) });
     for (const [i, v] of decision.trail.entries()) {
       await this.decisions.log(
         run.id,

@@ -8,6 +8,7 @@ import { CoordinatorStepsProcessor } from './coordinator-steps.processor';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { RunsService } from './runs.service';
+import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
 import { RoundJudgeService } from '../judge/round-judge.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { FinalizeStep } from './steps/finalize.step';
@@ -34,6 +35,7 @@ import { RunIndex } from './run-index';
     ResultCheckService,
     MetricsService,
     RoundJudgeService,
+    DeploymentJudgeSwitch,
     RoundDecision,
     PendingDispatch,
     ResumeStep,
@@ -43,6 +45,6 @@ import { RunIndex } from './run-index';
     CoordinatorStepsProcessor,
     TaskProgressListener,
   ],
-  exports: [RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
+  exports: [DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
 })
 export class RunsModule {}

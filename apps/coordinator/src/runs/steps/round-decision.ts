@@ -6,6 +6,7 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordin
 import type { RoundFigures } from '../../coverage/round-figures';
 import { effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
+import { DeploymentJudgeSwitch } from '../../judge/deployment-judge-switch';
 import { buildReviewSummary } from '../../judge/review-summary';
 import { type JudgedDecision, RoundJudgeService } from '../../judge/round-judge.service';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -23,6 +24,7 @@ export class RoundDecision {
     private readonly judge: RoundJudgeService,
     private readonly decisions: DecisionLogService,
     private readonly metrics: MetricsService,
+    private readonly judgeSwitch: DeploymentJudgeSwitch,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -56,7 +58,8 @@ export class RoundDecision {
     for (;;) {
       const move = nextMove(input);
       if (move.kind === 'ask-judge') {
-        judged = await this.judge.decide(run, judgeInput);
+        // Read at every decision: an admin's flip reaches running runs on their next round.
+        judged = await this.judge.decide(run, judgeInput, run.judgeEnabled && (await this.judgeSwitch.enabled()));
         this.metrics.judgeVerdict(judged.verdict.signal, judged.verdict.level);
         input.verdict = { by: 'judge', outcome: judged.outcome, verdict: judged.verdict, input: judgeInput };
         continue;
