@@ -42,6 +42,8 @@ export const EngineConfigSchema = z
     TASK_TOKEN_ESTIMATE: int(20_000),
     /** Tool calls (client and server) one search task may make. */
     TASK_MAX_TOOL_CALLS: int(40, 1),
+    /** The loop judge inside each Claude research task: a synchronous judge-model call every this many steps, asynchronous ones between. */
+    LOOP_JUDGE_EVERY: int(5, 1),
     /** Per-request timeout of the Messages API client. */
     ANTHROPIC_TIMEOUT_MS: int(300_000, 1000),
     WEB_SEARCH: onOff('on'),

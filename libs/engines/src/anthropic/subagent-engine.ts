@@ -2,12 +2,14 @@ import type { Finding, ReportSection, SearchResult, SearchTask, Source, Synthesi
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
+import type { StepJudgeModel } from '../step-judge';
 import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
+import { LoopJudge } from './loop-judge';
 import { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
 import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
 import { priceOf } from './pricing';
-import { SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
-import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
+import { LOOP_JUDGE_SYSTEM, SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
+import { FindingsDraftSchema, JudgeVerdictSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
 import { SourceLedger } from './sources';
 import { structuredCall } from './structured';
 import { researchTools } from './tools';
@@ -89,6 +91,8 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     }
 
     await progress({ stage: 'research', message: `researching: ${redactor.text(task.query).slice(0, 400)}`, fraction: 0.1 });
+    const budget = this.loopBudget(task.budget);
+    const judge = this.loopJudge(task, redactor, usage, budget);
     let loop: AgentLoopResult;
     try {
       loop = await runAgentLoop({
@@ -103,15 +107,18 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         maxIterations: this.o.maxIterations,
         idleThreshold: this.o.idleThreshold,
         observe: (m) => ledger.observe(m),
-        budget: this.loopBudget(task.budget),
+        budget,
         label: `search task ${task.taskId}`,
+        ...(judge ? { onStep: judge.onStep } : {}),
       });
     } catch (err) {
       if (!isFallbackWorthy(err)) throw err;
+      await judge?.settle();
       return this.searchFallback(task, progress, usage, decisions, redactor, err.message, {}, ledger.list());
     }
+    await judge?.settle();
     addUsage(usage, loop.usage);
-    for (const d of loop.decisions) {
+    for (const d of [...(judge?.decisions ?? []), ...loop.decisions]) {
       decisions.push(d);
       await reportDecision(progress, d);
     }
@@ -284,6 +291,33 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       usage,
       stats: { ...stats, droppedCitations, redactions: redactor.total },
     };
+  }
+
+  /** The loop judge of one task, its model's tokens added to the task's usage; none when the engine has no loop judge. */
+  private loopJudge(task: SearchTask, redactor: Redactor, usage: TokenUsage, budget: LoopBudget): LoopJudge | undefined {
+    const settings = this.o.loopJudge;
+    if (!settings) return undefined;
+    const goal = redactor.text(task.context.objective);
+    const model: StepJudgeModel = async (input, ctx) => {
+      const user = [
+        untrustedData('goal', goal),
+        `Step just completed: ${input.step}${input.maxSteps ? ` of at most ${input.maxSteps}` : ''}`,
+        `Recent tool calls:\n${(input.recentActions ?? []).slice(-8).map((a) => `- ${redactor.text(typeof a === 'string' ? a : `${a.action}${a.newInformation === false ? ' (nothing new)' : ''}`)}`).join('\n') || '- (none)'}`,
+        `State: ${input.stateSummary}`,
+      ].join('\n');
+      const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: JudgeVerdictSchema, purpose: 'loop judge verdict', maxTokens: 512, signal: ctx.signal });
+      addUsage(usage, res.usage);
+      return { signal: res.value.signal, confidence: res.value.confidence, reasons: [res.value.reason] };
+    };
+    return new LoopJudge({
+      goal,
+      label: `search task ${task.taskId}`,
+      every: settings.every,
+      timeoutMs: settings.timeoutMs,
+      enabled: settings.enabled,
+      model,
+      ...(budget.maxToolCalls !== undefined ? { maxSteps: budget.maxToolCalls } : {}),
+    });
   }
 
   /** The loop's share of the task's budget (the rest is kept for extraction); without one, the engine's own cap on tool calls. */

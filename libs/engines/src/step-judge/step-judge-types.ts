@@ -74,4 +74,6 @@ export interface StepJudgeOptions {
   timeoutMs?: number;
   /** false = JUDGE=off: rules only, the model is never called. Default true. */
   judgeEnabled?: boolean;
+  /** When the model is asked: only when the rules are unsure (default), or always unless the rules say stop (a scheduled check). */
+  escalate?: 'when-unsure' | 'always';
 }
