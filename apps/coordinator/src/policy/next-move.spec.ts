@@ -19,7 +19,10 @@ const state = (p: Partial<PolicyState> = {}): PolicyState => ({
   knownSubtopicIds: ['s1', 's2', 's3'],
   ...p,
 });
-const figures = (p: Partial<PolicyInput['figures']> = {}): PolicyInput['figures'] => ({ coverage: 0.5, targetCoverage: 0.8, novelty: 0.5, budgetLeft: { dimension: 'tokens', fraction: 0.6 }, ...p });
+const figures = (p: Partial<PolicyInput['figures']> = {}): PolicyInput['figures'] => {
+  const budgetLeft = p.budgetLeft ?? { dimension: 'tokens', fraction: 0.6 };
+  return { coverage: 0.5, targetCoverage: 0.8, novelty: 0.5, budgetLeft, extendableLeft: budgetLeft.dimension === 'costUsd' ? 0.6 : budgetLeft.fraction, ...p };
+};
 
 function judgeInput(round: number, history: SignalHistory, p: { novelty?: number; idleRounds?: number } = {}): JudgeInput {
   const idle = p.idleRounds ?? 0;
@@ -45,7 +48,8 @@ const rows: Array<[string, PolicyInput, Partial<NextMove> & { kind: NextMove['ki
   ['cancelled', { state: state({ cancelRequested: true }), figures: figures() }, { kind: 'synthesize', rule: 'cancelled' }],
   ['straightforward', { state: state({ classification: 'straightforward', round: 1 }), figures: figures() }, { kind: 'synthesize', rule: 'straightforward' }],
   ['round cap', { state: state({ round: 5 }), figures: figures() }, { kind: 'synthesize', rule: 'round-cap' }],
-  ['budget spent below target → person', { state: state(), figures: figures({ budgetLeft: { dimension: 'costUsd', fraction: 0 } }) }, { kind: 'review', cause: 'budget-exhausted-below-target' }],
+  ['budget spent below target → person', { state: state(), figures: figures({ budgetLeft: { dimension: 'tasks', fraction: 0 } }) }, { kind: 'review', cause: 'budget-exhausted-below-target' }],
+  ['dollars spent below target → report (a dollar cap is final)', { state: state(), figures: figures({ budgetLeft: { dimension: 'costUsd', fraction: 0 } }) }, { kind: 'synthesize', rule: 'budget-exhausted' }],
   ['budget spent at target → report', { state: state(), figures: figures({ coverage: 0.9, budgetLeft: { dimension: 'tokens', fraction: 0 } }) }, { kind: 'synthesize', rule: 'budget-exhausted' }],
   ['under 15% → wrap up', { state: state(), figures: figures({ budgetLeft: { dimension: 'wallSeconds', fraction: 0.149 } }) }, { kind: 'synthesize', rule: 'budget-wrap-up' }],
   ['exactly 15% → no wrap-up, ask the judge', { state: state(), figures: figures({ budgetLeft: { dimension: 'tasks', fraction: 0.15 } }) }, { kind: 'ask-judge' }],

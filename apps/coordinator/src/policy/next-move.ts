@@ -29,6 +29,11 @@ export interface PolicyFigures {
   novelty: number;
   /** The tightest budget dimension, every dimension (dollars too) counted. */
   budgetLeft: { dimension: string; fraction: number };
+  /**
+   * The tightest of the dimensions a person may extend at a review (tokens, tasks, rounds, wall time). A spent
+   * dollar cap is final: the run reports what it has rather than wait for someone to spend past it.
+   */
+  extendableLeft: number;
 }
 
 /** What the step handler brings back after carrying out an `ask-judge` move, or a person's answer. */
@@ -106,7 +111,7 @@ export function nextMove(input: PolicyInput): NextMove {
   if (!person) {
     const budget = budgetCall(figures.budgetLeft.fraction);
     const budgetSignals = { ...signals, budgetTightest: figures.budgetLeft.dimension, budgetLeft: r2(figures.budgetLeft.fraction) };
-    if (budget === 'exhausted' && figures.coverage < figures.targetCoverage) {
+    if (budgetCall(figures.extendableLeft) === 'exhausted' && figures.coverage < figures.targetCoverage) {
       const rule = 'budget-exhausted-below-target';
       return { kind: 'review', rule, cause: rule, decision: { decisionType: 'escalation', level: 'L3', confidence: 0.99, conclusion: `needs review: the ${figures.budgetLeft.dimension} budget is spent below target coverage`, signals: { ...budgetSignals, rule } } };
     }

@@ -76,7 +76,7 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
       if (step.step === 'plan') await this.planStep.run(step.runId);
       else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0);
       else if (step.step === 'resume') await this.resumeStep.run(await this.store.require(step.runId), step.round, step.action);
-      else await this.finalizeStep.run(step.runId);
+      else await this.finalizeStep.run(step.runId, step.attempt ?? 0);
     } catch (err) {
       // Its tasks are still out: back to sleep, without spending an attempt, until they settle or the timer.
       if (err instanceof TasksPendingError) {

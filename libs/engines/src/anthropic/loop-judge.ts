@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { EngineDecision } from '../engine';
-import { judgeStep, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '../step-judge';
+import { judgeStep, STEP_ESCALATE_BELOW, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '../step-judge';
 import type { LoopStep, StepVerdict } from './agent-loop';
 
 export interface LoopJudgeOptions {
@@ -45,8 +45,8 @@ function actionsOf(content: ContentBlock[], newSources: number): StepAction[] {
 
 /**
  * The judge inside an agent loop (the loop's `onStep`). After each tool turn: the step rules (idle, repetition of
- * the same query or passage, the step budget) every step; the judge model synchronously every `every` steps and
- * asynchronously in between (its answer is used on the next step, and dropped when it comes later than that:
+ * the same query or passage, the step budget) every step; the judge model synchronously every `every` steps and,
+ * in between, asynchronously where the rules are unsure (its answer is used on the next step, dropped when later:
  * each judgement carries the step it was computed on as its state version). Two asynchronous pivots in a row force
  * a synchronous call. When levels disagree the conservative signal wins, and the disagreement is recorded.
  * A pivot steers the model away from the repeated path; the step judge's guards turn a pivot in its cooldown on a
@@ -85,7 +85,8 @@ export class LoopJudge {
         const v = await judgeStep(input, { model, timeoutMs: this.o.timeoutMs, escalate: 'always' });
         judged.push({ verdict: v, mode: 'sync' });
         this.log(v, 'sync', n, forced ? { forcedBy: 'two async pivots' } : {});
-      } else {
+      } else if (judged[0]!.verdict.confidence < STEP_ESCALATE_BELOW) {
+        // Between the scheduled checks the model is asked only where the rules are unsure, without holding the loop.
         this.issueAsync(input, model);
       }
     }
@@ -111,7 +112,7 @@ export class LoopJudge {
 
   private issueAsync(input: StepJudgeInput, model: StepJudgeModel): void {
     const p: Pending = { version: input.stateVersion!, done: Promise.resolve() };
-    p.done = judgeStep(input, { model, timeoutMs: this.o.timeoutMs, escalate: 'always' }).then((v) => {
+    p.done = judgeStep(input, { model, timeoutMs: this.o.timeoutMs }).then((v) => {
       p.settled = v;
     });
     this.pending.push(p);

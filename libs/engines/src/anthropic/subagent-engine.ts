@@ -454,6 +454,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       `Objective: ${r.text(task.context.objective)}`,
       `Output format: ${r.text(task.context.outputFormat) || 'sections with paragraphs'}`,
       `Cite at most ${task.maxCitations} distinct sources. Back each paragraph with the ids (in brackets) of the findings it uses.`,
+      ...(task.context.correction ? [`Correction from the previous draft's check: ${r.text(task.context.correction)}`] : []),
       'Findings (gathered from untrusted sources):',
       untrustedData('findings', sections.join('\n\n')),
     ].join('\n');

@@ -33,6 +33,7 @@ export class RoundDecision {
     const plan = run.plan!;
     const nowMs = Date.now();
     const effort = effortFor(plan.classification);
+    const left = remaining(run.budgetLedger, nowMs);
     const input: PolicyInput = {
       state: {
         cancelRequested: run.cancelRequested,
@@ -46,7 +47,7 @@ export class RoundDecision {
         history: run.signalHistory,
         knownSubtopicIds: plan.subtopics.map((s) => s.id),
       },
-      figures: { coverage: figures.coverage, targetCoverage: this.config.TARGET_COVERAGE, novelty: figures.novelty, budgetLeft: tightestOf(remaining(run.budgetLedger, nowMs)) },
+      figures: { coverage: figures.coverage, targetCoverage: this.config.TARGET_COVERAGE, novelty: figures.novelty, budgetLeft: tightestOf(left), extendableLeft: Math.min(left.tokens, left.tasks, left.rounds, left.wallSeconds) },
       ...(person ? { verdict: person } : {}),
     };
     const log = (d: EngineDecision) => this.decisions.log(run.id, `round:${rec.n}:${d.decisionType}`, d, run.stateVersion);
