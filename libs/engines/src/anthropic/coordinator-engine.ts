@@ -33,6 +33,8 @@ export interface JudgeInput {
 
 export interface JudgeVerdictResult extends JudgeVerdict {
   usage: TokenUsage;
+  /** The model's reply as it came, for the decision log. */
+  raw: string;
 }
 
 /** Coverage check thresholds: share of facets covered, and the largest tolerated overlap between two subtopics. */
@@ -281,7 +283,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         maxTokens: 512,
         signal: input.abortSignal,
       });
-      return { ...res.value, usage: res.usage };
+      return { ...res.value, usage: res.usage, raw: res.raw };
     } catch (err) {
       if (err instanceof StructuredOutputError) throw new Error(`Anthropic judge: ${err.message}; treat as no verdict`, { cause: err });
       throw err;

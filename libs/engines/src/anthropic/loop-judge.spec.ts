@@ -85,6 +85,14 @@ describe('LoopJudge', () => {
     expect(j.decisions.find((d) => d.signals.mode === 'sync')).toMatchObject({ signals: { step: 3, forcedBy: 'two async pivots' } });
   });
 
+  it("wraps the loop up when less than 15% of the task's budget is left, judge calls counted", async () => {
+    const model = vi.fn(says('continue'));
+    const j = judge({ every: 1, model, budgetLeft: () => 0.1 });
+    const v = await j.onStep(search('a', 3));
+    expect(v && 'stop' in v && v.stop).toMatchObject({ level: 'L0', signals: { rule: 'task-budget', stateVersion: 1 } });
+    expect(model).not.toHaveBeenCalled();
+  });
+
   it('never asks the model while judging is switched off, and reads the switch at every step', async () => {
     const model = vi.fn(says('continue'));
     let on = true;

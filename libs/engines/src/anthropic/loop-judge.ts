@@ -10,6 +10,8 @@ export interface LoopJudgeOptions {
   every: number;
   /** The task's step budget: at it the rules stop the loop. */
   maxSteps?: number;
+  /** Share of the task's budget left after a step (the loop's usage plus the judge model's): the rules' per-task budget. */
+  budgetLeft?: (step: LoopStep) => number;
   /** The judge model (L2); without one the loop judge is rules only. */
   model?: StepJudgeModel;
   /** Read before every model judgement: the deployment's switch and JUDGE. Off = rules only, no model request. */
@@ -24,9 +26,18 @@ interface Judged {
 }
 interface Pending {
   version: number;
+  summary: string;
   settled?: StepJudgeVerdict;
+  ms?: number;
   done: Promise<void>;
 }
+
+/** What the judge saw at a step, in one line: the decision log's input summary. */
+const summaryOf = (input: StepJudgeInput): string => {
+  const last = input.recentActions?.at(-1);
+  const action = last === undefined ? '(none)' : typeof last === 'string' ? last : `${last.action}${last.newInformation === false ? ' (nothing new)' : ''}`;
+  return `step ${input.step}${input.maxSteps ? ` of ${input.maxSteps}` : ''}; ${input.stateSummary}; last call ${action}`.slice(0, 500);
+};
 
 /** stop > pivot > continue: when two levels disagree the more conservative wins. */
 const RANK = { continue: 0, pivot: 1, stop: 2 } as const;
@@ -59,6 +70,7 @@ export class LoopJudge {
   private readonly actions: StepAction[] = [];
   private readonly history: StepHistoryEntry[] = [];
   private pending: Pending[] = [];
+  private summary = '';
   private asyncPivotsInRow = 0;
 
   constructor(private readonly o: LoopJudgeOptions) {}
@@ -74,7 +86,9 @@ export class LoopJudge {
       history: [...this.history],
       stateVersion: n,
       ...(this.o.maxSteps !== undefined ? { maxSteps: this.o.maxSteps } : {}),
+      ...(this.o.budgetLeft ? { budgetLeft: this.o.budgetLeft(s) } : {}),
     };
+    this.summary = summaryOf(input);
     const judged: Judged[] = [{ verdict: stepJudgeL0(input), mode: 'rules' }];
     judged.push(...this.takeAsync(n));
     const model = this.o.model && (await this.o.enabled()) ? this.o.model : undefined;
@@ -82,9 +96,10 @@ export class LoopJudge {
       const forced = this.asyncPivotsInRow >= 2;
       if (n % this.o.every === 0 || forced) {
         this.asyncPivotsInRow = 0;
+        const t0 = performance.now();
         const v = await judgeStep(input, { model, timeoutMs: this.o.timeoutMs, escalate: 'always' });
         judged.push({ verdict: v, mode: 'sync' });
-        this.log(v, 'sync', n, forced ? { forcedBy: 'two async pivots' } : {});
+        this.log(v, 'sync', n, { latencyMs: Math.round(performance.now() - t0), ...(forced ? { forcedBy: 'two async pivots' } : {}) });
       } else if (judged[0]!.verdict.confidence < STEP_ESCALATE_BELOW) {
         // Between the scheduled checks the model is asked only where the rules are unsure, without holding the loop.
         this.issueAsync(input, model);
@@ -111,9 +126,11 @@ export class LoopJudge {
   }
 
   private issueAsync(input: StepJudgeInput, model: StepJudgeModel): void {
-    const p: Pending = { version: input.stateVersion!, done: Promise.resolve() };
+    const p: Pending = { version: input.stateVersion!, summary: summaryOf(input), done: Promise.resolve() };
+    const t0 = performance.now();
     p.done = judgeStep(input, { model, timeoutMs: this.o.timeoutMs }).then((v) => {
       p.settled = v;
+      p.ms = Math.round(performance.now() - t0);
     });
     this.pending.push(p);
   }
@@ -128,11 +145,11 @@ export class LoopJudge {
         continue;
       }
       if (p.version < n - 1) {
-        this.decisions.push(this.decision(p.settled, 'async', n, `dropped: computed on step ${p.version}, the loop is at step ${n}`, { stale: true }));
+        this.decisions.push(this.decision(p.settled, 'async', n, `dropped: computed on step ${p.version}, the loop is at step ${n}`, { stale: true, input: p.summary, latencyMs: p.ms ?? 0 }));
         continue;
       }
       out.push({ verdict: p.settled, mode: 'async' });
-      this.log(p.settled, 'async', n);
+      this.log(p.settled, 'async', n, { input: p.summary, latencyMs: p.ms ?? 0 });
       this.asyncPivotsInRow = p.settled.signal === 'pivot' ? this.asyncPivotsInRow + 1 : 0;
     }
     this.pending = keep;
@@ -149,7 +166,7 @@ export class LoopJudge {
       level: v.level,
       confidence: v.confidence,
       conclusion: `${this.o.label}: ${conclusion}`.slice(0, 2000),
-      signals: { step, stateVersion: v.stateVersion, mode, rule: v.rule, signal: v.signal, ...extra },
+      signals: { step, stateVersion: v.stateVersion, mode, rule: v.rule, signal: v.signal, input: this.summary, ...extra },
     };
   }
 }

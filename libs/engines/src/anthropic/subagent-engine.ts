@@ -298,6 +298,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const settings = this.o.loopJudge;
     if (!settings) return undefined;
     const goal = redactor.text(task.context.objective);
+    const judgeSpent = emptyUsage();
     const model: StepJudgeModel = async (input, ctx) => {
       const user = [
         untrustedData('goal', goal),
@@ -307,6 +308,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       ].join('\n');
       const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: JudgeVerdictSchema, purpose: 'loop judge verdict', maxTokens: 512, signal: ctx.signal });
       addUsage(usage, res.usage);
+      addUsage(judgeSpent, res.usage);
       return { signal: res.value.signal, confidence: res.value.confidence, reasons: [res.value.reason] };
     };
     return new LoopJudge({
@@ -317,6 +319,11 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       enabled: settings.enabled,
       model,
       ...(budget.maxToolCalls !== undefined ? { maxSteps: budget.maxToolCalls } : {}),
+      budgetLeft: (step) => {
+        const tokens = budget.maxTokens ? 1 - (totalTokens(step.usage) + totalTokens(judgeSpent)) / budget.maxTokens : 1;
+        const cost = budget.maxCostUsd ? 1 - (step.usage.costUsd + judgeSpent.costUsd) / budget.maxCostUsd : 1;
+        return Math.max(0, Math.min(tokens, cost));
+      },
     });
   }
 

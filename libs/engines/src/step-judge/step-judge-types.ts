@@ -30,11 +30,14 @@ export interface StepJudgeInput {
   stateVersion?: number;
   /** The loop's step budget: at or past it the judge says stop. */
   maxSteps?: number;
+  /** Share (0..1) of the task's token and dollar budget still left, judge calls included: below TASK_BUDGET_WRAP_UP, stop. */
+  budgetLeft?: number;
 }
 
 /** The rule that decided (logged). */
 export type StepRule =
   | 'step-budget'
+  | 'task-budget'
   | 'repeated-action'
   | 'idle-steps'
   | 'progress'
