@@ -25,6 +25,8 @@ export const EngineConfigSchema = z
     SIMULATED_SUBTOPICS: int(4, 1),
     SIMULATED_ROUNDS: int(2, 1),
   SIMULATED_EMPTY_EVERY: int(0),
+    /** Pivot drills: gap subtopics come back empty ('gaps'), re-planned ones too ('new'). */
+    SIMULATED_DRY: z.enum(['none', 'gaps', 'new']).default('none'),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_COORDINATOR_MODEL),

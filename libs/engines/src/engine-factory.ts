@@ -143,6 +143,7 @@ export class EngineFactory {
       rounds: this.config.SIMULATED_ROUNDS,
       findingsPerTask: 3,
       emptyEvery: this.config.SIMULATED_EMPTY_EVERY,
+      dry: this.config.SIMULATED_DRY,
     };
   }
 

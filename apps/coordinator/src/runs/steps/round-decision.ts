@@ -66,7 +66,7 @@ export class RoundDecision {
         continue;
       }
       if (move.kind === 'find-gaps') {
-        const gaps = await this.findGaps(run, rec.n, findings, figures, move.maxNewTasks);
+        const gaps = await this.findGaps(run, rec.n, findings, figures, move.maxNewTasks, move.signal);
         usage = gaps.usage;
         input.gaps = gaps;
         continue;
@@ -82,9 +82,11 @@ export class RoundDecision {
     }
   }
 
-  /** The engine's gaps: thin subtopics to search again and new ones to add. */
-  private async findGaps(run: Run, round: number, findings: Finding[], figures: RoundFigures, maxNewTasks: number): Promise<PolicyGaps & { usage: TokenUsage }> {
-    const refinement = await this.engines.coordinator(run.engine).refine({
+  /** The engine's gaps: thin subtopics to search again and new ones to add; on a pivot, a new decomposition. */
+  private async findGaps(run: Run, round: number, findings: Finding[], figures: RoundFigures, maxNewTasks: number, signal: 'continue' | 'pivot'): Promise<PolicyGaps & { usage: TokenUsage }> {
+    const engine = this.engines.coordinator(run.engine);
+    const ask = signal === 'pivot' ? engine.replan.bind(engine) : engine.refine.bind(engine);
+    const refinement = await ask({
       runId: run.id,
       topic: run.topic,
       ...(run.corpus ? { corpus: run.corpus } : {}),
