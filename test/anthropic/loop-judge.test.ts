@@ -61,8 +61,10 @@ describe('the loop judge and the judge switch in Claude runs', () => {
     const researcher = api.accepted.filter((r) => r.role === 'researcher');
     expect(researcher.length).toBe(4 * tasks);
     // With LOOP_JUDGE_EVERY=2 the model was asked too: synchronously at step 2, asynchronously at steps 1 and 3.
-    const modes = (await decisionsOf(id)).filter((d) => d.decisionType === 'loop-judge' && d.level === 'L2').map((d) => d.signals['mode']);
-    expect(modes).toContain('sync');
+    const l2 = (await decisionsOf(id)).filter((d) => d.decisionType === 'loop-judge' && d.level === 'L2');
+    expect(l2.map((d) => d.signals['mode'])).toContain('sync');
+    // The log keeps what the judge saw, the model's reply word for word, and its latency.
+    expect(l2.find((d) => d.signals['mode'] === 'sync')).toMatchObject({ signals: { step: 2, stateVersion: 2, input: expect.stringMatching(/^step 2 of \d+; /), modelReply: expect.stringContaining('"signal":"continue"'), latencyMs: expect.any(Number) } });
   });
 
   it('POST /v1/admin/judge off mid-run: no judge-model request reaches the API afterwards, the run finishes, GET and /metrics show it', async () => {

@@ -38,7 +38,7 @@ describe('LoopJudge', () => {
       calls.push(input.step);
       return { signal: 'continue', confidence: 0.9, reasons: ['fine'] };
     };
-    const j = judge({ every: 3, model });
+    const j = judge({ every: 3, model, replyOf: (v) => `reply for step ${v}` });
     // Odd steps find nothing new (the rules are unsure), even steps bring sources (the rules see progress).
     for (let i = 1; i <= 6; i++) {
       await j.onStep(search(`query ${i}`, i % 2 ? 0 : 2));
@@ -47,6 +47,7 @@ describe('LoopJudge', () => {
     expect(calls).toEqual([1, 3, 5, 6]);
     const sync = j.decisions.filter((d) => d.signals.mode === 'sync').map((d) => d.signals.step);
     expect(sync).toEqual([3, 6]);
+    expect(j.decisions.find((d) => d.signals.mode === 'sync')).toMatchObject({ level: 'L2', signals: { modelReply: 'reply for step 3', latencyMs: expect.any(Number), input: expect.stringMatching(/^step 3; /) } });
     expect(j.decisions.filter((d) => d.signals.mode === 'async').map((d) => d.signals.stateVersion)).toEqual([1, 5]);
   });
 

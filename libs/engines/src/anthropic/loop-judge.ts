@@ -17,6 +17,8 @@ export interface LoopJudgeOptions {
   /** Read before every model judgement: the deployment's switch and JUDGE. Off = rules only, no model request. */
   enabled: () => Promise<boolean>;
   timeoutMs: number;
+  /** The judge model's reply word for word for the judgement of a step (its state version), for the log. */
+  replyOf?: (stateVersion: number) => string | undefined;
 }
 
 type Mode = 'rules' | 'sync' | 'async';
@@ -161,12 +163,13 @@ export class LoopJudge {
   }
 
   private decision(v: StepJudgeVerdict, mode: Mode, step: number, conclusion: string, extra: Record<string, string | number | boolean>): EngineDecision {
+    const reply = v.level === 'L2' ? this.o.replyOf?.(v.stateVersion) : undefined;
     return {
       decisionType: 'loop-judge',
       level: v.level,
       confidence: v.confidence,
       conclusion: `${this.o.label}: ${conclusion}`.slice(0, 2000),
-      signals: { step, stateVersion: v.stateVersion, mode, rule: v.rule, signal: v.signal, input: this.summary, ...extra },
+      signals: { step, stateVersion: v.stateVersion, mode, rule: v.rule, signal: v.signal, input: this.summary, ...(reply !== undefined ? { modelReply: reply.slice(0, 1000) } : {}), ...extra },
     };
   }
 }

@@ -299,6 +299,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     if (!settings) return undefined;
     const goal = redactor.text(task.context.objective);
     const judgeSpent = emptyUsage();
+    const replies = new Map<number, string>();
     const model: StepJudgeModel = async (input, ctx) => {
       const user = [
         untrustedData('goal', goal),
@@ -309,6 +310,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: JudgeVerdictSchema, purpose: 'loop judge verdict', maxTokens: 512, signal: ctx.signal });
       addUsage(usage, res.usage);
       addUsage(judgeSpent, res.usage);
+      replies.set(input.stateVersion ?? input.step, res.raw);
       return { signal: res.value.signal, confidence: res.value.confidence, reasons: [res.value.reason] };
     };
     return new LoopJudge({
@@ -318,6 +320,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       timeoutMs: settings.timeoutMs,
       enabled: settings.enabled,
       model,
+      replyOf: (version) => replies.get(version),
       ...(budget.maxToolCalls !== undefined ? { maxSteps: budget.maxToolCalls } : {}),
       budgetLeft: (step) => {
         const tokens = budget.maxTokens ? 1 - (totalTokens(step.usage) + totalTokens(judgeSpent)) / budget.maxTokens : 1;
