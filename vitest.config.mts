@@ -19,7 +19,7 @@ export default defineConfig({
     include: ['libs/**/src/**/*.spec.ts', 'apps/**/src/**/*.spec.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 60_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
     // Cross-process tests share one Redis and spawn processes: run files one at a time on 2 cores.
     fileParallelism: false,
   },

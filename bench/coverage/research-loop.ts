@@ -18,6 +18,24 @@ export interface LoopOptions {
   maxNewTasks: number;
   maxCitations: number;
   minNovelty: number;
+  /** Called after every round's searches, before the stop checks and refine (the judge's moment). */
+  onRound?: (snapshot: RoundSnapshot) => Promise<void>;
+}
+
+/** The loop's state after a round's searches: what the service's round judge sees. */
+export interface RoundSnapshot {
+  round: number;
+  plan: Plan;
+  findings: ReadonlyMap<string, Finding>;
+  /** Ledger findings per subtopic before this round. */
+  evidenceBefore: Record<string, number>;
+  returned: number;
+  newFindings: number;
+  newSources: number;
+  tasksInRound: number;
+  tasksSoFar: number;
+  /** The report the writer would give on the ledger as it is now. */
+  synthesize(): Promise<SynthesizeResult>;
 }
 
 export const DEFAULT_LOOP: Omit<LoopOptions, 'topic' | 'corpus'> = {
@@ -60,9 +78,22 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
   const run: TaskRun = { id: RUN_ID, engine: 'corpus', corpus: o.corpus, topic: o.topic };
   const limits: TaskLimits = { findingsPerTask: o.maxFindings, maxCitations: o.maxCitations };
 
+  const synthesizeLedger = (r: number): Promise<SynthesizeResult> => {
+    const all = [...findings.values()];
+    const synth = buildSynthesisTask(run, r, plan, all, [...new Set(all.map((f) => f.sourceId))].map((id) => sources.get(id)!), limits);
+    return sub.synthesize(synth, noop);
+  };
+  const evidenceNow = (): Record<string, number> => {
+    const evidence: Record<string, number> = {};
+    for (const f of findings.values()) evidence[f.subtopicId] = (evidence[f.subtopicId] ?? 0) + 1;
+    return evidence;
+  };
+
   while (next.length > 0) {
     round++;
     const known = [...sources.keys()];
+    const evidenceBefore = evidenceNow();
+    const sourcesBefore = sources.size;
     let returned = 0;
     let fresh = 0;
     for (const [i, s] of next.entries()) {
@@ -79,6 +110,8 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
       for (const src of r.sources) if (!sources.has(src.id)) sources.set(src.id, src);
     }
     const novelty = returned ? fresh / returned : 0;
+    const r = round;
+    await o.onRound?.({ round, plan, findings, evidenceBefore, returned, newFindings: fresh, newSources: sources.size - sourcesBefore, tasksInRound: next.length, tasksSoFar: tasks, synthesize: () => synthesizeLedger(r) });
     if (round >= o.maxRounds) {
       stopReason = 'max-rounds';
       break;
@@ -87,8 +120,7 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
       stopReason = `novelty ${novelty.toFixed(2)}`;
       break;
     }
-    const evidence: Record<string, number> = {};
-    for (const f of findings.values()) evidence[f.subtopicId] = (evidence[f.subtopicId] ?? 0) + 1;
+    const evidence = evidenceNow();
     const refined = await coord.refine({ runId: RUN_ID, topic: o.topic, corpus: o.corpus, plan, round, findings: [...findings.values()], evidence, maxNewTasks: o.maxNewTasks });
     engineCalls++;
     decisions.push(...refined.decisions);
@@ -99,8 +131,7 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
   }
 
   const all = [...findings.values()];
-  const synth = buildSynthesisTask(run, round, plan, all, [...new Set(all.map((f) => f.sourceId))].map((id) => sources.get(id)!), limits);
-  const report = await sub.synthesize(synth, noop);
+  const report = await synthesizeLedger(round);
   engineCalls++;
   tasks++;
   return { plan, report, rounds: round, tasks, engineCalls, decisions, ledger: { findings: findings.size, sources: sources.size, sourceIds: [...new Set(all.map((f) => f.sourceId))] }, stopReason };

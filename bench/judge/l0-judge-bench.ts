@@ -4,10 +4,13 @@
  * Times l0Judge over varied inputs after a warm-up, in repeated batches, and reports the median ns/op,
  * together with two baselines measured in the same run and interleaved batch by batch (the machines are
  * noisy, so the ratios are the figures to compare): a trivial call over the same inputs, and
- * JSON.stringify of the input (what merely logging the input costs).
+ * JSON.stringify of the input (what merely logging the input costs). The L1 model (l1Judge on the L0 verdict
+ * it is given) is timed the same way.
  */
 import { l0Judge } from '@orrery/coordinator/dist/judge/l0-judge';
 import type { JudgeInput } from '@orrery/coordinator/dist/judge/judge-types';
+import { l1Judge } from '@orrery/coordinator/dist/judge/l1-model';
+import { L1_MODEL } from '@orrery/coordinator/dist/judge/l1-weights';
 import { benchInputs } from './bench-inputs';
 
 function arg(name: string, dflt: number): number {
@@ -33,6 +36,20 @@ function timeJudge(calls: number): number {
   let acc = 0;
   for (let k = 0; k < calls; k++) {
     const v = l0Judge(INPUTS[k & MASK]!);
+    acc += v.confidence + v.signal.length;
+  }
+  const ns = Number(process.hrtime.bigint() - t0);
+  sink += acc;
+  return ns / calls;
+}
+
+const L0_VERDICTS = INPUTS.map((i) => l0Judge(i));
+
+function timeL1(calls: number): number {
+  const t0 = process.hrtime.bigint();
+  let acc = 0;
+  for (let k = 0; k < calls; k++) {
+    const v = l1Judge(L0_VERDICTS[k & MASK]!, L1_MODEL);
     acc += v.confidence + v.signal.length;
   }
   const ns = Number(process.hrtime.bigint() - t0);
@@ -76,6 +93,7 @@ for (const i of INPUTS) {
 // Warm-up: let the JIT settle on all three loops.
 timeJudge(Math.min(200_000, CALLS));
 timeTrivial(Math.min(200_000, CALLS));
+timeL1(Math.min(200_000, CALLS));
 timeStringify(Math.min(20_000, STRINGIFY_CALLS));
 
 const judge: number[] = [];
@@ -83,8 +101,11 @@ const base: number[] = [];
 const str: number[] = [];
 const ratioStr: number[] = [];
 const ratioBase: number[] = [];
+const l1: number[] = [];
+const ratioL1: number[] = [];
 for (let b = 0; b < BATCHES; b++) {
   const j = timeJudge(CALLS);
+  const m = timeL1(CALLS);
   const t = timeTrivial(CALLS);
   const s = timeStringify(STRINGIFY_CALLS);
   judge.push(j);
@@ -92,6 +113,8 @@ for (let b = 0; b < BATCHES; b++) {
   str.push(s);
   ratioStr.push(j / s);
   ratioBase.push(j / t);
+  l1.push(m);
+  ratioL1.push(m / s);
 }
 
 const result = {
@@ -101,6 +124,8 @@ const result = {
   stringifyCallsPerBatch: STRINGIFY_CALLS,
   batches: BATCHES,
   l0JudgeNsPerOp: { median: median(judge), p10: quantile(judge, 0.1), p90: quantile(judge, 0.9) },
+  l1JudgeNsPerOp: { median: median(l1), p10: quantile(l1, 0.1), p90: quantile(l1, 0.9) },
+  ratioL1ToStringify: median(ratioL1),
   trivialCallNsPerOp: { median: median(base), p10: quantile(base, 0.1), p90: quantile(base, 0.9) },
   jsonStringifyNsPerOp: { median: median(str), p10: quantile(str, 0.1), p90: quantile(str, 0.9) },
   /** Median of per-batch ratios (each ratio from interleaved, same-conditions batches). */
@@ -117,9 +142,11 @@ if (process.argv.includes('--json')) {
   console.log(`L0 judge micro-benchmark — node ${result.node}, ${INPUTS.length} varied inputs, ${BATCHES} batches × ${CALLS} calls (stringify: ${STRINGIFY_CALLS})`);
   console.log(`                       median      p10      p90   (ns/op)`);
   console.log(`  l0Judge            ${f(result.l0JudgeNsPerOp.median)} ${f(result.l0JudgeNsPerOp.p10)} ${f(result.l0JudgeNsPerOp.p90)}`);
+  console.log(`  l1Judge            ${f(result.l1JudgeNsPerOp.median)} ${f(result.l1JudgeNsPerOp.p10)} ${f(result.l1JudgeNsPerOp.p90)}`);
   console.log(`  trivial call       ${f(result.trivialCallNsPerOp.median)} ${f(result.trivialCallNsPerOp.p10)} ${f(result.trivialCallNsPerOp.p90)}`);
   console.log(`  JSON.stringify(in) ${f(result.jsonStringifyNsPerOp.median)} ${f(result.jsonStringifyNsPerOp.p10)} ${f(result.jsonStringifyNsPerOp.p90)}`);
   console.log(`  ratio l0Judge / JSON.stringify(input): ${result.ratioJudgeToStringify.toFixed(3)}   (median of per-batch ratios)`);
+  console.log(`  ratio l1Judge / JSON.stringify(input): ${result.ratioL1ToStringify.toFixed(3)}`);
   console.log(`  ratio l0Judge / trivial call:          ${result.ratioJudgeToTrivialCall.toFixed(1)}`);
   console.log(`  rule mix: ${Object.entries(mix).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}: ${n}`).join('; ')}`);
 }

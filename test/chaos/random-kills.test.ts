@@ -39,7 +39,7 @@ describe('chaos: random SIGKILLs while runs are in flight', () => {
     const env = { SIMULATED_SUBTOPICS: '4', COORDINATOR_LOCK_MS: '4000', SUBAGENT_LOCK_MS: '4000' };
     cluster = new ChaosCluster('chaos-soak', { workerEnv: { SIMULATED_LATENCY_MS: '400' }, env, ...(redis ? { redisUrl: redis.url } : {}) });
     await cluster.startAll(2, 3);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await cluster.stop();
     await redis?.destroy();

@@ -44,6 +44,9 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/** How long a spawned process may take to be ready: module loading alone took 6–11 s on 2 busy cores. */
+const PROCESS_START_MS = 60_000;
+
 /** A coordinator process on a free port (or `env.PORT`), ready when /healthz answers. */
 export async function startCoordinatorProcess(env: Record<string, string>): Promise<ServiceProcess & { url: string }> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -54,7 +57,7 @@ export async function startCoordinatorProcess(env: Record<string, string>): Prom
       if (proc.child.exitCode !== null) throw new Error(`coordinator exited: ${proc.output()}`);
       return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
     },
-    20_000,
+    PROCESS_START_MS,
     'the coordinator to answer /healthz',
   );
   return { ...proc, url };
@@ -68,7 +71,7 @@ export async function startWorkerProcess(env: Record<string, string>, name: stri
       if (proc.child.exitCode !== null) throw new Error(`${name} exited: ${proc.output()}`);
       return proc.output().includes('ready');
     },
-    20_000,
+    PROCESS_START_MS,
     `${name} to start`,
   );
   return proc;

@@ -4,8 +4,7 @@ import { existsSync } from 'node:fs';
 import { describeUsage } from '@orrery/engines';
 import { OrreryClient } from './client/orrery-client';
 import { ProgressRenderer } from './progress/progress-renderer';
-import { ensureRedis, type RedisHandle } from './redis/ensure-redis';
-import { type InProcessService, startInProcessService } from './service/in-process-service';
+import { type LocalService, startLocalService } from './service/local-service';
 import { forTerminal } from './terminal/terminal-text';
 
 const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated]
@@ -32,8 +31,7 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  let redis: RedisHandle | undefined;
-  let service: InProcessService | undefined;
+  let service: LocalService | undefined;
   let client: OrreryClient | undefined;
   const remote = process.env.ORRERY_URL ? new OrreryClient(process.env.ORRERY_URL.replace(/\/$/, ''), process.env.ORRERY_API_KEY) : undefined;
   try {
@@ -42,13 +40,7 @@ async function main(): Promise<number> {
       client = remote;
       process.stderr.write(`[orrery] using the server at ${remote.baseUrl}\n`);
     } else {
-      redis = await ensureRedis();
-      process.env.REDIS_URL = redis.url;
-      process.env.API_KEYS = '';
-      process.env.ADMIN_API_KEYS = '';
-      if (corpusPath) process.env.CORPORA = [process.env.CORPORA, `${LOCAL_CORPUS}=${corpusPath}`].filter(Boolean).join(',');
-      process.stderr.write(`[orrery] Redis at ${redis.url}${redis.owned ? ' (started for this run)' : ''}; starting the coordinator and a worker in-process\n`);
-      service = await startInProcessService();
+      service = await startLocalService({ extraCorpora: corpusPath ? [`${LOCAL_CORPUS}=${corpusPath}`] : [], log: (line) => process.stderr.write(line) });
       client = new OrreryClient(service.url);
     }
 
@@ -72,8 +64,7 @@ async function main(): Promise<number> {
     process.stdout.write(values.json ? `${JSON.stringify(await client.report(id), null, 2)}\n` : forTerminal(await client.reportMarkdown(id)));
     return 0;
   } finally {
-    await service?.close().catch(() => undefined);
-    await redis?.stop().catch(() => undefined);
+    await service?.close();
   }
 }
 

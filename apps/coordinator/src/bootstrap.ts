@@ -16,6 +16,7 @@ import { AuthMiddleware } from './auth/auth.middleware';
 import { BOARD_PATH, bullBoardRouter } from './board/bull-board';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator-config';
 import { CoordinatorModule } from './coordinator.module';
+import { mountMcp } from './mcp/mcp-route';
 import { mountWebPage } from './web/web-page';
 
 export interface StartedCoordinator {
@@ -46,10 +47,13 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   app.useBodyParser('json', { limit: '1mb' });
   app.useGlobalFilters(new HttpErrorsFilter());
   app.enableShutdownHooks();
+  // Without API keys the service is open, so it listens on loopback only.
+  const host = config.HOST ?? (keyless ? '127.0.0.1' : '0.0.0.0');
 
   const queues = [COORDINATOR_QUEUE, SUBAGENT_QUEUE].map((name) => app.get<Queue>(getQueueToken(name)));
   app.use(BOARD_PATH, bullBoardRouter(queues));
   mountWebPage(app);
+  mountMcp(app, { boundHost: host, allowedHosts: config.ALLOWED_HOSTS });
 
   const document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle('Orrery').setDescription('Multi-agent research service').setVersion('1').addBearerAuth().build());
   document.components = {
@@ -60,8 +64,6 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   };
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
 
-  // Without API keys the service is open, so it listens on loopback only.
-  const host = config.HOST ?? (keyless ? '127.0.0.1' : '0.0.0.0');
   if (keyless && host !== '127.0.0.1') logger.warn(`API_KEYS is unset but HOST=${host}: the API is open to anyone who can reach it (requests must still name a loopback host or one of ALLOWED_HOSTS)`);
   await app.listen(overrides.port ?? config.PORT, host);
   const address = app.getHttpServer().address();

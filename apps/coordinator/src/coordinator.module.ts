@@ -3,7 +3,8 @@ import { ApiModule } from './api/api.module';
 import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
 import { EnginesModule } from './engines/engines.module';
+import { McpModule } from './mcp/mcp.module';
 import { RedisModule } from './redis/redis.module';
 
-@Module({ imports: [ConfigModule, RedisModule, AuthModule, EnginesModule, ApiModule] })
+@Module({ imports: [ConfigModule, RedisModule, AuthModule, EnginesModule, ApiModule, McpModule] })
 export class CoordinatorModule {}

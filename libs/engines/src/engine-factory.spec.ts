@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic';
 import { loadEngineConfig } from './engine-config';
 import { EngineFactory, EngineUnavailableError } from './engine-factory';
+import { SqlitePassageStore } from './store/sqlite-passage-store';
 
 const factory = (env: Record<string, string> = {}) => new EngineFactory(loadEngineConfig({ ...env }));
 
@@ -80,11 +84,34 @@ describe('EngineFactory', () => {
     const f = factory({ ANTHROPIC_API_KEY: 'k', DEFAULT_CORPUS: 'mem' });
     f.corpora.registerPassages('mem', [{ id: 'mem-1', title: 'Kestrels', text: 'The kestrel hovers over the river meadow before it dives.' }]);
     f.corpora.registerPassages('other', [{ id: 'oth-1', title: 'Herons', text: 'The heron waits in the shallows of the river.' }]);
-    const a = await f.passagesFor(undefined);
+    const a = await f.passagesFor(undefined, 'kestrels');
     expect(a?.search('kestrel', 3).map((h) => h.id)).toEqual(['mem-1']);
-    expect(await f.passagesFor('mem')).toBe(a);
-    expect((await f.passagesFor('other'))?.get('oth-1')?.title).toBe('Herons');
-    await expect(f.passagesFor('nope')).rejects.toThrow(EngineUnavailableError);
+    expect(await f.passagesFor('mem', 'kestrels')).toBe(a);
+    expect((await f.passagesFor('other', 'herons'))?.get('oth-1')?.title).toBe('Herons');
+    await expect(f.passagesFor('nope', 'anything')).rejects.toThrow(EngineUnavailableError);
+  });
+
+  it('gives the corpus tools a corpus ingested into the passage store: the working index of the task\'s topic', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orrery-factory-store-'));
+    const before = process.env.CORPUS_STORE;
+    process.env.CORPUS_STORE = join(dir, 'passages.sqlite');
+    const store = new SqlitePassageStore(process.env.CORPUS_STORE);
+    try {
+      await store.upsert('notes', [
+        { id: 'n-1', document: 'notes/birds', title: 'Birds', text: 'The kestrel hovers over the river meadow before it dives.', contentHash: 'h1' },
+        { id: 'n-2', document: 'notes/boats', title: 'Boats', text: 'The schooner needs tar for its hull.', contentHash: 'h2' },
+      ]);
+      const f = factory({ ANTHROPIC_API_KEY: 'k' });
+      expect(await f.knowsCorpus('notes')).toBe(true);
+      const p = await f.passagesFor('notes', 'kestrel');
+      expect(p?.search('kestrel', 3).map((h) => h.id)).toEqual(['n-1']);
+      expect(p?.get('n-1')?.title).toBe('Birds');
+    } finally {
+      await store.close();
+      if (before === undefined) delete process.env.CORPUS_STORE;
+      else process.env.CORPUS_STORE = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses the Claude engine without a key', () => {

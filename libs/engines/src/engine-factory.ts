@@ -4,6 +4,7 @@ import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClie
 import { priceTable, type PriceTable } from './anthropic/pricing';
 import { LocalRequestGate, type RequestGate } from './anthropic/request-gate';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
+import type { Passage } from './corpus/passage';
 import type { CoordinatorEngine, PassageSearch, SubagentEngine } from './engine';
 import { splitList, type EngineConfig } from './engine-config';
 import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated';
@@ -28,8 +29,9 @@ export class EngineFactory {
     this.corpora = new CorpusRegistry({ corpora: config.CORPORA });
   }
 
-  knowsCorpus(name: string): boolean {
-    return this.corpora.has(name);
+  /** A configured corpus, or one ingested into the passage store. */
+  knowsCorpus(name: string): Promise<boolean> {
+    return this.corpora.knows(name);
   }
 
   corpusNames(): string[] {
@@ -121,19 +123,27 @@ export class EngineFactory {
         ...domains(c.WEB_FETCH_ALLOWED_DOMAINS, c.WEB_FETCH_BLOCKED_DOMAINS),
         ...(c.WEB_FETCH_MAX_CONTENT_TOKENS > 0 ? { maxContentTokens: c.WEB_FETCH_MAX_CONTENT_TOKENS } : {}),
       },
-      passagesFor: (corpus) => this.passagesFor(corpus),
+      passagesFor: (corpus, topic) => this.passagesFor(corpus, topic),
       ...(this.judgeSwitch ? { loopJudge: { every: c.LOOP_JUDGE_EVERY, timeoutMs: this.judgeSwitch.timeoutMs, enabled: this.judgeSwitch.enabled } } : {}),
     };
   }
 
-  /** The loaded index of a corpus (the task's, else the default), as the Claude engine's corpus tools see it. */
-  async passagesFor(corpus: string | undefined): Promise<PassageSearch | undefined> {
-    if (corpus !== undefined && !this.corpora.has(corpus)) {
-      throw new EngineUnavailableError(`corpus "${corpus}" is not configured in this process; known: ${this.corpusNames().join(', ')} (set CORPORA alike on every process)`);
+  /**
+   * The index of a corpus (the task's, else the default) as the Claude engine's corpus tools see it: a configured
+   * corpus's whole index, or a stored corpus's working index for the task's topic.
+   */
+  async passagesFor(corpus: string | undefined, topic: string): Promise<PassageSearch | undefined> {
+    if (corpus !== undefined && !(await this.corpora.knows(corpus))) {
+      throw new EngineUnavailableError(`corpus "${corpus}" is not configured in this process nor in the passage store; known: ${this.corpusNames().join(', ')} (set CORPORA and CORPUS_STORE alike on every process)`);
     }
     const name = corpus ?? this.config.DEFAULT_CORPUS;
-    if (!this.corpora.has(name)) return undefined;
-    return (await this.corpora.load(name)).index;
+    if (!(await this.corpora.knows(name))) return undefined;
+    return (await this.corpora.forTopic(name, topic)).index;
+  }
+
+  /** One passage of a known corpus by id (configured or stored). */
+  async passage(corpus: string, id: string): Promise<Passage | undefined> {
+    return this.corpora.passage(corpus, id);
   }
 
   private simulatedOptions(): SimulatedEngineOptions {

@@ -1,7 +1,9 @@
-import { CONFIDENCE, DEFAULT_L2_TIMEOUT_MS, ESCALATE_BELOW } from './judge-thresholds';
+import { CONFIDENCE, DEFAULT_L2_TIMEOUT_MS, ESCALATE_BELOW, L1_ACT_AT } from './judge-thresholds';
 import type { JudgeInput, JudgeVerdict } from './judge-types';
 import { judgeOffVerdict } from './judge-off';
 import { l0Rules } from './l0-judge';
+import { l1Judge, type L1Model } from './l1-model';
+import { L1_MODEL } from './l1-weights';
 import { buildReviewSummary, type ReviewSummary } from './review-summary';
 import { routeByConfidence, type ConfidenceRoute } from './route-by-confidence';
 import { isJudgeVerdict } from './verdict-contract';
@@ -14,14 +16,17 @@ export interface DecideOptions {
   l2?: L2Judge;
   /** Deadline for the L2 call; DEFAULT_L2_TIMEOUT_MS (3000) when absent. */
   timeoutMs?: number;
-  /** false = JUDGE=off: rules only, conservative defaults, never L2. */
+  /** false = JUDGE=off: rules only, conservative defaults, never L1 or L2. */
   judgeEnabled: boolean;
+  /** The L1 model; the committed weights (l1-weights.ts) when absent, none when null. */
+  l1?: L1Model | null;
 }
 
 export type DecisionFlag =
   | 'act-and-flag'
   | 'judge-off'
   | 'no-l2'
+  | 'l1-unsure'
   | 'low-confidence-fallback'
   | 'l2-timeout'
   | 'l2-error'
@@ -35,7 +40,7 @@ export interface LeveledDecision {
   verdict: JudgeVerdict;
   route: ConfidenceRoute;
   flags: DecisionFlag[];
-  /** Every verdict considered, in order (L0, then L2 if called), for the decision log. */
+  /** Every verdict considered, in order (L0, then L1 and L2 if asked), for the decision log. */
   trail: JudgeVerdict[];
   review?: ReviewSummary;
   /** Time spent in L2, when called. */
@@ -43,13 +48,15 @@ export interface LeveledDecision {
 }
 
 /**
- * System 1 then System 2 (the round policy, nextMove, has already taken the budget and applies the pivot
- * guards to what this returns):
+ * System 1 then System 2 (the round policy, nextMove, has already taken the budget, and applies the pivot
+ * guards to whatever verdict this returns):
  * 1. JUDGE=off → judgeOffVerdict (never pivots, never escalates);
- * 2. L0; confidence >= 0.5 → act (flagged when <= 0.8);
- * 3. confidence < 0.5 and an L2 is given → L2 with a timeout. Timeout/error/contract breach → `continue`
+ * 2. L0; confidence > 0.8 → act;
+ * 3. otherwise L1 (local, microseconds); its confidence >= L1_ACT_AT → act on it (flagged when <= 0.8);
+ * 4. L1 unsure and L0 >= 0.5 → act on L0, flagged (as without L1);
+ * 5. L0 < 0.5 and an L2 is given → L2 with a timeout. Timeout/error/contract breach → `continue`
  *    (confidence 0.5, flagged). If a valid L2 verdict is also unsure (< 0.5) → L3;
- * 4. confidence < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
+ * 6. L0 < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
  *    than one more round, seed 000 §6.3), flagged.
  */
 export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): Promise<LeveledDecision> {
@@ -62,11 +69,24 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
   }
 
   const route0 = routeByConfidence(first.confidence);
-  if (route0 !== 'escalate') return { outcome: 'act', verdict: first, route: route0, flags: route0 === 'act' ? [] : ['act-and-flag'], trail };
+  if (route0 === 'act') return { outcome: 'act', verdict: first, route: route0, flags: [], trail };
+
+  const model = opts.l1 === undefined ? L1_MODEL : opts.l1;
+  const l1Flags: DecisionFlag[] = [];
+  if (model) {
+    const v1 = l1Judge(first, model);
+    trail.push(v1);
+    if (v1.confidence >= L1_ACT_AT) {
+      const route1 = routeByConfidence(v1.confidence);
+      return { outcome: 'act', verdict: v1, route: route1, flags: route1 === 'act' ? [] : ['act-and-flag'], trail };
+    }
+    l1Flags.push('l1-unsure');
+  }
+  if (route0 === 'act-and-flag') return { outcome: 'act', verdict: first, route: route0, flags: [...l1Flags, 'act-and-flag'], trail };
 
   if (!opts.l2) {
     const v = first.signal === 'continue' ? first : fallbackContinue(first, `L0 unsure (${first.confidence}) and no L2: ${first.signal} → continue`);
-    return { outcome: 'act', verdict: v, route: 'escalate', flags: ['no-l2', 'low-confidence-fallback'], trail };
+    return { outcome: 'act', verdict: v, route: 'escalate', flags: [...l1Flags, 'no-l2', 'low-confidence-fallback'], trail };
   }
 
   const l2 = opts.l2;
@@ -77,18 +97,18 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
     const why = res.status === 'timeout' ? `L2 judge timed out after ${timeoutMs} ms` : `L2 judge failed: ${errMsg(res.error)}`;
     const v = l2Fallback(input, why, flag);
     trail.push(v);
-    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [flag, 'act-and-flag'], trail, l2Ms: res.ms };
+    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [...l1Flags, flag, 'act-and-flag'], trail, l2Ms: res.ms };
   }
   if (!isJudgeVerdict(res.value) || res.value.stateVersion !== input.stateVersion) {
     const v = l2Fallback(input, 'L2 verdict broke the output contract (shape or stateVersion)', 'l2-invalid');
     trail.push(v);
-    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: ['l2-invalid', 'act-and-flag'], trail, l2Ms: res.ms };
+    return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [...l1Flags, 'l2-invalid', 'act-and-flag'], trail, l2Ms: res.ms };
   }
   const second: JudgeVerdict = { ...res.value, level: 'L2' };
   trail.push(second);
-  if (second.confidence < ESCALATE_BELOW) return { ...review(input, 'judge-unsure', second, trail, []), l2Ms: res.ms };
+  if (second.confidence < ESCALATE_BELOW) return { ...review(input, 'judge-unsure', second, trail, l1Flags), l2Ms: res.ms };
   const route2 = routeByConfidence(second.confidence);
-  return { outcome: 'act', verdict: second, route: route2, flags: route2 === 'act' ? [] : ['act-and-flag'], trail, l2Ms: res.ms };
+  return { outcome: 'act', verdict: second, route: route2, flags: [...l1Flags, ...(route2 === 'act' ? [] : (['act-and-flag'] as const))], trail, l2Ms: res.ms };
 }
 
 function review(

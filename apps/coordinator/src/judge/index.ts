@@ -12,3 +12,5 @@ export * from './judge-off';
 export * from './with-timeout';
 export * from './decide-with-levels';
 export * from './decision-record';
+export * from './l1-model';
+export * from './l1-weights';

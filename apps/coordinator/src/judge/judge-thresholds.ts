@@ -31,6 +31,8 @@ export const MAX_PIVOTS = 1;
 /** Confidence routing (seed 000 §6.3): above ACT_ABOVE act; from ESCALATE_BELOW to ACT_ABOVE act and flag; below escalate. */
 export const ACT_ABOVE = 0.8;
 export const ESCALATE_BELOW = 0.5;
+/** L1 (the local model) is asked whenever L0 is not above ACT_ABOVE; its verdict is acted on at or above this confidence. */
+export const L1_ACT_AT = 0.7;
 
 /** A subtopic with at least this many findings counts as covered in the L3 summary (when not graded upstream). */
 export const COVERED_MIN_EVIDENCE = 2;

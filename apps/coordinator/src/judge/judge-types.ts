@@ -4,7 +4,7 @@
  */
 
 export type JudgeSignal = 'continue' | 'stop' | 'pivot';
-export type JudgeLevel = 'L0' | 'L2' | 'L3';
+export type JudgeLevel = 'L0' | 'L1' | 'L2' | 'L3';
 export type JudgeSignalValue = number | string | boolean | null;
 
 export interface JudgeVerdict {

@@ -25,11 +25,10 @@ const input: JudgeInput = {
 
 const usage = { inputTokens: 420, outputTokens: 37, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 };
 
-const logged: Array<{ key: string; d: { level: string; confidence: number; conclusion: string; signals: Record<string, unknown> } }> = [];
-function service(judgeVerdict?: () => Promise<unknown>): RoundJudgeService {
+type Logged = { key: string; level: string; confidence: number; conclusion: string; signals: Record<string, unknown> };
+function service(judgeVerdict?: () => Promise<unknown>, logged: Logged[] = []): RoundJudgeService {
   const engines = { coordinator: () => (judgeVerdict ? { judgeVerdict } : {}) } as unknown as EngineFactory;
-  logged.length = 0;
-  const decisions = { log: async (_run: string, key: string, d: (typeof logged)[number]['d']) => void logged.push({ key, d }) } as unknown as DecisionLogService;
+  const decisions = { log: async (_run: string, key: string, d: Omit<Logged, 'key'>) => void logged.push({ key, level: d.level, confidence: d.confidence, conclusion: d.conclusion, signals: d.signals }) } as unknown as DecisionLogService;
   return new RoundJudgeService(engines, decisions, { JUDGE_TIMEOUT_MS: 2000 } as CoordinatorConfig);
 }
 
@@ -51,11 +50,13 @@ describe('RoundJudgeService', () => {
 
   it('logs each level with what it saw, and the L2 model reply word for word with its latency', async () => {
     const raw = '{"signal":"stop","confidence":0.9,"reason":"enough"}';
-    await service(async () => ({ signal: 'stop', confidence: 0.9, reason: 'enough', usage, raw })).decide(run, input, true);
-    expect(logged.map((l) => l.d.level)).toEqual(['L0', 'L2']);
-    for (const l of logged) expect(l.d.signals['input']).toMatch(/^round 3; coverage 34% \(target 80%\); novelty 10%; 2 new findings, 2 new sources from 3 tasks/);
-    expect(logged[1]!.d).toMatchObject({ confidence: 0.9, conclusion: 'stop: enough', signals: { modelReply: raw, latencyMs: expect.any(Number) } });
-    expect(logged[0]!.d.signals).not.toHaveProperty('modelReply');
+    const logged: Logged[] = [];
+    await service(async () => ({ signal: 'stop', confidence: 0.9, reason: 'enough', usage, raw }), logged).decide(run, input, true);
+    expect(logged.map((l) => l.level)).toEqual(['L0', 'L1', 'L2']);
+    for (const l of logged) expect(l.signals['input']).toMatch(/^round 3; coverage 34% \(target 80%\); novelty 10%; 2 new findings, 2 new sources from 3 tasks/);
+    expect(logged[2]!).toMatchObject({ confidence: 0.9, conclusion: 'stop: enough', signals: { modelReply: raw, latencyMs: expect.any(Number) } });
+    expect(logged[0]!.signals).not.toHaveProperty('modelReply');
+    expect(logged[1]!.signals).not.toHaveProperty('modelReply');
   });
 
   it('never asks the model when judging is switched off', async () => {
@@ -63,6 +64,18 @@ describe('RoundJudgeService', () => {
     const d = await service(async () => (asked++, { signal: 'stop', confidence: 0.9, reason: 'enough', usage })).decide(run, input, false);
     expect(asked).toBe(0);
     expect(d.flags).toContain('judge-off');
+  });
+
+  it('logs every level it asked, in order: L0, L1, L2', async () => {
+    const logged: Logged[] = [];
+    await service(async () => ({ signal: 'stop', confidence: 0.9, reason: 'enough', usage }), logged).decide(run, input, true);
+    expect(logged.map((l) => [l.key, l.level])).toEqual([
+      ['round:3:judge:0', 'L0'],
+      ['round:3:judge:1', 'L1'],
+      ['round:3:judge:2', 'L2'],
+    ]);
+    // Coverage 0.34 lies below anything the committed L1 was trained on: it abstains, and says why.
+    expect(logged[1]!.signals).toMatchObject({ outOfRange: 'coverage', flags: ['l1-unsure'] });
   });
 
   it('has no usage when the rules decided alone', async () => {

@@ -70,7 +70,7 @@ export class RunsService {
       throw err;
     }
     const corpus = engine === 'simulated' ? request.corpus : (request.corpus ?? this.engines.config.DEFAULT_CORPUS);
-    if (corpus !== undefined && !this.engines.knowsCorpus(corpus)) {
+    if (corpus !== undefined && !(await this.engines.knowsCorpus(corpus))) {
       throw new BadRequestException(`corpus: unknown corpus "${corpus}"`);
     }
     // Fail fast with 503 rather than half-create a run while Redis is away.

@@ -102,7 +102,8 @@ export interface LoopJudgeSettings {
   enabled: () => Promise<boolean>;
 }
 
-export type PassagesResolver = (corpus: string | undefined) => Promise<PassageSearch | undefined> | PassageSearch | undefined;
+/** The corpus a task's tools search; the topic names what a stored corpus's working index covers. */
+export type PassagesResolver = (corpus: string | undefined, topic: string) => Promise<PassageSearch | undefined> | PassageSearch | undefined;
 
 export interface ResolvedEngineOptions {
   api: MessagesApi;

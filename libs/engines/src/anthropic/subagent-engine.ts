@@ -84,7 +84,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const ledger = new SourceLedger(task.knownSourceIds, redactor);
     const usage = emptyUsage();
     const decisions: EngineDecision[] = [];
-    const passages = this.o.passagesFor ? await this.o.passagesFor(task.corpus) : this.o.passages;
+    const passages = this.o.passagesFor ? await this.o.passagesFor(task.corpus, task.context.topic) : this.o.passages;
     const { tools, handlers } = researchTools({ webSearch: this.o.webSearch, webFetch: this.o.webFetch, passages, ledger, redactor });
     if (tools.length === 0) {
       return this.searchFallback(task, progress, usage, decisions, redactor, 'no research tool is configured (web search off and no corpus)');

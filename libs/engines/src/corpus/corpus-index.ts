@@ -40,6 +40,24 @@ const split = (s: string): string[] => (s ? s.split(' ') : []);
 export const BM25_FIELDS = ['text', 'title'] as const;
 export const BM25_OPTIONS = { k: 1.2, b: 0.75, d: 0.5, boost: { title: 0.5 } };
 
+export interface CorpusIndexOptions {
+  /**
+   * A "more like this" probe reads only terms in at most this many passages, so one probe costs at most
+   * 25 capped posting lists whatever the corpus's size (the common terms of a large corpus would make every
+   * probe read a share of the whole corpus). Above every term's frequency in corpora of up to this size.
+   */
+  neighborMaxDf: number;
+  /** False for a working index of part of a corpus (a stored corpus's passages one topic reaches): nothing corpus-wide is built on it. */
+  wholeCorpus: boolean;
+  /**
+   * The whole corpus's passage count and document frequencies, for a working index of part of it: term
+   * weights (IDF, in BM25 and TF-IDF) are then the corpus's, not the part's. Unset: the index's own.
+   */
+  corpusStats?: { size: number; df: ReadonlyMap<string, number> };
+}
+
+export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000, wholeCorpus: true };
+
 /**
  * A BM25 index over a corpus's passages (wink-nlp stems, stop words filtered),
  * plus the term statistics the planning and precision-guard heuristics need (document frequency,
@@ -57,6 +75,7 @@ export class CorpusIndex implements PassageSearch {
   constructor(
     readonly passages: readonly Passage[],
     cached?: SerializedCorpusIndex,
+    private readonly options: CorpusIndexOptions = DEFAULT_CORPUS_INDEX,
   ) {
     passages.forEach((p, i) => {
       if (this.byId.has(p.id)) throw new Error(`duplicate passage id ${JSON.stringify(p.id)}`);
@@ -68,11 +87,21 @@ export class CorpusIndex implements PassageSearch {
       : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
     this.terms = this.analyzed.map((a) => split(a.text).concat(split(a.title)));
     for (const ts of this.terms) for (const t of new Set(ts)) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
-    this.postings = new Bm25Postings(BM25_FIELDS, this.analyzed.map((a) => [split(a.text), split(a.title)]), BM25_OPTIONS);
+    const stats = this.options.corpusStats;
+    this.postings = new Bm25Postings(
+      BM25_FIELDS,
+      this.analyzed.map((a) => [split(a.text), split(a.title)]),
+      BM25_OPTIONS,
+      stats ? { size: stats.size, df: (t) => stats.df.get(t) } : undefined,
+    );
   }
 
   get size(): number {
     return this.passages.length;
+  }
+
+  get wholeCorpus(): boolean {
+    return this.options.wholeCorpus;
   }
 
   serialize(): SerializedCorpusIndex {
@@ -114,18 +143,22 @@ export class CorpusIndex implements PassageSearch {
   }
 
   /**
-   * The k passages most like this one ("more like this": a BM25 query of its top TF-IDF terms, then
-   * re-ranked by cosine). Memoized: the index is read-only.
+   * The k passages most like this one ("more like this": a BM25 query of its top TF-IDF terms among the
+   * rare enough ones, then re-ranked by cosine). Memoized: the index is read-only.
    */
   neighbors(id: string, k: number): { id: string; score: number }[] {
     const cacheKey = `${k}\u0000${id}`;
     const hit = this.neighborCache.get(cacheKey);
     if (hit) return hit;
     const v = this.vector(id);
-    const top = [...v.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 25);
+    const maxDf = this.options.neighborMaxDf;
+    const top = [...v.entries()]
+      .filter(([t]) => (this.docFreq.get(t) ?? 0) <= maxDf)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 25);
     const weights = new Map(top.map(([t, w]) => [t, w / (top[0]?.[1] ?? 1)]));
     const self = this.byId.get(id);
-    const terms = [...weights.keys()].filter((t) => this.docFreq.has(t));
+    const terms = [...weights.keys()];
     // Straight to the postings: the self-exclusion by document number, not by id, on every document touched.
     const pool = this.postings.search(terms, { limit: k * 3 + 1, withTerms: false, boost: (t) => weights.get(t) ?? 1, keep: (n) => n !== self });
     const result = pool
@@ -149,7 +182,9 @@ export class CorpusIndex implements PassageSearch {
   /** Smoothed inverse document frequency, ln(1 + N / df); 0 for unknown terms. */
   idf(term: string): number {
     const df = this.docFreq.get(term);
-    return df ? Math.log(1 + this.size / df) : 0;
+    if (!df) return 0;
+    const stats = this.options.corpusStats;
+    return stats ? Math.log(1 + stats.size / Math.max(df, stats.df.get(term) ?? df)) : Math.log(1 + this.size / df);
   }
 
   /** L2-normalized TF-IDF vector of a passage (sublinear tf), computed lazily and memoized. */

@@ -1,0 +1,52 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { StepJudgeInput, StepJudgeVerdict } from '@orrery/engines';
+import type { Decision } from '@orrery/protocol';
+import type { Redis } from 'ioredis';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { REDIS } from '../redis/redis.module';
+import type { Principal } from '../auth/principal';
+
+/** The newest this many judge calls are kept. */
+const KEPT_CALLS = 10_000;
+
+/**
+ * Every `judge` tool call as a structured decision record (like a run's decisions): who asked, the input,
+ * the verdict, its level, and the latency. Kept in a capped Redis stream, and written to the debug log.
+ */
+@Injectable()
+export class JudgeCallLog {
+  private readonly logger = new Logger('StepJudge');
+  readonly key: string;
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
+  ) {
+    this.key = `${config.QUEUE_PREFIX}:mcp:judge-calls`;
+  }
+
+  record(principal: Principal, input: StepJudgeInput, verdict: StepJudgeVerdict, latencyMs: number): Decision {
+    const decision: Decision = {
+      runId: `mcp:${principal.id}`,
+      ts: new Date().toISOString(),
+      decisionType: 'step-judge',
+      level: verdict.level,
+      confidence: verdict.confidence,
+      conclusion: `${verdict.signal}: ${verdict.reasons.join('; ')}`.slice(0, 2000),
+      signals: {
+        signal: verdict.signal,
+        rule: verdict.rule,
+        latencyMs: Math.round(latencyMs * 1000) / 1000,
+        step: input.step,
+        recentActions: input.recentActions?.length ?? 0,
+        history: input.history?.length ?? 0,
+        input: JSON.stringify(input).slice(0, 8000),
+      },
+      stateVersion: verdict.stateVersion,
+    };
+    this.logger.debug(JSON.stringify(decision));
+    void this.redis
+      .xadd(this.key, 'MAXLEN', '~', String(KEPT_CALLS), '*', 'decision', JSON.stringify(decision))
+      .catch((err: Error) => this.logger.warn(`judge call log: ${err.message}`));
+    return decision;
+  }
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { RunsModule } from '../runs/runs.module';
+import { JudgeCallLog } from './judge-call-log.service';
+import { OrreryMcpServers } from './orrery-mcp-servers.service';
+
+@Module({ imports: [RunsModule], providers: [OrreryMcpServers, JudgeCallLog], exports: [OrreryMcpServers, JudgeCallLog] })
+export class McpModule {}

@@ -1,0 +1,59 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { createMcpHandler, type McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
+import { EngineFactory, type StepJudgeModel } from '@orrery/engines';
+import type { Principal } from '../auth/principal';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { RunStreamsService } from '../events/run-streams.service';
+import { RunsService } from '../runs/runs.service';
+import { registerCorpusTools } from './corpus-tools';
+import { JudgeCallLog } from './judge-call-log.service';
+import { registerJudgeTool, stepJudgeModelOf } from './judge-tool';
+import { registerResearchTools } from './research-tools';
+import { registerRunResources } from './run-resources';
+
+export const MCP_SERVER_INFO = { name: 'orrery', version: '0.1.0' } as const;
+
+/** One MCP server per caller (per HTTP request): every tool acts as that principal, through the same services as REST. */
+@Injectable()
+export class OrreryMcpServers implements OnApplicationShutdown {
+  private readonly judgeModel: StepJudgeModel | undefined;
+  private readonly logger = new Logger('MCP');
+  private handler: McpHttpHandler | undefined;
+  constructor(
+    private readonly runs: RunsService,
+    private readonly streams: RunStreamsService,
+    private readonly engines: EngineFactory,
+    private readonly judgeLog: JudgeCallLog,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {
+    this.judgeModel = stepJudgeModelOf(engines);
+  }
+
+  create(principal: Principal): McpServer {
+    const server = new McpServer(MCP_SERVER_INFO, {
+      instructions: 'Orrery researches a topic with a hub of subagents and returns a report whose every claim cites a retrieved source. Start with research (wait: true for the report), or search/fetch a corpus; judge tells an agent loop whether to continue, stop or pivot.',
+    });
+    registerResearchTools(server, { principal, runs: this.runs, streams: this.streams });
+    registerJudgeTool(server, { principal, model: this.judgeModel, config: this.config, log: this.judgeLog });
+    registerCorpusTools(server, this.engines);
+    registerRunResources(server, principal, this.runs);
+    return server;
+  }
+
+  /** The Streamable HTTP handler: stateless, a fresh server per request for the principal the request carries. */
+  httpHandler(): McpHttpHandler {
+    this.handler ??= createMcpHandler(
+      (ctx) => {
+        const principal = ctx.authInfo?.extra?.principal as Principal | undefined;
+        if (!principal) throw new Error('MCP request without a principal: is the auth middleware mounted before /mcp?');
+        return this.create(principal);
+      },
+      { onerror: (err) => this.logger.warn(err.message) },
+    );
+    return this.handler;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.handler?.close();
+  }
+}

@@ -1,0 +1,133 @@
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { GetReportToolInputSchema, ListRunsToolInputSchema, ResearchToolInputSchema, type ResearchToolInput, RunIdToolInputSchema } from '@orrery/protocol';
+import type { Principal } from '../auth/principal';
+import type { RunStreamsService } from '../events/run-streams.service';
+import { reportToMarkdown } from '../report/report-markdown';
+import type { RunsService } from '../runs/runs.service';
+import { progressMessage } from './run-progress';
+import { jsonResult, textResult } from './tool-results';
+
+export interface ResearchToolDeps {
+  principal: Principal;
+  runs: RunsService;
+  streams: RunStreamsService;
+}
+
+/** research, research_status, get_report, cancel_research, list_runs: the REST API's run routes, as tools. */
+export function registerResearchTools(server: McpServer, deps: ResearchToolDeps): void {
+  const { principal, runs } = deps;
+
+  server.registerTool(
+    'research',
+    {
+      description:
+        'Start a research run on a topic (corpus engine over a named corpus, or Claude). Returns the run id at once; with wait: true, blocks until the run ends (or timeout_seconds), sends progress notifications (plan, tasks done, rounds, coverage) and returns the cited Markdown report. A client that disconnects does not cancel the run unless cancel_on_disconnect is true.',
+      inputSchema: ResearchToolInputSchema,
+      annotations: { openWorldHint: true },
+    },
+    async (args, ctx) => {
+      const { wait, timeout_seconds, cancel_on_disconnect, ...request } = args;
+      const run = await runs.create(principal, request);
+      if (!wait) return jsonResult({ id: run.id, status: run.status, report: `orrery://runs/${run.id}/report` });
+      return waitForReport(deps, run.id, { timeoutSeconds: timeout_seconds, cancelOnDisconnect: cancel_on_disconnect }, ctx);
+    },
+  );
+
+  server.registerTool(
+    'research_status',
+    { description: "A run's status, rounds, counters, coverage and errors.", inputSchema: RunIdToolInputSchema, annotations: { readOnlyHint: true } },
+    async ({ id }) => {
+      const run = await runs.get(principal, id);
+      const last = run.rounds.at(-1);
+      return jsonResult({
+        id: run.id,
+        topic: run.topic,
+        status: run.status,
+        engine: run.engine,
+        ...(run.corpus ? { corpus: run.corpus } : {}),
+        rounds: run.rounds.length,
+        coverage: last?.coverage ?? null,
+        counters: run.counters,
+        errors: run.errors.map((e) => e.message),
+        createdAt: run.createdAt,
+        ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
+      });
+    },
+  );
+
+  server.registerTool(
+    'get_report',
+    { description: "A finished run's cited report, as Markdown (default) or JSON.", inputSchema: GetReportToolInputSchema, annotations: { readOnlyHint: true } },
+    async ({ id, format }) => {
+      const report = await runs.report(principal, id);
+      if (!report) throw new Error(`the report of run ${id} is not ready: the run is ${(await runs.get(principal, id)).status}`);
+      return format === 'json' ? jsonResult(report as unknown as Record<string, unknown>) : textResult(reportToMarkdown(report));
+    },
+  );
+
+  server.registerTool(
+    'cancel_research',
+    { description: 'Cancel a run, in any state; a finished run is answered as it is.', inputSchema: RunIdToolInputSchema, annotations: { destructiveHint: true, idempotentHint: true } },
+    async ({ id }) => {
+      const run = await runs.cancel(principal, id);
+      return jsonResult({ id: run.id, status: run.status });
+    },
+  );
+
+  server.registerTool(
+    'list_runs',
+    { description: "The caller's own runs, newest first (optionally of one status).", inputSchema: ListRunsToolInputSchema, annotations: { readOnlyHint: true } },
+    async ({ limit, status }) => jsonResult({ runs: await runs.list(principal, { limit, ...(status ? { status } : {}) }) }),
+  );
+}
+
+/** Follows the run's events to its end (or the timeout), one progress notification per event worth telling. */
+async function waitForReport(
+  deps: ResearchToolDeps,
+  id: string,
+  opts: { timeoutSeconds: number; cancelOnDisconnect: ResearchToolInput['cancel_on_disconnect'] },
+  ctx: ServerContext,
+) {
+  const { principal, runs, streams } = deps;
+  const stream = await streams.open(principal, id);
+  const token = ctx.mcpReq._meta?.progressToken;
+  // Aborted when the call's HTTP request closes: the client went away.
+  const signal = ctx.mcpReq.signal;
+  let timedOut = false;
+  const timer = setTimeout(() => ((timedOut = true), stream.close()), opts.timeoutSeconds * 1000);
+  const onAbort = () => {
+    stream.close();
+    if (opts.cancelOnDisconnect) void runs.cancel(principal, id).catch(() => undefined);
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  const tasks = new Map<number, number>();
+  const done = new Map<number, number>();
+  let progress = 0;
+  let status: string | undefined;
+  try {
+    for await (const item of stream) {
+      if (item.kind !== 'event') continue;
+      if (item.event.type === 'run.finished') status = item.event.status;
+      const message = progressMessage(item.event, tasks, done);
+      if (message && token !== undefined && !signal.aborted) {
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } }).catch(() => undefined);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    stream.close();
+  }
+  if (signal.aborted) throw new Error(opts.cancelOnDisconnect ? `run ${id} cancelled: the client went away` : `stopped following run ${id}; it goes on`);
+  if (status === undefined) {
+    const run = await runs.get(principal, id);
+    return jsonResult({ id, status: run.status, message: `${timedOut ? `still ${run.status} after ${opts.timeoutSeconds} s` : `the event stream ended while the run is ${run.status}`}: ask research_status, then get_report` });
+  }
+  if (status !== 'done') {
+    const run = await runs.get(principal, id);
+    throw new Error(`run ${id} ended ${status}${run.errors.length ? `: ${run.errors.map((e) => e.message).join('; ')}` : ''}`);
+  }
+  const report = await runs.report(principal, id);
+  if (!report) throw new Error(`run ${id} is done but has no report`);
+  return textResult(reportToMarkdown(report), { id, status, citations: report.sources.length });
+}

@@ -1,0 +1,32 @@
+import type { StoredRunEvent } from '@orrery/protocol';
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/**
+ * What a progress notification says about a run event; undefined for events an agent need not see
+ * (per-task stage messages, decisions). Plan, tasks done, rounds and coverage, in the stream's order.
+ */
+export function progressMessage(e: StoredRunEvent, tasksInRound: Map<number, number>, doneInRound: Map<number, number>): string | undefined {
+  switch (e.type) {
+    case 'plan.ready':
+      return `plan: ${e.plan.subtopics.length} subtopics`;
+    case 'round.started':
+      tasksInRound.set(e.round, e.tasks.length);
+      return `round ${e.round}: ${e.tasks.length} tasks dispatched`;
+    case 'task.completed':
+    case 'task.failed': {
+      const done = (doneInRound.get(e.round) ?? 0) + 1;
+      doneInRound.set(e.round, done);
+      const of = tasksInRound.get(e.round);
+      return `round ${e.round}: task ${e.type === 'task.failed' ? 'failed' : 'done'} (${done}${of ? `/${of}` : ''})`;
+    }
+    case 'round.completed':
+      return `round ${e.round} done: coverage ${pct(e.coverage)}, novelty ${pct(e.novelty)}, ${e.newFindings} new findings`;
+    case 'report.ready':
+      return `report: ${e.sections} sections, ${e.citations} citations`;
+    case 'run.finished':
+      return `run ${e.status}${e.error ? `: ${e.error}` : ''}`;
+    default:
+      return undefined;
+  }
+}

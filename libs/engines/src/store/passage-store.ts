@@ -1,0 +1,69 @@
+import type { Passage } from '../corpus/passage';
+
+/** A passage as a store keeps it: the passage, the document it was split from, and the hash that makes ingest incremental. */
+export interface StoredPassage extends Passage {
+  /** The document the passage came from (a file, a page): per-document caps and near-duplicate checks group by it. */
+  document: string;
+  /** Hash of title, url and text: a re-ingest rewrites only passages whose hash changed. */
+  contentHash: string;
+}
+
+export interface StoreHit {
+  id: string;
+  score: number;
+}
+
+export interface StoreSearchOptions {
+  limit: number;
+  /** At most this many hits from one document (default: no cap). */
+  perDocument?: number;
+}
+
+/** The index terms a store keeps for a passage (the corpus engine's analysed terms, space-joined). */
+export interface IndexedTerms {
+  id: string;
+  text: string;
+  title: string;
+}
+
+/** How common some terms are in a whole corpus: its passage count and, per term, the passages that contain it. */
+export interface TermStats {
+  passages: number;
+  df: Map<string, number>;
+}
+
+export interface CorpusStats {
+  passages: number;
+  documents: number;
+}
+
+/** What an adapter can do, so callers ask the port rather than branch on the adapter. */
+export interface StoreCapabilities {
+  /** Processes on several machines can share it (no shared disk needed). */
+  shared: 'machine' | 'network';
+}
+
+/**
+ * Passages of named corpora, on disk, shared by every process that opens the same location. Writes are
+ * idempotent by passage id, so a redone ingest chunk changes nothing.
+ */
+export interface PassageStore {
+  readonly capabilities: StoreCapabilities;
+  /** Insert or replace passages by id. */
+  upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void>;
+  /** Every passage id of a corpus with its content hash (for incremental ingest). */
+  hashes(corpus: string): Promise<Map<string, string>>;
+  remove(corpus: string, ids: readonly string[]): Promise<void>;
+  /** Full-text (BM25-ranked) search, best first. */
+  search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]>;
+  /** The passages with these ids, in the order asked; unknown ids are left out. */
+  get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]>;
+  /** The index terms of these passages, in the order asked; unknown ids are left out (an engine builds a working index from them without analysing the text again). */
+  indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]>;
+  /** Document frequencies of index terms over the whole corpus (terms it lacks are left out), so a working index of part of it weighs terms as the corpus does. */
+  termStats(corpus: string, terms: readonly string[]): Promise<TermStats>;
+  stats(corpus: string): Promise<CorpusStats>;
+  /** A number that changes whenever a write changes the corpus's passages (0: never written), so readers know when what they derived is stale. */
+  generation(corpus: string): Promise<number>;
+  close(): Promise<void>;
+}

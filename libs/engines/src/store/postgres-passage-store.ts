@@ -1,0 +1,236 @@
+import { Pool, type PoolClient } from 'pg';
+import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import { analyseChanged, capOf, inAskedOrder, queryTerms, toPassage, type PassageRow } from './store-query';
+
+export interface PostgresStoreOptions {
+  /** A `postgres://` connection string. */
+  url: string;
+  /** Schema holding the store's table (default `orrery`); tests use one of their own. */
+  schema?: string;
+  /** Most connections this process opens (default 4). */
+  maxConnections?: number;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * The networked store, for workers on several machines: one table of every corpus's passages with a
+ * generated tsvector of the analysed terms (text weight A, title weight B) under a GIN index.
+ * The terms are already stemmed and stop-word free, so the `simple` configuration only splits them.
+ */
+export class PostgresPassageStore implements PassageStore {
+  readonly capabilities: StoreCapabilities = { shared: 'network' };
+  private readonly pool: Pool;
+  private readonly table: string;
+  /** Per corpus and term, the passages that contain it (kept by every write: the GIN index cannot count cheaply). */
+  private readonly dfTable: string;
+  private readonly generations: string;
+  private ready: Promise<void> | null = null;
+
+  constructor(private readonly options: PostgresStoreOptions) {
+    const schema = options.schema ?? 'orrery';
+    if (!SCHEMA_NAME.test(schema)) throw new Error(`PostgreSQL schema ${JSON.stringify(schema)} must be lowercase letters, digits and _`);
+    this.table = `${schema}.passages`;
+    this.dfTable = `${schema}.term_df`;
+    this.generations = `${schema}.generations`;
+    // allowExitOnIdle: idle connections never keep a finished CLI process alive.
+    this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
+    // An idle connection the server drops must not crash the process; the next query opens another.
+    this.pool.on('error', () => undefined);
+  }
+
+  async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
+    if (passages.length === 0) return;
+    await this.schemaReady();
+    const ids = passages.map((p) => p.id);
+    const hashes = await this.pool.query<{ id: string; content_hash: string; document: string }>(
+      `SELECT id, content_hash, document FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
+      [corpus, ids],
+    );
+    // Unchanged passages are not rewritten: a redone chunk changes nothing. Analysed before the transaction.
+    const changed = await analyseChanged(passages, new Map(hashes.rows.map((r) => [r.id, r])));
+    if (changed.length === 0) return;
+    await this.transaction(async (c) => {
+      // Writers to one corpus take turns (as on SQLite), so each sees the rows it replaces and the term counts stay exact.
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store-write:${this.table}:${corpus}`]);
+      // The rows as they are now (another writer may have written some since): their terms leave the counts.
+      const old = await c.query<{ terms: string; title_terms: string }>(
+        `SELECT terms, title_terms FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+        [corpus, changed.map((x) => x.passage.id)],
+      );
+      await c.query(
+        `INSERT INTO ${this.table} (corpus, id, document, title, url, text, content_hash, terms, title_terms)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+         ON CONFLICT (corpus, id) DO UPDATE SET document = excluded.document, title = excluded.title, url = excluded.url, text = excluded.text,
+           content_hash = excluded.content_hash, terms = excluded.terms, title_terms = excluded.title_terms`,
+        [
+          corpus,
+          changed.map((x) => x.passage.id),
+          changed.map((x) => x.passage.document),
+          changed.map((x) => x.passage.title),
+          changed.map((x) => x.passage.url ?? null),
+          changed.map((x) => x.passage.text),
+          changed.map((x) => x.passage.contentHash),
+          changed.map((x) => x.terms.text),
+          changed.map((x) => x.terms.title),
+        ],
+      );
+      const delta = new Map<string, number>();
+      for (const r of old.rows) countTerms(delta, r.terms, r.title_terms, -1);
+      for (const x of changed) countTerms(delta, x.terms.text, x.terms.title, 1);
+      await this.addDf(c, corpus, delta);
+      await this.bump(c, corpus);
+    });
+  }
+
+  async generation(corpus: string): Promise<number> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT n FROM ${this.generations} WHERE corpus = $1`, [corpus]);
+    return rows[0] ? Number(rows[0].n) : 0;
+  }
+
+  private async bump(c: PoolClient, corpus: string): Promise<void> {
+    await c.query(`INSERT INTO ${this.generations} (corpus, n) VALUES ($1, 1) ON CONFLICT (corpus) DO UPDATE SET n = ${this.generations}.n + 1`, [corpus]);
+  }
+
+  /** Apply document-frequency changes, in term order (so concurrent writers lock rows in one order and never deadlock). */
+  private async addDf(c: PoolClient, corpus: string, delta: Map<string, number>): Promise<void> {
+    const entries = [...delta.entries()].filter(([, n]) => n !== 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    if (entries.length === 0) return;
+    await c.query(
+      `INSERT INTO ${this.dfTable} (corpus, term, df) SELECT $1, term, n FROM unnest($2::text[], $3::int[]) AS d(term, n) ORDER BY term
+       ON CONFLICT (corpus, term) DO UPDATE SET df = ${this.dfTable}.df + excluded.df`,
+      [corpus, entries.map((e) => e[0]), entries.map((e) => e[1])],
+    );
+  }
+
+  async hashes(corpus: string): Promise<Map<string, string>> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ id: string; content_hash: string }>(`SELECT id, content_hash FROM ${this.table} WHERE corpus = $1`, [corpus]);
+    return new Map(rows.map((r) => [r.id, r.content_hash]));
+  }
+
+  async remove(corpus: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.transaction(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store-write:${this.table}:${corpus}`]);
+      const { rows } = await c.query<{ terms: string; title_terms: string }>(
+        `DELETE FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[]) RETURNING terms, title_terms`,
+        [corpus, [...ids]],
+      );
+      const delta = new Map<string, number>();
+      for (const r of rows) countTerms(delta, r.terms, r.title_terms, -1);
+      await this.addDf(c, corpus, delta);
+      if (rows.length > 0) await this.bump(c, corpus);
+    });
+  }
+
+  async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
+    const terms = await queryTerms(query);
+    const { limit, perDocument } = capOf(options);
+    if (terms.length === 0 || limit === 0 || perDocument === 0) return [];
+    await this.schemaReady();
+    // Each term is a quoted lexeme, ORed: no query syntax from the user reaches to_tsquery.
+    const tsquery = terms.map((t) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`).join(' | ');
+    const scored = `SELECT id, document, ts_rank(tsv, q) AS score FROM ${this.table}, to_tsquery('simple', $2) q WHERE corpus = $1 AND tsv @@ q`;
+    const sql =
+      perDocument >= limit
+        ? `${scored} ORDER BY score DESC, id LIMIT $3`
+        : `SELECT id, score FROM (SELECT id, score, row_number() OVER (PARTITION BY document ORDER BY score DESC, id) AS rank FROM (${scored}) s) r
+           WHERE rank <= $4 ORDER BY score DESC, id LIMIT $3`;
+    const args = perDocument >= limit ? [corpus, tsquery, limit] : [corpus, tsquery, limit, perDocument];
+    const { rows } = await this.pool.query<{ id: string; score: number }>(sql, args);
+    return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+  }
+
+  async get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
+    if (ids.length === 0) return [];
+    await this.schemaReady();
+    const { rows } = await this.pool.query<PassageRow>(
+      `SELECT id, document, title, url, text, content_hash FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
+      [corpus, [...ids]],
+    );
+    return inAskedOrder(ids, rows.map(toPassage));
+  }
+
+  async indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
+    if (ids.length === 0) return [];
+    await this.schemaReady();
+    const { rows } = await this.pool.query<IndexedTerms>(
+      `SELECT id, terms AS text, title_terms AS title FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
+      [corpus, [...ids]],
+    );
+    return inAskedOrder(ids, rows);
+  }
+
+  async termStats(corpus: string, terms: readonly string[]): Promise<TermStats> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.dfTable} WHERE corpus = $1 AND term = ANY($2::text[]) AND df > 0`, [corpus, [...new Set(terms)]]);
+    const { rows: count } = await this.pool.query<{ passages: string }>(`SELECT count(*) AS passages FROM ${this.table} WHERE corpus = $1`, [corpus]);
+    return { passages: Number(count[0]!.passages), df: new Map(rows.map((r) => [r.term, Number(r.df)])) };
+  }
+
+  async stats(corpus: string): Promise<CorpusStats> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ passages: string; documents: string }>(
+      `SELECT count(*) AS passages, count(DISTINCT document) AS documents FROM ${this.table} WHERE corpus = $1`,
+      [corpus],
+    );
+    return { passages: Number(rows[0]!.passages), documents: Number(rows[0]!.documents) };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private schemaReady(): Promise<void> {
+    this.ready ??= this.createSchema().catch((err: unknown) => {
+      this.ready = null;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private async createSchema(): Promise<void> {
+    const schema = this.table.split('.')[0]!;
+    await this.inTransaction(async (c) => {
+      // Concurrent CREATE ... IF NOT EXISTS can still collide in the catalogue: processes take turns.
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store:${schema}`]);
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.table} (
+        corpus text NOT NULL, id text NOT NULL, document text NOT NULL, title text NOT NULL, url text, text text NOT NULL,
+        content_hash text NOT NULL, terms text NOT NULL, title_terms text NOT NULL,
+        tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('simple', terms), 'A') || setweight(to_tsvector('simple', title_terms), 'B')) STORED,
+        PRIMARY KEY (corpus, id))`);
+      await c.query(`CREATE INDEX IF NOT EXISTS passages_tsv ON ${this.table} USING gin (tsv)`);
+      await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.generations} (corpus text PRIMARY KEY, n bigint NOT NULL)`);
+    });
+  }
+
+  private async transaction(work: (c: PoolClient) => Promise<void>): Promise<void> {
+    await this.schemaReady();
+    await this.inTransaction(work);
+  }
+
+  private async inTransaction(work: (c: PoolClient) => Promise<void>): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await work(c);
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+}
+
+/** Add `sign` for each distinct term of a passage (text and title). */
+function countTerms(delta: Map<string, number>, terms: string, titleTerms: string, sign: number): void {
+  const all = `${terms} ${titleTerms}`.split(' ').filter(Boolean);
+  for (const t of new Set(all)) delta.set(t, (delta.get(t) ?? 0) + sign);
+}

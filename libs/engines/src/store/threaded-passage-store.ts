@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { queryTerms } from './store-query';
+import type { CorpusStats, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
+
+type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'search'> | 'searchTerms';
+
+export interface StoreCall {
+  id: number;
+  method: Method;
+  args: unknown[];
+}
+
+export type StoreReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+const THREAD_SCRIPT = join(__dirname, 'sqlite-store-thread.js');
+
+/** Whether the SQLite store can run in a thread here (its compiled thread script is present). */
+export function sqliteThreadAvailable(): boolean {
+  return existsSync(THREAD_SCRIPT);
+}
+
+/**
+ * The SQLite store in a worker thread of its own. better-sqlite3 answers synchronously, and a full-text
+ * search or a write (with its text analysis) grows with the corpus: in a thread, the process's event loop
+ * keeps turning (lock renewals, SIGTERM, HTTP) while the store works. Results cross by structured clone.
+ */
+export class ThreadedPassageStore implements PassageStore {
+  readonly capabilities: StoreCapabilities = { shared: 'machine' };
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 0;
+  private failure: Error | null = null;
+
+  constructor(readonly file: string) {
+    this.worker = new Worker(THREAD_SCRIPT, { workerData: { file } });
+    // An idle store never keeps a finished process alive; a pending call does (ref below).
+    this.worker.unref();
+    this.worker.on('message', (reply: StoreReply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (reply.ok) p.resolve(reply.value);
+      else p.reject(new Error(reply.error));
+    });
+    const fail = (err: Error): void => {
+      this.failure = err;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`passage store thread exited (${code})`)));
+  }
+
+  upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
+    return this.call('upsert', [corpus, passages]) as Promise<void>;
+  }
+
+  hashes(corpus: string): Promise<Map<string, string>> {
+    return this.call('hashes', [corpus]) as Promise<Map<string, string>>;
+  }
+
+  remove(corpus: string, ids: readonly string[]): Promise<void> {
+    return this.call('remove', [corpus, ids]) as Promise<void>;
+  }
+
+  /** The query is analysed here (where the engine has the language model loaded), so the thread never loads it to read. */
+  async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
+    return (await this.call('searchTerms', [corpus, await queryTerms(query), options])) as StoreHit[];
+  }
+
+  get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
+    return this.call('get', [corpus, ids]) as Promise<StoredPassage[]>;
+  }
+
+  indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
+    return this.call('indexedTerms', [corpus, ids]) as Promise<IndexedTerms[]>;
+  }
+
+  termStats(corpus: string, terms: readonly string[]): Promise<TermStats> {
+    return this.call('termStats', [corpus, terms]) as Promise<TermStats>;
+  }
+
+  stats(corpus: string): Promise<CorpusStats> {
+    return this.call('stats', [corpus]) as Promise<CorpusStats>;
+  }
+
+  generation(corpus: string): Promise<number> {
+    return this.call('generation', [corpus]) as Promise<number>;
+  }
+
+  async close(): Promise<void> {
+    if (this.failure) return;
+    this.failure = new Error('passage store closed');
+    await this.worker.terminate();
+  }
+
+  private call(method: Method, args: unknown[]): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage({ id, method, args } satisfies StoreCall);
+    });
+  }
+}

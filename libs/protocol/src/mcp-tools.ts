@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { ResearchRequestSchema } from './research-request';
+import { CorpusNameSchema } from './names';
+import { RunStatusSchema } from './run';
+
+const runId = z.uuid({ version: 'v4', message: 'id must be a run id (a UUID) that research returned' });
+const text = (what: string, max: number) => z.string({ message: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(max, `${what} must have at most ${max} characters`);
+const signal = z.enum(['continue', 'stop', 'pivot']);
+
+/** The MCP tools' arguments (agents call them over stdio or /mcp). Field names follow the MCP convention: snake_case. */
+export const ResearchToolInputSchema = ResearchRequestSchema.omit({ coverageCheck: true }).extend({
+  /** Block until the run ends (or `timeout_seconds`), sending progress notifications, and return the report. */
+  wait: z.boolean().default(false),
+  timeout_seconds: z.number().int().min(1).max(3600).default(600),
+  /** With `wait`: cancel the run when the client goes away or cancels the call. Off by default: the run goes on. */
+  cancel_on_disconnect: z.boolean().default(false),
+});
+export type ResearchToolInput = z.infer<typeof ResearchToolInputSchema>;
+
+export const RunIdToolInputSchema = z.strictObject({ id: runId });
+export const GetReportToolInputSchema = z.strictObject({ id: runId, format: z.enum(['markdown', 'json']).default('markdown') });
+export const ListRunsToolInputSchema = z.strictObject({ limit: z.number().int().min(1).max(200).default(20), status: RunStatusSchema.optional() });
+
+export const JudgeToolInputSchema = z.strictObject({
+  goal: text('goal', 4000),
+  step: z.number().int().min(0),
+  recent_actions: z
+    .array(z.union([text('recent_actions[]', 4000), z.strictObject({ action: text('action', 4000), result: z.string().max(20_000).optional(), new_information: z.boolean().optional() })]))
+    .max(50)
+    .optional(),
+  state_summary: z.string({ message: 'state_summary must be a string' }).max(20_000),
+  history: z.array(z.union([signal, z.strictObject({ step: z.number().int().min(0), signal })])).max(1000).optional(),
+  state_version: z.number().int().min(0).optional(),
+  max_steps: z.number().int().min(1).optional(),
+});
+export type JudgeToolInput = z.infer<typeof JudgeToolInputSchema>;
+
+/** The ChatGPT connector convention: search(query) → ranked ids; fetch(id) → the passage. */
+export const CorpusSearchToolInputSchema = z.strictObject({ query: text('query', 2000), corpus: CorpusNameSchema.optional(), limit: z.number().int().min(1).max(50).default(10) });
+export const CorpusFetchToolInputSchema = z.strictObject({ id: text('id', 512), corpus: CorpusNameSchema.optional() });

@@ -1,0 +1,75 @@
+/**
+ * The MCP server on stdio (`orrery-mcp`), spawned as an agent spawns it and driven by the official MCP client SDK:
+ * against a running server (ORRERY_URL, with a key), and with the service started in the process itself.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from '../support/stack';
+import { dropPrefix, newApiKey, REDIS_URL, ROOT, uniquePrefix } from '../support/test-env';
+import { badArgumentCases, call, jsonOf, judgeCases, researchWithProgress, searchFetchRoundTrip, TOOLS } from './mcp-cases';
+
+const BIN = resolve(ROOT, 'apps', 'cli', 'dist', 'mcp.js');
+const KEY = newApiKey();
+
+async function spawnMcp(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (d) => (err += d));
+  const client = new Client({ name: 'orrery-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => err };
+}
+
+describe('MCP on stdio, against ORRERY_URL', () => {
+  let stack: Stack;
+  let mcp: Awaited<ReturnType<typeof spawnMcp>>;
+  beforeAll(async () => {
+    stack = await startStack('mcp-stdio', { workers: 1, env: { API_KEYS: KEY } });
+    mcp = await spawnMcp({ ORRERY_URL: stack.coordinator.url, ORRERY_API_KEY: KEY });
+  });
+  afterAll(async () => {
+    await mcp?.client.close().catch(() => undefined);
+    await stack?.stop();
+  });
+
+  it('lists the tools; logs go to stderr', async () => {
+    expect((await mcp.client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    expect(mcp.stderr()).toContain(`using the server at ${stack.coordinator.url}`);
+  });
+
+  it('research with wait reaches a cited report, progress in order, as the key’s own run', async () => {
+    const { id } = await researchWithProgress(mcp.client);
+    expect((await stack.client.run(id).catch((e: Error) => e)) instanceof Error).toBe(true); // keyless REST client: 401
+    const res = await fetch(`${stack.coordinator.url}/v1/research/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(((await res.json()) as { status: string }).status).toBe('done');
+  });
+
+  it('judge verdicts and cooldown; search/fetch round-trip; bad arguments are tool errors', async () => {
+    await judgeCases(mcp.client);
+    await searchFetchRoundTrip(mcp.client, 'kestrel', 'Kestrel River flood');
+    await badArgumentCases(mcp.client);
+  });
+});
+
+describe('MCP on stdio, service started in-process', () => {
+  const prefix = uniquePrefix('mcp-local');
+  let mcp: Awaited<ReturnType<typeof spawnMcp>>;
+  beforeAll(async () => {
+    mcp = await spawnMcp({ REDIS_URL, QUEUE_PREFIX: prefix, ENGINE: 'corpus' });
+  });
+  afterAll(async () => {
+    await mcp?.client.close().catch(() => undefined);
+    await dropPrefix(prefix);
+  });
+
+  it('serves the tools from the coordinator and worker it started', async () => {
+    expect((await mcp.client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    expect(mcp.stderr()).toContain('starting the coordinator and a worker in-process');
+    const v = jsonOf(await call(mcp.client, 'judge', { goal: 'g', step: 2, max_steps: 2, state_summary: 's' }));
+    expect(v).toMatchObject({ signal: 'stop', level: 'L0' });
+    const started = jsonOf<{ id: string }>(await call(mcp.client, 'research', { topic: 'Kestrel test run', engine: 'simulated' }));
+    expect(jsonOf(await call(mcp.client, 'research_status', { id: started.id })).id).toBe(started.id);
+  });
+});
