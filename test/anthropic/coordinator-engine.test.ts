@@ -27,6 +27,10 @@ function fakeFallback(): CoordinatorEngine & { calls: string[] } {
       calls.push('refine');
       return { newSubtopics: [], thinSubtopicIds: [], decisions: [], usage: ZERO };
     },
+    async replan(): Promise<RefinementOutput> {
+      calls.push('replan');
+      return { newSubtopics: [], thinSubtopicIds: [], decisions: [], usage: ZERO };
+    },
   };
 }
 
@@ -131,6 +135,29 @@ describe('AnthropicCoordinatorEngine.refine', () => {
     expect(out.newSubtopics).toEqual([expect.objectContaining({ id: 'film', origin: 'refinement' })]);
     expect(out.thinSubtopicIds).toEqual(['music']);
     expect(out.decisions.map((d) => d.decisionType)).toEqual(['structured-retry', 'refine']);
+  });
+});
+
+describe('AnthropicCoordinatorEngine.replan', () => {
+  it('sends a re-plan prompt with what was found and what failed, and takes only new subtopics', async () => {
+    api.reset();
+    api.scriptByRole({ 'gap-finder': reply.json({ newSubtopics: [draft('Film', ['film']), draft('Music', ['music'])], thinSubtopicIds: ['music'], confidence: 0.7, reason: 'a new angle' }) });
+    const plan = {
+      classification: 'breadth' as const,
+      subtopics: [
+        { id: 'music', title: 'Music', query: 'music', facetTerms: ['music'], excludeTerms: [], origin: 'plan' as const },
+        { id: 'games', title: 'Games', query: 'games', facetTerms: ['games'], excludeTerms: [], origin: 'plan' as const },
+      ],
+    };
+    const findings = [{ id: 'f1', claim: 'AI composes film scores.', quote: 'AI composes', sourceId: 'web-1', subtopicId: 'music' }];
+    const out = await engine().replan({ runId: 'r', topic: 'AI in creative industries', plan, round: 2, findings, evidence: { music: 1, games: 0 }, maxNewTasks: 3 });
+    expect(out.newSubtopics.map((s) => s.id)).toEqual(['film', 'music-2']);
+    expect(out.thinSubtopicIds).toEqual([]);
+    expect(out.decisions.at(-1)).toMatchObject({ decisionType: 'replan', level: 'L2' });
+    const sent = JSON.stringify(api.accepted.at(-1)!.body.messages);
+    expect(sent).toContain('the run pivots');
+    expect(sent).toContain('AI composes film scores.');
+    expect(sent).toContain('What failed (subtopics that found nothing):\\n- games: Games');
   });
 });
 

@@ -230,6 +230,7 @@ describe('item 6: cut-offs, refused requests, aborts', () => {
         taskEstimate: { tokens: 0, costUsd: 0 },
         plan: async () => ({ plan: { classification: 'breadth', subtopics: [] }, decisions: [], usage: { ...ZERO } }),
         refine: async () => ({ newSubtopics: [], thinSubtopicIds: [], decisions: [], usage: { ...ZERO } }),
+        replan: async () => ({ newSubtopics: [], thinSubtopicIds: [], decisions: [], usage: { ...ZERO } }),
       };
       const planned = await new AnthropicCoordinatorEngine({ client: small.client(), fallback: corpus }).plan({ runId: 'r', topic: 'wind power in Europe', maxSubtopics: 4, coverageCheck: true });
       expect(planned.decisions).toContainEqual(expect.objectContaining({ decisionType: 'fallback', conclusion: expect.stringMatching(/prompt is too long/) }));

@@ -62,10 +62,11 @@ type Signals = Decision['signals'];
  * usable, asked again) or discard.
  */
 export function taskStateOfVerdict(signals: Signals, conclusion: string): TaskState {
-  const verdict = typeof signals.verdict === 'string' ? signals.verdict : /^(pass|retry|discard)\b/.exec(conclusion)?.[1];
+  const verdict = typeof signals.verdict === 'string' ? signals.verdict : /^(pass-partial|pass|retry|discard)\b/.exec(conclusion)?.[1];
   const kept = typeof signals.kept === 'number' ? signals.kept : 0;
   const dropped = typeof signals.dropped === 'number' ? signals.dropped : 0;
   if (verdict === 'discard') return 'discard';
+  if (verdict === 'pass-partial') return 'partial';
   if (verdict === 'retry') return kept > 0 ? 'partial' : 'retry';
   return dropped > 0 ? 'partial' : 'pass';
 }

@@ -25,6 +25,8 @@ export const EngineConfigSchema = z
     SIMULATED_SUBTOPICS: int(4, 1),
     SIMULATED_ROUNDS: int(2, 1),
   SIMULATED_EMPTY_EVERY: int(0),
+    /** Pivot drills: gap subtopics come back empty ('gaps'), re-planned ones too ('new'). */
+    SIMULATED_DRY: z.enum(['none', 'gaps', 'new']).default('none'),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_COORDINATOR_MODEL),
@@ -42,6 +44,8 @@ export const EngineConfigSchema = z
     TASK_TOKEN_ESTIMATE: int(20_000),
     /** Tool calls (client and server) one search task may make. */
     TASK_MAX_TOOL_CALLS: int(40, 1),
+    /** The loop judge inside each Claude research task: a synchronous judge-model call every this many steps, asynchronous ones between. */
+    LOOP_JUDGE_EVERY: int(5, 1),
     /** Per-request timeout of the Messages API client. */
     ANTHROPIC_TIMEOUT_MS: int(300_000, 1000),
     WEB_SEARCH: onOff('on'),

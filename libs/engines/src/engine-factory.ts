@@ -12,6 +12,12 @@ import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngi
 export class EngineUnavailableError extends Error {}
 
 /** Builds each engine once per process and hands out the one a run asked for. */
+/** What a process tells its engines about model judging. */
+export interface JudgeSwitchReader {
+  enabled: () => Promise<boolean>;
+  timeoutMs: number;
+}
+
 export class EngineFactory {
   private readonly coordinators = new Map<ResolvedEngine, CoordinatorEngine>();
   private readonly subagents = new Map<ResolvedEngine, SubagentEngine>();
@@ -53,6 +59,16 @@ export class EngineFactory {
    */
   useRequestGate(gate: RequestGate): void {
     this.gate ??= gate;
+  }
+
+  private judgeSwitch?: JudgeSwitchReader;
+
+  /**
+   * Whether model judging is on, read before every judgement inside a Claude task (JUDGE and the deployment's switch in
+   * Redis). Without it (a process that sets none) research loops judge by their rules and health monitor only.
+   */
+  useJudgeSwitch(reader: JudgeSwitchReader): void {
+    this.judgeSwitch ??= reader;
   }
 
   /** The one price table: the defaults with ANTHROPIC_PRICES, WEB_SEARCH_PRICE_PER_1K and WEB_FETCH_PRICE_PER_1K. */
@@ -108,6 +124,7 @@ export class EngineFactory {
         ...(c.WEB_FETCH_MAX_CONTENT_TOKENS > 0 ? { maxContentTokens: c.WEB_FETCH_MAX_CONTENT_TOKENS } : {}),
       },
       passagesFor: (corpus, topic) => this.passagesFor(corpus, topic),
+      ...(this.judgeSwitch ? { loopJudge: { every: c.LOOP_JUDGE_EVERY, timeoutMs: this.judgeSwitch.timeoutMs, enabled: this.judgeSwitch.enabled } } : {}),
     };
   }
 
@@ -136,6 +153,7 @@ export class EngineFactory {
       rounds: this.config.SIMULATED_ROUNDS,
       findingsPerTask: 3,
       emptyEvery: this.config.SIMULATED_EMPTY_EVERY,
+      dry: this.config.SIMULATED_DRY,
     };
   }
 

@@ -77,6 +77,11 @@ export interface CoordinatorEngine {
   plan(input: PlanningInput): Promise<PlanningOutput>;
   refine(input: RefinementInput): Promise<RefinementOutput>;
   /**
+   * A pivot: a new decomposition of the topic that avoids what the run has exhausted (the plan's subtopics, the
+   * evidence it found, the subtopics that came back empty). Only new subtopics; the hub searches nothing old.
+   */
+  replan(input: RefinementInput): Promise<RefinementOutput>;
+  /**
    * Which of these sources the hub's own precision guard holds to be about the topic. The result check
    * asks it for findings whose words do not name the topic (a storm's aid pledges, an actor's private
    * life): the hub vouches for them from its own computation, not from the subagent's say-so. Engines

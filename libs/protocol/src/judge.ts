@@ -52,3 +52,13 @@ export const HumanDecisionSchema = z.strictObject({
   extraBudget: BudgetRequestSchema.optional(),
 });
 export type HumanDecision = z.infer<typeof HumanDecisionSchema>;
+
+/** The deployment's judge switch: `POST /v1/admin/judge` sets it; every model judgement reads it first. */
+export const JudgeSwitchRequestSchema = z.strictObject({ enabled: z.boolean() });
+export const JudgeSwitchStateSchema = z.strictObject({
+  enabled: z.boolean(),
+  changedAt: z.iso.datetime().optional(),
+  /** Who flipped it: the admin key's name, never the key. */
+  changedBy: z.string().max(200).optional(),
+});
+export type JudgeSwitchState = z.infer<typeof JudgeSwitchStateSchema>;

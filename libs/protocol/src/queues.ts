@@ -16,6 +16,7 @@ export const CoordinatorStepSchema = z.discriminatedUnion('step', [
     round: z.number().int().positive(),
     action: z.enum(['continue', 'stop']),
   }),
-  z.strictObject({ step: z.literal('finalize'), runId: z.string() }),
+  /** `attempt` N waits on the writer's N-th corrected draft (absent: the first draft). */
+  z.strictObject({ step: z.literal('finalize'), runId: z.string(), attempt: z.number().int().positive().optional() }),
 ]);
 export type CoordinatorStep = z.infer<typeof CoordinatorStepSchema>;

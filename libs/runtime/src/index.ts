@@ -4,3 +4,4 @@ export * from './free-port';
 export * from './redis-policy';
 export * from './redis-probe';
 export * from './fleet-request-gate';
+export * from './judge-switch';

@@ -1,7 +1,11 @@
 import type { StoredRunEvent } from '@orrery/protocol';
 
+/** A judge's log lines that read better on their own: what it saw, and the model's reply word for word. */
+const OWN_LINE: Record<string, string> = { input: 'saw', modelReply: 'model reply' };
+
 const fmtSignals = (s: Record<string, unknown>) =>
   Object.entries(s)
+    .filter(([k]) => !(k in OWN_LINE))
     .map(([k, v]) => `${k}=${Array.isArray(v) ? `[${v.join(',')}]` : String(v)}`)
     .join(' ');
 
@@ -43,7 +47,9 @@ export function formatTimeline(events: StoredRunEvent[]): string {
         break;
       case 'decision': {
         const d = e.decision;
-        lines.push(`${at(e)}  decision ${d.decisionType} [${d.level}, confidence ${d.confidence.toFixed(2)}${d.stateVersion !== undefined ? `, state v${d.stateVersion}` : ''}]: ${d.conclusion}`);
+        const latency = typeof d.signals['latencyMs'] === 'number' ? `, ${d.signals['latencyMs']} ms` : '';
+        lines.push(`${at(e)}  decision ${d.decisionType} [${d.level}, confidence ${d.confidence.toFixed(2)}${latency}${d.stateVersion !== undefined ? `, state v${d.stateVersion}` : ''}]: ${d.conclusion}`);
+        for (const [k, label] of Object.entries(OWN_LINE)) if (typeof d.signals[k] === 'string') lines.push(`             ${label}: ${d.signals[k]}`);
         if (Object.keys(d.signals).length) lines.push(`             signals: ${fmtSignals(d.signals)}`);
         break;
       }

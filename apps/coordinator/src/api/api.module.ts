@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { RunsModule } from '../runs/runs.module';
 import { MetricsController } from '../metrics/metrics.controller';
+import { AdminJudgeController } from './admin-judge.controller';
 import { CorporaController } from './corpora.controller';
 import { HealthController } from './health.controller';
 import { ResearchController } from './research.controller';
 
-@Module({ imports: [RunsModule], controllers: [ResearchController, CorporaController, HealthController, MetricsController] })
+@Module({ imports: [RunsModule], controllers: [ResearchController, AdminJudgeController, CorporaController, HealthController, MetricsController] })
 export class ApiModule {}

@@ -1,4 +1,4 @@
-import { WRAP_UP_FRACTION } from './budget-thresholds';
+import { budgetCall } from './budget-thresholds';
 import { openReserved, type BudgetLedgerState } from './ledger-state';
 
 export interface BudgetFractions {
@@ -29,16 +29,19 @@ export function remaining(state: BudgetLedgerState, nowMs: number): BudgetFracti
   };
 }
 
-function minFraction(f: BudgetFractions): number {
-  return Math.min(f.tokens, f.tasks, f.rounds, f.wallSeconds, f.costUsd);
+/** The dimension with the least left, dollars included. */
+export function tightestOf(f: BudgetFractions): { dimension: keyof BudgetFractions; fraction: number } {
+  let best: { dimension: keyof BudgetFractions; fraction: number } = { dimension: 'tokens', fraction: f.tokens };
+  for (const dimension of ['tasks', 'rounds', 'wallSeconds', 'costUsd'] as const) if (f[dimension] < best.fraction) best = { dimension, fraction: f[dimension] };
+  return best;
 }
 
 /** True when any dimension has strictly less than WRAP_UP_FRACTION (15%) left: stop exploring, synthesize, list gaps. */
 export function shouldWrapUp(state: BudgetLedgerState, nowMs: number): boolean {
-  return minFraction(remaining(state, nowMs)) < WRAP_UP_FRACTION;
+  return budgetCall(tightestOf(remaining(state, nowMs)).fraction) !== 'ok';
 }
 
 /** True when any dimension has nothing left. */
 export function isExhausted(state: BudgetLedgerState, nowMs: number): boolean {
-  return minFraction(remaining(state, nowMs)) <= 0;
+  return budgetCall(tightestOf(remaining(state, nowMs)).fraction) === 'exhausted';
 }

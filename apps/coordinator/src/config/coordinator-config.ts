@@ -50,7 +50,6 @@ export const CoordinatorConfigSchema = z.object({
   FINDINGS_PER_TASK: int(6, 1),
   MAX_CITATIONS: int(25, 1),
   MAX_NEW_TASKS_PER_ROUND: int(4, 0),
-  NOVELTY_STOP: z.coerce.number().min(0).max(1).default(0.1),
   TASK_ATTEMPTS: int(3, 1),
   TASK_BACKOFF_MS: int(1000),
   BUDGET_MAX_TOKENS: int(2_000_000, 1),

@@ -89,21 +89,6 @@ describe('decideWithLevels', () => {
     expect(d.review!.question).toMatch(/Continue researching, or stop/);
     expect(d.review!.verdicts.map((v) => v.level)).toEqual(['L0', 'L1', 'L2']);
   });
-  it('applies the pivot guards to L2 verdicts too', async () => {
-    const d = await decideWithLevels(input({ round: 5, history: { lastPivotRound: 4, pivotCount: 1 } }), { l2: l2Says({ signal: 'pivot', confidence: 0.9 }), judgeEnabled: true, l1: UNSURE_L1 });
-    expect(d.verdict.signal).toBe('continue');
-    expect(d.verdict.signals.guard).toBe('cooldown-continue');
-  });
-  it('goes to L3 when the budget is exhausted below target coverage, without calling L2', async () => {
-    const l2 = vi.fn(l2Says({}));
-    const d = await decideWithLevels(input({ budget: { tokens: 0 } }), { l2, judgeEnabled: true });
-    expect(l2).not.toHaveBeenCalled();
-    expect(d.outcome).toBe('needs_review');
-    expect(d.review!.cause).toBe('budget-exhausted-below-target');
-    expect(d.review!.budgetUsed.tokens).toBe(1);
-    expect(d.review!.question).toContain('Extend the budget');
-    expect(d.review!.question).toContain('China trade');
-  });
   it('just stops (no review) when the budget is exhausted at target coverage', async () => {
     const d = await decideWithLevels(input({ budget: { tokens: 0 }, coverage: 0.8 }), { judgeEnabled: true });
     expect(d.outcome).toBe('act');

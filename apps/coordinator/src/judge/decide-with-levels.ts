@@ -1,10 +1,9 @@
 import { CONFIDENCE, DEFAULT_L2_TIMEOUT_MS, ESCALATE_BELOW, L1_ACT_AT } from './judge-thresholds';
 import type { JudgeInput, JudgeVerdict } from './judge-types';
 import { judgeOffVerdict } from './judge-off';
-import { l0Judge, tightestBudget } from './l0-judge';
+import { l0Rules } from './l0-judge';
 import { l1Judge, type L1Model } from './l1-model';
 import { L1_MODEL } from './l1-weights';
-import { applyPivotGuards } from './pivot-guard';
 import { buildReviewSummary, type ReviewSummary } from './review-summary';
 import { routeByConfidence, type ConfidenceRoute } from './route-by-confidence';
 import { isJudgeVerdict } from './verdict-contract';
@@ -49,26 +48,20 @@ export interface LeveledDecision {
 }
 
 /**
- * System 1 then System 2:
- * 1. budget exhausted below target coverage → L3 (needs_review) right away;
- * 2. JUDGE=off → judgeOffVerdict (never pivots, never escalates);
- * 3. L0; confidence > 0.8 → act;
- * 4. otherwise L1 (local, microseconds); its confidence >= L1_ACT_AT → act on it (flagged when <= 0.8);
- * 5. L1 unsure and L0 >= 0.5 → act on L0, flagged (as without L1);
- * 6. L0 < 0.5 and an L2 is given → L2 with a timeout. Timeout/error/contract breach → `continue`
- *    (confidence 0.5, flagged). A valid L2 verdict goes through the same pivot guards; if it is also
- *    unsure (< 0.5) → L3;
- * 7. L0 < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
+ * System 1 then System 2 (the round policy, nextMove, has already taken the budget, and applies the pivot
+ * guards to whatever verdict this returns):
+ * 1. JUDGE=off → judgeOffVerdict (never pivots, never escalates);
+ * 2. L0; confidence > 0.8 → act;
+ * 3. otherwise L1 (local, microseconds); its confidence >= L1_ACT_AT → act on it (flagged when <= 0.8);
+ * 4. L1 unsure and L0 >= 0.5 → act on L0, flagged (as without L1);
+ * 5. L0 < 0.5 and an L2 is given → L2 with a timeout. Timeout/error/contract breach → `continue`
+ *    (confidence 0.5, flagged). If a valid L2 verdict is also unsure (< 0.5) → L3;
+ * 6. L0 < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
  *    than one more round, seed 000 §6.3), flagged.
  */
 export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): Promise<LeveledDecision> {
-  const exhausted = tightestBudget(input.state.budgetLeft).fraction <= 0;
-  const belowTarget = input.state.coverage < input.targetCoverage;
-
-  const first = opts.judgeEnabled ? l0Judge(input) : judgeOffVerdict(input);
+  const first = opts.judgeEnabled ? l0Rules(input) : judgeOffVerdict(input);
   const trail: JudgeVerdict[] = [first];
-
-  if (exhausted && belowTarget) return review(input, 'budget-exhausted-below-target', first, trail, opts.judgeEnabled ? [] : ['judge-off']);
 
   if (!opts.judgeEnabled) {
     const route = routeByConfidence(first.confidence);
@@ -111,7 +104,7 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
     trail.push(v);
     return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [...l1Flags, 'l2-invalid', 'act-and-flag'], trail, l2Ms: res.ms };
   }
-  const second = applyPivotGuards({ ...res.value, level: 'L2' }, input);
+  const second: JudgeVerdict = { ...res.value, level: 'L2' };
   trail.push(second);
   if (second.confidence < ESCALATE_BELOW) return { ...review(input, 'judge-unsure', second, trail, l1Flags), l2Ms: res.ms };
   const route2 = routeByConfidence(second.confidence);
@@ -120,7 +113,7 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
 
 function review(
   input: JudgeInput,
-  cause: 'budget-exhausted-below-target' | 'judge-unsure',
+  cause: 'judge-unsure',
   last: JudgeVerdict,
   trail: JudgeVerdict[],
   flags: DecisionFlag[],

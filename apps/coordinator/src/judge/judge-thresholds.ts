@@ -2,12 +2,9 @@
  * Every threshold the L0 judge and its guards use, named, with the boundary semantics spelled out.
  * Tests exercise each one just below, at and above.
  */
-import { WRAP_UP_FRACTION } from '../budget/budget-thresholds';
+import { BUDGET_EXHAUSTED_FRACTION, WRAP_UP_FRACTION } from '../budget/budget-thresholds';
 
-export { WRAP_UP_FRACTION };
-
-/** A budget dimension with a remaining fraction `<=` this is exhausted. */
-export const BUDGET_EXHAUSTED_FRACTION = 0;
+export { BUDGET_EXHAUSTED_FRACTION, WRAP_UP_FRACTION };
 
 /** Novelty strictly below this is "low": with coverage at target, the research is saturated → stop. */
 export const NOVELTY_LOW = 0.15;
@@ -19,10 +16,17 @@ export const NOVELTY_HEALTHY = 0.3;
 /** Consecutive rounds with no new finding and no new source after which yield is "dead" (seed 002: idle threshold 3). */
 export const IDLE_ROUNDS_THRESHOLD = 3;
 
-/** After a pivot, this many rounds must pass before the next pivot (seed 000 §5.3): allowed when roundsSincePivot >= 3. */
-export const PIVOT_COOLDOWN_ROUNDS = 3;
-/** After this many pivots, a further pivot becomes stop (seed 000 §5.3). */
-export const MAX_PIVOTS = 5;
+/**
+ * After a pivot, this many rounds must pass before the next (allowed when roundsSincePivot >= 2): the
+ * re-planned round gets one round to show its yield.
+ */
+export const PIVOT_COOLDOWN_ROUNDS = 2;
+/**
+ * After this many pivots, a further pivot becomes stop: the re-plan dead-ended too. Sized to the round cap
+ * so it can fire: a first pivot after round 2 and one cooldown fit in depth's 5 rounds
+ * (2 + MAX_PIVOTS * PIVOT_COOLDOWN_ROUNDS <= 5 - 1, checked by a test); 5 pivots with a 3-round cooldown never could.
+ */
+export const MAX_PIVOTS = 1;
 
 /** Confidence routing (seed 000 §6.3): above ACT_ABOVE act; from ESCALATE_BELOW to ACT_ABOVE act and flag; below escalate. */
 export const ACT_ABOVE = 0.8;

@@ -149,7 +149,7 @@ describe('pivot guards', () => {
     expect(v.reason).toContain('cooldown');
   });
   it('allows the pivot once PIVOT_COOLDOWN_ROUNDS rounds have passed', () => {
-    const v = l0Judge(input({ ...wantsPivot, round: 6, history: { lastPivotRound: 6 - PIVOT_COOLDOWN_ROUNDS, pivotCount: 1 } }));
+    const v = l0Judge(input({ ...wantsPivot, round: 6, history: { lastPivotRound: 6 - PIVOT_COOLDOWN_ROUNDS, pivotCount: MAX_PIVOTS - 1 } }));
     expect(v.signal).toBe('pivot');
     expect(v.signals.guard).toBe('none');
   });
@@ -159,7 +159,7 @@ describe('pivot guards', () => {
     expect(v.signals.guard).toBe('cooldown-stop');
     expect(v.reason).toContain('yield dead');
   });
-  it('allows the 5th pivot and stops instead of a 6th', () => {
+  it('allows the last pivot under the cap and stops instead of one more', () => {
     expect(l0Judge(input({ ...wantsPivot, round: 20, history: { lastPivotRound: 10, pivotCount: MAX_PIVOTS - 1 } })).signal).toBe('pivot');
     const v = l0Judge(input({ ...wantsPivot, round: 20, history: { lastPivotRound: 10, pivotCount: MAX_PIVOTS } }));
     expect(v.signal).toBe('stop');

@@ -1,5 +1,5 @@
+import { budgetCall } from '../budget/budget-thresholds';
 import {
-  BUDGET_EXHAUSTED_FRACTION,
   CONFIDENCE,
   CONFIDENCE_TASKS_FAILING,
   FAILED_SHARE_HIGH,
@@ -69,12 +69,13 @@ export function l0Rules(input: JudgeInput): JudgeVerdict {
   let rule: L0Rule;
   let reason: string;
 
-  if (budget.fraction <= BUDGET_EXHAUSTED_FRACTION) {
+  const call = budgetCall(budget.fraction);
+  if (call === 'exhausted') {
     signal = 'stop';
     confidence = CONFIDENCE.budgetExhausted;
     rule = 'budget-exhausted';
     reason = `budget exhausted (${budget.dimension})`;
-  } else if (budget.fraction < WRAP_UP_FRACTION) {
+  } else if (call === 'wrap-up') {
     signal = 'stop';
     confidence = CONFIDENCE.wrapUp;
     rule = 'budget-wrap-up';

@@ -11,7 +11,7 @@ import type { JudgeInput, JudgeVerdict } from './judge-types';
 
 /** What the judge model offers, when the run's engine has one (the Claude engine does). */
 interface ModelJudge {
-  judgeVerdict(input: ModelJudgeInput): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string; usage?: TokenUsage }>;
+  judgeVerdict(input: ModelJudgeInput): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string; usage?: TokenUsage; raw?: string }>;
 }
 
 /** A decision and the tokens the judge model spent on it (none when the rules decided alone). */
@@ -48,17 +48,20 @@ export class RoundJudgeService {
     };
   }
 
-  async decide(run: Run, input: JudgeInput): Promise<JudgedDecision> {
+  /** `judgeEnabled`: the run's JUDGE setting and the deployment's switch, read just before this decision. */
+  async decide(run: Run, input: JudgeInput, judgeEnabled: boolean): Promise<JudgedDecision> {
     const engine = this.engines.coordinator(run.engine);
     let usage: TokenUsage | undefined;
+    let raw: string | undefined;
     const l2: L2Judge | undefined = hasModelJudge(engine)
       ? async (i, ctx) => {
           const asked = await this.askModel(engine, i, ctx.signal);
           usage = asked.usage;
+          raw = asked.raw;
           return asked.verdict;
         }
       : undefined;
-    const decision = await decideWithLevels(input, { judgeEnabled: run.judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) });
+    const decision = await decideWithLevels(input, { judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) });
     for (const [i, v] of decision.trail.entries()) {
       await this.decisions.log(
         run.id,
@@ -68,7 +71,15 @@ export class RoundJudgeService {
           level: v.level,
           confidence: v.confidence,
           conclusion: `${v.signal}: ${v.reason}`.slice(0, 2000),
-          signals: { ...v.signals, signal: v.signal, route: decision.route, flags: decision.flags },
+          signals: {
+            ...v.signals,
+            signal: v.signal,
+            route: decision.route,
+            flags: decision.flags,
+            input: inputSummary(input),
+            // What the model answered, word for word, and how long it took (the L2 entry only).
+            ...(v.level === 'L2' && decision.l2Ms !== undefined ? { latencyMs: Math.round(decision.l2Ms), ...(raw !== undefined ? { modelReply: raw.slice(0, 1000) } : {}) } : {}),
+          },
         },
         v.stateVersion,
       );
@@ -77,7 +88,7 @@ export class RoundJudgeService {
     return usage ? { ...decision, usage } : decision;
   }
 
-  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<{ verdict: JudgeVerdict; usage?: TokenUsage }> {
+  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<{ verdict: JudgeVerdict; usage?: TokenUsage; raw?: string }> {
     const h = input.history;
     const v = await engine.judgeVerdict({
       goal: input.goal,
@@ -91,7 +102,23 @@ export class RoundJudgeService {
       },
       abortSignal: signal,
     });
-    const { usage, ...verdict } = v;
-    return { verdict: { ...verdict, level: 'L2', stateVersion: input.stateVersion, signals: { model: true } }, ...(usage ? { usage } : {}) };
+    const { usage, raw, ...verdict } = v;
+    return { verdict: { ...verdict, level: 'L2', stateVersion: input.stateVersion, signals: { model: true } }, ...(usage ? { usage } : {}), ...(raw !== undefined ? { raw } : {}) };
   }
+}
+
+/** What the judge saw, in one line: the decision log's input summary. */
+export function inputSummary(input: JudgeInput): string {
+  const b = input.state.budgetLeft;
+  const y = input.lastActions;
+  const pct = (x: number) => Math.round(x * 100);
+  return [
+    `round ${input.round}`,
+    `coverage ${pct(input.state.coverage)}% (target ${pct(input.targetCoverage)}%)`,
+    `novelty ${pct(input.state.novelty)}%`,
+    `${y.newFindings} new findings, ${y.newSources} new sources from ${y.tasksDispatched} tasks (${y.tasksFailed ?? 0} failed)`,
+    `idle rounds ${input.state.idleRounds ?? 0}`,
+    `budget left tokens ${pct(b.tokens)}% tasks ${pct(b.tasks)}% rounds ${pct(b.rounds)}% wall ${pct(b.wallSeconds)}%`,
+    `pivots ${input.history.pivotCount}${input.history.lastPivotRound !== null ? ` (last after round ${input.history.lastPivotRound})` : ''}`,
+  ].join('; ');
 }

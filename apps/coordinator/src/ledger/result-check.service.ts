@@ -102,6 +102,7 @@ export class ResultCheckService {
           scope: verdict.checks.scope.status,
           kept: filtered.kept,
           dropped: filtered.dropped,
+          ...(verdict.failures ? { failures: verdict.failures.map((f) => `${f.findingId}: ${f.issues.join(', ')}`).join('; ').slice(0, 1000) } : {}),
         },
       },
       stateVersion,
@@ -119,10 +120,10 @@ export class ResultCheckService {
       this.metrics.structuredOutputFailures(stats.structuredRetries ?? 0);
       for (let i = 0; i < (stats.fallbacks ?? 0); i++) this.metrics.fallback('subagent-engine');
     }
-    // A retry is worth a task only when nothing usable came back; it is told what was wrong, and the
-    // sources it got wrong count as known, so even a deterministic engine looks elsewhere.
+    // A retry (nothing usable came back) is told what was wrong, and the sources it got wrong count as
+    // known, so even a deterministic engine looks elsewhere.
     const retry: SearchTask | undefined =
-      verdict.verdict === 'retry' && filtered.kept === 0
+      verdict.verdict === 'retry'
         ? {
             ...task,
             taskId: jobIds.retryTask(task.taskId, attempt + 1),

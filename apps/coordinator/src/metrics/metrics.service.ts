@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
 import { FleetGate } from '../queues/fleet-gate';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 
@@ -31,7 +32,7 @@ export class MetricsService implements OnModuleDestroy {
   private readonly tokens = new Counter({ name: 'orrery_tokens_total', help: 'Model tokens of finished runs by kind (input excludes cache reads and writes)', labelNames: ['engine', 'kind'], registers: [this.registry] });
   private readonly serverTools = new Counter({ name: 'orrery_server_tool_requests_total', help: 'Billed server tool requests of finished runs', labelNames: ['engine', 'tool'], registers: [this.registry] });
 
-  constructor(dispatcher: TaskDispatcher, fleet: FleetGate) {
+  constructor(dispatcher: TaskDispatcher, fleet: FleetGate, judgeSwitch: DeploymentJudgeSwitch) {
     collectDefaultMetrics({ register: this.registry, prefix: 'orrery_coordinator_' });
     const queues = { [COORDINATOR_QUEUE]: dispatcher.coordinatorQueue, [SUBAGENT_QUEUE]: dispatcher.subagentQueue };
     // The latest anthropic-ratelimit-* headers any process of the deployment saw: limit and remaining per resource.
@@ -46,6 +47,14 @@ export class MetricsService implements OnModuleDestroy {
           const m = /^anthropic-ratelimit-(.+)-(limit|remaining)$/.exec(name);
           if (m && Number.isFinite(Number(value))) this.set({ resource: m[1]!, kind: m[2]! }, Number(value));
         }
+      },
+    });
+    new Gauge({
+      name: 'orrery_judge_enabled',
+      help: 'The judge switch (POST /v1/admin/judge): 1 model judging on, 0 off (rules only), read from Redis at scrape',
+      registers: [this.registry],
+      async collect() {
+        this.set((await judgeSwitch.enabled()) ? 1 : 0);
       },
     });
     new Gauge({

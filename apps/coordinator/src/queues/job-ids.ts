@@ -8,8 +8,9 @@ export const jobIds = {
   retryTask: (taskId: string, attempt: number) => `${taskId.replace(/\.c\d+$/, '')}.c${attempt}`,
   /** One per answer: a run can be reviewed (and answered) more than once in one round. */
   resume: (runId: string, round: number, answerVersion: number) => `${runId}.resume.${round}.v${answerVersion}`,
-  finalize: (runId: string) => `${runId}.finalize`,
-  write: (runId: string) => `${runId}.write`,
+  finalize: (runId: string, attempt = 0) => (attempt ? `${runId}.finalize.a${attempt}` : `${runId}.finalize`),
+  /** The writer's task; a corrected draft is attempt N. */
+  write: (runId: string, attempt = 0) => (attempt ? `${runId}.write.a${attempt}` : `${runId}.write`),
 };
 
 const RUN_ID_LENGTH = 36;

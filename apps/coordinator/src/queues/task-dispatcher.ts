@@ -85,8 +85,8 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     await this.dispatchWithStep({ step: 'round', runId, round }, jobIds.round(runId, round), tasks);
   }
 
-  async dispatchSynthesis(runId: string, task: SubagentTask): Promise<void> {
-    await this.dispatchWithStep({ step: 'finalize', runId }, jobIds.finalize(runId), [task]);
+  async dispatchSynthesis(runId: string, task: SubagentTask, attempt = 0): Promise<void> {
+    await this.dispatchWithStep({ step: 'finalize', runId, ...(attempt ? { attempt } : {}) }, jobIds.finalize(runId, attempt), [task]);
   }
 
   /** A retry of a round's failed results: the retried tasks, and the same round step to run again after them. */

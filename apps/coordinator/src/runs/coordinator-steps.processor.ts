@@ -10,7 +10,7 @@ import { RunNotFoundError, RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { FinalizeStep } from './steps/finalize.step';
 import { PlanStep } from './steps/plan.step';
-import { RoundAdvance } from './steps/round-advance.service';
+import { ResumeStep } from './steps/resume.step';
 import { RoundStep } from './steps/round.step';
 
 // Worker options are fixed when the class is decorated, so the lock is read from the environment here.
@@ -29,7 +29,7 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     private readonly planStep: PlanStep,
     private readonly roundStep: RoundStep,
     private readonly finalizeStep: FinalizeStep,
-    private readonly advance: RoundAdvance,
+    private readonly resumeStep: ResumeStep,
     private readonly store: RunStore,
     private readonly transitions: RunTransitions,
     private readonly dispatcher: TaskDispatcher,
@@ -75,8 +75,8 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     try {
       if (step.step === 'plan') await this.planStep.run(step.runId);
       else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0);
-      else if (step.step === 'resume') await this.advance.resume(await this.store.require(step.runId), step.round, step.action);
-      else await this.finalizeStep.run(step.runId);
+      else if (step.step === 'resume') await this.resumeStep.run(await this.store.require(step.runId), step.round, step.action);
+      else await this.finalizeStep.run(step.runId, step.attempt ?? 0);
     } catch (err) {
       // Its tasks are still out: back to sleep, without spending an attempt, until they settle or the timer.
       if (err instanceof TasksPendingError) {

@@ -8,10 +8,13 @@ import { CoordinatorStepsProcessor } from './coordinator-steps.processor';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { RunsService } from './runs.service';
+import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
 import { RoundJudgeService } from '../judge/round-judge.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { FinalizeStep } from './steps/finalize.step';
-import { RoundAdvance } from './steps/round-advance.service';
+import { PendingDispatch } from './steps/pending-dispatch';
+import { ResumeStep } from './steps/resume.step';
+import { RoundDecision } from './steps/round-decision';
 import { PlanStep } from './steps/plan.step';
 import { RoundStep } from './steps/round.step';
 import { TaskProgressListener } from './task-progress.listener';
@@ -32,13 +35,16 @@ import { RunIndex } from './run-index';
     ResultCheckService,
     MetricsService,
     RoundJudgeService,
-    RoundAdvance,
+    DeploymentJudgeSwitch,
+    RoundDecision,
+    PendingDispatch,
+    ResumeStep,
     PlanStep,
     RoundStep,
     FinalizeStep,
     CoordinatorStepsProcessor,
     TaskProgressListener,
   ],
-  exports: [RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
+  exports: [DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
 })
 export class RunsModule {}

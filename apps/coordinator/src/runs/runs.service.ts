@@ -230,8 +230,8 @@ export class RunsService {
     if (TERMINAL_RUN_STATUSES.includes(run.status)) return run;
     const cancelled = await this.transitions.finish(runId, 'cancelled');
     const retries = (r: Run['rounds'][number]) => [...new Set(r.taskIds.map(attemptOfTask).filter(Boolean))].map((k) => jobIds.retry(runId, r.n, k));
-    await this.dispatcher.withdraw('steps', [jobIds.plan(runId), ...run.rounds.flatMap((r) => [jobIds.round(runId, r.n), ...retries(r)]), jobIds.finalize(runId)]);
-    await this.dispatcher.withdraw('tasks', [...run.rounds.flatMap((r) => r.taskIds), jobIds.write(runId)]);
+    await this.dispatcher.withdraw('steps', [jobIds.plan(runId), ...run.rounds.flatMap((r) => [jobIds.round(runId, r.n), ...retries(r)]), jobIds.finalize(runId), jobIds.finalize(runId, 1)]);
+    await this.dispatcher.withdraw('tasks', [...run.rounds.flatMap((r) => r.taskIds), jobIds.write(runId), jobIds.write(runId, 1)]);
     return cancelled;
   }
 }

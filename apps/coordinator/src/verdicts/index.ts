@@ -6,3 +6,4 @@ export * from './check-findings';
 export * from './build-correction';
 export * from './verdict-on-result';
 export * from './filter-result';
+export * from './verdict-on-report';

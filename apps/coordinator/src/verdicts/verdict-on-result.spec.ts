@@ -123,7 +123,11 @@ describe('filterResult', () => {
     const other = { id: 'p2', kind: 'passage' as const, title: 'x', text: 'Border patrol agents were hired.' };
     const r = result([finding(), finding({ id: 'f2', sourceId: 'p2', quote: 'invented words' })], [source, other]);
     const v = judge(r);
-    expect(v.verdict).toBe('retry');
+    // Nothing is re-sent for it: the good finding is kept, the failure listed.
+    expect(v.verdict).toBe('pass-partial');
+    expect(v.correction).toBeUndefined();
+    expect(v.failures).toEqual([{ findingId: 'f2', issues: ['quote-not-in-source'] }]);
+    expect(judge(r, 2).verdict).toBe('pass-partial');
     expect(v.counts).toEqual({ findings: 2, badFindings: 1 });
     const f = filterResult({ task, result: r, topic: 'immigration' });
     expect(f.result?.findings.map((x) => x.id)).toEqual(['f1']);

@@ -55,10 +55,9 @@ export function withVouchedSources(checked: CheckedResult, vouched: ReadonlySet<
 
 /**
  * The execution verdict on one subagent search result (seed 004's Jev: format, meaning, side effects → here scope).
- * Strict on the whole result: any bad finding fails it. Failing results are retried with a concrete
- * correction while attempt < MAX_RETRIES, then discarded. The partial-pass choice is filterResult's:
- * the coordinator merges filterResult(...).result whatever the verdict, so good findings are not lost to a
- * retry or a discard, and the retry's correction targets only what was wrong.
+ * A result whose findings all pass is `pass`; one that keeps some is `pass-partial`, its failures listed (the
+ * coordinator merges filterResult(...).result, the good findings); one with nothing usable is `retry` (the task is
+ * re-sent with a concrete correction) while attempt < MAX_RETRIES, then `discard`.
  */
 export function verdictOnResult(input: VerdictInput): ResultVerdict {
   const { task, attempt } = input;
@@ -88,6 +87,17 @@ export function verdictOnResult(input: VerdictInput): ResultVerdict {
   const n = parsed.result.findings.length;
   if (bad === 0) {
     return { verdict: 'pass', detail: n ? `${n} finding(s) checked` : 'no findings (a valid, empty search)', checks, issues, counts: { findings: n, badFindings: 0 } };
+  }
+  if (bad < n) {
+    const failures = [...byFinding].filter(([, l]) => l.length > 0).map(([i, l]) => ({ findingId: parsed.result.findings[Number(i)]!.id, issues: l.map((x) => x.code) }));
+    return {
+      verdict: 'pass-partial',
+      detail: `${n - bad} of ${n} finding(s) kept; ${bad} failed: ${issues.slice(0, 3).map((i) => i.message).join('; ')}`,
+      checks,
+      issues,
+      counts: { findings: n, badFindings: bad },
+      failures,
+    };
   }
   return {
     verdict: failing,

@@ -1,4 +1,8 @@
-export type ResultVerdictKind = 'pass' | 'retry' | 'discard';
+/**
+ * pass: every finding passed; pass-partial: some passed and are kept, the failures are listed; retry: nothing usable
+ * came back and the task is re-sent with a correction; discard: nothing usable and no retry left.
+ */
+export type ResultVerdictKind = 'pass' | 'pass-partial' | 'retry' | 'discard';
 
 export type FindingIssueCode = 'source-missing' | 'quote-not-in-source' | 'off-topic' | 'excluded-scope' | 'wrong-subtopic';
 
@@ -23,4 +27,6 @@ export interface ResultVerdict {
   /** Per-finding problems (empty when the format check failed). */
   issues: FindingIssue[];
   counts: { findings: number; badFindings: number };
+  /** On pass-partial: the findings that failed and why (the rest are merged). */
+  failures?: Array<{ findingId: string; issues: string[] }>;
 }

@@ -1,16 +1,18 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { EngineFactory, type ProgressUpdate } from '@orrery/engines';
+import { EngineFactory, type ProgressUpdate, stepJudgeSettingsFromEnv } from '@orrery/engines';
 import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { ActiveJobs, FleetRequestGate } from '@orrery/runtime';
+import { ActiveJobs, FleetRequestGate, JudgeSwitch } from '@orrery/runtime';
 import { ProgressGate } from './progress-gate';
 import { rateLimitedFor, toJobError } from './task-errors';
 
 const config = loadSubagentConfig();
+// JUDGE and JUDGE_TIMEOUT_MS, validated at startup like the rest.
+const judgeSettings = stepJudgeSettingsFromEnv();
 const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
 
 /** One task per job; the payload is all a task knows. Results go back through BullMQ to the coordinator. */
@@ -43,6 +45,9 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
    */
   onModuleInit(): void {
     this.engines.useRequestGate(new FleetRequestGate(this.gateRedis, config.QUEUE_PREFIX, { onPause: (ms) => this.queue.rateLimit(ms) }));
+    // The deployment's judge switch, read before every model judgement inside a task: an admin's flip reaches tasks already running.
+    const judgeSwitch = new JudgeSwitch(this.gateRedis, config.QUEUE_PREFIX);
+    this.engines.useJudgeSwitch({ timeoutMs: judgeSettings.timeoutMs, enabled: async () => judgeSettings.judgeEnabled && (await judgeSwitch.enabled()) });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -55,8 +55,11 @@ export interface LoopStep {
   /** New sources this reply's tool calls brought. */
   newSources: number;
 }
-/** A hook's answer: continue (undefined), or stop with the decision that says why. */
-export type StepVerdict = { stop: EngineDecision } | undefined;
+/**
+ * A hook's answer: continue (undefined), stop with the decision that says why, or steer: a note the model reads with
+ * the tool results it is about to get (after a tool turn only; after a pause_turn there are no results to carry it).
+ */
+export type StepVerdict = { stop: EngineDecision } | { steer: string } | undefined;
 
 export interface AgentLoopConfig {
   api: MessagesApi;
@@ -347,6 +350,12 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     const step = async (): Promise<AgentLoopResult | undefined> => {
       const verdict = await cfg.onStep?.({ label: cfg.label, message: msg, stats, usage, newSources });
       if (!verdict) return undefined;
+      if ('steer' in verdict) {
+        const results = messages[messages.length - 1];
+        const last = results?.role === 'user' && Array.isArray(results.content) ? results.content[results.content.length - 1] : undefined;
+        if (last?.type === 'tool_result' && typeof last.content === 'string') last.content = `${last.content}\n\n${verdict.steer}`;
+        return undefined;
+      }
       decisions.push(verdict.stop);
       return finish('step-stopped');
     };

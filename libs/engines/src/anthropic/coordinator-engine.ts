@@ -33,6 +33,8 @@ export interface JudgeInput {
 
 export interface JudgeVerdictResult extends JudgeVerdict {
   usage: TokenUsage;
+  /** The model's reply as it came, for the decision log. */
+  raw: string;
 }
 
 /** Coverage check thresholds: share of facets covered, and the largest tolerated overlap between two subtopics. */
@@ -199,6 +201,16 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
   }
 
   async refine(input: RefinementInput): Promise<RefinementOutput> {
+    return this.gaps(input, 'refine');
+  }
+
+  /** A pivot: a re-plan prompt with what was found and what failed; only new subtopics come back. */
+  async replan(input: RefinementInput): Promise<RefinementOutput> {
+    return this.gaps(input, 'replan');
+  }
+
+  private async gaps(input: RefinementInput, mode: 'refine' | 'replan'): Promise<RefinementOutput> {
+    const replan = mode === 'replan';
     const r = new Redactor();
     const usage = emptyUsage();
     const decisions: EngineDecision[] = [];
@@ -210,6 +222,21 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       })
       .join('\n');
     const topic = r.text(input.topic);
+    const failed = input.plan.subtopics.filter((s) => (input.evidence[s.id] ?? 0) === 0).map((s) => `- ${s.id}: ${r.text(s.title)}`);
+    const ask = replan
+      ? [
+          `Round ${input.round} just completed, and the run pivots: the plan below is exhausted. Re-plan: propose at most ${input.maxNewTasks} new subtopics that approach the topic from angles the plan has not tried. Do not repeat or rephrase its subtopics; leave thinSubtopicIds empty.`,
+          untrustedData('topic', topic),
+          'What was found, per subtopic (claims are from untrusted sources):',
+          untrustedData('evidence', sample),
+          `What failed (subtopics that found nothing):\n${failed.join('\n') || '- none'}`,
+        ]
+      : [
+          `Round ${input.round} just completed. Propose at most ${input.maxNewTasks} tasks in all (new subtopics plus thin subtopic ids).`,
+          untrustedData('topic', topic),
+          'Plan and evidence so far (claims are from untrusted sources):',
+          untrustedData('evidence', sample),
+        ];
     const redacted = redactionDecision(`refinement round ${input.round}`, r);
     if (redacted) decisions.push(redacted);
     try {
@@ -217,14 +244,9 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         api: this.o.api,
         model: this.o.model,
         system: SYSTEM_PROMPTS['gap-finder'],
-        user: [
-          `Round ${input.round} just completed. Propose at most ${input.maxNewTasks} tasks in all (new subtopics plus thin subtopic ids).`,
-          untrustedData('topic', topic),
-          'Plan and evidence so far (claims are from untrusted sources):',
-          untrustedData('evidence', sample),
-        ].join('\n'),
+        user: ask.join('\n'),
         schema: RefinementDraftSchema,
-        purpose: `refinement (round ${input.round})`,
+        purpose: `${replan ? 're-plan' : 'refinement'} (round ${input.round})`,
         maxTokens: this.o.maxTokens,
         check: (d) => d.thinSubtopicIds.filter((id) => !known.has(id)).map((id) => `thinSubtopicIds: "${id}" is not a subtopic id of the plan`),
         acceptWithIssues: true,
@@ -233,9 +255,9 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       decisions.push(...res.decisions);
       const max = Math.max(0, input.maxNewTasks);
       const newSubtopics = toSubtopics(res.value.newSubtopics.slice(0, max), 'refinement', new Set(known), input.plan.subtopics);
-      const thinSubtopicIds = [...new Set(res.value.thinSubtopicIds.filter((id) => known.has(id)))].slice(0, Math.max(0, max - newSubtopics.length));
+      const thinSubtopicIds = replan ? [] : [...new Set(res.value.thinSubtopicIds.filter((id) => known.has(id)))].slice(0, Math.max(0, max - newSubtopics.length));
       decisions.push(
-        l2('refine', res.value.confidence, `round ${input.round}: ${newSubtopics.length} new subtopics, ${thinSubtopicIds.length} thin; ${res.value.reason}`, {
+        l2(replan ? 'replan' : 'refine', res.value.confidence, `round ${input.round}: ${replan ? 're-plan, ' : ''}${newSubtopics.length} new subtopics, ${thinSubtopicIds.length} thin; ${res.value.reason}`, {
           round: input.round,
           newSubtopics: newSubtopics.length,
           thin: thinSubtopicIds,
@@ -250,7 +272,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       }
       if (!this.fallback) throw new Error(`Anthropic engine, refinement round ${input.round}: ${err.message}; no fallback engine is configured`, { cause: err });
       decisions.push(this.fallbackDecision(`refinement round ${input.round}`, err.message));
-      const fb = await this.fallback.refine(input);
+      const fb = replan ? await this.fallback.replan(input) : await this.fallback.refine(input);
       return { ...fb, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
     }
   }
@@ -281,7 +303,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         maxTokens: 512,
         signal: input.abortSignal,
       });
-      return { ...res.value, usage: res.usage };
+      return { ...res.value, usage: res.usage, raw: res.raw };
     } catch (err) {
       if (err instanceof StructuredOutputError) throw new Error(`Anthropic judge: ${err.message}; treat as no verdict`, { cause: err });
       throw err;

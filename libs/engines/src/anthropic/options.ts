@@ -90,6 +90,16 @@ export interface AnthropicEngineOptions {
   taskTokenEstimate?: number;
   /** Tool calls a search task may make when its payload carries no budget; default 40. */
   maxToolCallsPerTask?: number;
+  /** The judge inside each research loop; without it the loop has only its health monitor. */
+  loopJudge?: LoopJudgeSettings;
+}
+
+export interface LoopJudgeSettings {
+  /** A synchronous judge-model call every this many steps (LOOP_JUDGE_EVERY), asynchronous ones in between. */
+  every: number;
+  timeoutMs: number;
+  /** Read before every model judgement: JUDGE and the deployment's switch. */
+  enabled: () => Promise<boolean>;
 }
 
 /** The corpus a task's tools search; the topic names what a stored corpus's working index covers. */
@@ -110,6 +120,7 @@ export interface ResolvedEngineOptions {
   idleThreshold: number;
   taskTokenEstimate: number;
   maxToolCallsPerTask: number;
+  loopJudge?: LoopJudgeSettings;
 }
 
 export function buildClient(client: Anthropic | AnthropicClientOptions | undefined): Anthropic {
@@ -151,5 +162,6 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
     idleThreshold: o.idleThreshold ?? 3,
     taskTokenEstimate: o.taskTokenEstimate ?? 20_000,
     maxToolCallsPerTask: o.maxToolCallsPerTask ?? 40,
+    ...(o.loopJudge ? { loopJudge: o.loopJudge } : {}),
   };
 }

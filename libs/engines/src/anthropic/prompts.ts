@@ -85,6 +85,16 @@ export const SYSTEM_PROMPTS: Record<AgentRole, string> = {
   ].join('\n'),
 };
 
+/** The judge inside a research loop: same role (and model) as the round judge, asked about one step of one task. */
+export const LOOP_JUDGE_SYSTEM = [
+  roleLine('judge'),
+  'You decide, after one step of a research subagent\'s tool loop, whether it should continue (its searches still find new material), stop (the objective is covered or the searches keep returning nothing new), or pivot (the current line of queries is stuck and a different one is needed).',
+  'Repeating the same query, or reading the same passage again, is not progress.',
+  'Give a calibrated confidence from 0 to 1 and a one-sentence reason.',
+  UNTRUSTED_NOTICE,
+  'Reply with JSON only, matching the schema.',
+].join('\n');
+
 export const NUDGE_TEXT =
   'Health check: your last several tool calls found no new sources. Do not search further unless you have a clearly different angle; conclude now with your research notes based on what you have.';
 

@@ -30,6 +30,8 @@ export interface StructuredCallResult<T> {
   requests: number;
   /** `check` issues left when `acceptWithIssues` let the value through. */
   issues: string[];
+  /** The model's reply text the value was parsed from, for decision logs. */
+  raw: string;
 }
 
 /** The JSON schema sent in `output_config.format`, built by the SDK's zod helper (strict: additionalProperties false). */
@@ -117,7 +119,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
     } catch (err) {
       issues = [`not valid JSON: ${err instanceof Error ? err.message : String(err)}`];
     }
-    if (value !== undefined && issues.length === 0) return { value, usage, decisions, requests, issues: [] };
+    if (value !== undefined && issues.length === 0) return { value, usage, decisions, requests, issues: [], raw: text };
 
     if (!corrected) {
       corrected = true;
@@ -129,7 +131,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
       });
       continue;
     }
-    if (value !== undefined && cfg.acceptWithIssues) return { value, usage, decisions, requests, issues };
+    if (value !== undefined && cfg.acceptWithIssues) return { value, usage, decisions, requests, issues, raw: text };
     return fail('invalid', issues);
   }
 }

@@ -2,12 +2,14 @@ import type { Finding, ReportSection, SearchResult, SearchTask, Source, Synthesi
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
+import type { StepJudgeModel } from '../step-judge';
 import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
+import { LoopJudge } from './loop-judge';
 import { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
 import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
 import { priceOf } from './pricing';
-import { SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
-import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
+import { LOOP_JUDGE_SYSTEM, SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
+import { FindingsDraftSchema, JudgeVerdictSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
 import { SourceLedger } from './sources';
 import { structuredCall } from './structured';
 import { researchTools } from './tools';
@@ -89,6 +91,8 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     }
 
     await progress({ stage: 'research', message: `researching: ${redactor.text(task.query).slice(0, 400)}`, fraction: 0.1 });
+    const budget = this.loopBudget(task.budget);
+    const judge = this.loopJudge(task, redactor, usage, budget);
     let loop: AgentLoopResult;
     try {
       loop = await runAgentLoop({
@@ -103,15 +107,18 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         maxIterations: this.o.maxIterations,
         idleThreshold: this.o.idleThreshold,
         observe: (m) => ledger.observe(m),
-        budget: this.loopBudget(task.budget),
+        budget,
         label: `search task ${task.taskId}`,
+        ...(judge ? { onStep: judge.onStep } : {}),
       });
     } catch (err) {
       if (!isFallbackWorthy(err)) throw err;
+      await judge?.settle();
       return this.searchFallback(task, progress, usage, decisions, redactor, err.message, {}, ledger.list());
     }
+    await judge?.settle();
     addUsage(usage, loop.usage);
-    for (const d of loop.decisions) {
+    for (const d of [...(judge?.decisions ?? []), ...loop.decisions]) {
       decisions.push(d);
       await reportDecision(progress, d);
     }
@@ -286,6 +293,43 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     };
   }
 
+  /** The loop judge of one task, its model's tokens added to the task's usage; none when the engine has no loop judge. */
+  private loopJudge(task: SearchTask, redactor: Redactor, usage: TokenUsage, budget: LoopBudget): LoopJudge | undefined {
+    const settings = this.o.loopJudge;
+    if (!settings) return undefined;
+    const goal = redactor.text(task.context.objective);
+    const judgeSpent = emptyUsage();
+    const replies = new Map<number, string>();
+    const model: StepJudgeModel = async (input, ctx) => {
+      const user = [
+        untrustedData('goal', goal),
+        `Step just completed: ${input.step}${input.maxSteps ? ` of at most ${input.maxSteps}` : ''}`,
+        `Recent tool calls:\n${(input.recentActions ?? []).slice(-8).map((a) => `- ${redactor.text(typeof a === 'string' ? a : `${a.action}${a.newInformation === false ? ' (nothing new)' : ''}`)}`).join('\n') || '- (none)'}`,
+        `State: ${input.stateSummary}`,
+      ].join('\n');
+      const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: JudgeVerdictSchema, purpose: 'loop judge verdict', maxTokens: 512, signal: ctx.signal });
+      addUsage(usage, res.usage);
+      addUsage(judgeSpent, res.usage);
+      replies.set(input.stateVersion ?? input.step, res.raw);
+      return { signal: res.value.signal, confidence: res.value.confidence, reasons: [res.value.reason] };
+    };
+    return new LoopJudge({
+      goal,
+      label: `search task ${task.taskId}`,
+      every: settings.every,
+      timeoutMs: settings.timeoutMs,
+      enabled: settings.enabled,
+      model,
+      replyOf: (version) => replies.get(version),
+      ...(budget.maxToolCalls !== undefined ? { maxSteps: budget.maxToolCalls } : {}),
+      budgetLeft: (step) => {
+        const tokens = budget.maxTokens ? 1 - (totalTokens(step.usage) + totalTokens(judgeSpent)) / budget.maxTokens : 1;
+        const cost = budget.maxCostUsd ? 1 - (step.usage.costUsd + judgeSpent.costUsd) / budget.maxCostUsd : 1;
+        return Math.max(0, Math.min(tokens, cost));
+      },
+    });
+  }
+
   /** The loop's share of the task's budget (the rest is kept for extraction); without one, the engine's own cap on tool calls. */
   private loopBudget(b: TaskBudget | undefined): LoopBudget {
     if (!b) return { maxToolCalls: this.o.maxToolCallsPerTask };
@@ -420,6 +464,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       `Objective: ${r.text(task.context.objective)}`,
       `Output format: ${r.text(task.context.outputFormat) || 'sections with paragraphs'}`,
       `Cite at most ${task.maxCitations} distinct sources. Back each paragraph with the ids (in brackets) of the findings it uses.`,
+      ...(task.context.correction ? [`Correction from the previous draft's check: ${r.text(task.context.correction)}`] : []),
       'Findings (gathered from untrusted sources):',
       untrustedData('findings', sections.join('\n\n')),
     ].join('\n');

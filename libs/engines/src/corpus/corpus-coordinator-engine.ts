@@ -128,10 +128,19 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
   }
 
   async refine(input: RefinementInput): Promise<RefinementOutput> {
+    return this.refined(input, 'refine');
+  }
+
+  /** A pivot: a new decomposition from the facets and eras of the scouting evidence the ledger has not touched. */
+  async replan(input: RefinementInput): Promise<RefinementOutput> {
+    return this.refined(input, 'replan');
+  }
+
+  private async refined(input: RefinementInput, mode: 'refine' | 'replan'): Promise<RefinementOutput> {
     const { index, profile } = await this.profileOf(input);
-    const r = refinePlan(index, profile, input, this.options.refinement);
+    const r = refinePlan(index, profile, input, this.options.refinement, mode);
     const decision: EngineDecision = {
-      decisionType: 'refinement',
+      decisionType: mode === 'replan' ? 'replan' : 'refinement',
       level: 'L0',
       confidence: r.newSubtopics.length || r.thinSubtopicIds.length ? 0.75 : 0.85,
       conclusion: r.conclusion,

@@ -182,6 +182,25 @@ describe('CorpusCoordinatorEngine.refine', () => {
   });
 });
 
+describe('CorpusCoordinatorEngine.replan', () => {
+  it('re-plans from the untouched facets and eras: new ids only, none of the old plan, no thin retries', async () => {
+    const { coord, sub } = setup();
+    const topic = 'Hurricane Zelda';
+    const { plan } = await coord.plan({ runId: RUN, topic, corpus: 'storms', maxSubtopics: 8, classification: 'breadth', coverageCheck: false });
+    const first = plan.subtopics.slice(0, 1);
+    const findings: Finding[] = (await sub.search(searchTask(topic, first[0]!.query, { subtopicId: first[0]!.id }), () => undefined)).findings;
+    const narrow = { ...plan, subtopics: first };
+    const r = await coord.replan({ runId: RUN, topic, corpus: 'storms', plan: narrow, round: 2, findings, evidence: { [first[0]!.id]: findings.length }, maxNewTasks: 4 });
+    expect(r.newSubtopics.length).toBeGreaterThan(0);
+    expect(r.newSubtopics.every((s) => s.id.startsWith('p3-'))).toBe(true);
+    expect(r.thinSubtopicIds).toEqual([]);
+    expect(r.decisions[0]).toMatchObject({ decisionType: 'replan', signals: { mode: 'replan' } });
+    const ledger = new Set(findings.map((f) => f.sourceId));
+    expect(r.decisions[0]!.signals.expectedNewPassages as number).toBeGreaterThan(0);
+    expect(ledger.size).toBeGreaterThan(0);
+  });
+});
+
 describe('CorpusSubagentEngine.search', () => {
   it('keeps findings on the topic: another hurricane is left out (precision guard)', async () => {
     const { sub } = setup();

@@ -31,11 +31,13 @@ export interface Refinement {
 }
 
 /**
- * After a round: which subtopics came back thin, which facets the findings reveal that no subtopic
+ * After a round (mode 'replan': a pivot's new decomposition from the untouched facets and eras of the
+ * scouting evidence, no thin retries, no facet of what was already found): which subtopics came back thin, which facets the findings reveal that no subtopic
  * covers, and which part of the scouting evidence the ledger still misses. New subtopics target those
  * gaps; nothing is returned when the remaining gap or the expected yield is too small (novelty stop).
  */
-export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: RefinementInput, options: RefinementOptions): Refinement {
+export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: RefinementInput, options: RefinementOptions, mode: 'refine' | 'replan' = 'refine'): Refinement {
+  const replan = mode === 'replan';
   const ledger = new Set(input.findings.map((f) => f.sourceId));
   const weights = new Map(profile.evidence.map((e) => [e.id, e.score]));
   const uncoveredShare = 1 - coveredShare(weights, ledger);
@@ -44,12 +46,13 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
 
   // Facets emerging from the findings that no subtopic covers yet (novelty of what came back).
   const findingPassages = [...ledger].map((id) => ({ id, score: profile.judge(id).score }));
-  const emerging = mineFacets(index, findingPassages, { topicTerms, minSupport: 2, maxShare: 0.5, limit: 30 }).filter((f) => !facetCovered(f, subtopics));
+  // A re-plan leaves the findings' own facets alone: that is the path the run has exhausted.
+  const emerging = replan ? [] : mineFacets(index, findingPassages, { topicTerms, minSupport: 2, maxShare: 0.5, limit: 30 }).filter((f) => !facetCovered(f, subtopics));
   const novelty = findingPassages.length ? emerging.reduce((s, f) => s + f.passageIds.length, 0) / (findingPassages.length * Math.max(1, emerging.length)) : 0;
 
   // Facets of the scouting evidence the ledger still misses (the gap).
   const missing = profile.evidence.filter((e) => !ledger.has(e.id)).map((e) => ({ id: e.id, score: e.score }));
-  const gaps = mineFacets(index, missing, { topicTerms, minSupport: missing.length >= 4 ? 2 : 1, maxShare: 0.9, limit: 30 }).filter((f) => !facetCovered(f, subtopics));
+  const gaps = mineFacets(index, missing, { topicTerms, minSupport: !replan && missing.length >= 4 ? 2 : 1, maxShare: 0.9, limit: 30 }).filter((f) => !facetCovered(f, subtopics));
 
   const baseSignals = {
     round: input.round,
@@ -72,7 +75,7 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
 
   // Thin subtopics get one more search, only in the round after their first and only if new passages exist.
   const thin: string[] = [];
-  for (const s of subtopics) {
+  for (const s of replan ? [] : subtopics) {
     if (thin.length >= input.maxNewTasks) break;
     if ((input.evidence[s.id] ?? 0) >= options.thinBelow || input.round > 1) continue;
     const fresh = expectedPassages(index, profile, s, ledger).filter((id) => !ledger.has(id));
@@ -80,6 +83,8 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
   }
 
   const taken = new Set(subtopics.map((s) => s.id));
+  // A re-plan's subtopics are named apart from a refinement's, so a new decomposition shows as new ids.
+  const prefix = `${replan ? 'p' : 'r'}${input.round + 1}-`;
   const chosen: { s: Subtopic; set: Set<string> }[] = [];
   const full = (): boolean => chosen.length + thin.length >= input.maxNewTasks;
   /** A candidate joins when it is expected to bring enough new passages and does not repeat one chosen. */
@@ -96,23 +101,23 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
   // (passage titles carry them), before the facets: time is the breadth of a question over two centuries.
   for (const era of missingEras(index, profile.evidence, ledger, options.minNewPassages)) {
     if (full()) break;
-    consider(eraSubtopic(input.topic, era, `r${input.round + 1}-`));
+    consider(eraSubtopic(input.topic, era, prefix));
   }
   for (const f of dedupeFacets([...gaps, ...emerging])) {
     if (full()) break;
-    consider(subtopicFromFacet(input.topic, f, 'refinement', new Set(taken), `r${input.round + 1}-`));
+    consider(subtopicFromFacet(input.topic, f, 'refinement', new Set(taken), prefix));
   }
   const newSubtopics = chosen.map((c) => c.s);
   const expectedNew = new Set(chosen.flatMap((c) => [...c.set])).size;
   const conclusion =
     newSubtopics.length || thin.length
-      ? `${newSubtopics.length} gap-targeted subtopics (${newSubtopics.map((s) => s.title).join(', ') || 'none'}), ${thin.length} thin subtopics to retry; ${pct(uncoveredShare)} of the scouting evidence still missing`
+      ? `${replan ? 're-plan: ' : ''}${newSubtopics.length} gap-targeted subtopics (${newSubtopics.map((s) => s.title).join(', ') || 'none'}), ${thin.length} thin subtopics to retry; ${pct(uncoveredShare)} of the scouting evidence still missing`
       : `stop: no facet is expected to bring ${options.minNewPassages}+ new on-topic passages (novelty stop)`;
   return {
     newSubtopics,
     thinSubtopicIds: thin,
     conclusion: conclusion.slice(0, 2000),
-    signals: { ...baseSignals, newSubtopics: newSubtopics.map((s) => s.id), thin, expectedNewPassages: expectedNew, stop: !newSubtopics.length && !thin.length },
+    signals: { ...baseSignals, mode, newSubtopics: newSubtopics.map((s) => s.id), thin, expectedNewPassages: expectedNew, stop: !newSubtopics.length && !thin.length },
   };
 }
 

@@ -11,6 +11,8 @@ export interface SimulatedEngineOptions {
   findingsPerTask: number;
   /** Every k-th planned subtopic (s<k>, s<2k>, ...) comes back empty, for coverage and budget drills; 0 = never. */
   emptyEvery: number;
+  /** For pivot drills: gap subtopics (g*) come back empty ('gaps'), or re-planned ones (p*) too ('new'). */
+  dry?: 'none' | 'gaps' | 'new';
 }
 
 export const DEFAULT_SIMULATED_OPTIONS: SimulatedEngineOptions = { latencyMs: 0, subtopics: 4, rounds: 2, findingsPerTask: 3, emptyEvery: 0 };
@@ -60,6 +62,24 @@ export class SimulatedCoordinatorEngine implements CoordinatorEngine {
       usage: ZERO_USAGE,
     };
   }
+
+  /** A new decomposition: as many fresh aspects as the hub allows, ids of their own. */
+  async replan(input: { round: number; topic: string; maxNewTasks: number }): Promise<RefinementOutput> {
+    const newSubtopics = Array.from({ length: Math.max(0, input.maxNewTasks) }, (_, i) => ({
+      id: `p${input.round}-${i + 1}`,
+      title: `New angle ${i + 1} on ${input.topic}`.slice(0, 300),
+      query: `${input.topic} new angle ${i + 1}`.slice(0, 1000),
+      facetTerms: [`angle${i + 1}`],
+      excludeTerms: [],
+      origin: 'refinement' as const,
+    }));
+    return {
+      newSubtopics,
+      thinSubtopicIds: [],
+      decisions: [{ decisionType: 'replan', level: 'L0', confidence: 1, conclusion: `re-planned: ${newSubtopics.length} new subtopics`, signals: { round: input.round } }],
+      usage: ZERO_USAGE,
+    };
+  }
 }
 
 export class SimulatedSubagentEngine implements SubagentEngine {
@@ -72,7 +92,9 @@ export class SimulatedSubagentEngine implements SubagentEngine {
     const base = `sim-${slug(task.context.topic)}-${task.subtopicId}`;
     const k = this.options.emptyEvery;
     const planned = Number(/^s(\d+)$/.exec(task.subtopicId)?.[1] ?? 0);
-    if (k > 0 && planned > 0 && planned % k === 0) {
+    const dry = (this.options.dry === 'gaps' || this.options.dry === 'new') && /^g\d+$/.test(task.subtopicId);
+    const dryReplan = this.options.dry === 'new' && /^p\d+-\d+$/.test(task.subtopicId);
+    if ((k > 0 && planned > 0 && planned % k === 0) || dry || dryReplan) {
       return { kind: 'search', taskId: task.taskId, findings: [], sources: [], usage: ZERO_USAGE, stats: { latencyMs: this.options.latencyMs } };
     }
     const sources: Source[] = [];

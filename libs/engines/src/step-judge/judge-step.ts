@@ -21,7 +21,8 @@ export async function judgeStep(input: StepJudgeInput, opts: StepJudgeOptions = 
   const facts = actionFacts(input);
   const l0 = applyStepPivotGuards(stepRules(input, facts), input, facts);
   const model = opts.model;
-  if (opts.judgeEnabled === false || !model || l0.confidence >= STEP_ESCALATE_BELOW) return l0;
+  const ask = opts.escalate === 'always' ? l0.signal !== 'stop' : l0.confidence < STEP_ESCALATE_BELOW;
+  if (opts.judgeEnabled === false || !model || !ask) return l0;
 
   const timeoutMs = opts.timeoutMs ?? STEP_DEFAULT_TIMEOUT_MS;
   const res = await withDeadline((signal) => model(input, { signal }), timeoutMs);

@@ -30,11 +30,14 @@ export interface StepJudgeInput {
   stateVersion?: number;
   /** The loop's step budget: at or past it the judge says stop. */
   maxSteps?: number;
+  /** Share (0..1) of the task's token and dollar budget still left, judge calls included: below TASK_BUDGET_WRAP_UP, stop. */
+  budgetLeft?: number;
 }
 
 /** The rule that decided (logged). */
 export type StepRule =
   | 'step-budget'
+  | 'task-budget'
   | 'repeated-action'
   | 'idle-steps'
   | 'progress'
@@ -74,4 +77,6 @@ export interface StepJudgeOptions {
   timeoutMs?: number;
   /** false = JUDGE=off: rules only, the model is never called. Default true. */
   judgeEnabled?: boolean;
+  /** When the model is asked: only when the rules are unsure (default), or always unless the rules say stop (a scheduled check). */
+  escalate?: 'when-unsure' | 'always';
 }

@@ -1,6 +1,6 @@
 import { actionFacts, type ActionFacts } from './step-actions';
 import { pivotHistory } from './step-history';
-import { IDLE_STEPS_THRESHOLD, REPEATED_ACTION_THRESHOLD, STEP_CONFIDENCE, STEP_MAX_PIVOTS, STEP_PIVOT_COOLDOWN } from './step-thresholds';
+import { IDLE_STEPS_THRESHOLD, REPEATED_ACTION_THRESHOLD, STEP_CONFIDENCE, STEP_MAX_PIVOTS, STEP_PIVOT_COOLDOWN, TASK_BUDGET_WRAP_UP } from './step-thresholds';
 import type { StepJudgeInput, StepJudgeVerdict } from './step-judge-types';
 
 /** The verdict's state version: the caller's, else the step. */
@@ -8,7 +8,8 @@ export const stateVersionOf = (input: Pick<StepJudgeInput, 'step' | 'stateVersio
 
 /**
  * The step rules alone, before the pivot guards. Pure, synchronous, microseconds. First match wins:
- *  1. step-budget: maxSteps given and step >= maxSteps → stop (0.99)
+ *  1. step-budget: maxSteps given and step >= maxSteps → stop (0.99);
+ *     task-budget: budgetLeft given and < TASK_BUDGET_WRAP_UP (0.15) → stop (0.99)
  *  2. repeated-action: the newest action occurs >= REPEATED_ACTION_THRESHOLD (3) times in the window → pivot (0.85)
  *  3. idle-steps: >= IDLE_STEPS_THRESHOLD (3) trailing actions without new information → pivot (0.85)
  *  4. progress: the newest action brought new information → continue (0.9)
@@ -26,6 +27,9 @@ export function stepRules(input: StepJudgeInput, facts: ActionFacts = actionFact
   });
   if (input.maxSteps !== undefined && input.step >= input.maxSteps) {
     return verdict('stop', STEP_CONFIDENCE.budgetExhausted, 'step-budget', `step budget spent (step ${input.step} of ${input.maxSteps})`);
+  }
+  if (input.budgetLeft !== undefined && input.budgetLeft < TASK_BUDGET_WRAP_UP) {
+    return verdict('stop', STEP_CONFIDENCE.budgetExhausted, 'task-budget', `${Math.round(input.budgetLeft * 100)}% of the task's budget left: wrap up with what it has`);
   }
   if (facts.lastActionRepeats >= REPEATED_ACTION_THRESHOLD) {
     return verdict('pivot', STEP_CONFIDENCE.repeatedAction, 'repeated-action', `the last action was repeated ${facts.lastActionRepeats} times in the recent actions`);

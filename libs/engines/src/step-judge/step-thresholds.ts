@@ -9,6 +9,9 @@ export const REPEATED_ACTION_THRESHOLD = 3;
 /** This many trailing steps with no new information in a row is a dead path → pivot (the round judge's idle threshold). */
 export const IDLE_STEPS_THRESHOLD = 3;
 
+/** A task with less than this share of its budget left wraps its loop up (the run's wrap-up share), keeping the rest for its findings. */
+export const TASK_BUDGET_WRAP_UP = 0.15;
+
 /** After a pivot, this many steps must pass before the next one: allowed when stepsSincePivot >= 3. */
 export const STEP_PIVOT_COOLDOWN = 3;
 /** After this many pivots, a further pivot becomes stop. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema } from '@orrery/protocol';
+import { type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -10,6 +10,8 @@ import { LedgerStore } from '../../ledger/ledger.store';
 import { MetricsService } from '../../metrics/metrics.service';
 import { jobIds, roundOfTask } from '../../queues/job-ids';
 import { TaskBarrier } from '../../queues/task-barrier';
+import { TaskDispatcher } from '../../queues/task-dispatcher';
+import { verdictOnReport } from '../../verdicts/verdict-on-report';
 import { REDIS } from '../../redis/redis.module';
 import { assembleReport, directAnswer, fallbackSections } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
@@ -28,30 +30,56 @@ export class FinalizeStep {
     private readonly transitions: RunTransitions,
     private readonly metrics: MetricsService,
     private readonly barrier: TaskBarrier,
+    private readonly dispatcher: TaskDispatcher,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  async run(runId: string): Promise<void> {
+  /** `attempt` 0 checks the writer's first draft, 1 its corrected draft. */
+  async run(runId: string, attempt = 0): Promise<void> {
     let run = await this.store.require(runId);
     // Re-delivered after a crash between ending the run and announcing it: finish() is idempotent and writes what is missing.
     if (run.status === 'done') await this.transitions.finish(runId, 'done');
     if (run.status !== 'synthesizing') return;
-    const values = (await this.barrier.require([jobIds.write(runId)])).completed.map((t) => t.value);
+    const settled = (await this.barrier.require([jobIds.write(runId, attempt)])).completed;
+    const values = settled.map((t) => t.value);
     const parsed = values.length ? SynthesizeResultSchema.safeParse(typeof values[0] === 'string' ? JSON.parse(values[0]) : values[0]) : undefined;
     let written: SynthesizeResult;
     if (parsed?.success) {
-      written = parsed.data;
-      await logReportedDecisions(this.decisions, runId, written.taskId, roundOfTask(written.taskId), written.decisions);
-      this.metrics.taskOutcome('synthesize', 'pass');
+      const draft = parsed.data;
+      await logReportedDecisions(this.decisions, runId, draft.taskId, roundOfTask(draft.taskId), draft.decisions);
+      const findings = await this.ledger.findings(runId);
+      const check = verdictOnReport(draft, { findings, sources: await this.ledger.sources(runId) }, attempt);
+      const original = SynthesizeTaskSchema.safeParse(settled[0]?.job.data);
+      const retry = check.verdict === 'retry' && original.success ? { ...original.data, taskId: jobIds.write(runId, attempt + 1), context: { ...original.data.context, correction: check.correction! } } : undefined;
       run = await this.store.mutate(runId, (r) => {
-        const charged = chargeTokens(r.budgetLedger, 'synthesis', written.usage);
+        // Keyed by attempt, so a re-delivered step counts the draft (and dispatches its retry) once.
+        const charged = chargeTokens(r.budgetLedger, attempt ? `synthesis-${attempt}` : 'synthesis', draft.usage);
         if (!charged.applied) return undefined;
         r.budgetLedger = charged.state;
         r.counters.tasksCompleted += 1;
-        r.usage = addUsage(r.usage, written.usage);
+        if (retry) r.counters.tasksDispatched += 1;
+        r.usage = addUsage(r.usage, draft.usage);
         return r;
       });
+      this.metrics.taskOutcome('synthesize', check.verdict);
+      await this.decisions.log(runId, `finalize:${attempt}:writer-verdict`, {
+        decisionType: 'writer-verdict',
+        level: 'L0',
+        confidence: 0.95,
+        conclusion: `${check.verdict}: ${check.issues.length ? check.issues.slice(0, 3).join('; ') : 'every paragraph and summary claim cites a finding of the ledger'}${check.verdict === 'discard' ? '; the report is built from the findings alone' : ''}`.slice(0, 2000),
+        signals: { attempt, verdict: check.verdict, issues: check.issues.length },
+      });
+      if (retry) {
+        // The corrected draft is a task too, checked by the finalize step of its own attempt.
+        await this.dispatcher.dispatchSynthesis(runId, retry, attempt + 1);
+        return;
+      }
+      written = draft;
+      if (check.verdict !== 'pass') {
+        this.metrics.fallback('writer');
+        written = fallbackSections(run, findings, this.config.MAX_CITATIONS);
+      }
     } else {
       const why = parsed ? parsed.error.issues.map((i) => i.message).join('; ') : 'the writer task failed';
       this.logger.warn(`run ${runId}: ${why}; writing the report from the ledger`);

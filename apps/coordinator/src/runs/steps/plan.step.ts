@@ -10,7 +10,7 @@ import { openRound } from '../round-record';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
-import { RoundAdvance } from './round-advance.service';
+import { PendingDispatch } from './pending-dispatch';
 
 /** Step 1: classify the request and set its effort, decompose the topic, check the plan's coverage, dispatch round 1. */
 @Injectable()
@@ -21,7 +21,7 @@ export class PlanStep {
     private readonly decisions: DecisionLogService,
     private readonly events: RunEventsService,
     private readonly transitions: RunTransitions,
-    private readonly advance: RoundAdvance,
+    private readonly pending: PendingDispatch,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -42,7 +42,7 @@ export class PlanStep {
         r.budget.maxRounds = Math.min(r.budget.maxRounds, effort.maxRounds);
         r.budgetLedger.budget.maxRounds = r.budget.maxRounds;
         const ids = plan.subtopics.map((s) => s.id).slice(0, Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS));
-        if (!openRound(r, 1, ids, plan.subtopics, this.advance.taskEstimate(r), now)) {
+        if (!openRound(r, 1, ids, plan.subtopics, this.pending.taskEstimate(r), now)) {
           r.plan.subtopics = plan.subtopics;
           r.status = 'failed';
           r.errors.push({ ts: now, step: 'plan', message: 'the budget allows no task at all' });
@@ -61,7 +61,7 @@ export class PlanStep {
     await this.events.append(runId, 'plan.ready', 'plan.ready', { plan: run.plan! });
     await this.events.append(runId, 'status:researching', 'run.status', { status: 'researching' });
     // Re-delivered after a crash, this re-dispatches the same round with the same job ids: a no-op.
-    await this.advance.dispatchPending(run);
+    await this.pending.dispatch(run);
   }
 
   /** L0 classification first; the engine decomposes only what deserves more than one search. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type Finding, type Run, SearchTaskSchema } from '@orrery/protocol';
+import { type Finding, type Round, type Run, SearchTaskSchema } from '@orrery/protocol';
 import { reserve, settle } from '../../budget';
-import { roundFigures } from '../../coverage/round-figures';
+import { type RoundFigures, roundFigures } from '../../coverage/round-figures';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
@@ -13,7 +13,15 @@ import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { taskBudget } from '../../planning/task-builder';
 import { RunStore } from '../run-store';
 import { addUsage } from '../usage';
-import { RoundAdvance, StaleStateError } from './round-advance.service';
+import { applyMove } from '../apply-move';
+import { PendingDispatch } from './pending-dispatch';
+import { RoundDecision } from './round-decision';
+
+export class StaleStateError extends Error {
+  constructor(readonly currentVersion: number) {
+    super(`run state moved on to version ${currentVersion}`);
+  }
+}
 
 const reservationOf = (round: number, taskId: string) => {
   const attempt = attemptOfTask(taskId);
@@ -34,7 +42,8 @@ export class RoundStep {
     private readonly events: RunEventsService,
     private readonly dispatcher: TaskDispatcher,
     private readonly barrier: TaskBarrier,
-    private readonly advance: RoundAdvance,
+    private readonly decision: RoundDecision,
+    private readonly pending: PendingDispatch,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -43,12 +52,12 @@ export class RoundStep {
     let run = await this.store.require(runId);
     const rec = run.rounds.find((r) => r.n === round);
     // Re-delivered after a crash between the round's write and its events: write what is missing (keyed, so once).
-    if (rec?.status === 'completed') await this.advance.reannounce(run, round);
-    if (run.status !== 'researching' || !run.plan || !rec || rec.status === 'completed') return this.advance.dispatchPending(run);
+    if (rec?.status === 'completed') await this.reannounce(run, rec);
+    if (run.status !== 'researching' || !run.plan || !rec || rec.status === 'completed') return this.pending.dispatch(run);
 
     const outcomes = await this.collect(run, round, rec.taskIds.filter((t) => attemptOfTask(t) === retry));
     const retries = outcomes.flatMap((o) => (o.retry ? [o.retry] : []));
-    const estimate = this.advance.taskEstimate(run);
+    const estimate = this.pending.taskEstimate(run);
     run = await this.store.mutate(runId, (r) => {
       const x = r.rounds.find((y) => y.n === round);
       if (!x || x.status === 'completed') return undefined;
@@ -90,7 +99,7 @@ export class RoundStep {
 
     const current = run.rounds.find((r) => r.n === round)!;
     // A retry carries its own reservation's share, not the first attempt's.
-    const retryBudget = taskBudget(run, `round-${round}-retry-${retry + 1}`, this.advance.limits());
+    const retryBudget = taskBudget(run, `round-${round}-retry-${retry + 1}`, this.pending.limits());
     const pending = retries.filter((t) => current.taskIds.includes(t.taskId)).map((t) => (retryBudget ? { ...t, budget: retryBudget } : t));
     if (pending.length && run.status === 'researching') {
       const titles = new Map(run.plan?.subtopics.map((x) => [x.id, x.title]));
@@ -130,7 +139,7 @@ export class RoundStep {
     const findings: Finding[] = await this.ledger.findings(run.id);
     const figures = roundFigures(run.plan!, findings, rec.returned, rec.newFindings);
     try {
-      await this.advance.afterRound(run, rec, figures, findings);
+      await this.afterRound(run, rec, figures, findings);
     } catch (err) {
       if (err instanceof StaleStateError) {
         await this.decisions.log(run.id, `round:${round}:stale:${run.stateVersion}`, {
@@ -143,5 +152,32 @@ export class RoundStep {
       }
       throw err;
     }
+  }
+
+  /** The policy's move, written with the round's figures in one compare-and-set on the state it was decided on. */
+  private async afterRound(run: Run, rec: Round, figures: RoundFigures, findings: Finding[]): Promise<void> {
+    const move = await this.decision.decide(run, rec, figures, findings);
+    const counts = await this.ledger.counts(run.id);
+    const now = new Date().toISOString();
+    const judgedVersion = run.stateVersion;
+    const updated = await this.store.mutate(run.id, (r) => {
+      if (r.stateVersion !== judgedVersion) throw new StaleStateError(r.stateVersion);
+      const x = r.rounds.find((y) => y.n === rec.n);
+      if (!x || x.status === 'completed') return undefined;
+      Object.assign(x, { status: 'completed', novelty: figures.novelty, coverage: figures.coverage, endedAt: now });
+      r.evidence = figures.evidence;
+      r.counters = { ...r.counters, ...counts };
+      applyMove(r, move, this.pending.taskEstimate(r), now);
+      return r;
+    });
+    await this.reannounce(updated, rec);
+    await this.pending.dispatch(updated);
+  }
+
+  /** A completed round's events, from the record: keyed, so a step re-run after a crash writes only what is missing. */
+  private async reannounce(run: Run, rec: Round): Promise<void> {
+    const { newFindings, newSources, novelty, coverage } = run.rounds.find((r) => r.n === rec.n) ?? rec;
+    await this.events.append(run.id, `round.completed:${rec.n}`, 'round.completed', { round: rec.n, newFindings, newSources, novelty, coverage });
+    await this.pending.announce(run);
   }
 }

@@ -1,0 +1,23 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { EngineFactory } from '@orrery/engines';
+import { JudgeSwitch } from '@orrery/runtime';
+import type { Redis } from 'ioredis';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { REDIS } from '../redis/redis.module';
+
+/** The deployment's judge switch (Redis), as the hub reads and an admin sets it. */
+@Injectable()
+export class DeploymentJudgeSwitch extends JudgeSwitch implements OnModuleInit {
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly engines: EngineFactory,
+  ) {
+    super(redis, config.QUEUE_PREFIX);
+  }
+
+  /** Engines built in this process (the CLI hosts the workers too) read the same switch and JUDGE. */
+  onModuleInit(): void {
+    this.engines.useJudgeSwitch({ timeoutMs: this.config.JUDGE_TIMEOUT_MS, enabled: async () => this.config.JUDGE === 'on' && (await this.enabled()) });
+  }
+}

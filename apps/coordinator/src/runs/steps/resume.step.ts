@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import type { Run } from '@orrery/protocol';
+import { LedgerStore } from '../../ledger/ledger.store';
+import { applyMove, type DecidedMove } from '../apply-move';
+import { RunStore } from '../run-store';
+import { PendingDispatch } from './pending-dispatch';
+import { RoundDecision } from './round-decision';
+
+/** A person answered a run in needs_review: the policy takes the answer in place of the judge's. */
+@Injectable()
+export class ResumeStep {
+  constructor(
+    private readonly store: RunStore,
+    private readonly ledger: LedgerStore,
+    private readonly decision: RoundDecision,
+    private readonly pending: PendingDispatch,
+  ) {}
+
+  async run(run: Run, round: number, action: 'continue' | 'stop'): Promise<void> {
+    const rec = run.rounds.find((r) => r.n === round);
+    if (run.status !== 'needs_review' || !rec) return this.pending.dispatch(run);
+    const figures = { evidence: run.evidence, coverage: rec.coverage, novelty: rec.novelty, thinSubtopicIds: [] };
+    const move: DecidedMove = await this.decision.decide(run, rec, figures, await this.ledger.findings(run.id), { by: 'person', action });
+    const now = new Date().toISOString();
+    const updated = await this.store.mutate(run.id, (r) => {
+      if (r.status !== 'needs_review') return undefined;
+      r.status = 'researching';
+      delete r.review;
+      delete r.reviewAnswer;
+      applyMove(r, move, this.pending.taskEstimate(r), now);
+      return r;
+    });
+    await this.pending.announce(updated);
+    await this.pending.dispatch(updated);
+  }
+}

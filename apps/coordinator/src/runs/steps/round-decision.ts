@@ -1,0 +1,102 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EngineFactory, type EngineDecision } from '@orrery/engines';
+import type { Finding, Round, Run, TokenUsage } from '@orrery/protocol';
+import { remaining, tightestOf } from '../../budget';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
+import type { RoundFigures } from '../../coverage/round-figures';
+import { effortFor } from '../../effort';
+import { DecisionLogService } from '../../events/decision-log.service';
+import { DeploymentJudgeSwitch } from '../../judge/deployment-judge-switch';
+import { buildReviewSummary } from '../../judge/review-summary';
+import { type JudgedDecision, RoundJudgeService } from '../../judge/round-judge.service';
+import { MetricsService } from '../../metrics/metrics.service';
+import { nextMove, type PolicyGaps, type PolicyInput, type PolicyVerdict } from '../../policy/next-move';
+import type { DecidedMove } from '../apply-move';
+
+/**
+ * Carries out the round policy's questions: it calls `nextMove`, answers `ask-judge` with the judge and
+ * `find-gaps` with the engine, and calls again until the policy names a move. It decides nothing itself.
+ */
+@Injectable()
+export class RoundDecision {
+  constructor(
+    private readonly engines: EngineFactory,
+    private readonly judge: RoundJudgeService,
+    private readonly decisions: DecisionLogService,
+    private readonly metrics: MetricsService,
+    private readonly judgeSwitch: DeploymentJudgeSwitch,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  /** After round `rec`; with `person`, a person's answer to a review stands in for the judge. */
+  async decide(run: Run, rec: Round, figures: RoundFigures, findings: Finding[], person?: PolicyVerdict & { by: 'person' }): Promise<DecidedMove> {
+    const plan = run.plan!;
+    const nowMs = Date.now();
+    const effort = effortFor(plan.classification);
+    const left = remaining(run.budgetLedger, nowMs);
+    const input: PolicyInput = {
+      state: {
+        cancelRequested: run.cancelRequested,
+        classification: plan.classification,
+        round: rec.n,
+        maxRounds: run.budget.maxRounds,
+        maxTasks: run.budget.maxTasks,
+        tasksDispatched: run.counters.tasksDispatched,
+        parallel: Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS),
+        maxNewTasksPerRound: this.config.MAX_NEW_TASKS_PER_ROUND,
+        history: run.signalHistory,
+        knownSubtopicIds: plan.subtopics.map((s) => s.id),
+      },
+      figures: { coverage: figures.coverage, targetCoverage: this.config.TARGET_COVERAGE, novelty: figures.novelty, budgetLeft: tightestOf(left), extendableLeft: Math.min(left.tokens, left.tasks, left.rounds, left.wallSeconds) },
+      ...(person ? { verdict: person } : {}),
+    };
+    const log = (d: EngineDecision) => this.decisions.log(run.id, `round:${rec.n}:${d.decisionType}`, d, run.stateVersion);
+    const newFacets = plan.subtopics.filter((s) => (run.evidence[s.id] ?? 0) === 0 && (figures.evidence[s.id] ?? 0) > 0).length;
+    const judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs);
+    let judged: JudgedDecision | undefined;
+    let usage: TokenUsage | undefined;
+    const spent = () => ({ ...(judged?.usage ? { judgeUsage: judged.usage } : {}), ...(usage ? { usage } : {}) });
+    for (;;) {
+      const move = nextMove(input);
+      if (move.kind === 'ask-judge') {
+        // Read at every decision: an admin's flip reaches running runs on their next round.
+        judged = await this.judge.decide(run, judgeInput, run.judgeEnabled && (await this.judgeSwitch.enabled()));
+        this.metrics.judgeVerdict(judged.verdict.signal, judged.verdict.level);
+        input.verdict = { by: 'judge', outcome: judged.outcome, verdict: judged.verdict, input: judgeInput };
+        continue;
+      }
+      if (move.kind === 'find-gaps') {
+        const gaps = await this.findGaps(run, rec.n, findings, figures, move.maxNewTasks, move.signal);
+        usage = gaps.usage;
+        input.gaps = gaps;
+        continue;
+      }
+      await log(move.decision);
+      const history = move.history ? { history: move.history } : {};
+      if (move.kind === 'round') return { kind: 'round', subtopicIds: move.subtopicIds, newSubtopics: move.newSubtopics, ...history, ...spent() };
+      if (move.kind === 'review') {
+        const review = judged?.review ?? buildReviewSummary(judgeInput, move.cause, judged?.trail ?? []);
+        return { kind: 'review', review, ...history, ...spent() };
+      }
+      return { kind: 'synthesize', ...history, ...spent() };
+    }
+  }
+
+  /** The engine's gaps: thin subtopics to search again and new ones to add; on a pivot, a new decomposition. */
+  private async findGaps(run: Run, round: number, findings: Finding[], figures: RoundFigures, maxNewTasks: number, signal: 'continue' | 'pivot'): Promise<PolicyGaps & { usage: TokenUsage }> {
+    const engine = this.engines.coordinator(run.engine);
+    const ask = signal === 'pivot' ? engine.replan.bind(engine) : engine.refine.bind(engine);
+    const refinement = await ask({
+      runId: run.id,
+      topic: run.topic,
+      ...(run.corpus ? { corpus: run.corpus } : {}),
+      plan: run.plan!,
+      round,
+      findings,
+      evidence: figures.evidence,
+      maxNewTasks,
+    });
+    for (const d of refinement.decisions) await this.decisions.log(run.id, `round:${round}:${d.decisionType}`, d, run.stateVersion);
+    return refinement;
+  }
+}
