@@ -7,3 +7,4 @@ export * from './corpus';
 export * from './question';
 export * from './engine-config';
 export * from './engine-factory';
+export * from './store';

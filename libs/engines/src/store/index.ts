@@ -1,0 +1,5 @@
+export * from './passage-store';
+export * from './store-config';
+export * from './open-passage-store';
+export * from './sqlite-passage-store';
+export * from './postgres-passage-store';

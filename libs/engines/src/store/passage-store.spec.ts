@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PassageStore, StoredPassage } from './passage-store';
+import { PostgresPassageStore } from './postgres-passage-store';
+import { SqlitePassageStore } from './sqlite-passage-store';
+import { loadStoreLocation, type StoreLocation } from './store-config';
+
+const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ENGINES_DIST = resolve(__dirname, '..', '..', 'dist', 'store', 'index.js');
+const run = promisify(execFile);
+
+const passage = (id: string, document: string, text: string, title = id): StoredPassage => ({
+  id,
+  document,
+  title,
+  text,
+  url: `https://example.test/${document}`,
+  contentHash: `${title}|${text}`,
+});
+
+const CORPUS: StoredPassage[] = [
+  passage('kestrel-1', 'birds/kestrel', 'The kestrel hovers over fields hunting voles and mice.', 'Kestrel'),
+  passage('kestrel-2', 'birds/kestrel', 'Kestrel nests are often found on cliffs and old buildings.', 'Kestrel'),
+  passage('kestrel-3', 'birds/kestrel', 'A kestrel kestrel kestrel sighting: the kestrel hovered again.', 'Kestrel'),
+  passage('falcon-1', 'birds/falcon', 'The peregrine falcon is the fastest bird, diving at prey; kestrel is a smaller falcon.', 'Falcon'),
+  passage('owl-1', 'birds/owl', 'Owls hunt at night with silent flight.', 'Owl'),
+];
+
+interface Adapter {
+  name: string;
+  location: () => StoreLocation;
+  open: () => PassageStore;
+  cleanup: () => Promise<void>;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'orrery-store-'));
+const schema = `t_store_${process.pid}_${randomBytes(3).toString('hex')}`;
+const sqliteLocation: StoreLocation = { kind: 'sqlite', file: join(dir, 'passages.sqlite') };
+const pgLocation: StoreLocation = { kind: 'postgres', url: PG_URL, schema };
+
+const adapters: Adapter[] = [
+  { name: 'SQLite', location: () => sqliteLocation, open: () => new SqlitePassageStore(sqliteLocation.file), cleanup: async () => rmSync(dir, { recursive: true, force: true }) },
+  {
+    name: 'PostgreSQL',
+    location: () => pgLocation,
+    open: () => new PostgresPassageStore({ url: PG_URL, schema }),
+    cleanup: async () => {
+      const c = new Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  },
+];
+
+describe.each(adapters)('PassageStore contract: $name', (adapter) => {
+  let store: PassageStore;
+  const corpus = 'birds';
+
+  beforeAll(async () => {
+    store = adapter.open();
+    await store.upsert(corpus, CORPUS);
+  });
+  afterAll(async () => {
+    await store.close();
+    await adapter.cleanup();
+  });
+
+  it('upsert is idempotent by id, and a changed passage replaces the old one', async () => {
+    await store.upsert(corpus, CORPUS);
+    expect(await store.stats(corpus)).toEqual({ passages: 5, documents: 3 });
+    const changed = passage('owl-1', 'birds/owl', 'Barn owls swallow voles whole.', 'Owl');
+    await store.upsert(corpus, [changed]);
+    expect((await store.get(corpus, ['owl-1']))[0]).toEqual(changed);
+    // The index follows the text: the old words no longer find it, the new ones do.
+    expect((await store.search(corpus, 'silent flight', { limit: 5 })).map((h) => h.id)).not.toContain('owl-1');
+    expect((await store.search(corpus, 'barn owls swallow', { limit: 5 })).map((h) => h.id)).toEqual(['owl-1']);
+    await store.upsert(corpus, [CORPUS[4]!]);
+  });
+
+  it('hashes lists every passage with its content hash, per corpus', async () => {
+    const hashes = await store.hashes(corpus);
+    expect(hashes).toEqual(new Map(CORPUS.map((p) => [p.id, p.contentHash])));
+    expect(await store.hashes('no-such-corpus')).toEqual(new Map());
+  });
+
+  it('corpora are separate', async () => {
+    await store.upsert('other', [passage('kestrel-1', 'elsewhere', 'Something else entirely about kestrel.')]);
+    expect((await store.get(corpus, ['kestrel-1']))[0]!.document).toBe('birds/kestrel');
+    expect(await store.stats('other')).toEqual({ passages: 1, documents: 1 });
+    expect((await store.search('other', 'kestrel', { limit: 10 })).map((h) => h.id)).toEqual(['kestrel-1']);
+    await store.remove('other', ['kestrel-1']);
+    expect(await store.stats('other')).toEqual({ passages: 0, documents: 0 });
+    expect(await store.stats(corpus)).toEqual({ passages: 5, documents: 3 });
+  });
+
+  it('remove deletes passages and their index entries; unknown ids are ignored', async () => {
+    await store.upsert(corpus, [passage('gone', 'birds/gone', 'Dodo birds are extinct.')]);
+    expect((await store.search(corpus, 'dodo', { limit: 5 })).map((h) => h.id)).toEqual(['gone']);
+    await store.remove(corpus, ['gone', 'never-there']);
+    expect(await store.search(corpus, 'dodo', { limit: 5 })).toEqual([]);
+    expect(await store.get(corpus, ['gone'])).toEqual([]);
+  });
+
+  it('search ranks by relevance, stems words, ignores stop words and query syntax', async () => {
+    const hits = await store.search(corpus, 'kestrels', { limit: 10 });
+    expect(hits.map((h) => h.id).sort()).toEqual(['falcon-1', 'kestrel-1', 'kestrel-2', 'kestrel-3']);
+    expect(hits[0]!.id).toBe('kestrel-3');
+    for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+    expect((await store.search(corpus, 'night owl hunting', { limit: 1 }))[0]!.id).toBe('owl-1');
+    expect(await store.search(corpus, 'the and of', { limit: 5 })).toEqual([]);
+    expect((await store.search(corpus, 'falcon" OR ) NEAR( * \\ \' | & !', { limit: 5 }))[0]!.id).toBe('falcon-1');
+    expect(await store.search(corpus, 'kestrel', { limit: 0 })).toEqual([]);
+    expect(await store.search('no-such-corpus', 'kestrel', { limit: 5 })).toEqual([]);
+  });
+
+  it('caps hits per document', async () => {
+    const capped = await store.search(corpus, 'kestrel falcon', { limit: 10, perDocument: 1 });
+    expect(capped.map((h) => h.id).sort()).toEqual(['falcon-1', 'kestrel-3']);
+    const two = await store.search(corpus, 'kestrel', { limit: 3, perDocument: 2 });
+    expect(two).toHaveLength(3);
+    expect(two.filter((h) => h.id.startsWith('kestrel-'))).toHaveLength(2);
+  });
+
+  it('get returns passages in the order asked and leaves unknown ids out', async () => {
+    const got = await store.get(corpus, ['owl-1', 'missing', 'kestrel-2', 'falcon-1']);
+    expect(got.map((p) => p.id)).toEqual(['owl-1', 'kestrel-2', 'falcon-1']);
+    expect(got[0]).toEqual(CORPUS[4]);
+    expect(await store.get(corpus, [])).toEqual([]);
+  });
+
+  it('two connections read while a third writes', async () => {
+    const [a, b] = [adapter.open(), adapter.open()];
+    try {
+      const more = Array.from({ length: 300 }, (_, i) => passage(`bulk-${i}`, `bulk/${i % 7}`, `Bulk passage ${i} about sparrows and finches.`));
+      const reads = Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).search(corpus, 'kestrel', { limit: 3 }));
+      await Promise.all([store.upsert(corpus, more), ...reads]);
+      for (const r of await Promise.all(reads)) expect(r[0]!.id).toBe('kestrel-3');
+      expect((await a.stats(corpus)).passages).toBe(305);
+      expect((await b.search(corpus, 'sparrows', { limit: 500 })).length).toBe(300);
+      await store.remove(corpus, more.map((p) => p.id));
+      expect((await a.stats(corpus)).passages).toBe(5);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('another process reads what this one wrote, from the same location', async () => {
+    const script = `
+      const { openPassageStore } = require(${JSON.stringify(ENGINES_DIST)});
+      const store = openPassageStore(JSON.parse(process.argv[1]));
+      Promise.all([store.search('birds', 'kestrel', { limit: 1 }), store.stats('birds')])
+        .then(([hits, stats]) => { console.log(JSON.stringify({ top: hits[0].id, stats })); return store.close(); });`;
+    const { stdout } = await run(process.execPath, ['-e', script, JSON.stringify(adapter.location())]);
+    expect(JSON.parse(stdout)).toEqual({ top: 'kestrel-3', stats: { passages: 5, documents: 3 } });
+  });
+});
+
+describe('store config', () => {
+  it('defaults to a SQLite file, picks PostgreSQL for a postgres:// URL, and names a bad value', () => {
+    expect(loadStoreLocation({}).kind).toBe('sqlite');
+    expect(loadStoreLocation({ CORPUS_STORE: '/data/passages.sqlite' })).toEqual({ kind: 'sqlite', file: '/data/passages.sqlite' });
+    expect(loadStoreLocation({ CORPUS_STORE: 'postgres://u@db:5432/orrery' })).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/orrery', schema: 'orrery' });
+    expect(() => loadStoreLocation({ CORPUS_STORE: 'postgres://u@db:5432/x', CORPUS_STORE_SCHEMA: 'Bad-Name' })).toThrow(/CORPUS_STORE_SCHEMA/);
+  });
+});

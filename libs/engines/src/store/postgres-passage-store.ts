@@ -1,0 +1,183 @@
+import { Pool, type PoolClient } from 'pg';
+import type { CorpusStats, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import { capOf, indexedTerms, inAskedOrder, queryTerms } from './store-query';
+
+export interface PostgresStoreOptions {
+  /** A `postgres://` connection string. */
+  url: string;
+  /** Schema holding the store's table (default `orrery`); tests use one of their own. */
+  schema?: string;
+  /** Most connections this process opens (default 4). */
+  maxConnections?: number;
+}
+
+interface Row {
+  id: string;
+  document: string;
+  title: string;
+  url: string | null;
+  text: string;
+  content_hash: string;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * The networked store, for workers on several machines: one table of every corpus's passages with a
+ * generated tsvector of the analysed terms (text weight A, title weight B) under a GIN index.
+ * The terms are already stemmed and stop-word free, so the `simple` configuration only splits them.
+ */
+export class PostgresPassageStore implements PassageStore {
+  readonly capabilities: StoreCapabilities = { shared: 'network' };
+  private readonly pool: Pool;
+  private readonly table: string;
+  private ready: Promise<void> | null = null;
+
+  constructor(private readonly options: PostgresStoreOptions) {
+    const schema = options.schema ?? 'orrery';
+    if (!SCHEMA_NAME.test(schema)) throw new Error(`PostgreSQL schema ${JSON.stringify(schema)} must be lowercase letters, digits and _`);
+    this.table = `${schema}.passages`;
+    this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4 });
+    // An idle connection the server drops must not crash the process; the next query opens another.
+    this.pool.on('error', () => undefined);
+  }
+
+  async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
+    if (passages.length === 0) return;
+    await this.transaction(async (c) => {
+      const known = await c.query<{ id: string; content_hash: string; document: string }>(
+        `SELECT id, content_hash, document FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
+        [corpus, passages.map((p) => p.id)],
+      );
+      const before = new Map(known.rows.map((r) => [r.id, r]));
+      // Unchanged passages are not rewritten: a redone chunk changes nothing.
+      const changed = passages.filter((p) => {
+        const old = before.get(p.id);
+        return !old || old.content_hash !== p.contentHash || old.document !== p.document;
+      });
+      if (changed.length === 0) return;
+      const terms = changed.map(indexedTerms);
+      await c.query(
+        `INSERT INTO ${this.table} (corpus, id, document, title, url, text, content_hash, terms, title_terms)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+         ON CONFLICT (corpus, id) DO UPDATE SET document = excluded.document, title = excluded.title, url = excluded.url, text = excluded.text,
+           content_hash = excluded.content_hash, terms = excluded.terms, title_terms = excluded.title_terms`,
+        [
+          corpus,
+          changed.map((p) => p.id),
+          changed.map((p) => p.document),
+          changed.map((p) => p.title),
+          changed.map((p) => p.url ?? null),
+          changed.map((p) => p.text),
+          changed.map((p) => p.contentHash),
+          terms.map((t) => t.text),
+          terms.map((t) => t.title),
+        ],
+      );
+    });
+  }
+
+  async hashes(corpus: string): Promise<Map<string, string>> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ id: string; content_hash: string }>(`SELECT id, content_hash FROM ${this.table} WHERE corpus = $1`, [corpus]);
+    return new Map(rows.map((r) => [r.id, r.content_hash]));
+  }
+
+  async remove(corpus: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.schemaReady();
+    await this.pool.query(`DELETE FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`, [corpus, [...ids]]);
+  }
+
+  async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
+    const terms = queryTerms(query);
+    const { limit, perDocument } = capOf(options);
+    if (terms.length === 0 || limit === 0 || perDocument === 0) return [];
+    await this.schemaReady();
+    // Each term is a quoted lexeme, ORed: no query syntax from the user reaches to_tsquery.
+    const tsquery = terms.map((t) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`).join(' | ');
+    const scored = `SELECT id, document, ts_rank(tsv, q) AS score FROM ${this.table}, to_tsquery('simple', $2) q WHERE corpus = $1 AND tsv @@ q`;
+    const sql =
+      perDocument >= limit
+        ? `${scored} ORDER BY score DESC, id LIMIT $3`
+        : `SELECT id, score FROM (SELECT id, score, row_number() OVER (PARTITION BY document ORDER BY score DESC, id) AS rank FROM (${scored}) s) r
+           WHERE rank <= $4 ORDER BY score DESC, id LIMIT $3`;
+    const args = perDocument >= limit ? [corpus, tsquery, limit] : [corpus, tsquery, limit, perDocument];
+    const { rows } = await this.pool.query<{ id: string; score: number }>(sql, args);
+    return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+  }
+
+  async get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
+    if (ids.length === 0) return [];
+    await this.schemaReady();
+    const { rows } = await this.pool.query<Row>(
+      `SELECT id, document, title, url, text, content_hash FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
+      [corpus, [...ids]],
+    );
+    return inAskedOrder(ids, rows.map(toPassage));
+  }
+
+  async stats(corpus: string): Promise<CorpusStats> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ passages: string; documents: string }>(
+      `SELECT count(*) AS passages, count(DISTINCT document) AS documents FROM ${this.table} WHERE corpus = $1`,
+      [corpus],
+    );
+    return { passages: Number(rows[0]!.passages), documents: Number(rows[0]!.documents) };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private schemaReady(): Promise<void> {
+    this.ready ??= this.createSchema().catch((err: unknown) => {
+      this.ready = null;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private async createSchema(): Promise<void> {
+    const schema = this.table.split('.')[0]!;
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      // Concurrent CREATE ... IF NOT EXISTS can still collide in the catalogue: processes take turns.
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store:${schema}`]);
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.table} (
+        corpus text NOT NULL, id text NOT NULL, document text NOT NULL, title text NOT NULL, url text, text text NOT NULL,
+        content_hash text NOT NULL, terms text NOT NULL, title_terms text NOT NULL,
+        tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('simple', terms), 'A') || setweight(to_tsvector('simple', title_terms), 'B')) STORED,
+        PRIMARY KEY (corpus, id))`);
+      await c.query(`CREATE INDEX IF NOT EXISTS passages_tsv ON ${this.table} USING gin (tsv)`);
+      await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  private async transaction(work: (c: PoolClient) => Promise<void>): Promise<void> {
+    await this.schemaReady();
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await work(c);
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+}
+
+function toPassage(r: Row): StoredPassage {
+  return { id: r.id, title: r.title, ...(r.url !== null ? { url: r.url } : {}), text: r.text, document: r.document, contentHash: r.content_hash };
+}

@@ -1,0 +1,152 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { CorpusStats, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import { capOf, indexedTerms, inAskedOrder, queryTerms } from './store-query';
+
+interface Row {
+  id: string;
+  document: string;
+  title: string;
+  url: string | null;
+  text: string;
+  content_hash: string;
+}
+
+/**
+ * The embedded store: one SQLite file in WAL mode, so every process on the machine reads it at once while
+ * one writes. Each corpus has its own passage table and FTS5 index (so BM25's statistics are the corpus's
+ * own); FTS5 keeps the analysed terms as an external-content index over the passage table.
+ */
+export class SqlitePassageStore implements PassageStore {
+  readonly capabilities: StoreCapabilities = { shared: 'machine' };
+  private readonly db: Database.Database;
+  private readonly tables = new Map<string, string>();
+
+  constructor(readonly file: string) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // Writers from several processes queue on the file lock rather than fail.
+    this.db.pragma('busy_timeout = 30000');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec('CREATE TABLE IF NOT EXISTS corpora (n INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)');
+  }
+
+  async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
+    if (passages.length === 0) return;
+    const t = this.table(corpus, true)!;
+    const known = this.db.prepare<[string], { id: string; content_hash: string; document: string }>(
+      `SELECT id, content_hash, document FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`,
+    );
+    const write = this.db.prepare(
+      `INSERT INTO ${t} (id, document, title, url, text, content_hash, terms, title_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET document = excluded.document, title = excluded.title, url = excluded.url, text = excluded.text,
+         content_hash = excluded.content_hash, terms = excluded.terms, title_terms = excluded.title_terms`,
+    );
+    this.db.transaction(() => {
+      const before = new Map(known.all(JSON.stringify(passages.map((p) => p.id))).map((r) => [r.id, r]));
+      for (const p of passages) {
+        const old = before.get(p.id);
+        // Unchanged passages are not rewritten: a redone chunk touches neither the table nor the index.
+        if (old && old.content_hash === p.contentHash && old.document === p.document) continue;
+        const terms = indexedTerms(p);
+        write.run(p.id, p.document, p.title, p.url ?? null, p.text, p.contentHash, terms.text, terms.title);
+      }
+    }).immediate();
+  }
+
+  async hashes(corpus: string): Promise<Map<string, string>> {
+    const t = this.table(corpus, false);
+    if (!t) return new Map();
+    const rows = this.db.prepare<[], { id: string; content_hash: string }>(`SELECT id, content_hash FROM ${t}`).all();
+    return new Map(rows.map((r) => [r.id, r.content_hash]));
+  }
+
+  async remove(corpus: string, ids: readonly string[]): Promise<void> {
+    const t = this.table(corpus, false);
+    if (!t || ids.length === 0) return;
+    this.db.prepare(`DELETE FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids));
+  }
+
+  async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
+    const t = this.table(corpus, false);
+    const terms = queryTerms(query);
+    const { limit, perDocument } = capOf(options);
+    if (!t || terms.length === 0 || limit === 0 || perDocument === 0) return [];
+    const match = terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(' OR ');
+    // Title terms count half, as in the in-memory index; bm25() is lower-is-better, so negated.
+    const scored = `SELECT p.id, p.document, -bm25(${t}_fts, 1.0, 0.5) AS score FROM ${t}_fts JOIN ${t} p ON p.rowid = ${t}_fts.rowid WHERE ${t}_fts MATCH ?`;
+    const sql =
+      perDocument >= limit
+        ? `${scored} ORDER BY score DESC, p.id LIMIT ?`
+        : `SELECT id, score FROM (SELECT id, score, row_number() OVER (PARTITION BY document ORDER BY score DESC, id) AS rank FROM (${scored}))
+           WHERE rank <= ? ORDER BY score DESC, id LIMIT ?`;
+    const args = perDocument >= limit ? [match, limit] : [match, perDocument, limit];
+    return this.db
+      .prepare<unknown[], { id: string; score: number }>(sql)
+      .all(...args)
+      .map((r) => ({ id: r.id, score: r.score }));
+  }
+
+  async get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
+    const t = this.table(corpus, false);
+    if (!t || ids.length === 0) return [];
+    const rows = this.db
+      .prepare<[string], Row>(`SELECT id, document, title, url, text, content_hash FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids));
+    return inAskedOrder(ids, rows.map(toPassage));
+  }
+
+  async stats(corpus: string): Promise<CorpusStats> {
+    const t = this.table(corpus, false);
+    if (!t) return { passages: 0, documents: 0 };
+    return this.db.prepare<[], CorpusStats>(`SELECT count(*) AS passages, count(DISTINCT document) AS documents FROM ${t}`).get()!;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  /** The corpus's table name (`c<n>`, n from the corpora table, so any corpus name is safe in SQL); created on first write. */
+  private table(corpus: string, create: boolean): string | null {
+    const cached = this.tables.get(corpus);
+    if (cached) return cached;
+    const find = () => this.db.prepare<[string], { n: number }>('SELECT n FROM corpora WHERE name = ?').get(corpus);
+    let row = find();
+    if (!row && !create) return null;
+    if (!row) {
+      // IMMEDIATE: two processes creating the same corpus serialise here; the second finds the first's row.
+      this.db.transaction(() => {
+        if (!find()) this.db.prepare('INSERT INTO corpora (name) VALUES (?)').run(corpus);
+        const n = find()!.n;
+        this.db.exec(schema(`c${n}`));
+      }).immediate();
+      row = find()!;
+    }
+    const name = `c${row.n}`;
+    this.tables.set(corpus, name);
+    return name;
+  }
+}
+
+function schema(t: string): string {
+  // Analysed terms are lowercase stems and numbers like 1,000 or 3.5: only spaces separate them.
+  return `
+    CREATE TABLE IF NOT EXISTS ${t} (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, document TEXT NOT NULL, title TEXT NOT NULL,
+      url TEXT, text TEXT NOT NULL, content_hash TEXT NOT NULL, terms TEXT NOT NULL, title_terms TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS ${t}_document ON ${t} (document);
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${t}_fts USING fts5(terms, title_terms, content='${t}', content_rowid='rowid',
+      tokenize="unicode61 remove_diacritics 0 tokenchars '.,-_'");
+    CREATE TRIGGER IF NOT EXISTS ${t}_ai AFTER INSERT ON ${t} BEGIN
+      INSERT INTO ${t}_fts (rowid, terms, title_terms) VALUES (new.rowid, new.terms, new.title_terms); END;
+    CREATE TRIGGER IF NOT EXISTS ${t}_ad AFTER DELETE ON ${t} BEGIN
+      INSERT INTO ${t}_fts (${t}_fts, rowid, terms, title_terms) VALUES ('delete', old.rowid, old.terms, old.title_terms); END;
+    CREATE TRIGGER IF NOT EXISTS ${t}_au AFTER UPDATE ON ${t} BEGIN
+      INSERT INTO ${t}_fts (${t}_fts, rowid, terms, title_terms) VALUES ('delete', old.rowid, old.terms, old.title_terms);
+      INSERT INTO ${t}_fts (rowid, terms, title_terms) VALUES (new.rowid, new.terms, new.title_terms); END;`;
+}
+
+function toPassage(r: Row): StoredPassage {
+  return { id: r.id, title: r.title, ...(r.url !== null ? { url: r.url } : {}), text: r.text, document: r.document, contentHash: r.content_hash };
+}
