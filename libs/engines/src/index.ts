@@ -8,3 +8,4 @@ export * from './question';
 export * from './engine-config';
 export * from './engine-factory';
 export * from './store';
+export * from './ingest';

@@ -14,3 +14,4 @@ export * from './task-result';
 export * from './usage';
 export * from './queues';
 export * from './run-view';
+export * from './ingest';

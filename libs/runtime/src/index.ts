@@ -4,3 +4,5 @@ export * from './free-port';
 export * from './redis-policy';
 export * from './redis-probe';
 export * from './fleet-request-gate';
+export * from './ingest-state';
+export * from './start-ingest';

@@ -52,6 +52,8 @@ export const CoordinatorConfigSchema = z.object({
   MAX_NEW_TASKS_PER_ROUND: int(4, 0),
   NOVELTY_STOP: z.coerce.number().min(0).max(1).default(0.1),
   TASK_ATTEMPTS: int(3, 1),
+  /** Attempts of each ingest job (plan and chunks) before the ingest counts as failed. */
+  INGEST_ATTEMPTS: int(3, 1),
   TASK_BACKOFF_MS: int(1000),
   BUDGET_MAX_TOKENS: int(2_000_000, 1),
   BUDGET_MAX_TASKS: int(40, 1),
