@@ -40,6 +40,17 @@ const split = (s: string): string[] => (s ? s.split(' ') : []);
 export const BM25_FIELDS = ['text', 'title'] as const;
 export const BM25_OPTIONS = { k: 1.2, b: 0.75, d: 0.5, boost: { title: 0.5 } };
 
+export interface CorpusIndexOptions {
+  /**
+   * A "more like this" probe reads only terms in at most this many passages, so one probe costs at most
+   * 25 capped posting lists whatever the corpus's size (the common terms of a large corpus would make every
+   * probe read a share of the whole corpus). Above every term's frequency in corpora of up to this size.
+   */
+  neighborMaxDf: number;
+}
+
+export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000 };
+
 /**
  * A BM25 index over a corpus's passages (wink-nlp stems, stop words filtered),
  * plus the term statistics the planning and precision-guard heuristics need (document frequency,
@@ -57,6 +68,7 @@ export class CorpusIndex implements PassageSearch {
   constructor(
     readonly passages: readonly Passage[],
     cached?: SerializedCorpusIndex,
+    private readonly options: CorpusIndexOptions = DEFAULT_CORPUS_INDEX,
   ) {
     passages.forEach((p, i) => {
       if (this.byId.has(p.id)) throw new Error(`duplicate passage id ${JSON.stringify(p.id)}`);
@@ -114,18 +126,22 @@ export class CorpusIndex implements PassageSearch {
   }
 
   /**
-   * The k passages most like this one ("more like this": a BM25 query of its top TF-IDF terms, then
-   * re-ranked by cosine). Memoized: the index is read-only.
+   * The k passages most like this one ("more like this": a BM25 query of its top TF-IDF terms among the
+   * rare enough ones, then re-ranked by cosine). Memoized: the index is read-only.
    */
   neighbors(id: string, k: number): { id: string; score: number }[] {
     const cacheKey = `${k}\u0000${id}`;
     const hit = this.neighborCache.get(cacheKey);
     if (hit) return hit;
     const v = this.vector(id);
-    const top = [...v.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 25);
+    const maxDf = this.options.neighborMaxDf;
+    const top = [...v.entries()]
+      .filter(([t]) => (this.docFreq.get(t) ?? 0) <= maxDf)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 25);
     const weights = new Map(top.map(([t, w]) => [t, w / (top[0]?.[1] ?? 1)]));
     const self = this.byId.get(id);
-    const terms = [...weights.keys()].filter((t) => this.docFreq.has(t));
+    const terms = [...weights.keys()];
     // Straight to the postings: the self-exclusion by document number, not by id, on every document touched.
     const pool = this.postings.search(terms, { limit: k * 3 + 1, withTerms: false, boost: (t) => weights.get(t) ?? 1, keep: (n) => n !== self });
     const result = pool

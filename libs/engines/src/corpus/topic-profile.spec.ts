@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusIndex } from './corpus-index';
 import { analyzeTerms } from './text-analysis';
-import { qualifierTermsOf, TopicProfile } from './topic-profile';
+import { DEFAULT_TOPIC_PROFILE, qualifierTermsOf, TopicProfile } from './topic-profile';
 
 describe('qualifierTermsOf', () => {
   it('reads a title\'s trailing parenthetical qualifier, and nothing else', () => {
@@ -28,5 +28,33 @@ describe('TopicProfile seeds', () => {
     const profile = new TopicProfile(index, 'Mercury (band)');
     expect(profile.seeds.length).toBeGreaterThan(0);
     expect(profile.seeds.filter((id) => id.startsWith('w'))).toEqual([]);
+  });
+});
+
+describe('TopicProfile on a large corpus', () => {
+  const words = ['nest', 'hover', 'prey', 'wing', 'cliff', 'moult', 'egg', 'vole', 'perch', 'dive', 'field', 'tail'];
+  const passages = [
+    ...words.flatMap((w, i) => [0, 1].map((j) => ({ id: `k${i}-${j}`, title: '', text: `Kestrel falcons ${w} along the coast; the kestrel ${w}s where falcons hunt, ${words[(i + j + 1) % words.length]} too.` }))),
+    ...words.flatMap((w, i) => [0, 1].map((j) => ({ id: `s${i}-${j}`, title: '', text: `Schooner crews mend the ${w}board in harbour; a schooner ${w}board needs tar, and ${words[(i + j + 1) % words.length]}rope.` }))),
+  ];
+  const profileWith = (maxCorpus: number) => {
+    const index = new CorpusIndex(passages);
+    const probed = new Set<string>();
+    const neighbors = index.neighbors.bind(index);
+    index.neighbors = (id, k) => (probed.add(id), neighbors(id, k));
+    const o = { ...DEFAULT_TOPIC_PROFILE, communityMinCorpus: 10, maxConductance: 1 };
+    const profile = new TopicProfile(index, 'Kestrel', { ...o, partition: { ...o.partition, maxCorpus } });
+    return { profile, probed: [...probed] };
+  };
+
+  it('goes without the corpus-wide partition above its size cap: no neighbour search for every passage', () => {
+    // Control: under the cap the partition probes every passage, the other subject's too.
+    const small = profileWith(1_000);
+    expect(small.profile.communityCut).not.toBeNull();
+    expect(small.probed.filter((id) => id.startsWith('s')).length).toBe(24);
+    const large = profileWith(40);
+    expect(large.profile.communityCut).not.toBeNull();
+    expect(large.probed.filter((id) => id.startsWith('s'))).toEqual([]);
+    expect(large.profile.evidence.map((e) => e.id).filter((id) => id.startsWith('k')).length).toBeGreaterThan(0);
   });
 });

@@ -32,9 +32,11 @@ export interface TopicProfileOptions {
   fringe: AttachOptions;
   /**
    * After sibling pruning, from each cluster of a corpus-wide partition (Louvain, `resolution`) of which at
-   * least `minShare` is in the community, the passages whose nearest neighbour is a member join.
+   * least `minShare` is in the community, the passages whose nearest neighbour is a member join. The partition
+   * needs every passage's neighbours, so a corpus of more than `maxCorpus` passages goes without it: its cost
+   * grows with the corpus while what it adds (sections the local cut left out) does not.
    */
-  partition: { resolution: number; minShare: number };
+  partition: { resolution: number; minShare: number; maxCorpus: number };
   /** A community needs a graph much larger than itself: smaller corpora use propagation. */
   communityMinCorpus: number;
   /** A cut above this conductance is no boundary (a theme spread over many documents): use propagation. */
@@ -74,7 +76,7 @@ export const DEFAULT_TOPIC_PROFILE: TopicProfileOptions = {
   graphNeighbors: 10,
   community: DEFAULT_COMMUNITY,
   fringe: { ratio: 1.5, maxShare: 0.5 },
-  partition: { resolution: 2, minShare: 0.5 },
+  partition: { resolution: 2, minShare: 0.5, maxCorpus: 20_000 },
   communityMinCorpus: 400,
   maxConductance: 0.5,
   propagation: { relativeThreshold: 0.55, absoluteThreshold: 0.08, iterations: 2, neighbors: 8, neighborShare: 0.4, poolThreshold: 0.25, highThreshold: 0.8 },
@@ -143,7 +145,7 @@ export class TopicProfile {
     let members: Map<string, number>;
     if (found && this.communityCut!.conductance <= options.maxConductance) {
       this.siblings = this.pruneSiblings(found);
-      this.completeClusters(found, centroid, options.partition);
+      if (index.size <= options.partition.maxCorpus) this.completeClusters(found, centroid, options.partition);
       members = found;
     } else members = this.propagatedMembers(ranked, centroid, options.propagation);
     for (const e of eraPassages(index, this.terms, new Set(members.keys()), (matched) => share({ matched }), options.perEra)) members.set(e.id, e.score);
