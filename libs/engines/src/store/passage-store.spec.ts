@@ -10,6 +10,7 @@ import type { PassageStore, StoredPassage } from './passage-store';
 import { PostgresPassageStore } from './postgres-passage-store';
 import { SqlitePassageStore } from './sqlite-passage-store';
 import { loadStoreLocation, type StoreLocation } from './store-config';
+import { indexedTerms } from './store-query';
 
 const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ENGINES_DIST = resolve(__dirname, '..', '..', 'dist', 'store', 'index.js');
@@ -133,6 +134,13 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect(got.map((p) => p.id)).toEqual(['owl-1', 'kestrel-2', 'falcon-1']);
     expect(got[0]).toEqual(CORPUS[4]);
     expect(await store.get(corpus, [])).toEqual([]);
+  });
+
+  it('indexedTerms gives the analysed terms search matched, in the order asked', async () => {
+    const terms = await store.indexedTerms(corpus, ['owl-1', 'missing', 'kestrel-1']);
+    expect(terms.map((t) => t.id)).toEqual(['owl-1', 'kestrel-1']);
+    expect(terms[0]).toEqual({ id: 'owl-1', ...indexedTerms(CORPUS[4]!) });
+    expect(terms[1]!.text.split(' ')).toContain('kestrel');
   });
 
   it('two connections read while a third writes', async () => {

@@ -19,6 +19,13 @@ export interface StoreSearchOptions {
   perDocument?: number;
 }
 
+/** The index terms a store keeps for a passage (the corpus engine's analysed terms, space-joined). */
+export interface IndexedTerms {
+  id: string;
+  text: string;
+  title: string;
+}
+
 export interface CorpusStats {
   passages: number;
   documents: number;
@@ -45,6 +52,8 @@ export interface PassageStore {
   search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]>;
   /** The passages with these ids, in the order asked; unknown ids are left out. */
   get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]>;
+  /** The index terms of these passages, in the order asked; unknown ids are left out (an engine builds a working index from them without analysing the text again). */
+  indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]>;
   stats(corpus: string): Promise<CorpusStats>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
-import type { CorpusStats, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import type { CorpusStats, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
 import { capOf, indexedTerms, inAskedOrder, queryTerms } from './store-query';
 
 export interface PostgresStoreOptions {
@@ -115,6 +115,16 @@ export class PostgresPassageStore implements PassageStore {
       [corpus, [...ids]],
     );
     return inAskedOrder(ids, rows.map(toPassage));
+  }
+
+  async indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
+    if (ids.length === 0) return [];
+    await this.schemaReady();
+    const { rows } = await this.pool.query<IndexedTerms>(
+      `SELECT id, terms AS text, title_terms AS title FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
+      [corpus, [...ids]],
+    );
+    return inAskedOrder(ids, rows);
   }
 
   async stats(corpus: string): Promise<CorpusStats> {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CorpusStats, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import type { CorpusStats, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
 import { capOf, indexedTerms, inAskedOrder, queryTerms } from './store-query';
 
 interface Row {
@@ -96,6 +96,15 @@ export class SqlitePassageStore implements PassageStore {
       .prepare<[string], Row>(`SELECT id, document, title, url, text, content_hash FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(ids));
     return inAskedOrder(ids, rows.map(toPassage));
+  }
+
+  async indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
+    const t = this.table(corpus, false);
+    if (!t || ids.length === 0) return [];
+    const rows = this.db
+      .prepare<[string], IndexedTerms>(`SELECT id, terms AS text, title_terms AS title FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids));
+    return inAskedOrder(ids, rows);
   }
 
   async stats(corpus: string): Promise<CorpusStats> {
