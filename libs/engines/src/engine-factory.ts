@@ -22,8 +22,9 @@ export class EngineFactory {
     this.corpora = new CorpusRegistry({ corpora: config.CORPORA });
   }
 
-  knowsCorpus(name: string): boolean {
-    return this.corpora.has(name);
+  /** A configured corpus, or one ingested into the passage store. */
+  knowsCorpus(name: string): Promise<boolean> {
+    return this.corpora.knows(name);
   }
 
   corpusNames(): string[] {
@@ -112,7 +113,7 @@ export class EngineFactory {
   /** The loaded index of a corpus (the task's, else the default), as the Claude engine's corpus tools see it. */
   async passagesFor(corpus: string | undefined): Promise<PassageSearch | undefined> {
     if (corpus !== undefined && !this.corpora.has(corpus)) {
-      throw new EngineUnavailableError(`corpus "${corpus}" is not configured in this process; known: ${this.corpusNames().join(', ')} (set CORPORA alike on every process)`);
+      throw new EngineUnavailableError(`corpus "${corpus}" is not configured in this process; known: ${this.corpusNames().join(', ')} (set CORPORA alike on every process; the Claude engine's corpus tools do not read ingested corpora yet)`);
     }
     const name = corpus ?? this.config.DEFAULT_CORPUS;
     if (!this.corpora.has(name)) return undefined;

@@ -72,7 +72,7 @@ export class RunsService {
       throw err;
     }
     const corpus = engine === 'simulated' ? request.corpus : (request.corpus ?? this.engines.config.DEFAULT_CORPUS);
-    if (corpus !== undefined && !this.engines.knowsCorpus(corpus)) {
+    if (corpus !== undefined && !(await this.engines.knowsCorpus(corpus))) {
       throw new BadRequestException(`corpus: unknown corpus "${corpus}"`);
     }
     if (corpus !== undefined && engine !== 'simulated') await withTimeout(this.ingest.assertResearchable(corpus), 2000, 'ingest state');

@@ -118,7 +118,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
 
   /** The run's corpus index and the topic's profile on it (memoized per index). */
   private async profileOf(input: { topic: string; corpus?: string }): Promise<{ index: CorpusIndex; profile: TopicProfile }> {
-    const { index } = await this.registry.load(input.corpus ?? this.defaultCorpus);
+    const { index } = await this.registry.forTopic(input.corpus ?? this.defaultCorpus, input.topic);
     return { index, profile: topicProfile(index, input.topic, this.options.profile) };
   }
 

@@ -8,6 +8,9 @@ import { readFolderPassages } from './ingest-folder';
 import { readJsonlPassages } from './ingest-jsonl';
 import { SOTU_SPLIT_VERSION, SOTU_VOCABULARY, sotuPassages } from './ingest-sotu';
 import type { Passage } from './passage';
+import { openPassageStore } from '../store/open-passage-store';
+import type { PassageStore } from '../store/passage-store';
+import { DEFAULT_WORKING_SET, topicWorkingSet, type WorkingSetOptions } from './topic-working-set';
 
 export const BUILTIN_CORPUS = 'sotu';
 
@@ -30,6 +33,13 @@ interface Entry {
   vocabulary?: CorpusVocabulary;
 }
 
+/** What a corpus engine answers one topic from: the corpus's index, or a stored corpus's working index for the topic. */
+export interface CorpusView {
+  name: string;
+  index: CorpusIndex;
+  vocabulary: CorpusVocabulary;
+}
+
 export interface CorpusRegistryOptions {
   /** A `CORPORA` spec: `name=path,name2=path2`. */
   corpora?: string;
@@ -37,19 +47,33 @@ export interface CorpusRegistryOptions {
   cacheDir?: string | null;
   /** Register the built-in `sotu` corpus (default true). */
   builtins?: boolean;
+  /** Where ingested corpora live (default: the store `CORPUS_STORE` names, opened on first use); null: none. */
+  store?: PassageStore | null;
+  workingSet?: WorkingSetOptions;
 }
 
+/** Working indexes a process keeps (most recently used), and for how long (a re-ingest is seen after that). */
+const WORKING_SETS = 16;
+const WORKING_SET_TTL_MS = 10 * 60_000;
+
 /**
- * The corpora a process knows, by name. Loading ingests and indexes a corpus once per process;
- * concurrent loads of the same name share one promise. Loaded corpora are read-only.
+ * The corpora a process knows, by name. A corpus named in `CORPORA` (or the built-in one) is ingested and
+ * indexed in memory once per process; concurrent loads of the same name share one promise. Any other name is
+ * looked up in the passage store (an ingested corpus): a question on it is answered from a working index of
+ * the passages its topic reaches (`topicWorkingSet`), so memory follows the topic, not the corpus.
  */
 export class CorpusRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly loaded = new Map<string, Promise<LoadedCorpus>>();
   private readonly cacheDir: string | null;
+  private store: PassageStore | null | undefined;
+  private readonly workingSetOptions: WorkingSetOptions;
+  private readonly workingSets = new Map<string, { at: number; view: Promise<CorpusView> }>();
 
   constructor(options: CorpusRegistryOptions = {}) {
     this.cacheDir = options.cacheDir === undefined ? INDEX_CACHE_DIR : options.cacheDir;
+    this.store = options.store;
+    this.workingSetOptions = options.workingSet ?? DEFAULT_WORKING_SET;
     if (options.builtins !== false) this.entries.set(BUILTIN_CORPUS, {
         kind: 'builtin',
         read: () => derivePassagesCached(`sotu-${SOTU_SPLIT_VERSION}`, () => sotuPassages(), this.cacheDir),
@@ -83,6 +107,41 @@ export class CorpusRegistry {
 
   has(name: string): boolean {
     return this.entries.has(name);
+  }
+
+  /** A configured corpus, or one with passages in the store. */
+  async knows(name: string): Promise<boolean> {
+    if (this.entries.has(name)) return true;
+    const store = this.passageStore();
+    return store ? (await store.stats(name)).passages > 0 : false;
+  }
+
+  /** What a topic's research on a corpus reads: a configured corpus's whole index, a stored one's working index for the topic. */
+  forTopic(name: string, topic: string): Promise<CorpusView> {
+    if (this.entries.has(name)) return this.load(name);
+    const key = `${name}\u0000${topic}`;
+    const cached = this.workingSets.get(key);
+    if (cached && Date.now() - cached.at < WORKING_SET_TTL_MS) {
+      this.workingSets.delete(key);
+      this.workingSets.set(key, cached);
+      return cached.view;
+    }
+    const view = this.buildWorkingSet(name, topic);
+    view.catch(() => this.workingSets.delete(key));
+    this.workingSets.set(key, { at: Date.now(), view });
+    while (this.workingSets.size > WORKING_SETS) this.workingSets.delete(this.workingSets.keys().next().value!);
+    return view;
+  }
+
+  private async buildWorkingSet(name: string, topic: string): Promise<CorpusView> {
+    const store = this.passageStore();
+    if (!store || (await store.stats(name)).passages === 0) throw new Error(`unknown corpus ${JSON.stringify(name)}; known: ${this.names().join(', ') || 'none'}, or a corpus ingested into the store`);
+    return { name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: GENERIC_VOCABULARY };
+  }
+
+  private passageStore(): PassageStore | null {
+    if (this.store === undefined) this.store = openPassageStore();
+    return this.store;
   }
 
   names(): string[] {

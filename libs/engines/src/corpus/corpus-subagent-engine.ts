@@ -2,7 +2,7 @@ import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, Synth
 import { ZERO_USAGE, type ProgressReporter, type SubagentEngine } from '../engine';
 import { classifyRequest } from '../question/classify-request';
 import type { CorpusIndex } from './corpus-index';
-import type { CorpusRegistry, LoadedCorpus } from './corpus-registry';
+import type { CorpusRegistry, CorpusView } from './corpus-registry';
 import { extractiveReport } from './extractive-synthesis';
 import { isName } from './facets';
 import { rankForSubtopic } from './passage-ranking';
@@ -31,13 +31,13 @@ export class CorpusSubagentEngine implements SubagentEngine {
     private readonly profileOptions: TopicProfileOptions = DEFAULT_TOPIC_PROFILE,
   ) {}
 
-  private corpus(name: string | undefined): Promise<LoadedCorpus> {
-    return this.registry.load(name ?? this.defaultCorpus);
+  private corpus(name: string | undefined, topic: string): Promise<CorpusView> {
+    return this.registry.forTopic(name ?? this.defaultCorpus, topic);
   }
 
   async search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
     await progress({ stage: 'loading', message: `loading corpus ${task.corpus ?? this.defaultCorpus}`, fraction: 0.1 });
-    const { index, vocabulary } = await this.corpus(task.corpus);
+    const { index, vocabulary } = await this.corpus(task.corpus, task.context.topic);
     // A question with one expected answer is answered from the documents (their dates and authors first).
     if (classifyRequest(task.query).class === 'straightforward') {
       const answer = answerQuestion(index, vocabulary, task.query, task.maxFindings);
@@ -111,7 +111,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
 
   async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {
     await progress({ stage: 'writing', message: `extractive synthesis of ${task.sections.length} sections`, fraction: 0.2 });
-    const { index, vocabulary } = await this.corpus(task.corpus);
+    const { index, vocabulary } = await this.corpus(task.corpus, task.context.topic);
     const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {

@@ -25,3 +25,5 @@ export * from './question-words';
 export * from './quote-selection';
 export * from './refinement';
 export * from './subtopic-builder';
+export * from './near-duplicates';
+export * from './topic-working-set';

@@ -37,7 +37,8 @@ export class PostgresPassageStore implements PassageStore {
     const schema = options.schema ?? 'orrery';
     if (!SCHEMA_NAME.test(schema)) throw new Error(`PostgreSQL schema ${JSON.stringify(schema)} must be lowercase letters, digits and _`);
     this.table = `${schema}.passages`;
-    this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4 });
+    // allowExitOnIdle: idle connections never keep a finished CLI process alive.
+    this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
     // An idle connection the server drops must not crash the process; the next query opens another.
     this.pool.on('error', () => undefined);
   }

@@ -1,0 +1,83 @@
+import type { IndexedTerms, PassageStore, StoredPassage } from '../store/passage-store';
+import { CorpusIndex, INDEX_VERSION } from './corpus-index';
+import { collapseNearDuplicates } from './near-duplicates';
+import type { Passage } from './passage';
+import { analyzeTerms } from './text-analysis';
+
+export interface WorkingSetOptions {
+  /** Passages a topic's working index holds at most: what a question on a stored corpus keeps in memory. */
+  size: number;
+  /** At most this many passages of one document. */
+  perDocument: number;
+  /** Pseudo-relevance feedback: the best hits of the topic search lend their common terms to a second search. */
+  feedbackPassages: number;
+  feedbackTerms: number;
+}
+
+export const DEFAULT_WORKING_SET: WorkingSetOptions = { size: 3000, perDocument: 100, feedbackPassages: 20, feedbackTerms: 12 };
+
+const BATCH = 500;
+
+/**
+ * The passages of a stored corpus that a topic's research can reach, as an in-memory index of their own:
+ * the topic's full-text hits, then hits of the terms its best passages share (sections of the topic's
+ * documents that do not repeat its name, and a background for the similarity graph). Near-duplicates (the
+ * same text on sibling pages) count once, the best-ranked copy; no document gives more than `perDocument`.
+ * Deterministic for the same store content, so the coordinator and every worker build the same one.
+ */
+export async function topicWorkingSet(store: PassageStore, corpus: string, topic: string, options: WorkingSetOptions = DEFAULT_WORKING_SET): Promise<CorpusIndex> {
+  const half = Math.ceil(options.size / 2);
+  const first = await store.search(corpus, topic, { limit: half, perDocument: options.perDocument });
+  const terms = await termsOf(store, corpus, first.map((h) => h.id));
+  const expansion = feedbackTerms(topic, terms.slice(0, options.feedbackPassages), options.feedbackTerms);
+  const ids = first.map((h) => h.id);
+  if (expansion.length) {
+    const seen = new Set(ids);
+    const second = await store.search(corpus, `${topic} ${expansion.join(' ')}`, { limit: options.size, perDocument: options.perDocument });
+    const more = second.filter((h) => !seen.has(h.id)).map((h) => h.id);
+    const extra = await termsOf(store, corpus, more);
+    terms.push(...extra);
+    for (const id of more) {
+      if (ids.length >= options.size) break;
+      ids.push(id);
+    }
+  }
+  const termsById = new Map(terms.map((t) => [t.id, t]));
+  const perDocument = new Map<string, number>();
+  const capped = (await passagesOf(store, corpus, ids)).filter((p) => {
+    const n = (perDocument.get(p.document) ?? 0) + 1;
+    perDocument.set(p.document, n);
+    return n <= options.perDocument;
+  });
+  const kept = collapseNearDuplicates(capped, (p) => split(termsById.get(p.id)?.text ?? '')).map(
+    (p): Passage => ({ id: p.id, title: p.title, text: p.text, ...(p.url !== undefined ? { url: p.url } : {}) }),
+  );
+  const analyzed = kept.map((p) => ({ text: termsById.get(p.id)?.text ?? '', title: termsById.get(p.id)?.title ?? '' }));
+  return new CorpusIndex(kept, { version: INDEX_VERSION, analyzed });
+}
+
+/** Terms shared by at least three of the best passages (not the topic's own), most shared first. */
+function feedbackTerms(topic: string, best: readonly IndexedTerms[], limit: number): string[] {
+  const count = new Map<string, number>();
+  for (const t of best) for (const term of new Set(split(t.text))) count.set(term, (count.get(term) ?? 0) + 1);
+  const own = new Set(analyzeTerms(topic));
+  return [...count.entries()]
+    .filter(([term, n]) => n >= 3 && n < best.length && !own.has(term) && /\p{L}/u.test(term))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([term]) => term);
+}
+
+async function termsOf(store: PassageStore, corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
+  const out: IndexedTerms[] = [];
+  for (let i = 0; i < ids.length; i += BATCH) out.push(...(await store.indexedTerms(corpus, ids.slice(i, i + BATCH))));
+  return out;
+}
+
+async function passagesOf(store: PassageStore, corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
+  const out: StoredPassage[] = [];
+  for (let i = 0; i < ids.length; i += BATCH) out.push(...(await store.get(corpus, ids.slice(i, i + BATCH))));
+  return out;
+}
+
+const split = (s: string): string[] => (s ? s.split(' ') : []);
