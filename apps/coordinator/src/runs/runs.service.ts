@@ -72,10 +72,11 @@ export class RunsService {
       throw err;
     }
     const corpus = engine === 'simulated' ? request.corpus : (request.corpus ?? this.engines.config.DEFAULT_CORPUS);
+    // Ingesting first: a corpus ingested for the first time has no passages yet, and is unknown until it is ready.
+    if (corpus !== undefined && engine !== 'simulated') await withTimeout(this.ingest.assertResearchable(corpus), 2000, 'ingest state');
     if (corpus !== undefined && !(await this.engines.knowsCorpus(corpus))) {
       throw new BadRequestException(`corpus: unknown corpus "${corpus}"`);
     }
-    if (corpus !== undefined && engine !== 'simulated') await withTimeout(this.ingest.assertResearchable(corpus), 2000, 'ingest state');
     // Fail fast with 503 rather than half-create a run while Redis is away.
     await withTimeout(this.redis.ping(), 2000, 'ping').catch((err: Error) => {
       throw new RedisUnavailableError(err.message);
