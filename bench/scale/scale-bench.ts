@@ -80,10 +80,7 @@ async function measure(path: string, workers: number, questions: Question[], sto
     ENGINE: 'corpus',
     CORPUS_STORE: store,
     ...(storeUrl ? { CORPUS_STORE_SCHEMA: schema } : {}),
-    CORPORA: `scale=${path}`,
-    DEFAULT_CORPUS: 'scale',
     INGEST_CONCURRENCY: '1',
-    NODE_OPTIONS: '--max-old-space-size=4096',
   };
   const stack = await startBenchStack({ name: `scale-w${workers}`, workers, env });
   try {
