@@ -126,6 +126,9 @@ async function measure(path: string, workers: number, questions: Question[], sto
       questions: questions.length,
       failed,
     };
+  } catch (err) {
+    const exits = [stack.coordinator, ...stack.workers].map((c) => `pid ${c.pid}: ${c.exitCode ?? c.signalCode ?? 'running'}`).join(', ');
+    throw new Error(`${path}, ${workers} worker(s): ${(err as Error).message} (processes: ${exits})`);
   } finally {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });

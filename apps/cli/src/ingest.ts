@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
 import { IngestState, startIngest } from '@orrery/runtime';
-import { startSubagents } from '@orrery/subagents';
+import { loadSubagentConfig, startSubagents } from '@orrery/subagents';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { resolve } from 'node:path';
@@ -53,7 +53,7 @@ async function main(): Promise<number> {
     } else process.stderr.write(`[orrery] ${workers} worker(s) consume the ingest queue\n`);
 
     const started = Date.now();
-    const ingestId = await startIngest(queue, state, spec.name, source, 3);
+    const ingestId = await startIngest(queue, state, spec.name, source, loadSubagentConfig().INGEST_ATTEMPTS);
     process.stderr.write(`[orrery] ingest ${ingestId} of ${spec.name} from ${source.path} (${source.kind})\n`);
     let last = '';
     let progress: IngestProgress | undefined;
