@@ -53,7 +53,7 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
       if (!parsed.success) throw new UnrecoverableError(`invalid ingest job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       const data = parsed.data;
       try {
-        return data.kind === 'plan' ? await this.plan(data) : await this.chunk(data);
+        return data.kind === 'plan' ? await this.plan(data, job) : await this.chunk(data);
       } catch (err) {
         const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         if (last) await this.state.fail(data.corpus, data.ingestId, `${data.kind} ${data.kind === 'chunk' ? data.chunk : ''}: ${(err as Error).message}`).catch(() => undefined);
@@ -62,7 +62,7 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     });
   }
 
-  private async plan(job: Extract<IngestJob, { kind: 'plan' }>) {
+  private async plan(job: Extract<IngestJob, { kind: 'plan' }>, bullJob: Job) {
     const { corpus, ingestId } = job;
     const planRun = `${ingestId}.${randomBytes(4).toString('hex')}`;
     await this.state.planning(corpus, ingestId, planRun);
@@ -77,6 +77,8 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
         removeOnComplete: true,
         removeOnFail: { count: 100 },
       });
+      // Bull Board shows it on the plan job; best effort, like task progress.
+      void bullJob.updateProgress({ chunksQueued: chunk + 1 }).catch(() => undefined);
     });
     for (let i = 0; i < plan.removed.length; i += REMOVE_BATCH) await this.store.remove(corpus, plan.removed.slice(i, i + REMOVE_BATCH));
     await this.state.planned(corpus, ingestId, planRun, { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks });
