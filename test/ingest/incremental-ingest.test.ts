@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedPassages, IngestCluster, toJsonl } from './ingest-support';
 
-describe('ingest through the ingest queue is incremental', () => {
-  const cluster = new IngestCluster('ingest-incr', { INGEST_CHUNK_PASSAGES: '40' });
+describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue into the %s store is incremental', (store) => {
+  const cluster = new IngestCluster(`ingest-incr-${store}`, { INGEST_CHUNK_PASSAGES: '40' }, store);
   beforeAll(async () => {
     await cluster.startWorker('ingest-worker-1');
     await cluster.startWorker('ingest-worker-2');

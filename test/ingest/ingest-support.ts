@@ -1,13 +1,17 @@
-import { openPassageStore, type PassageStore } from '@orrery/engines';
+import { openPassageStore, type PassageStore, type StoreLocation } from '@orrery/engines';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
 import { IngestState, startIngest } from '@orrery/runtime';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Client } from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServiceProcess, startWorkerProcess, waitFor } from '../support/service-processes';
 import { dropPrefix, REDIS_URL, redisClient, uniquePrefix } from '../support/test-env';
+
+export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const WORDS = 'river salmon harbour ferry bridge tunnel orchard quarry mill canal lighthouse glacier meadow forge granary'.split(' ');
 
@@ -37,10 +41,15 @@ export class IngestCluster {
   readonly state: IngestState;
   readonly queue: Queue;
   private store?: PassageStore;
+  readonly location: StoreLocation;
 
-  constructor(name: string, env: Record<string, string> = {}) {
+  /** `store: 'postgres'` puts the passages in a schema of their own on the test PostgreSQL server. */
+  constructor(name: string, env: Record<string, string> = {}, store: 'sqlite' | 'postgres' = 'sqlite') {
     this.prefix = uniquePrefix(name);
-    this.env = { QUEUE_PREFIX: this.prefix, CORPUS_STORE: join(this.dir, 'passages.sqlite'), ENGINE: 'corpus', ...env };
+    this.location =
+      store === 'postgres' ? { kind: 'postgres', url: TEST_POSTGRES_URL, schema: `t_ingest_${randomBytes(4).toString('hex')}` } : { kind: 'sqlite', file: join(this.dir, 'passages.sqlite') };
+    const storeEnv = this.location.kind === 'postgres' ? { CORPUS_STORE: this.location.url, CORPUS_STORE_SCHEMA: this.location.schema } : { CORPUS_STORE: this.location.file };
+    this.env = { QUEUE_PREFIX: this.prefix, ...storeEnv, ENGINE: 'corpus', ...env };
     this.state = new IngestState(this.redis, this.prefix);
     this.queue = new Queue(INGEST_QUEUE, { connection: { url: REDIS_URL }, prefix: this.prefix });
   }
@@ -77,7 +86,7 @@ export class IngestCluster {
 
   /** The store, opened in this process the way the workers open it. */
   passages(): PassageStore {
-    this.store ??= openPassageStore({ kind: 'sqlite', file: this.env.CORPUS_STORE! });
+    this.store ??= openPassageStore(this.location);
     return this.store;
   }
 
@@ -88,5 +97,10 @@ export class IngestCluster {
     this.redis.disconnect();
     await dropPrefix(this.prefix);
     rmSync(this.dir, { recursive: true, force: true });
+    if (this.location.kind === 'postgres') {
+      const pg = new Client({ connectionString: this.location.url });
+      await pg.connect();
+      await pg.query(`DROP SCHEMA IF EXISTS ${this.location.schema} CASCADE`).finally(() => pg.end());
+    }
   }
 }
