@@ -1,3 +1,4 @@
+import { loadStoreLocation } from '@orrery/engines';
 import { z } from 'zod';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -103,6 +104,12 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv = process.env): Coo
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid coordinator configuration: ${problems}`);
+  }
+  // The passage store is opened on the first question on a stored corpus; its settings are checked now.
+  try {
+    loadStoreLocation(env);
+  } catch (err) {
+    throw new Error(`Invalid coordinator configuration: ${(err as Error).message}`);
   }
   return parsed.data;
 }
