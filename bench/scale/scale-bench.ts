@@ -33,6 +33,8 @@ interface Row {
   warmS: number;
   coordinatorMb: number;
   workerMb: number[];
+  /** Worker peak RSS when the ingest is done, before any question. */
+  workerIngestMb: number;
   onTopic: number;
   answered: number;
   questions: number;
@@ -85,6 +87,7 @@ async function measure(path: string, workers: number, questions: Question[], sto
   const stack = await startBenchStack({ name: `scale-w${workers}`, workers, env });
   try {
     const { seconds, progress } = await ingest(stack.prefix, path);
+    const workerIngestMb = Math.max(...stack.workers.map((w) => peakRssMb(w.pid)));
     const passages = openPassageStore(storeUrl ? { kind: 'postgres', url: storeUrl, schema } : { kind: 'sqlite', file: storeFile });
     const times: number[] = [];
     let cited = 0;
@@ -121,6 +124,7 @@ async function measure(path: string, workers: number, questions: Question[], sto
       warmS: median(times.slice(questions.length)),
       coordinatorMb: peakRssMb(stack.coordinator.pid),
       workerMb: stack.workers.map((w) => peakRssMb(w.pid)),
+      workerIngestMb,
       onTopic: cited ? onTopic / cited : NaN,
       answered,
       questions: questions.length,
@@ -139,7 +143,7 @@ const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 function printRow(r: Row): void {
   console.log(
-    `| ${r.passages.toLocaleString('en-US')} | ${r.workers} | ${fmt(r.ingestS)} | ${r.indexMb === null ? 'n/a' : fmt(r.indexMb, 0)} | ${fmt(r.coldS)} | ${fmt(r.warmS)} | ${r.coordinatorMb} | ${Math.max(...r.workerMb)} (${r.workerMb.join(', ')}) | ${fmt(r.onTopic, 2)} | ${r.answered}/${r.questions}${r.failed ? `, ${r.failed} runs not done` : ''} |`,
+    `| ${r.passages.toLocaleString('en-US')} | ${r.workers} | ${fmt(r.ingestS)} | ${r.indexMb === null ? 'n/a' : fmt(r.indexMb, 0)} | ${fmt(r.coldS)} | ${fmt(r.warmS)} | ${r.coordinatorMb} | ${Math.max(...r.workerMb)} (${r.workerMb.join(', ')}) | ${r.workerIngestMb} | ${fmt(r.onTopic, 2)} | ${r.answered}/${r.questions}${r.failed ? `, ${r.failed} runs not done` : ''} |`,
   );
 }
 
@@ -168,8 +172,8 @@ async function main(): Promise<void> {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Question);
   console.log(`bench:scale: ${questions.length} questions; workers ${workerCounts.join(' and ')}; store ${flags.value('--store') ? 'PostgreSQL' : 'SQLite'}`);
-  console.log('| passages | workers | ingest s | index MB | cold question s | warm question s (median) | coordinator peak RSS MB | worker peak RSS MB (each) | on-topic share of cited | answer cited |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| passages | workers | ingest s | index MB | cold question s | warm question s (median) | coordinator peak RSS MB | worker peak RSS MB (each) | of it by the end of ingest | on-topic share of cited | answer cited |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const rows: Row[] = [];
   for (const corpus of corpora) {
     for (const w of workerCounts) {
@@ -187,6 +191,7 @@ async function main(): Promise<void> {
       ['cold question s', (r) => r.coldS],
       ['warm question s', (r) => r.warmS],
       ['worker peak RSS MB', (r) => Math.max(...r.workerMb)],
+      ['worker peak RSS MB by the end of ingest', (r) => r.workerIngestMb],
       ['coordinator peak RSS MB', (r) => r.coordinatorMb],
     ];
     console.log(`\nGrowth with ${workerCounts[0]} worker(s) (log-log slope over ${n.join(', ')} passages) and extrapolation to 1,000,000:`);
