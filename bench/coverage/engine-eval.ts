@@ -2,13 +2,15 @@
  * In-process benchmark of the corpus engine on a FreshWiki-style benchmark.
  *
  *   node bench/dist/coverage/engine-eval.js --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl>
- *        [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N] [--per-topic] [--json <out.json>]
+ *        [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N] [--per-topic] [--json <out.json>] [--store <file.sqlite>]
  *
+ * With --store, the corpus is written to a SQLite passage store at that path (document = title) and researched as
+ * an ingested corpus: each topic from its working index out of the store, not from the whole corpus in memory.
  * Prints one row per topic (with --per-topic), the macro row of the configured run, the BM25 top-10
  * and top-25 baseline rows, and with --ablations the grid coverage check on/off x 3 rounds / 1 round.
  */
 import { writeFileSync } from 'node:fs';
-import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/engines';
+import { contentHash, CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, readJsonlPassages, SqlitePassageStore, type PassageStore } from '@orrery/engines';
 import { readFlags } from '../support/flags';
 import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, scoreTopK, type Qrel, type TopicScore } from './score';
@@ -23,13 +25,14 @@ interface Args {
   limit: number;
   perTopic: boolean;
   json?: string;
+  store?: string;
 }
 
-const USAGE = 'usage: engine-eval --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N] [--per-topic] [--json <out.json>]';
+const USAGE = 'usage: engine-eval --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N] [--per-topic] [--json <out.json>] [--store <file.sqlite>]';
 
 function parseArgs(argv: string[]): Args {
-  const f = readFlags(argv, { values: ['--corpus', '--topics', '--qrels', '--max-rounds', '--limit', '--json'], switches: ['--no-coverage-check', '--ablations', '--per-topic'] }, USAGE);
-  const [corpus, topics, qrels, json] = ['--corpus', '--topics', '--qrels', '--json'].map((k) => f.value(k));
+  const f = readFlags(argv, { values: ['--corpus', '--topics', '--qrels', '--max-rounds', '--limit', '--json', '--store'], switches: ['--no-coverage-check', '--ablations', '--per-topic'] }, USAGE);
+  const [corpus, topics, qrels, json, store] = ['--corpus', '--topics', '--qrels', '--json', '--store'].map((k) => f.value(k));
   if (!corpus || !topics || !qrels) throw new Error(USAGE);
   return {
     corpus,
@@ -41,6 +44,7 @@ function parseArgs(argv: string[]): Args {
     limit: f.int('--limit') ?? Infinity,
     perTopic: f.has('--per-topic'),
     ...(json ? { json } : {}),
+    ...(store ? { store } : {}),
   };
 }
 
@@ -58,11 +62,22 @@ interface RunRow extends TopicScore {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const registry = new CorpusRegistry({ builtins: false });
-  registry.register('bench', args.corpus);
   const t0 = performance.now();
-  const corpus = await registry.load('bench');
+  // The in-memory corpus is loaded either way: the BM25 baselines read it.
+  const memory = new CorpusRegistry({ builtins: false });
+  memory.register('bench', args.corpus);
+  const corpus = await memory.load('bench');
   console.log(`corpus: ${corpus.passages.length} passages, loaded and indexed in ${corpus.loadMs} ms`);
+  let store: PassageStore | null = null;
+  let registry = memory;
+  if (args.store) {
+    const t = performance.now();
+    store = new SqlitePassageStore(args.store);
+    const passages = readJsonlPassages(args.corpus);
+    await store.upsert('bench', passages.map((p) => ({ ...p, document: p.title, contentHash: contentHash([p.title, p.url ?? '', p.text]) })));
+    console.log(`store: ${args.store}, ${JSON.stringify(await store.stats('bench'))}, written in ${Math.round(performance.now() - t)} ms`);
+    registry = new CorpusRegistry({ builtins: false, store });
+  }
   const judgments = judgmentsByTopic(readJsonl<Qrel>(args.qrels));
   const topics = readJsonl<{ topic: string }>(args.topics)
     .map((t) => t.topic)
@@ -113,6 +128,7 @@ async function main(): Promise<void> {
   }
   console.log(`topics: ${topics.length}, total ${Math.round((performance.now() - t0) / 1000)} s`);
   if (args.json) writeFileSync(args.json, JSON.stringify({ summary, perTopic }, null, 2));
+  await store?.close();
 }
 
 const avg = (xs: number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);

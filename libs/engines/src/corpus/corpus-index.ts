@@ -47,9 +47,11 @@ export interface CorpusIndexOptions {
    * probe read a share of the whole corpus). Above every term's frequency in corpora of up to this size.
    */
   neighborMaxDf: number;
+  /** False for a working index of part of a corpus (a stored corpus's passages one topic reaches): nothing corpus-wide is built on it. */
+  wholeCorpus: boolean;
 }
 
-export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000 };
+export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000, wholeCorpus: true };
 
 /**
  * A BM25 index over a corpus's passages (wink-nlp stems, stop words filtered),
@@ -85,6 +87,10 @@ export class CorpusIndex implements PassageSearch {
 
   get size(): number {
     return this.passages.length;
+  }
+
+  get wholeCorpus(): boolean {
+    return this.options.wholeCorpus;
   }
 
   serialize(): SerializedCorpusIndex {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CorpusIndex } from './corpus-index';
+import { CorpusIndex, DEFAULT_CORPUS_INDEX } from './corpus-index';
 import { analyzeTerms } from './text-analysis';
 import { DEFAULT_TOPIC_PROFILE, qualifierTermsOf, TopicProfile } from './topic-profile';
 
@@ -37,8 +37,8 @@ describe('TopicProfile on a large corpus', () => {
     ...words.flatMap((w, i) => [0, 1].map((j) => ({ id: `k${i}-${j}`, title: '', text: `Kestrel falcons ${w} along the coast; the kestrel ${w}s where falcons hunt, ${words[(i + j + 1) % words.length]} too.` }))),
     ...words.flatMap((w, i) => [0, 1].map((j) => ({ id: `s${i}-${j}`, title: '', text: `Schooner crews mend the ${w}board in harbour; a schooner ${w}board needs tar, and ${words[(i + j + 1) % words.length]}rope.` }))),
   ];
-  const profileWith = (maxCorpus: number) => {
-    const index = new CorpusIndex(passages);
+  const profileWith = (maxCorpus: number, wholeCorpus = true) => {
+    const index = new CorpusIndex(passages, undefined, { ...DEFAULT_CORPUS_INDEX, wholeCorpus });
     const probed = new Set<string>();
     const neighbors = index.neighbors.bind(index);
     index.neighbors = (id, k) => (probed.add(id), neighbors(id, k));
@@ -56,5 +56,11 @@ describe('TopicProfile on a large corpus', () => {
     expect(large.profile.communityCut).not.toBeNull();
     expect(large.probed.filter((id) => id.startsWith('s'))).toEqual([]);
     expect(large.profile.evidence.map((e) => e.id).filter((id) => id.startsWith('k')).length).toBeGreaterThan(0);
+  });
+
+  it('builds nothing corpus-wide on a working index of part of a corpus', () => {
+    const part = profileWith(1_000, false);
+    expect(part.profile.communityCut).not.toBeNull();
+    expect(part.probed.filter((id) => id.startsWith('s'))).toEqual([]);
   });
 });

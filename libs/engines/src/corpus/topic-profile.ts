@@ -33,8 +33,9 @@ export interface TopicProfileOptions {
   /**
    * After sibling pruning, from each cluster of a corpus-wide partition (Louvain, `resolution`) of which at
    * least `minShare` is in the community, the passages whose nearest neighbour is a member join. The partition
-   * needs every passage's neighbours, so a corpus of more than `maxCorpus` passages goes without it: its cost
-   * grows with the corpus while what it adds (sections the local cut left out) does not.
+   * needs every passage's neighbours, so a corpus of more than `maxCorpus` passages goes without it (its cost
+   * grows with the corpus while what it adds, sections the local cut left out, does not), and so does a
+   * working index of part of a corpus.
    */
   partition: { resolution: number; minShare: number; maxCorpus: number };
   /** A community needs a graph much larger than itself: smaller corpora use propagation. */
@@ -145,7 +146,7 @@ export class TopicProfile {
     let members: Map<string, number>;
     if (found && this.communityCut!.conductance <= options.maxConductance) {
       this.siblings = this.pruneSiblings(found);
-      if (index.size <= options.partition.maxCorpus) this.completeClusters(found, centroid, options.partition);
+      if (index.wholeCorpus && index.size <= options.partition.maxCorpus) this.completeClusters(found, centroid, options.partition);
       members = found;
     } else members = this.propagatedMembers(ranked, centroid, options.propagation);
     for (const e of eraPassages(index, this.terms, new Set(members.keys()), (matched) => share({ matched }), options.perEra)) members.set(e.id, e.score);

@@ -1,5 +1,5 @@
 import type { IndexedTerms, PassageStore, StoredPassage } from '../store/passage-store';
-import { CorpusIndex, INDEX_VERSION } from './corpus-index';
+import { CorpusIndex, DEFAULT_CORPUS_INDEX, INDEX_VERSION } from './corpus-index';
 import { collapseNearDuplicates } from './near-duplicates';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
@@ -7,14 +7,14 @@ import { analyzeTerms } from './text-analysis';
 export interface WorkingSetOptions {
   /** Passages a topic's working index holds at most: what a question on a stored corpus keeps in memory. */
   size: number;
-  /** At most this many passages of one document. */
+  /** At most this many passages of one document (a report's worth of citations). */
   perDocument: number;
   /** Pseudo-relevance feedback: the best hits of the topic search lend their common terms to a second search. */
   feedbackPassages: number;
   feedbackTerms: number;
 }
 
-export const DEFAULT_WORKING_SET: WorkingSetOptions = { size: 3000, perDocument: 100, feedbackPassages: 20, feedbackTerms: 12 };
+export const DEFAULT_WORKING_SET: WorkingSetOptions = { size: 3000, perDocument: 25, feedbackPassages: 20, feedbackTerms: 12 };
 
 const BATCH = 500;
 
@@ -53,7 +53,7 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
     (p): Passage => ({ id: p.id, title: p.title, text: p.text, ...(p.url !== undefined ? { url: p.url } : {}) }),
   );
   const analyzed = kept.map((p) => ({ text: termsById.get(p.id)?.text ?? '', title: termsById.get(p.id)?.title ?? '' }));
-  return new CorpusIndex(kept, { version: INDEX_VERSION, analyzed });
+  return new CorpusIndex(kept, { version: INDEX_VERSION, analyzed }, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false });
 }
 
 /** Terms shared by at least three of the best passages (not the topic's own), most shared first. */
