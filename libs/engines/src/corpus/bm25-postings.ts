@@ -43,8 +43,11 @@ export class Bm25Postings {
     readonly fieldNames: readonly string[],
     docs: readonly (readonly (readonly string[])[])[],
     options: Bm25Options,
+    /** Passage count and document frequency to weigh terms by, when the documents are part of a larger corpus. */
+    idfStats?: { size: number; df: (term: string) => number | undefined },
   ) {
     const n = docs.length;
+    const idfN = idfStats?.size ?? n;
     this.fields = fieldNames.map((name, f) => {
       // MiniSearch's running average of unique terms per field, in document order.
       let avg = 0;
@@ -66,8 +69,8 @@ export class Bm25Postings {
       const { k, b, d } = options;
       const postings = new Map<string, FieldPosting>();
       for (const [t, p] of freq) {
-        const matching = p.docs.length;
-        const idf = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
+        const matching = Math.max(p.docs.length, idfStats?.df(t) ?? 0);
+        const idf = Math.log(1 + (idfN - matching + 0.5) / (matching + 0.5));
         const raw = new Float64Array(matching);
         p.docs.forEach((doc, i) => {
           const termFreq = p.tf[i]!;

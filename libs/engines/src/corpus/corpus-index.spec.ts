@@ -16,3 +16,27 @@ describe('CorpusIndex.neighbors', () => {
     expect(pruned.neighbors('a', 5).map((n) => n.id)).toEqual(['b']);
   });
 });
+
+describe('CorpusIndex over part of a corpus', () => {
+  const part = [
+    { id: 'a', title: '', text: 'Kestrel hovering over the meadow.' },
+    { id: 'b', title: '', text: 'Kestrel nest in the meadow wall.' },
+    { id: 'c', title: '', text: 'Barn owl in the meadow at dusk.' },
+  ];
+
+  it('weighs terms by the whole corpus: IDF and BM25 from its passage count and document frequencies', () => {
+    const own = new CorpusIndex(part);
+    // In the part, "kestrel" is in 2 of 3 passages; in the corpus, in 2 of 10,000, and "meadow" in 5,000.
+    const df = new Map([['kestrel', 2], ['meadow', 5000], ['owl', 40]]);
+    const whole = new CorpusIndex(part, undefined, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: 10_000, df } });
+    expect(own.idf('kestrel')).toBeCloseTo(Math.log(1 + 3 / 2));
+    expect(whole.idf('kestrel')).toBeCloseTo(Math.log(1 + 10_000 / 2));
+    expect(whole.idf('meadow')).toBeCloseTo(Math.log(1 + 10_000 / 5000));
+    // The local count is a floor: a term the corpus statistics lack keeps its own frequency.
+    expect(whole.df('kestrel')).toBe(2);
+    const [k, m] = [whole.searchTerms(['kestrel'], { limit: 1 })[0]!.score, whole.searchTerms(['meadow'], { limit: 1 })[0]!.score];
+    expect(k / m).toBeGreaterThan(5);
+    const [ok, om] = [own.searchTerms(['kestrel'], { limit: 1 })[0]!.score, own.searchTerms(['meadow'], { limit: 1 })[0]!.score];
+    expect(ok / om).toBeLessThan(5);
+  });
+});

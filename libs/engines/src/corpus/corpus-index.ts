@@ -49,6 +49,11 @@ export interface CorpusIndexOptions {
   neighborMaxDf: number;
   /** False for a working index of part of a corpus (a stored corpus's passages one topic reaches): nothing corpus-wide is built on it. */
   wholeCorpus: boolean;
+  /**
+   * The whole corpus's passage count and document frequencies, for a working index of part of it: term
+   * weights (IDF, in BM25 and TF-IDF) are then the corpus's, not the part's. Unset: the index's own.
+   */
+  corpusStats?: { size: number; df: ReadonlyMap<string, number> };
 }
 
 export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000, wholeCorpus: true };
@@ -82,7 +87,13 @@ export class CorpusIndex implements PassageSearch {
       : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
     this.terms = this.analyzed.map((a) => split(a.text).concat(split(a.title)));
     for (const ts of this.terms) for (const t of new Set(ts)) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
-    this.postings = new Bm25Postings(BM25_FIELDS, this.analyzed.map((a) => [split(a.text), split(a.title)]), BM25_OPTIONS);
+    const stats = this.options.corpusStats;
+    this.postings = new Bm25Postings(
+      BM25_FIELDS,
+      this.analyzed.map((a) => [split(a.text), split(a.title)]),
+      BM25_OPTIONS,
+      stats ? { size: stats.size, df: (t) => stats.df.get(t) } : undefined,
+    );
   }
 
   get size(): number {
@@ -171,7 +182,9 @@ export class CorpusIndex implements PassageSearch {
   /** Smoothed inverse document frequency, ln(1 + N / df); 0 for unknown terms. */
   idf(term: string): number {
     const df = this.docFreq.get(term);
-    return df ? Math.log(1 + this.size / df) : 0;
+    if (!df) return 0;
+    const stats = this.options.corpusStats;
+    return stats ? Math.log(1 + stats.size / Math.max(df, stats.df.get(term) ?? df)) : Math.log(1 + this.size / df);
   }
 
   /** L2-normalized TF-IDF vector of a passage (sublinear tf), computed lazily and memoized. */

@@ -53,7 +53,9 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
     (p): Passage => ({ id: p.id, title: p.title, text: p.text, ...(p.url !== undefined ? { url: p.url } : {}) }),
   );
   const analyzed = kept.map((p) => ({ text: termsById.get(p.id)?.text ?? '', title: termsById.get(p.id)?.title ?? '' }));
-  return new CorpusIndex(kept, { version: INDEX_VERSION, analyzed }, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false });
+  const vocabulary = new Set(analyzed.flatMap((a) => [...split(a.text), ...split(a.title)]));
+  const stats = await store.termStats(corpus, [...vocabulary]);
+  return new CorpusIndex(kept, { version: INDEX_VERSION, analyzed }, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
 }
 
 /** Terms shared by at least three of the best passages (not the topic's own), most shared first. */

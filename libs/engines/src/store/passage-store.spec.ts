@@ -143,6 +143,19 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect(terms[1]!.text.split(' ')).toContain('kestrel');
   });
 
+  it('termStats counts the passages holding each term, through updates and removals', async () => {
+    const [kestrel, owl] = [...new Set([...indexedTerms(CORPUS[0]!).text.split(' ')])].filter((t) => t.startsWith('kestrel')).concat('owl');
+    const before = await store.termStats(corpus, [kestrel!, owl!, 'nosuchterm']);
+    expect(before.passages).toBe(5);
+    expect(before.df).toEqual(new Map([[kestrel!, 4], [owl!, 1]]));
+    await store.upsert(corpus, [passage('owl-1', 'birds/owl', 'A kestrel, not an owl after all.', 'Owl')]);
+    expect((await store.termStats(corpus, [kestrel!])).df.get(kestrel!)).toBe(5);
+    await store.remove(corpus, ['kestrel-1']);
+    expect((await store.termStats(corpus, [kestrel!])).df.get(kestrel!)).toBe(4);
+    await store.upsert(corpus, [CORPUS[0]!, CORPUS[4]!]);
+    expect((await store.termStats(corpus, [kestrel!, owl!])).df).toEqual(before.df);
+  });
+
   it('two connections read while a third writes', async () => {
     const [a, b] = [adapter.open(), adapter.open()];
     try {

@@ -26,6 +26,12 @@ export interface IndexedTerms {
   title: string;
 }
 
+/** How common some terms are in a whole corpus: its passage count and, per term, the passages that contain it. */
+export interface TermStats {
+  passages: number;
+  df: Map<string, number>;
+}
+
 export interface CorpusStats {
   passages: number;
   documents: number;
@@ -54,6 +60,8 @@ export interface PassageStore {
   get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]>;
   /** The index terms of these passages, in the order asked; unknown ids are left out (an engine builds a working index from them without analysing the text again). */
   indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]>;
+  /** Document frequencies of index terms over the whole corpus (terms it lacks are left out), so a working index of part of it weighs terms as the corpus does. */
+  termStats(corpus: string, terms: readonly string[]): Promise<TermStats>;
   stats(corpus: string): Promise<CorpusStats>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
-import type { CorpusStats, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
 import { capOf, indexedTerms, inAskedOrder, queryTerms } from './store-query';
 
 export interface PostgresStoreOptions {
@@ -31,12 +31,15 @@ export class PostgresPassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'network' };
   private readonly pool: Pool;
   private readonly table: string;
+  /** Per corpus and term, the passages that contain it (kept by every write: the GIN index cannot count cheaply). */
+  private readonly dfTable: string;
   private ready: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
     const schema = options.schema ?? 'orrery';
     if (!SCHEMA_NAME.test(schema)) throw new Error(`PostgreSQL schema ${JSON.stringify(schema)} must be lowercase letters, digits and _`);
     this.table = `${schema}.passages`;
+    this.dfTable = `${schema}.term_df`;
     // allowExitOnIdle: idle connections never keep a finished CLI process alive.
     this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
     // An idle connection the server drops must not crash the process; the next query opens another.
@@ -46,8 +49,8 @@ export class PostgresPassageStore implements PassageStore {
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
     if (passages.length === 0) return;
     await this.transaction(async (c) => {
-      const known = await c.query<{ id: string; content_hash: string; document: string }>(
-        `SELECT id, content_hash, document FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
+      const known = await c.query<{ id: string; content_hash: string; document: string; terms: string; title_terms: string }>(
+        `SELECT id, content_hash, document, terms, title_terms FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[]) FOR UPDATE`,
         [corpus, passages.map((p) => p.id)],
       );
       const before = new Map(known.rows.map((r) => [r.id, r]));
@@ -75,7 +78,25 @@ export class PostgresPassageStore implements PassageStore {
           terms.map((t) => t.title),
         ],
       );
+      const delta = new Map<string, number>();
+      for (const p of changed) {
+        const old = before.get(p.id);
+        if (old) countTerms(delta, old.terms, old.title_terms, -1);
+      }
+      for (const t of terms) countTerms(delta, t.text, t.title, 1);
+      await this.addDf(c, corpus, delta);
     });
+  }
+
+  /** Apply document-frequency changes, in term order (so concurrent writers lock rows in one order and never deadlock). */
+  private async addDf(c: PoolClient, corpus: string, delta: Map<string, number>): Promise<void> {
+    const entries = [...delta.entries()].filter(([, n]) => n !== 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    if (entries.length === 0) return;
+    await c.query(
+      `INSERT INTO ${this.dfTable} (corpus, term, df) SELECT $1, term, n FROM unnest($2::text[], $3::int[]) AS d(term, n) ORDER BY term
+       ON CONFLICT (corpus, term) DO UPDATE SET df = ${this.dfTable}.df + excluded.df`,
+      [corpus, entries.map((e) => e[0]), entries.map((e) => e[1])],
+    );
   }
 
   async hashes(corpus: string): Promise<Map<string, string>> {
@@ -86,8 +107,15 @@ export class PostgresPassageStore implements PassageStore {
 
   async remove(corpus: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.schemaReady();
-    await this.pool.query(`DELETE FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`, [corpus, [...ids]]);
+    await this.transaction(async (c) => {
+      const { rows } = await c.query<{ terms: string; title_terms: string }>(
+        `DELETE FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[]) RETURNING terms, title_terms`,
+        [corpus, [...ids]],
+      );
+      const delta = new Map<string, number>();
+      for (const r of rows) countTerms(delta, r.terms, r.title_terms, -1);
+      await this.addDf(c, corpus, delta);
+    });
   }
 
   async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
@@ -128,6 +156,13 @@ export class PostgresPassageStore implements PassageStore {
     return inAskedOrder(ids, rows);
   }
 
+  async termStats(corpus: string, terms: readonly string[]): Promise<TermStats> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.dfTable} WHERE corpus = $1 AND term = ANY($2::text[]) AND df > 0`, [corpus, [...new Set(terms)]]);
+    const { rows: count } = await this.pool.query<{ passages: string }>(`SELECT count(*) AS passages FROM ${this.table} WHERE corpus = $1`, [corpus]);
+    return { passages: Number(count[0]!.passages), df: new Map(rows.map((r) => [r.term, Number(r.df)])) };
+  }
+
   async stats(corpus: string): Promise<CorpusStats> {
     await this.schemaReady();
     const { rows } = await this.pool.query<{ passages: string; documents: string }>(
@@ -164,6 +199,7 @@ export class PostgresPassageStore implements PassageStore {
         PRIMARY KEY (corpus, id))`);
       await c.query(`CREATE INDEX IF NOT EXISTS passages_tsv ON ${this.table} USING gin (tsv)`);
       await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);
       await c.query('COMMIT');
     } catch (err) {
       await c.query('ROLLBACK').catch(() => undefined);
@@ -187,6 +223,12 @@ export class PostgresPassageStore implements PassageStore {
       c.release();
     }
   }
+}
+
+/** Add `sign` for each distinct term of a passage (text and title). */
+function countTerms(delta: Map<string, number>, terms: string, titleTerms: string, sign: number): void {
+  const all = `${terms} ${titleTerms}`.split(' ').filter(Boolean);
+  for (const t of new Set(all)) delta.set(t, (delta.get(t) ?? 0) + sign);
 }
 
 function toPassage(r: Row): StoredPassage {

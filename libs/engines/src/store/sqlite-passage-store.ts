@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CorpusStats, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
 import { capOf, indexedTerms, inAskedOrder, queryTerms } from './store-query';
 
 interface Row {
@@ -105,6 +105,21 @@ export class SqlitePassageStore implements PassageStore {
       .prepare<[string], IndexedTerms>(`SELECT id, terms AS text, title_terms AS title FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(ids));
     return inAskedOrder(ids, rows);
+  }
+
+  async termStats(corpus: string, terms: readonly string[]): Promise<TermStats> {
+    const t = this.table(corpus, false);
+    if (!t) return { passages: 0, df: new Map() };
+    // A vocabulary view of the FTS5 index in this connection's temp schema: reading it writes nothing to the file.
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_vocab USING fts5vocab(main, ${t}_fts, row)`);
+    const lookup = this.db.prepare<[string], { doc: number }>(`SELECT doc FROM temp.${t}_vocab WHERE term = ?`);
+    const df = new Map<string, number>();
+    for (const term of new Set(terms)) {
+      const row = lookup.get(term);
+      if (row) df.set(term, row.doc);
+    }
+    const { passages } = this.db.prepare<[], { passages: number }>(`SELECT count(*) AS passages FROM ${t}`).get()!;
+    return { passages, df };
   }
 
   async stats(corpus: string): Promise<CorpusStats> {
