@@ -172,6 +172,21 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     }
   });
 
+  it('two writers upserting the same new passages at once leave one copy and exact term counts', async () => {
+    const [a, b] = [adapter.open(), adapter.open()];
+    try {
+      const same = Array.from({ length: 40 }, (_, i) => passage(`twin-${i}`, `twins/${i % 4}`, `Twin passage ${i} about wrens and warblers.`));
+      await Promise.all([a.upsert(corpus, same), b.upsert(corpus, [...same].reverse())]);
+      expect((await store.stats(corpus)).passages).toBe(45);
+      const [wren] = indexedTerms(same[0]!).text.split(' ').filter((t) => t.startsWith('wren'));
+      expect((await store.termStats(corpus, [wren!])).df.get(wren!)).toBe(40);
+      await store.remove(corpus, same.map((p) => p.id));
+      expect((await store.termStats(corpus, [wren!])).df.get(wren!) ?? 0).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('another process reads what this one wrote, from the same location', async () => {
     const script = `
       const { openPassageStore } = require(${JSON.stringify(ENGINES_DIST)});

@@ -1,6 +1,6 @@
 import { Pool, type PoolClient } from 'pg';
 import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { capOf, indexedTerms, inAskedOrder, queryTerms } from './store-query';
+import { analyseChanged, capOf, inAskedOrder, queryTerms } from './store-query';
 
 export interface PostgresStoreOptions {
   /** A `postgres://` connection string. */
@@ -48,19 +48,23 @@ export class PostgresPassageStore implements PassageStore {
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
     if (passages.length === 0) return;
+    await this.schemaReady();
+    const ids = passages.map((p) => p.id);
+    const hashes = await this.pool.query<{ id: string; content_hash: string; document: string }>(
+      `SELECT id, content_hash, document FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
+      [corpus, ids],
+    );
+    // Unchanged passages are not rewritten: a redone chunk changes nothing. Analysed before the transaction.
+    const changed = await analyseChanged(passages, new Map(hashes.rows.map((r) => [r.id, r])));
+    if (changed.length === 0) return;
     await this.transaction(async (c) => {
-      const known = await c.query<{ id: string; content_hash: string; document: string; terms: string; title_terms: string }>(
-        `SELECT id, content_hash, document, terms, title_terms FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[]) FOR UPDATE`,
-        [corpus, passages.map((p) => p.id)],
+      // Writers to one corpus take turns (as on SQLite), so each sees the rows it replaces and the term counts stay exact.
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store-write:${this.table}:${corpus}`]);
+      // The rows as they are now (another writer may have written some since): their terms leave the counts.
+      const old = await c.query<{ terms: string; title_terms: string }>(
+        `SELECT terms, title_terms FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+        [corpus, changed.map((x) => x.passage.id)],
       );
-      const before = new Map(known.rows.map((r) => [r.id, r]));
-      // Unchanged passages are not rewritten: a redone chunk changes nothing.
-      const changed = passages.filter((p) => {
-        const old = before.get(p.id);
-        return !old || old.content_hash !== p.contentHash || old.document !== p.document;
-      });
-      if (changed.length === 0) return;
-      const terms = changed.map(indexedTerms);
       await c.query(
         `INSERT INTO ${this.table} (corpus, id, document, title, url, text, content_hash, terms, title_terms)
          SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
@@ -68,22 +72,19 @@ export class PostgresPassageStore implements PassageStore {
            content_hash = excluded.content_hash, terms = excluded.terms, title_terms = excluded.title_terms`,
         [
           corpus,
-          changed.map((p) => p.id),
-          changed.map((p) => p.document),
-          changed.map((p) => p.title),
-          changed.map((p) => p.url ?? null),
-          changed.map((p) => p.text),
-          changed.map((p) => p.contentHash),
-          terms.map((t) => t.text),
-          terms.map((t) => t.title),
+          changed.map((x) => x.passage.id),
+          changed.map((x) => x.passage.document),
+          changed.map((x) => x.passage.title),
+          changed.map((x) => x.passage.url ?? null),
+          changed.map((x) => x.passage.text),
+          changed.map((x) => x.passage.contentHash),
+          changed.map((x) => x.terms.text),
+          changed.map((x) => x.terms.title),
         ],
       );
       const delta = new Map<string, number>();
-      for (const p of changed) {
-        const old = before.get(p.id);
-        if (old) countTerms(delta, old.terms, old.title_terms, -1);
-      }
-      for (const t of terms) countTerms(delta, t.text, t.title, 1);
+      for (const r of old.rows) countTerms(delta, r.terms, r.title_terms, -1);
+      for (const x of changed) countTerms(delta, x.terms.text, x.terms.title, 1);
       await this.addDf(c, corpus, delta);
     });
   }
@@ -108,6 +109,7 @@ export class PostgresPassageStore implements PassageStore {
   async remove(corpus: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.transaction(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store-write:${this.table}:${corpus}`]);
       const { rows } = await c.query<{ terms: string; title_terms: string }>(
         `DELETE FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[]) RETURNING terms, title_terms`,
         [corpus, [...ids]],

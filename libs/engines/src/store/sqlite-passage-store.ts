@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { capOf, indexedTerms, inAskedOrder, queryTerms } from './store-query';
+import { analyseChanged, capOf, inAskedOrder, queryTerms, turn } from './store-query';
 
 interface Row {
   id: string;
@@ -20,6 +20,8 @@ interface Row {
  */
 export class SqlitePassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'machine' };
+  // better-sqlite3 is synchronous: every method first lets the event loop turn, so a series of queries
+  // interleaves with timers and I/O instead of holding the loop for all of them.
   private readonly db: Database.Database;
   private readonly tables = new Map<string, string>();
 
@@ -44,19 +46,20 @@ export class SqlitePassageStore implements PassageStore {
        ON CONFLICT(id) DO UPDATE SET document = excluded.document, title = excluded.title, url = excluded.url, text = excluded.text,
          content_hash = excluded.content_hash, terms = excluded.terms, title_terms = excluded.title_terms`,
     );
-    this.db.transaction(() => {
-      const before = new Map(known.all(JSON.stringify(passages.map((p) => p.id))).map((r) => [r.id, r]));
-      for (const p of passages) {
-        const old = before.get(p.id);
-        // Unchanged passages are not rewritten: a redone chunk touches neither the table nor the index.
-        if (old && old.content_hash === p.contentHash && old.document === p.document) continue;
-        const terms = indexedTerms(p);
-        write.run(p.id, p.document, p.title, p.url ?? null, p.text, p.contentHash, terms.text, terms.title);
-      }
-    }).immediate();
+    const ids = JSON.stringify(passages.map((p) => p.id));
+    // Unchanged passages are not rewritten: a redone chunk touches neither the table nor the index.
+    const changed = await analyseChanged(passages, new Map(known.all(ids).map((r) => [r.id, r])));
+    if (changed.length === 0) return;
+    await turn();
+    this.db
+      .transaction(() => {
+        for (const { passage: p, terms } of changed) write.run(p.id, p.document, p.title, p.url ?? null, p.text, p.contentHash, terms.text, terms.title);
+      })
+      .immediate();
   }
 
   async hashes(corpus: string): Promise<Map<string, string>> {
+    await turn();
     const t = this.table(corpus, false);
     if (!t) return new Map();
     const rows = this.db.prepare<[], { id: string; content_hash: string }>(`SELECT id, content_hash FROM ${t}`).all();
@@ -64,12 +67,14 @@ export class SqlitePassageStore implements PassageStore {
   }
 
   async remove(corpus: string, ids: readonly string[]): Promise<void> {
+    await turn();
     const t = this.table(corpus, false);
     if (!t || ids.length === 0) return;
     this.db.prepare(`DELETE FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids));
   }
 
   async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
+    await turn();
     const t = this.table(corpus, false);
     const terms = queryTerms(query);
     const { limit, perDocument } = capOf(options);
@@ -90,6 +95,7 @@ export class SqlitePassageStore implements PassageStore {
   }
 
   async get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
+    await turn();
     const t = this.table(corpus, false);
     if (!t || ids.length === 0) return [];
     const rows = this.db
@@ -99,6 +105,7 @@ export class SqlitePassageStore implements PassageStore {
   }
 
   async indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
+    await turn();
     const t = this.table(corpus, false);
     if (!t || ids.length === 0) return [];
     const rows = this.db
@@ -108,6 +115,7 @@ export class SqlitePassageStore implements PassageStore {
   }
 
   async termStats(corpus: string, terms: readonly string[]): Promise<TermStats> {
+    await turn();
     const t = this.table(corpus, false);
     if (!t) return { passages: 0, df: new Map() };
     // A vocabulary view of the FTS5 index in this connection's temp schema: reading it writes nothing to the file.
@@ -123,6 +131,7 @@ export class SqlitePassageStore implements PassageStore {
   }
 
   async stats(corpus: string): Promise<CorpusStats> {
+    await turn();
     const t = this.table(corpus, false);
     if (!t) return { passages: 0, documents: 0 };
     return this.db.prepare<[], CorpusStats>(`SELECT count(*) AS passages, count(DISTINCT document) AS documents FROM ${t}`).get()!;
