@@ -1,6 +1,6 @@
 import { Pool, type PoolClient } from 'pg';
 import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, inAskedOrder, queryTerms } from './store-query';
+import { analyseChanged, capOf, inAskedOrder, queryTerms, toPassage, type PassageRow } from './store-query';
 
 export interface PostgresStoreOptions {
   /** A `postgres://` connection string. */
@@ -9,15 +9,6 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Most connections this process opens (default 4). */
   maxConnections?: number;
-}
-
-interface Row {
-  id: string;
-  document: string;
-  title: string;
-  url: string | null;
-  text: string;
-  content_hash: string;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -141,7 +132,7 @@ export class PostgresPassageStore implements PassageStore {
   async get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
     if (ids.length === 0) return [];
     await this.schemaReady();
-    const { rows } = await this.pool.query<Row>(
+    const { rows } = await this.pool.query<PassageRow>(
       `SELECT id, document, title, url, text, content_hash FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
       [corpus, [...ids]],
     );
@@ -188,9 +179,7 @@ export class PostgresPassageStore implements PassageStore {
 
   private async createSchema(): Promise<void> {
     const schema = this.table.split('.')[0]!;
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+    await this.inTransaction(async (c) => {
       // Concurrent CREATE ... IF NOT EXISTS can still collide in the catalogue: processes take turns.
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store:${schema}`]);
       await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
@@ -202,17 +191,15 @@ export class PostgresPassageStore implements PassageStore {
       await c.query(`CREATE INDEX IF NOT EXISTS passages_tsv ON ${this.table} USING gin (tsv)`);
       await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);
-      await c.query('COMMIT');
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   private async transaction(work: (c: PoolClient) => Promise<void>): Promise<void> {
     await this.schemaReady();
+    await this.inTransaction(work);
+  }
+
+  private async inTransaction(work: (c: PoolClient) => Promise<void>): Promise<void> {
     const c = await this.pool.connect();
     try {
       await c.query('BEGIN');
@@ -231,8 +218,4 @@ export class PostgresPassageStore implements PassageStore {
 function countTerms(delta: Map<string, number>, terms: string, titleTerms: string, sign: number): void {
   const all = `${terms} ${titleTerms}`.split(' ').filter(Boolean);
   for (const t of new Set(all)) delta.set(t, (delta.get(t) ?? 0) + sign);
-}
-
-function toPassage(r: Row): StoredPassage {
-  return { id: r.id, title: r.title, ...(r.url !== null ? { url: r.url } : {}), text: r.text, document: r.document, contentHash: r.content_hash };
 }

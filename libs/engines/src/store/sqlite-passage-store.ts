@@ -2,16 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, inAskedOrder, queryTerms, turn } from './store-query';
-
-interface Row {
-  id: string;
-  document: string;
-  title: string;
-  url: string | null;
-  text: string;
-  content_hash: string;
-}
+import { analyseChanged, capOf, inAskedOrder, queryTerms, toPassage, turn, type PassageRow } from './store-query';
 
 /**
  * The embedded store: one SQLite file in WAL mode, so every process on the machine reads it at once while
@@ -99,7 +90,7 @@ export class SqlitePassageStore implements PassageStore {
     const t = this.table(corpus, false);
     if (!t || ids.length === 0) return [];
     const rows = this.db
-      .prepare<[string], Row>(`SELECT id, document, title, url, text, content_hash FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`)
+      .prepare<[string], PassageRow>(`SELECT id, document, title, url, text, content_hash FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(ids));
     return inAskedOrder(ids, rows.map(toPassage));
   }
@@ -178,8 +169,4 @@ function schema(t: string): string {
     CREATE TRIGGER IF NOT EXISTS ${t}_au AFTER UPDATE ON ${t} BEGIN
       INSERT INTO ${t}_fts (${t}_fts, rowid, terms, title_terms) VALUES ('delete', old.rowid, old.terms, old.title_terms);
       INSERT INTO ${t}_fts (rowid, terms, title_terms) VALUES (new.rowid, new.terms, new.title_terms); END;`;
-}
-
-function toPassage(r: Row): StoredPassage {
-  return { id: r.id, title: r.title, ...(r.url !== null ? { url: r.url } : {}), text: r.text, document: r.document, contentHash: r.content_hash };
 }

@@ -55,3 +55,17 @@ export function inAskedOrder<T extends { id: string }>(ids: readonly string[], r
   }
   return out;
 }
+
+/** A passage row as both adapters select it. */
+export interface PassageRow {
+  id: string;
+  document: string;
+  title: string;
+  url: string | null;
+  text: string;
+  content_hash: string;
+}
+
+export function toPassage(r: PassageRow): StoredPassage {
+  return { id: r.id, title: r.title, ...(r.url !== null ? { url: r.url } : {}), text: r.text, document: r.document, contentHash: r.content_hash };
+}
