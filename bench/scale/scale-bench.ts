@@ -9,13 +9,14 @@ import { join, resolve } from 'node:path';
 import { readFlags } from '../support/flags';
 import { median, startBenchStack } from '../support/service-stack';
 
-const USAGE = `Usage: npm run bench:scale -- --corpus PATH[,PATH...] [--workers 1,4] [--questions bench/scale/scale-questions.jsonl] [--store postgres://…]
+const USAGE = `Usage: npm run bench:scale -- --corpus PATH[,PATH...] [--workers 1,4] [--questions bench/scale/scale-questions.jsonl] [--store postgres://…] [--node-options "--max-old-space-size=384"]
 
 For each corpus (a JSONL file; several: smallest first) and each worker count: a coordinator and that many worker
 processes on a fresh passage store; ingests the corpus through the ingest queue, then asks every question once cold
 (the first question after ingest) and once more warm. Prints ingest time, index size, cold and warm question time,
 peak RSS of the coordinator and of each worker, and the on-topic share of cited passages; with several corpora,
-each stage's growth exponent (log-log slope) and its extrapolation to 1M passages.`;
+each stage's growth exponent (log-log slope) and its extrapolation to 1M passages. --node-options is NODE_OPTIONS for
+the coordinator and workers (a heap cap, as docker-compose.yml sets one).`;
 
 interface Question {
   question: string;
@@ -73,7 +74,7 @@ async function ingest(prefix: string, path: string): Promise<{ seconds: number; 
   }
 }
 
-async function measure(path: string, workers: number, questions: Question[], storeUrl: string | undefined): Promise<Row> {
+async function measure(path: string, workers: number, questions: Question[], storeUrl: string | undefined, nodeOptions: string | undefined): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'orrery-scale-'));
   const storeFile = join(dir, 'passages.sqlite');
   const schema = `scale_${process.pid}_${workers}_${Date.now().toString(36)}`;
@@ -83,6 +84,7 @@ async function measure(path: string, workers: number, questions: Question[], sto
     CORPUS_STORE: store,
     ...(storeUrl ? { CORPUS_STORE_SCHEMA: schema } : {}),
     INGEST_CONCURRENCY: '1',
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   };
   const stack = await startBenchStack({ name: `scale-w${workers}`, workers, env });
   try {
@@ -163,7 +165,7 @@ function slope(xs: number[], ys: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const flags = readFlags(process.argv.slice(2), { values: ['--corpus', '--workers', '--questions', '--store'] }, USAGE);
+  const flags = readFlags(process.argv.slice(2), { values: ['--corpus', '--workers', '--questions', '--store', '--node-options'] }, USAGE);
   const corpora = (flags.value('--corpus') ?? '').split(',').filter(Boolean).map((p) => resolve(p));
   if (!corpora.length) throw new Error(USAGE);
   const workerCounts = (flags.value('--workers') ?? '1,4').split(',').map(Number);
@@ -171,13 +173,13 @@ async function main(): Promise<void> {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Question);
-  console.log(`bench:scale: ${questions.length} questions; workers ${workerCounts.join(' and ')}; store ${flags.value('--store') ? 'PostgreSQL' : 'SQLite'}`);
+  console.log(`bench:scale: ${questions.length} questions; workers ${workerCounts.join(' and ')}; store ${flags.value('--store') ? 'PostgreSQL' : 'SQLite'}; NODE_OPTIONS ${flags.value('--node-options') ?? 'none'}`);
   console.log('| passages | workers | ingest s | index MB | cold question s | warm question s (median) | coordinator peak RSS MB | worker peak RSS MB (each) | of it by the end of ingest | on-topic share of cited | answer cited |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const rows: Row[] = [];
   for (const corpus of corpora) {
     for (const w of workerCounts) {
-      const row = await measure(corpus, w, questions, flags.value('--store'));
+      const row = await measure(corpus, w, questions, flags.value('--store'), flags.value('--node-options'));
       rows.push(row);
       printRow(row);
     }
