@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from 'pg';
 import { readFlags } from '../support/flags';
 import { median, startBenchStack } from '../support/service-stack';
 
@@ -138,6 +139,11 @@ async function measure(path: string, workers: number, questions: Question[], sto
   } finally {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });
+    if (storeUrl) {
+      const pg = new Client({ connectionString: storeUrl });
+      await pg.connect();
+      await pg.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).finally(() => pg.end());
+    }
   }
 }
 
