@@ -1,4 +1,6 @@
+import { ingestJobIds } from '@orrery/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/service-processes';
 import { generatedPassages, IngestCluster, toJsonl } from './ingest-support';
 
 describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue into the %s store is incremental', (store) => {
@@ -35,5 +37,23 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     const differing = [...hashesAfter].filter(([id, h]) => hashesBefore.get(id) !== h).map(([id]) => id);
     expect(differing).toEqual(['doc-7/p2']);
     expect((await store.search('gen', 'drawbridge', { limit: 5 })).map((h) => h.id)).toEqual(['doc-7/p2']);
+  });
+
+  it('stores a passage whose text holds a NUL character (PostgreSQL refuses NUL in text), without it', { timeout: 60_000 }, async () => {
+    const passages = generatedPassages(3).map((p, i) => (i === 1 ? { ...p, text: `before\u0000after ${p.text}` } : p));
+    await cluster.waitReady('nul', await cluster.ingest('nul', cluster.file('nul.jsonl', toJsonl(passages))));
+    const [stored] = await cluster.passages().get('nul', [passages[1]!.id]);
+    expect(stored!.text.startsWith('beforeafter ')).toBe(true);
+  });
+
+  it('a source with a bad line fails its ingest at once, naming the line, and is not retried', { timeout: 60_000 }, async () => {
+    const lines = toJsonl(generatedPassages(5)).split('\n');
+    lines.splice(2, 0, '{"id": "broken", "text": ');
+    const path = cluster.file('broken.jsonl', lines.join('\n'));
+    const ingestId = await cluster.ingest('broken', path);
+    await waitFor(async () => (await cluster.state.get('broken'))?.status === 'failed', 30_000, 'the ingest to fail');
+    expect((await cluster.state.get('broken'))!.error).toMatch(/broken\.jsonl:3: not valid JSON/);
+    const plan = await cluster.queue.getJob(ingestJobIds.plan('broken', ingestId));
+    expect(plan!.attemptsMade).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { type PassageStore, planIngest, sourcePassages } from '@orrery/engines';
+import { IngestSourceError, type PassageStore, planIngest, sourcePassages } from '@orrery/engines';
 import { INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
 import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
 import { type Job, Queue, UnrecoverableError } from 'bullmq';
@@ -50,13 +50,19 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
   process(job: Job, token?: string): Promise<unknown> {
     return this.active.track(job, token, async () => {
       const parsed = IngestJobSchema.safeParse(job.data);
-      if (!parsed.success) throw new UnrecoverableError(`invalid ingest job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!parsed.success) {
+        const message = `invalid ingest job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+        const { corpus, ingestId } = (job.data ?? {}) as { corpus?: unknown; ingestId?: unknown };
+        if (typeof corpus === 'string' && typeof ingestId === 'string') await this.state.fail(corpus, ingestId, message).catch(() => undefined);
+        throw new UnrecoverableError(message);
+      }
       const data = parsed.data;
       try {
         return data.kind === 'plan' ? await this.plan(data, job) : await this.chunk(data);
-      } catch (err) {
+      } catch (caught) {
+        const err = caught instanceof IngestSourceError ? new UnrecoverableError(caught.message) : (caught as Error);
         const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        if (last) await this.state.fail(data.corpus, data.ingestId, `${data.kind} ${data.kind === 'chunk' ? data.chunk : ''}: ${(err as Error).message}`).catch(() => undefined);
+        if (last) await this.state.fail(data.corpus, data.ingestId, `${data.kind === 'chunk' ? `chunk ${data.chunk}` : 'plan'}: ${err.message}`).catch(() => undefined);
         throw err;
       }
     });

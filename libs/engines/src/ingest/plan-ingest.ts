@@ -1,5 +1,8 @@
 import type { StoredPassage } from '../store/passage-store';
 
+/** The source itself is wrong (unreadable, bad JSON, a duplicate id, no passages): retrying cannot help. */
+export class IngestSourceError extends Error {}
+
 export interface IngestPlan {
   /** Passages in the source. */
   passages: number;
@@ -25,8 +28,8 @@ export async function planIngest(
   let pending: StoredPassage[] = [];
   let chunks = 0;
   let changed = 0;
-  for await (const p of source) {
-    if (seen.has(p.id)) throw new Error(`duplicate passage id ${JSON.stringify(p.id)}`);
+  for await (const p of readingSource(source)) {
+    if (seen.has(p.id)) throw new IngestSourceError(`duplicate passage id ${JSON.stringify(p.id)}`);
     seen.add(p.id);
     if (stored.get(p.id) === p.contentHash) continue;
     changed++;
@@ -37,7 +40,16 @@ export async function planIngest(
     }
   }
   if (pending.length) await emit(chunks++, pending);
-  if (seen.size === 0) throw new Error('the source has no passages');
+  if (seen.size === 0) throw new IngestSourceError('the source has no passages');
   const removed = [...stored.keys()].filter((id) => !seen.has(id));
   return { passages: seen.size, changed, removed, chunks };
+}
+
+/** The source's passages; what reading them throws is the source's fault. */
+async function* readingSource(source: AsyncIterable<StoredPassage>): AsyncGenerator<StoredPassage> {
+  try {
+    yield* source;
+  } catch (err) {
+    throw err instanceof IngestSourceError ? err : new IngestSourceError((err as Error).message);
+  }
 }

@@ -12,8 +12,12 @@ export function passageHash(p: Passage): string {
   return createHash('sha1').update(p.title).update('\u0000').update(p.url ?? '').update('\u0000').update(p.text).digest('hex').slice(0, 20);
 }
 
+/** NUL carries no text, and PostgreSQL's text type refuses it; man pages rendered to text can hold some. */
+const NUL = /\u0000/g;
+
 export function toStoredPassage(p: Passage, document: string): StoredPassage {
-  return { ...p, document, contentHash: passageHash(p) };
+  const clean: Passage = { ...p, title: p.title.replace(NUL, ''), text: p.text.replace(NUL, '') };
+  return { ...clean, document: document.replace(NUL, ''), contentHash: passageHash(clean) };
 }
 
 /** A path's source kind: a folder of .md/.txt files, else a JSONL file. */
