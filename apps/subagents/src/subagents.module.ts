@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { SUBAGENT_QUEUE } from '@orrery/protocol';
 import { loadSubagentConfig } from './config/subagent-config';
 import { EnginesModule } from './engines/engines.module';
+import { IngestModule } from './ingest/ingest.module';
 import { RedisStartup } from './redis/redis-startup';
 import { SubagentTasksProcessor } from './tasks/subagent-tasks.processor';
 
@@ -16,6 +17,7 @@ import { SubagentTasksProcessor } from './tasks/subagent-tasks.processor';
       },
     }),
     BullModule.registerQueue({ name: SUBAGENT_QUEUE }),
+    IngestModule,
   ],
   providers: [RedisStartup, SubagentTasksProcessor],
 })

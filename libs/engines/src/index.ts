@@ -9,3 +9,4 @@ export * from './engine-config';
 export * from './engine-factory';
 export * from './step-judge';
 export * from './store';
+export * from './ingest';

@@ -15,3 +15,4 @@ export * from './usage';
 export * from './queues';
 export * from './run-view';
 export * from './mcp-tools';
+export * from './ingest';

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 
-/** The two queues: the hub's own steps, and the spokes' tasks. */
-export const QueueNameSchema = z.enum(['coordinator', 'subagents']);
+/** The queues: the hub's own steps, the spokes' tasks, and the jobs that index corpora into the passage store. */
+export const QueueNameSchema = z.enum(['coordinator', 'subagents', 'ingest']);
 export type QueueName = z.infer<typeof QueueNameSchema>;
 export const COORDINATOR_QUEUE: QueueName = 'coordinator';
 export const SUBAGENT_QUEUE: QueueName = 'subagents';
+export const INGEST_QUEUE: QueueName = 'ingest';
 
 /** A coordinator step job's payload. */
 export const CoordinatorStepSchema = z.discriminatedUnion('step', [

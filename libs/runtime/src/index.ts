@@ -5,3 +5,5 @@ export * from './redis-policy';
 export * from './redis-probe';
 export * from './fleet-request-gate';
 export * from './judge-switch';
+export * from './ingest-state';
+export * from './start-ingest';

@@ -1,3 +1,4 @@
+import { loadStoreLocation } from '@orrery/engines';
 import { z } from 'zod';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -51,6 +52,8 @@ export const CoordinatorConfigSchema = z.object({
   MAX_CITATIONS: int(25, 1),
   MAX_NEW_TASKS_PER_ROUND: int(4, 0),
   TASK_ATTEMPTS: int(3, 1),
+  /** Attempts of each ingest job (plan and chunks) before the ingest counts as failed. */
+  INGEST_ATTEMPTS: int(3, 1),
   TASK_BACKOFF_MS: int(1000),
   BUDGET_MAX_TOKENS: int(2_000_000, 1),
   BUDGET_MAX_TASKS: int(40, 1),
@@ -100,6 +103,12 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv = process.env): Coo
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid coordinator configuration: ${problems}`);
+  }
+  // The passage store is opened on the first question on a stored corpus; its settings are checked now.
+  try {
+    loadStoreLocation(env);
+  } catch (err) {
+    throw new Error(`Invalid coordinator configuration: ${(err as Error).message}`);
   }
   return parsed.data;
 }

@@ -27,6 +27,7 @@ import { REDIS } from '../redis/redis.module';
 import { canSee, type Principal } from '../auth/principal';
 import { createLedger, resolveBudget } from '../budget';
 import { RunQuotas } from '../quotas/run-quotas.service';
+import { CorpusIngest } from '../corpora/corpus-ingest.service';
 import { RunIndex } from './run-index';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
@@ -57,6 +58,7 @@ export class RunsService {
     private readonly transitions: RunTransitions,
     private readonly engines: EngineFactory,
     private readonly ledger: LedgerStore,
+    private readonly ingest: CorpusIngest,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
@@ -70,6 +72,8 @@ export class RunsService {
       throw err;
     }
     const corpus = engine === 'simulated' ? request.corpus : (request.corpus ?? this.engines.config.DEFAULT_CORPUS);
+    // Ingesting first: a corpus ingested for the first time has no passages yet, and is unknown until it is ready.
+    if (corpus !== undefined && engine !== 'simulated') await withTimeout(this.ingest.assertResearchable(corpus), 2000, 'ingest state');
     if (corpus !== undefined && !(await this.engines.knowsCorpus(corpus))) {
       throw new BadRequestException(`corpus: unknown corpus "${corpus}"`);
     }

@@ -15,6 +15,13 @@ export const SubagentConfigSchema = z.object({
   WORKER_NAME: z.string().optional(),
   /** A task's progress lines are held this long: a task done sooner is reported by its result alone (0 = send all). */
   SUBAGENT_PROGRESS_QUIET_MS: int(100),
+  /** Ingest jobs (plans and chunks) this process runs at once: indexing is CPU work, so one per core at most. */
+  INGEST_CONCURRENCY: int(1, 1),
+  /** An ingest job's lock: a killed worker's chunk is redone by another worker after this. */
+  INGEST_LOCK_MS: int(30_000, 1000),
+  /** Passages per chunk job. */
+  INGEST_CHUNK_PASSAGES: z.coerce.number().int().min(1).max(10_000).default(500),
+  INGEST_ATTEMPTS: int(3, 1),
   /** On SIGTERM, active tasks get this long to finish; then they are released to other workers. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */

@@ -32,14 +32,16 @@ function titleOf(text: string, relPath: string): string {
  * `<relative-path>#<n>` (1-based, made safe), titled after the document.
  */
 export function readFolderPassages(root: string): Passage[] {
-  const passages: Passage[] = [];
+  return [...folderPassages(root)].map((f) => f.passage);
+}
+
+/** The folder's passages one file at a time, each with the relative path of the file it was split from. */
+export function* folderPassages(root: string): Generator<{ file: string; passage: Passage }> {
   for (const file of listTextFiles(root)) {
     const rel = relative(root, file).split(sep).join('/');
     const text = readFileSync(file, 'utf8');
     const title = titleOf(text, rel);
-    splitIntoPassages(text).forEach((chunk, i) => {
-      passages.push({ id: `${safeId(rel)}#${i + 1}`, title, text: chunk });
-    });
+    const chunks = splitIntoPassages(text);
+    for (let i = 0; i < chunks.length; i++) yield { file: rel, passage: { id: `${safeId(rel)}#${i + 1}`, title, text: chunks[i]! } };
   }
-  return passages;
 }

@@ -1,0 +1,54 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { BadRequestException, ConflictException, Inject, Injectable } from '@nestjs/common';
+import { EngineFactory, parseCorporaSpec, sourceOf } from '@orrery/engines';
+import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
+import { IngestState, startIngest } from '@orrery/runtime';
+import type { Queue } from 'bullmq';
+import { isAbsolute } from 'node:path';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+
+/** Ingests corpora through the ingest queue, and answers whether a corpus may be researched yet. */
+@Injectable()
+export class CorpusIngest {
+  constructor(
+    private readonly state: IngestState,
+    private readonly engines: EngineFactory,
+    @InjectQueue(INGEST_QUEUE) private readonly queue: Queue,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  /** Starts (re)ingesting `name` from `path`, else from the path `CORPORA` gives it. */
+  async start(name: string, path?: string): Promise<IngestProgress> {
+    const from = path ?? parseCorporaSpec(this.engines.config.CORPORA).find((c) => c.name === name)?.path;
+    if (!from) throw new BadRequestException(`corpus ${name} is not in CORPORA; give its path`);
+    if (!isAbsolute(from)) throw new BadRequestException('path must be absolute (a path on the workers’ disk)');
+    let source;
+    try {
+      source = sourceOf(from);
+    } catch (err) {
+      throw new BadRequestException(`path: ${(err as Error).message}`);
+    }
+    const current = await this.state.get(name);
+    if (current && (current.status === 'planning' || current.status === 'ingesting')) throw this.busy(current);
+    const ingestId = await startIngest(this.queue, this.state, name, source, this.config.INGEST_ATTEMPTS);
+    return (await this.state.get(name)) ?? { corpus: name, ingestId, status: 'planning', passages: 0, changed: 0, removed: 0, chunks: 0, chunksDone: 0, startedAt: new Date().toISOString() };
+  }
+
+  progress(name: string): Promise<IngestProgress | undefined> {
+    return this.state.get(name);
+  }
+
+  /** 409 with the ingest's progress while the corpus is still being ingested (or its last ingest failed). */
+  async assertResearchable(name: string): Promise<void> {
+    const current = await this.state.get(name);
+    if (current && current.status !== 'ready') throw this.busy(current);
+  }
+
+  private busy(p: IngestProgress): ConflictException {
+    const message =
+      p.status === 'failed'
+        ? `corpus ${p.corpus}: its last ingest failed (${p.error ?? 'no reason recorded'}); ingest it again`
+        : `corpus ${p.corpus} is still ingesting: ${p.status}, ${p.chunksDone} of ${p.chunks} chunks done`;
+    return new ConflictException({ statusCode: 409, error: 'Conflict', message, ingest: p });
+  }
+}

@@ -1,0 +1,40 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { openPassageStore, type PassageStore } from '@orrery/engines';
+import { INGEST_QUEUE } from '@orrery/protocol';
+import { IngestState } from '@orrery/runtime';
+import { Redis } from 'ioredis';
+import { loadSubagentConfig } from '../config/subagent-config';
+import { IngestProcessor } from './ingest.processor';
+import { INGEST_STATE, PASSAGE_STORE } from './ingest.tokens';
+
+const STATE_REDIS = Symbol('INGEST_STATE_REDIS');
+
+/** The ingest side of a worker: the ingest queue's processor, the passage store it writes, and the ingest state. */
+@Module({
+  imports: [BullModule.registerQueue({ name: INGEST_QUEUE })],
+  providers: [
+    { provide: PASSAGE_STORE, useFactory: () => openPassageStore() },
+    {
+      provide: STATE_REDIS,
+      useFactory: () => {
+        const redis = new Redis(loadSubagentConfig().REDIS_URL, { maxRetriesPerRequest: 3, connectionName: 'orrery-ingest-state' });
+        redis.on('error', (err) => new Logger('IngestState').warn(`redis: ${err.message}`));
+        return redis;
+      },
+    },
+    { provide: INGEST_STATE, inject: [STATE_REDIS], useFactory: (redis: Redis) => new IngestState(redis, loadSubagentConfig().QUEUE_PREFIX) },
+    IngestProcessor,
+  ],
+})
+export class IngestModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(PASSAGE_STORE) private readonly store: PassageStore,
+    @Inject(STATE_REDIS) private readonly redis: Redis,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close().catch(() => undefined);
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

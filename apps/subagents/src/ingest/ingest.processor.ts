@@ -1,0 +1,101 @@
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { IngestSourceError, type PassageStore, planIngest, sourcePassages } from '@orrery/engines';
+import { INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
+import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
+import { type Job, Queue, UnrecoverableError } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { loadSubagentConfig } from '../config/subagent-config';
+import { INGEST_STATE, PASSAGE_STORE } from './ingest.tokens';
+
+const config = loadSubagentConfig();
+const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
+const REMOVE_BATCH = 1000;
+
+/**
+ * Indexes corpora into the passage store: a plan job reads the source and queues its new and changed passages as
+ * chunk jobs, which any worker writes. A killed worker's job is redone after its lock lapses (writes are idempotent
+ * by id, and a chunk counts once towards progress).
+ */
+@Processor(INGEST_QUEUE, {
+  name: `${workerName}:ingest`,
+  concurrency: config.INGEST_CONCURRENCY,
+  lockDuration: config.INGEST_LOCK_MS,
+  stalledInterval: config.INGEST_LOCK_MS,
+  maxStalledCount: 2,
+})
+export class IngestProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(IngestProcessor.name);
+  private readonly active = new ActiveJobs();
+
+  constructor(
+    @Inject(PASSAGE_STORE) private readonly store: PassageStore,
+    @Inject(INGEST_STATE) private readonly state: IngestState,
+    @InjectQueue(INGEST_QUEUE) private readonly queue: Queue,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.on('error', (err) => this.logger.warn(`ingest worker: ${err.message}`));
+    this.logger.log(`worker ${workerName} consuming "${INGEST_QUEUE}" with concurrency ${config.INGEST_CONCURRENCY}`);
+  }
+
+  /** SIGTERM: finish the ingest jobs in hand within SHUTDOWN_GRACE_MS, else release them to other workers. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.active.drain(this.worker, config.SHUTDOWN_GRACE_MS, this.logger);
+  }
+
+  process(job: Job, token?: string): Promise<unknown> {
+    return this.active.track(job, token, async () => {
+      const parsed = IngestJobSchema.safeParse(job.data);
+      if (!parsed.success) {
+        const message = `invalid ingest job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+        const { corpus, ingestId } = (job.data ?? {}) as { corpus?: unknown; ingestId?: unknown };
+        if (typeof corpus === 'string' && typeof ingestId === 'string') await this.state.fail(corpus, ingestId, message).catch(() => undefined);
+        throw new UnrecoverableError(message);
+      }
+      const data = parsed.data;
+      try {
+        return data.kind === 'plan' ? await this.plan(data, job) : await this.chunk(data);
+      } catch (caught) {
+        const err = caught instanceof IngestSourceError ? new UnrecoverableError(caught.message) : (caught as Error);
+        const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        if (last) await this.state.fail(data.corpus, data.ingestId, `${data.kind === 'chunk' ? `chunk ${data.chunk}` : 'plan'}: ${err.message}`).catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  private async plan(job: Extract<IngestJob, { kind: 'plan' }>, bullJob: Job) {
+    const { corpus, ingestId } = job;
+    const planRun = `${ingestId}.${randomBytes(4).toString('hex')}`;
+    await this.state.planning(corpus, ingestId, planRun);
+    const stored = await this.store.hashes(corpus);
+    const plan = await planIngest(sourcePassages(job.source), stored, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
+      const payload: IngestJob = { kind: 'chunk', corpus, ingestId, planRun, chunk, passages };
+      await this.queue.add('chunk', payload, {
+        jobId: ingestJobIds.chunk(corpus, planRun, chunk),
+        attempts: config.INGEST_ATTEMPTS,
+        backoff: { type: 'exponential', delay: 1000 },
+        // The payload is the corpus's text: it leaves Redis once written.
+        removeOnComplete: true,
+        removeOnFail: { count: 100 },
+      });
+      // Bull Board shows it on the plan job; best effort, like task progress.
+      void bullJob.updateProgress({ chunksQueued: chunk + 1 }).catch(() => undefined);
+    });
+    for (let i = 0; i < plan.removed.length; i += REMOVE_BATCH) await this.store.remove(corpus, plan.removed.slice(i, i + REMOVE_BATCH));
+    await this.state.planned(corpus, ingestId, planRun, { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks });
+    this.logger.log(`ingest ${ingestId} of ${corpus}: ${plan.passages} passages, ${plan.changed} to index in ${plan.chunks} chunk(s), ${plan.removed.length} removed`);
+    return { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks };
+  }
+
+  private async chunk(job: Extract<IngestJob, { kind: 'chunk' }>) {
+    await this.store.upsert(job.corpus, job.passages);
+    const ready = await this.state.chunkDone(job.corpus, job.planRun, job.chunk);
+    if (ready) this.logger.log(`ingest ${job.ingestId} of ${job.corpus}: complete`);
+    return { chunk: job.chunk, passages: job.passages.length, workerPid: process.pid };
+  }
+}

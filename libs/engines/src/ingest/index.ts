@@ -1,0 +1,2 @@
+export * from './plan-ingest';
+export * from './source-passages';

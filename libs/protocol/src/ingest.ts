@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { CorpusNameSchema } from './names';
+
+/** Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt files, on the planning worker's disk. */
+export const IngestSourceSchema = z.strictObject({ kind: z.enum(['jsonl', 'folder']), path: z.string().min(1).max(4096) });
+export type IngestSource = z.infer<typeof IngestSourceSchema>;
+
+/** A passage as a chunk job carries it to the store (the shape of the store port's StoredPassage). */
+export const StoredPassageSchema = z.strictObject({
+  id: z.string().min(1).max(1000),
+  title: z.string(),
+  url: z.string().optional(),
+  text: z.string().min(1),
+  document: z.string(),
+  contentHash: z.string().min(1).max(128),
+});
+
+export const IngestIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'ingest id must be lowercase letters, digits and dashes');
+/** One run of an ingest's plan job (`<ingestId>.<n>`): a redone plan queues and counts its chunks afresh. */
+export const PlanRunSchema = z.string().regex(/^[a-z0-9-]{1,64}\.[a-z0-9]{1,16}$/, 'plan run must be <ingestId>.<suffix>');
+
+/**
+ * An ingest job: `plan` reads the source, compares content hashes with the store, removes what is gone and queues
+ * the changed passages as `chunk` jobs; a `chunk` writes its passages (idempotent by id, so a redone chunk is harmless).
+ */
+export const IngestJobSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('plan'), corpus: CorpusNameSchema, ingestId: IngestIdSchema, source: IngestSourceSchema }),
+  z.strictObject({
+    kind: z.literal('chunk'),
+    corpus: CorpusNameSchema,
+    ingestId: IngestIdSchema,
+    planRun: PlanRunSchema,
+    chunk: z.number().int().nonnegative(),
+    passages: z.array(StoredPassageSchema).min(1).max(10_000),
+  }),
+]);
+export type IngestJob = z.infer<typeof IngestJobSchema>;
+
+export const IngestStatusSchema = z.enum(['planning', 'ingesting', 'ready', 'failed']);
+export type IngestStatus = z.infer<typeof IngestStatusSchema>;
+
+/** A corpus's last ingest, as Redis keeps it and as REST answers it. */
+export const IngestProgressSchema = z.strictObject({
+  corpus: CorpusNameSchema,
+  ingestId: IngestIdSchema,
+  /** The plan run whose chunks count (absent until a worker starts planning). */
+  planRun: PlanRunSchema.optional(),
+  status: IngestStatusSchema,
+  /** Passages in the source; of them, changed or new (re-indexed), and passages removed from the store. */
+  passages: z.number().int().nonnegative(),
+  changed: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  chunks: z.number().int().nonnegative(),
+  chunksDone: z.number().int().nonnegative(),
+  startedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime().optional(),
+  error: z.string().optional(),
+});
+export type IngestProgress = z.infer<typeof IngestProgressSchema>;
+
+/** `POST /v1/corpora`: (re)ingest a corpus by name, from the path `CORPORA` gives it or from `path` (admins only). */
+export const CorpusIngestRequestSchema = z.strictObject({ name: CorpusNameSchema, path: z.string().min(1).max(4096).optional() });
+export type CorpusIngestRequest = z.infer<typeof CorpusIngestRequestSchema>;

@@ -1,0 +1,113 @@
+import { type IngestProgress, IngestProgressSchema } from '@orrery/protocol';
+import type { Redis } from 'ioredis';
+
+/** A chunk's completion is recorded in its plan run's set, so a redone chunk counts once; the last one marks the corpus ready. */
+const CHUNK_DONE = `
+redis.call('SADD', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local s = cjson.decode(raw)
+if s.planRun ~= ARGV[1] or s.status ~= 'ingesting' then return 0 end
+if redis.call('SCARD', KEYS[2]) >= s.chunks then
+  s.status = 'ready'
+  s.finishedAt = ARGV[3]
+  redis.call('SET', KEYS[1], cjson.encode(s))
+  return 1
+end
+return 0`;
+
+/**
+ * Replaces the state while it still describes this ingest (a newer one started since wins). An ingesting state whose
+ * chunks are all done already (they can finish before their plan does) is stored as ready.
+ */
+const UPDATE_IF_CURRENT = `
+local raw = redis.call('GET', KEYS[1])
+if raw and cjson.decode(raw).ingestId ~= ARGV[1] then return 0 end
+local s = cjson.decode(ARGV[2])
+if s.status == 'ingesting' and redis.call('SCARD', KEYS[2]) >= s.chunks then
+  s.status = 'ready'
+  s.finishedAt = ARGV[3]
+end
+redis.call('SET', KEYS[1], cjson.encode(s))
+return 1`;
+
+/** Completed-chunk sets outlive their ingest by this long (the state itself stays: it describes the corpus). */
+const DONE_SET_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export interface IngestPlanFigures {
+  passages: number;
+  changed: number;
+  removed: number;
+  chunks: number;
+}
+
+/**
+ * Each corpus's last ingest in Redis (`<prefix>:ingest:<corpus>`, JSON; a plan run's completed chunks in
+ * `…:<planRun>:done`): written by whoever starts an ingest and by the ingest jobs, read by the coordinator (409 while
+ * ingesting) and the CLI.
+ */
+export class IngestState {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(corpus: string): string {
+    return `${this.prefix}:ingest:${corpus}`;
+  }
+  private doneKey(corpus: string, planRun: string): string {
+    return `${this.prefix}:ingest:${corpus}:${planRun}:done`;
+  }
+
+  /** A new ingest of the corpus is planning; `ttlMs` lets the mark lapse if its plan job was never queued. */
+  async begin(corpus: string, ingestId: string, ttlMs: number): Promise<void> {
+    await this.redis.set(this.key(corpus), JSON.stringify(this.fresh(corpus, ingestId)), 'PX', ttlMs);
+  }
+
+  /** A worker runs the ingest's plan (again, after a killed one: only this run's chunks count from now). */
+  async planning(corpus: string, ingestId: string, planRun: string): Promise<void> {
+    const current = await this.get(corpus);
+    const state: IngestProgress = { ...this.fresh(corpus, ingestId), planRun, ...(current?.ingestId === ingestId ? { startedAt: current.startedAt } : {}) };
+    await this.update(corpus, ingestId, '', state);
+  }
+
+  /** The plan is queued: `chunks` jobs to go (none, or all done already: the corpus is ready now). */
+  async planned(corpus: string, ingestId: string, planRun: string, plan: IngestPlanFigures): Promise<void> {
+    const current = await this.get(corpus);
+    const state: IngestProgress = { ...this.fresh(corpus, ingestId), planRun, status: 'ingesting', ...plan, ...(current?.ingestId === ingestId ? { startedAt: current.startedAt } : {}) };
+    await this.update(corpus, ingestId, planRun, state);
+  }
+
+  /** Records a chunk as written; true when it was the last one and the corpus is now ready. */
+  async chunkDone(corpus: string, planRun: string, chunk: number): Promise<boolean> {
+    const r = await this.redis.eval(CHUNK_DONE, 2, this.key(corpus), this.doneKey(corpus, planRun), planRun, String(chunk), new Date().toISOString(), String(DONE_SET_TTL_MS));
+    return Number(r) === 1;
+  }
+
+  async fail(corpus: string, ingestId: string, error: string): Promise<void> {
+    const current = await this.get(corpus);
+    if (!current || current.ingestId !== ingestId) return;
+    await this.update(corpus, ingestId, '', { ...current, status: 'failed', error: error.slice(0, 1000), finishedAt: new Date().toISOString() });
+  }
+
+  /** The corpus's last ingest with its chunks done so far; undefined when it was never ingested. */
+  async get(corpus: string): Promise<IngestProgress | undefined> {
+    const raw = await this.redis.get(this.key(corpus));
+    if (!raw) return undefined;
+    const parsed = IngestProgressSchema.safeParse(JSON.parse(raw));
+    if (!parsed.success) return undefined;
+    const state = parsed.data;
+    if (state.status === 'ingesting' && state.planRun) state.chunksDone = Math.min(state.chunks, await this.redis.scard(this.doneKey(corpus, state.planRun)));
+    else if (state.status === 'ready') state.chunksDone = state.chunks;
+    return state;
+  }
+
+  private fresh(corpus: string, ingestId: string): IngestProgress {
+    return { corpus, ingestId, status: 'planning', passages: 0, changed: 0, removed: 0, chunks: 0, chunksDone: 0, startedAt: new Date().toISOString() };
+  }
+
+  private async update(corpus: string, ingestId: string, planRun: string, state: IngestProgress): Promise<void> {
+    await this.redis.eval(UPDATE_IF_CURRENT, 2, this.key(corpus), this.doneKey(corpus, planRun || 'none'), ingestId, JSON.stringify(state), new Date().toISOString());
+  }
+}

@@ -1,0 +1,26 @@
+import { INGEST_QUEUE, type IngestJob, type IngestSource } from '@orrery/protocol';
+import type { Queue } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import type { IngestState } from './ingest-state';
+
+/** A planning mark whose plan job was never queued (the caller died in between) lapses after this. */
+const PLANNING_MARK_MS = 10 * 60 * 1000;
+
+/** Job ids of an ingest: one plan per ingest; chunks per plan run, so a redone plan's chunks never meet a dead run's. */
+export const ingestJobIds = {
+  plan: (corpus: string, ingestId: string) => `plan.${corpus}.${ingestId}`,
+  chunk: (corpus: string, planRun: string, chunk: number) => `chunk.${corpus}.${planRun}.${chunk}`,
+};
+
+/**
+ * Starts an ingest of `corpus` from `source`: marks the corpus as planning (questions on it get 409 from now) and
+ * queues the plan job, which a worker runs. Returns the ingest's id.
+ */
+export async function startIngest(queue: Queue, state: IngestState, corpus: string, source: IngestSource, attempts: number): Promise<string> {
+  if (queue.name !== INGEST_QUEUE) throw new Error(`startIngest needs the ${INGEST_QUEUE} queue, not ${queue.name}`);
+  const ingestId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  await state.begin(corpus, ingestId, PLANNING_MARK_MS);
+  const job: IngestJob = { kind: 'plan', corpus, ingestId, source };
+  await queue.add('plan', job, { jobId: ingestJobIds.plan(corpus, ingestId), attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } });
+  return ingestId;
+}

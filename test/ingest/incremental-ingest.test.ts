@@ -1,0 +1,59 @@
+import { ingestJobIds } from '@orrery/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/service-processes';
+import { generatedPassages, IngestCluster, toJsonl } from './ingest-support';
+
+describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue into the %s store is incremental', (store) => {
+  const cluster = new IngestCluster(`ingest-incr-${store}`, { INGEST_CHUNK_PASSAGES: '40' }, store);
+  beforeAll(async () => {
+    await cluster.startWorker('ingest-worker-1');
+    await cluster.startWorker('ingest-worker-2');
+  });
+  afterAll(() => cluster.stop());
+
+  it('indexes every passage, then re-indexes only a changed one and drops a removed one', { timeout: 90_000 }, async () => {
+    const passages = generatedPassages(200);
+    const path = cluster.file('corpus.jsonl', toJsonl(passages));
+    const first = await cluster.waitReady('gen', await cluster.ingest('gen', path));
+    expect(first).toMatchObject({ passages: 200, changed: 200, removed: 0, chunks: 5, chunksDone: 5 });
+    const store = cluster.passages();
+    expect((await store.stats('gen')).passages).toBe(200);
+    const hashesBefore = await store.hashes('gen');
+
+    // Same file again: nothing to index.
+    const again = await cluster.waitReady('gen', await cluster.ingest('gen', path));
+    expect(again).toMatchObject({ passages: 200, changed: 0, removed: 0, chunks: 0 });
+
+    const edited = passages.filter((p) => p.id !== 'doc-3/p4').map((p) => (p.id === 'doc-7/p2' ? { ...p, text: `${p.text} An added sentence about a drawbridge.` } : p));
+    cluster.file('corpus.jsonl', toJsonl(edited));
+    const second = await cluster.waitReady('gen', await cluster.ingest('gen', path));
+    expect(second).toMatchObject({ passages: 199, changed: 1, removed: 1, chunks: 1, chunksDone: 1 });
+
+    expect((await store.stats('gen')).passages).toBe(199);
+    expect(await store.get('gen', ['doc-3/p4'])).toEqual([]);
+    const [changed] = await store.get('gen', ['doc-7/p2']);
+    expect(changed!.text).toContain('drawbridge');
+    const hashesAfter = await store.hashes('gen');
+    const differing = [...hashesAfter].filter(([id, h]) => hashesBefore.get(id) !== h).map(([id]) => id);
+    expect(differing).toEqual(['doc-7/p2']);
+    expect((await store.search('gen', 'drawbridge', { limit: 5 })).map((h) => h.id)).toEqual(['doc-7/p2']);
+  });
+
+  it('stores a passage whose text holds a NUL character (PostgreSQL refuses NUL in text), without it', { timeout: 60_000 }, async () => {
+    const passages = generatedPassages(3).map((p, i) => (i === 1 ? { ...p, text: `before\u0000after ${p.text}` } : p));
+    await cluster.waitReady('nul', await cluster.ingest('nul', cluster.file('nul.jsonl', toJsonl(passages))));
+    const [stored] = await cluster.passages().get('nul', [passages[1]!.id]);
+    expect(stored!.text.startsWith('beforeafter ')).toBe(true);
+  });
+
+  it('a source with a bad line fails its ingest at once, naming the line, and is not retried', { timeout: 60_000 }, async () => {
+    const lines = toJsonl(generatedPassages(5)).split('\n');
+    lines.splice(2, 0, '{"id": "broken", "text": ');
+    const path = cluster.file('broken.jsonl', lines.join('\n'));
+    const ingestId = await cluster.ingest('broken', path);
+    await waitFor(async () => (await cluster.state.get('broken'))?.status === 'failed', 30_000, 'the ingest to fail');
+    expect((await cluster.state.get('broken'))!.error).toMatch(/broken\.jsonl:3: not valid JSON/);
+    const plan = await cluster.queue.getJob(ingestJobIds.plan('broken', ingestId));
+    expect(plan!.attemptsMade).toBe(1);
+  });
+});
