@@ -10,3 +10,4 @@ export * from './engine-factory';
 export * from './step-judge';
 export * from './store';
 export * from './ingest';
+export * from './with-timeout';

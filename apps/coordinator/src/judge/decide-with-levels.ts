@@ -7,7 +7,7 @@ import { L1_MODEL } from './l1-weights';
 import { buildReviewSummary, type ReviewSummary } from './review-summary';
 import { routeByConfidence, type ConfidenceRoute } from './route-by-confidence';
 import { isJudgeVerdict } from './verdict-contract';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '@orrery/engines';
 
 /** An L2 judge (a model). It must echo `input.stateVersion`; it may honour the abort signal. */
 export type L2Judge = (input: JudgeInput, ctx: { signal: AbortSignal }) => Promise<JudgeVerdict>;

@@ -9,7 +9,6 @@ export * from './route-by-confidence';
 export * from './verdict-contract';
 export * from './review-summary';
 export * from './judge-off';
-export * from './with-timeout';
 export * from './decide-with-levels';
 export * from './decision-record';
 export * from './l1-model';

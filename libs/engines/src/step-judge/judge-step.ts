@@ -3,7 +3,7 @@ import { actionFacts } from './step-actions';
 import { applyStepPivotGuards, stateVersionOf, stepRules } from './step-rules';
 import { STEP_CONFIDENCE, STEP_DEFAULT_TIMEOUT_MS, STEP_ESCALATE_BELOW } from './step-thresholds';
 import type { StepJudgeInput, StepJudgeOptions, StepRule, StepJudgeVerdict } from './step-judge-types';
-import { withDeadline } from './with-deadline';
+import { withTimeout } from '../with-timeout';
 
 /** The strict contract a model's answer must meet; anything else counts as no answer. */
 const ModelVerdictSchema = z.strictObject({
@@ -25,7 +25,7 @@ export async function judgeStep(input: StepJudgeInput, opts: StepJudgeOptions = 
   if (opts.judgeEnabled === false || !model || !ask) return l0;
 
   const timeoutMs = opts.timeoutMs ?? STEP_DEFAULT_TIMEOUT_MS;
-  const res = await withDeadline((signal) => model(input, { signal }), timeoutMs);
+  const res = await withTimeout((signal) => model(input, { signal }), timeoutMs);
   if (res.status === 'timeout') return l2Fallback(input, l0, 'judge-model-timeout', `judge model timed out after ${timeoutMs} ms: counts as continue`);
   if (res.status === 'error') return l2Fallback(input, l0, 'judge-model-error', `judge model failed (${errMsg(res.error)}): counts as continue`);
   const parsed = ModelVerdictSchema.safeParse(res.value);

@@ -4,8 +4,8 @@ export type TimedResult<T> =
   | { status: 'error'; error: unknown; ms: number };
 
 /**
- * Runs `fn` with a deadline. Never rejects. On timeout the AbortSignal given to `fn` is aborted so the
- * callee can stop spending tokens; a late result is ignored.
+ * Runs `fn` with a deadline and never rejects. On timeout the AbortSignal given to `fn` is aborted so the callee
+ * can stop spending tokens; a late result is ignored. Both judges' model calls go through it.
  */
 export async function withTimeout<T>(fn: (signal: AbortSignal) => Promise<T>, timeoutMs: number): Promise<TimedResult<T>> {
   const started = performance.now();
@@ -15,7 +15,7 @@ export async function withTimeout<T>(fn: (signal: AbortSignal) => Promise<T>, ti
     timer = setTimeout(() => resolve('timeout'), Math.max(0, timeoutMs));
   });
   try {
-    const winner = await Promise.race([fn(ac.signal).then((value) => ({ value })), deadline]);
+    const winner = await Promise.race([Promise.resolve().then(() => fn(ac.signal)).then((value) => ({ value })), deadline]);
     const ms = performance.now() - started;
     if (winner === 'timeout') {
       ac.abort(new Error(`timed out after ${timeoutMs} ms`));
