@@ -67,10 +67,11 @@ describe('the web page', () => {
     const spokes = await page.locator('svg.hub-picture .spoke').evaluateAll((els) => els.map((e) => e.getAttribute('data-spoke-id')));
     expect(spokes).toEqual(expect.arrayContaining(run.plan!.subtopics.map((s) => s.id)));
 
-    // The coverage map says what the API says, per subtopic.
+    // The coverage map comes to say what the API says, per subtopic. The page looks the record and coverage up after
+    // the run's last event, so on a loaded machine the done badge can show before that look-up returns.
     const coverage = await api<{ subtopics: { id: string; status: string }[] }>(`/v1/research/${doneRun}/coverage`);
-    const map = await page.locator('.coverage-map li').evaluateAll((els) => els.map((e) => [e.getAttribute('data-subtopic-id'), e.getAttribute('data-status')]));
-    expect(map).toEqual(coverage.subtopics.map((s) => [s.id, s.status]));
+    const coverageMap = () => page.locator('.coverage-map li').evaluateAll((els) => els.map((e) => [e.getAttribute('data-subtopic-id'), e.getAttribute('data-status')]));
+    await expect.poll(coverageMap, { timeout: 15_000 }).toEqual(coverage.subtopics.map((s) => [s.id, s.status]));
 
     // The judge's verdicts on the timeline, each with its level, confidence and signals.
     const judge = page.locator('#decision-timeline li[data-decision-type="judge"]').first();
@@ -80,9 +81,10 @@ describe('the web page', () => {
     await expect(judge.locator('.signals dt').allTextContents()).resolves.toContain('coverage');
 
     // Budget gauges from the run's record.
-    await expect(page.locator('#gauge-tasks-text').textContent()).resolves.toBe(`${run.budgetLedger.used.tasks} of ${run.budget.maxTasks}`);
-    await expect(page.locator('#gauge-rounds-text').textContent()).resolves.toBe(`${run.budgetLedger.roundsStarted} of ${run.budget.maxRounds}`);
-    await expect(page.locator('#gauge-cost-text').textContent()).resolves.toBe(`$${run.budgetLedger.used.costUsd.toFixed(2)} of $${run.budget.maxCostUsd.toFixed(2)}`);
+    const gauge = (id: string) => () => page.locator(`#gauge-${id}-text`).textContent();
+    await expect.poll(gauge('tasks'), { timeout: 15_000 }).toBe(`${run.budgetLedger.used.tasks} of ${run.budget.maxTasks}`);
+    await expect.poll(gauge('rounds'), { timeout: 15_000 }).toBe(`${run.budgetLedger.roundsStarted} of ${run.budget.maxRounds}`);
+    await expect.poll(gauge('cost'), { timeout: 15_000 }).toBe(`$${run.budgetLedger.used.costUsd.toFixed(2)} of $${run.budget.maxCostUsd.toFixed(2)}`);
     expect(await page.locator('#cancel-run').isHidden()).toBe(true);
   });
 
