@@ -1,10 +1,13 @@
 /**
  * Bull Board is read-only for ordinary keys: every write (pause, rate limit, add a job, edit or retry one, clean,
- * empty, obliterate) and the Redis statistics are 403; an admin key (ADMIN_API_KEYS) may act.
+ * empty, obliterate) and the Redis statistics are 403; an admin key (ADMIN_API_KEYS) may act. A browser opens it
+ * by answering a Basic challenge with the key as the password, which nothing but the board accepts.
  */
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack';
 import { newApiKey } from '../support/test-env';
+import { launchChromium } from '../support/web-page';
 
 const KEY = newApiKey();
 const ADMIN = newApiKey();
@@ -18,11 +21,16 @@ describe('Bull Board access', () => {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
+  let browser: Browser;
   beforeAll(async () => {
-    stack = await startStack('board', { workers: 0, env: { API_KEYS: KEY, ADMIN_API_KEYS: ADMIN } });
+    [stack, browser] = await Promise.all([startStack('board', { workers: 0, env: { API_KEYS: KEY, ADMIN_API_KEYS: ADMIN } }), launchChromium()]);
     await stack.queues.subagents.add('search', { placeholder: true }, { jobId: 'board-probe' });
   });
-  afterAll(async () => stack?.stop());
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+  const basic = (key: string, user = 'operator') => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
 
   const writes: Array<[string, string, unknown?]> = [
     ['PUT', '/api/queues/subagents/pause'],
@@ -60,5 +68,41 @@ describe('Bull Board access', () => {
     expect(await stack.queues.subagents.isPaused()).toBe(true);
     expect((await call(ADMIN, 'PUT', '/api/queues/subagents/resume')).status).toBe(200);
     expect(await stack.queues.subagents.isPaused()).toBe(false);
+  });
+
+  it('challenges a browser with Basic on the board only, takes the key as the password, and keeps it read-only', async () => {
+    const url = stack.coordinator.url;
+    const challenge = await fetch(`${url}/queues`);
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+    expect((await fetch(`${url}/v1/research`)).headers.get('www-authenticate')).toBe('Bearer');
+    expect((await fetch(`${url}/queues/api/queues`, { headers: { authorization: basic('wrong-key') } })).status).toBe(401);
+    expect((await fetch(`${url}/queues/api/queues`, { headers: { authorization: basic(KEY, '') } })).status).toBe(200);
+    // Basic is the board's way in only: the REST API, where a browser would send it unasked, still wants a bearer key.
+    expect((await fetch(`${url}/v1/research`, { headers: { authorization: basic(KEY) } })).status).toBe(401);
+    expect((await fetch(`${url}/queues/api/queues/subagents/pause`, { method: 'PUT', headers: { authorization: basic(KEY) } })).status).toBe(403);
+    expect(await stack.queues.subagents.isPaused()).toBe(false);
+  });
+
+  it('opens in Chromium with the key typed into the browser’s login prompt: queues listed, read-only for a tenant key', async () => {
+    for (const [key, readOnly] of [
+      [KEY, true],
+      [ADMIN, false],
+    ] as const) {
+      const context = await browser.newContext({ httpCredentials: { username: 'operator', password: key } });
+      const page = await context.newPage();
+      const queuesCall = page.waitForResponse((r) => new URL(r.url()).pathname === '/queues/api/queues');
+      expect((await page.goto(`${stack.coordinator.url}/queues`))?.status()).toBe(200);
+      const answer = await queuesCall;
+      expect(answer.status()).toBe(200);
+      const body = (await answer.json()) as { queues: Array<{ name: string; readOnlyMode: boolean }> };
+      expect(body.queues.every((q) => q.readOnlyMode === readOnly)).toBe(true);
+      await page.getByText('subagents', { exact: true }).first().waitFor();
+      await context.close();
+    }
+    // Without credentials the browser meets the challenge; headless, it has no prompt to show, so it gives up on it.
+    const anonymous = await browser.newContext();
+    await expect((await anonymous.newPage()).goto(`${stack.coordinator.url}/queues`)).rejects.toThrow(/ERR_INVALID_AUTH_CREDENTIALS/);
+    await anonymous.close();
   });
 });

@@ -41,10 +41,22 @@ export class ApiKeys {
     return i >= 0 ? this.principals[i] : undefined;
   }
 
-  /** The principal of an `Authorization` header: `Bearer <key>`; undefined when absent or wrong (keyless: local). */
-  principalOfHeader(authorization: string | undefined): Principal | undefined {
+  /**
+   * The principal of an `Authorization` header: `Bearer <key>`, or with `basic` also `Basic` with the key as the
+   * password (any user name); undefined when absent or wrong (keyless: local).
+   */
+  principalOfHeader(authorization: string | undefined, { basic = false } = {}): Principal | undefined {
     if (this.keyless) return LOCAL_PRINCIPAL;
-    const m = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
-    return m ? this.principalOfKey(m[1]!.trim()) : undefined;
+    const key = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1] ?? (basic ? basicPassword(authorization) : undefined);
+    return key ? this.principalOfKey(key.trim()) : undefined;
   }
+}
+
+/** The password of `Basic base64(user:password)`; the user name is whatever the browser's prompt was given. */
+function basicPassword(authorization: string | undefined): string | undefined {
+  const encoded = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '')?.[1];
+  if (!encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : undefined;
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { isBoardPath } from '../board/bull-board';
 import { isPagePath } from '../web/web-page';
 import { ApiKeys } from './api-keys';
 import { AuthFailures } from './auth-failures';
@@ -45,11 +46,18 @@ export class AuthMiddleware implements NestMiddleware {
         return false;
       }
     }
-    const principal = this.keys.principalOfHeader(req.headers.authorization);
+    // A browser cannot add a bearer header to the board's page and its calls, but it answers a Basic challenge.
+    // The browser then sends those credentials unasked, so only the board takes them, and cross-site writes are
+    // refused before any route (sameSiteJsonWrites).
+    const board = isBoardPath(req.path);
+    const principal = this.keys.principalOfHeader(req.headers.authorization, { basic: board });
     if (principal) req.principal = principal;
     if (principal || open) return true;
     await this.failures.record(address).catch((err: Error) => this.logger.warn(`auth throttle unavailable: ${err.message}`));
-    res.status(401).set('WWW-Authenticate', 'Bearer').json({ statusCode: 401, error: 'Unauthorized', message: 'a valid API key is required: Authorization: Bearer <key>' });
+    res
+      .status(401)
+      .set('WWW-Authenticate', board ? 'Basic realm="Orrery board: any user name, your API key as the password", charset="UTF-8"' : 'Bearer')
+      .json({ statusCode: 401, error: 'Unauthorized', message: board ? 'a valid API key is required: Authorization: Bearer <key>, or Basic with the key as the password' : 'a valid API key is required: Authorization: Bearer <key>' });
     return false;
   }
 }

@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { principalOf } from '../auth/request-principal';
 
 export const BOARD_PATH = '/queues';
+export const isBoardPath = (path: string) => path === BOARD_PATH || path.startsWith(`${BOARD_PATH}/`);
 
 const HIDDEN = '(visible to admin keys only)';
 const READS = new Set(['GET', 'HEAD']);
