@@ -52,6 +52,8 @@ describe('POST /v1/corpora and research on a corpus still ingesting', () => {
     const progress = await (await call('GET', '/v1/corpora/fresh', user)).json();
     expect(progress).toMatchObject({ passages: 300, changed: 300, status: 'ready' });
     expect(progress.chunksDone).toBe(progress.chunks);
+    // The corpus list (the web page's corpus menu) names it beside the configured ones.
+    expect(await (await call('GET', '/v1/corpora', user)).json()).toEqual({ default: 'docs', corpora: ['docs', 'fresh', 'sotu'] });
 
     const accepted = await call('POST', '/v1/research', user, { topic: 'What do the documents say about salmon?', corpus: 'fresh' });
     expect(accepted.status).toBe(202);

@@ -38,6 +38,11 @@ export class EngineFactory {
     return this.corpora.names();
   }
 
+  /** The configured corpora and those ingested into the passage store. */
+  researchableCorpora(): Promise<string[]> {
+    return this.corpora.researchable();
+  }
+
   /** `auto` means Claude when an API key is set, else the offline corpus engine. */
   resolve(requested?: EngineName): ResolvedEngine {
     const name = requested ?? this.config.ENGINE;

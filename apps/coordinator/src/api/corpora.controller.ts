@@ -16,9 +16,9 @@ export class CorporaController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'The corpus names a request may use, and the one used when it names none' })
-  list(): CorpusList {
-    return { default: this.engines.config.DEFAULT_CORPUS, corpora: this.engines.corpusNames() };
+  @ApiOperation({ summary: 'The corpus names a request may use (configured, or ingested into the passage store), and the one used when it names none' })
+  async list(): Promise<CorpusList> {
+    return { default: this.engines.config.DEFAULT_CORPUS, corpora: await this.engines.researchableCorpora() };
   }
 
   @Post()

@@ -115,6 +115,12 @@ export class CorpusRegistry {
     return store ? (await store.stats(name)).passages > 0 : false;
   }
 
+  /** Every corpus a request may name: the configured ones and those with passages in the store, sorted. */
+  async researchable(): Promise<string[]> {
+    const stored = (await this.passageStore()?.corpora()) ?? [];
+    return [...new Set([...this.names(), ...stored])].sort();
+  }
+
   /** What a topic's research on a corpus reads: a configured corpus's whole index, a stored one's working index for the topic. */
   async forTopic(name: string, topic: string): Promise<CorpusView> {
     if (this.entries.has(name)) return this.load(name);

@@ -115,9 +115,13 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect((await store.get(corpus, ['kestrel-1']))[0]!.document).toBe('birds/kestrel');
     expect(await store.stats('other')).toEqual({ passages: 1, documents: 1 });
     expect((await store.search('other', 'kestrel', { limit: 10 })).map((h) => h.id)).toEqual(['kestrel-1']);
+    expect(await store.corpora()).toEqual(expect.arrayContaining([corpus, 'other']));
     await store.remove('other', ['kestrel-1']);
     expect(await store.stats('other')).toEqual({ passages: 0, documents: 0 });
     expect(await store.stats(corpus)).toEqual({ passages: 5, documents: 3 });
+    // A corpus emptied is no longer one a request can name.
+    expect(await store.corpora()).not.toContain('other');
+    expect(await store.corpora()).toContain(corpus);
   });
 
   it('remove deletes passages and their index entries; unknown ids are ignored', async () => {

@@ -63,6 +63,8 @@ export interface PassageStore {
   /** Document frequencies of index terms over the whole corpus (terms it lacks are left out), so a working index of part of it weighs terms as the corpus does. */
   termStats(corpus: string, terms: readonly string[]): Promise<TermStats>;
   stats(corpus: string): Promise<CorpusStats>;
+  /** The names of the corpora that hold at least one passage, sorted. */
+  corpora(): Promise<string[]>;
   /** A number that changes whenever a write changes the corpus's passages (0: never written), so readers know when what they derived is stale. */
   generation(corpus: string): Promise<number>;
   close(): Promise<void>;

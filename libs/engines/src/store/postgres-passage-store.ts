@@ -179,6 +179,15 @@ export class PostgresPassageStore implements PassageStore {
     return { passages: Number(rows[0]!.passages), documents: Number(rows[0]!.documents) };
   }
 
+  async corpora(): Promise<string[]> {
+    await this.schemaReady();
+    // Every write bumps its corpus's generation, so the generations table names every corpus ever written.
+    const { rows } = await this.pool.query<{ corpus: string }>(
+      `SELECT g.corpus FROM ${this.generations} g WHERE EXISTS (SELECT 1 FROM ${this.table} p WHERE p.corpus = g.corpus) ORDER BY g.corpus COLLATE "C"`,
+    );
+    return rows.map((r) => r.corpus);
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

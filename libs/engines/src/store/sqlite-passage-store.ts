@@ -147,6 +147,12 @@ export class SqlitePassageStore implements PassageStore {
     return this.db.prepare<[], CorpusStats>(`SELECT count(*) AS passages, count(DISTINCT document) AS documents FROM ${t}`).get()!;
   }
 
+  async corpora(): Promise<string[]> {
+    await turn();
+    const names = this.db.prepare<[], string>('SELECT name FROM corpora ORDER BY name').pluck().all();
+    return names.filter((name) => this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${this.table(name, false)!})`).pluck().get() === 1);
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

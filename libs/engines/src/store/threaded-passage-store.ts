@@ -87,6 +87,10 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('stats', [corpus]) as Promise<CorpusStats>;
   }
 
+  corpora(): Promise<string[]> {
+    return this.call('corpora', []) as Promise<string[]>;
+  }
+
   generation(corpus: string): Promise<number> {
     return this.call('generation', [corpus]) as Promise<number>;
   }
