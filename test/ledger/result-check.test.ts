@@ -129,6 +129,23 @@ describe('result check and intake (real Redis)', () => {
     expect(kept[1]).toEqual(kept[0]);
   });
 
+  it('merges text that is not well-formed Unicode (a page can hold a lone surrogate) when two subtopics bring the same finding', async () => {
+    // Redis's Lua cjson refuses a lone surrogate, so the intake must never decode a finding's text.
+    const odd = `${text} A kestrel \ud83d was seen.`;
+    const run = `${runId.slice(0, -1)}9`;
+    for (const [i, subtopicId] of ['s-b', 's-a'].entries()) {
+      const id = `${run}.r1.t${i + 1}`;
+      const r: SearchResult = {
+        ...result(id),
+        sources: [{ id: 'k9', kind: 'passage', title: 'Kestrels \udc00', text: odd }],
+        findings: [{ id: 'k9#1', claim: 'A kestrel \ud83d was seen.', sourceId: 'k9', quote: 'A kestrel \ud83d was seen', subtopicId }],
+      };
+      expect(await services().check(run, 1, { ...task(id), runId: run, subtopicId }, r)).toMatchObject({ ok: true });
+    }
+    const findings = await new LedgerStore(redis, config, keys).findings(run);
+    expect(findings.map((f) => [f.subtopicId, f.quote])).toEqual([['s-a', 'A kestrel \ud83d was seen']]);
+  });
+
   it("keeps a finding that names no topic word when the hub's own guard holds its source on-topic, and only then", async () => {
     // "Power from the Kestrel River dams once ran the valley's sawmills...": the quote names no word of the
     // topic or the task, but the corpus engine's precision guard (run here, in the hub) puts the passage on

@@ -14,11 +14,13 @@ import { REDIS } from '../redis/redis.module';
  * Keyed by task id: a task delivered twice (at-least-once) is merged once, and the second intake
  * reports the first one's figures and writes no event. The same finding (same source, same quote) from
  * two subtopics' tasks is kept under the lower subtopic id, so the ledger (and the coverage figures and
- * refinement read from it) does not depend on which result landed first.
+ * refinement read from it) does not depend on which result landed first. Each finding's subtopic id is
+ * kept in a hash of its own for that comparison: the script never decodes a finding, because text from a
+ * page can hold a lone surrogate, which Redis's cjson refuses.
  *
- * KEYS: results, sources, findings, events, event-keys
+ * KEYS: results, sources, findings, events, event-keys, finding-subtopics
  * ARGV: taskId, maxlen, ttl, verdictKey, verdictJson, merge (0|1), completedKey, completedJson,
- *       nSources, (id, json)…, nFindings, (id, json)…
+ *       nSources, (id, json)…, nFindings, (id, subtopicId, json)…
  */
 const INTAKE_SCRIPT = `${APPEND_ONCE_LUA}
 local logged = append_once(KEYS[4], KEYS[5], ARGV[4], ARGV[5], ARGV[2], ARGV[3]) and 1 or 0
@@ -34,14 +36,18 @@ local count = tonumber(ARGV[i]); i = i + 1
 for j = 1, count do ns = ns + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]); i = i + 2 end
 count = tonumber(ARGV[i]); i = i + 1
 for j = 1, count do
-  if redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1]) == 1 then nf = nf + 1
-  elseif (cjson.decode(ARGV[i + 1]).subtopicId or '') < (cjson.decode(redis.call('HGET', KEYS[3], ARGV[i])).subtopicId or '') then
-    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+  local id, subtopic, json = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  if redis.call('HSETNX', KEYS[3], id, json) == 1 then
+    nf = nf + 1
+    redis.call('HSET', KEYS[6], id, subtopic)
+  elseif subtopic < (redis.call('HGET', KEYS[6], id) or '') then
+    redis.call('HSET', KEYS[3], id, json)
+    redis.call('HSET', KEYS[6], id, subtopic)
   end
-  i = i + 2
+  i = i + 3
 end
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({ newSources = ns, newFindings = nf }))
-for k = 1, 3 do if redis.call('TTL', KEYS[k]) == -1 then redis.call('EXPIRE', KEYS[k], ARGV[3]) end end
+for _, k in ipairs({ 1, 2, 3, 6 }) do if redis.call('TTL', KEYS[k]) == -1 then redis.call('EXPIRE', KEYS[k], ARGV[3]) end end
 local completed = cjson.decode(ARGV[8])
 completed.newSources = ns
 append_once(KEYS[4], KEYS[5], ARGV[7], cjson.encode(completed), ARGV[2], ARGV[3])
@@ -83,12 +89,12 @@ export class LedgerStore {
       args.push(1, merge.completed.key, merge.completed.json, merge.sources.length);
       for (const s of merge.sources) args.push(s.id, JSON.stringify(s));
       args.push(merge.findings.length);
-      for (const f of merge.findings) args.push(f.id, JSON.stringify(f));
+      for (const f of merge.findings) args.push(f.id, f.subtopicId, JSON.stringify(f));
     } else {
       args.push(0);
     }
     const k = this.keys;
-    const raw = await this.intakeScript([k.results(runId), k.sources(runId), k.findings(runId), k.events(runId), k.eventKeys(runId)], args);
+    const raw = await this.intakeScript([k.results(runId), k.sources(runId), k.findings(runId), k.events(runId), k.eventKeys(runId), k.findingSubtopics(runId)], args);
     const rec = IntakeRecordSchema.parse(JSON.parse(String(raw)));
     return { logged: rec.logged === 1, newSources: rec.newSources, newFindings: rec.newFindings };
   }

@@ -22,10 +22,14 @@ export class RunKeys {
   findings(runId: string): string {
     return `${this.prefix}:run:{${runId}}:findings`;
   }
+  /** Finding id → the subtopic id its kept copy is under (the ledger's tie-break). */
+  findingSubtopics(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:finding-subtopics`;
+  }
   report(runId: string): string {
     return `${this.prefix}:run:{${runId}}:report`;
   }
   all(runId: string): string[] {
-    return [this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.report(runId)];
+    return [this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.findingSubtopics(runId), this.report(runId)];
   }
 }

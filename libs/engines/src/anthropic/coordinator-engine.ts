@@ -15,6 +15,7 @@ import {
   type SubtopicDraft,
 } from './schemas';
 import { structuredCall } from './structured';
+import { clipText } from '../hygiene/clip-text';
 
 export interface JudgeInput {
   /** The run's goal (topic); redacted before it is sent. */
@@ -63,7 +64,7 @@ function toSubtopics(drafts: SubtopicDraft[], origin: Subtopic['origin'], taken:
     taken.add(id);
     return {
       id,
-      title: d.title.slice(0, 300),
+      title: clipText(d.title, 300),
       query: d.query.slice(0, 1000),
       facetTerms: d.facetTerms.map((t) => t.slice(0, 100)).slice(0, 50),
       excludeTerms: d.excludeTerms.map((t) => t.slice(0, 100)),

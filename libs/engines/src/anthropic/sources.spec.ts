@@ -13,6 +13,14 @@ describe('webSourceId', () => {
 });
 
 describe('SourceLedger', () => {
+  it('cuts a long page title without splitting an emoji in two', () => {
+    const ledger = new SourceLedger();
+    ledger.addWeb('https://a.org/emoji', `${'a'.repeat(499)}😀 and more`);
+    const [source] = ledger.list();
+    expect(source!.title).toBe('a'.repeat(499));
+    expect(source!.title.isWellFormed()).toBe(true);
+  });
+
   it('counts new sources per server tool result; run-known and repeated ones are not new', () => {
     const ledger = new SourceLedger([webSourceId('https://known.org')]);
     const search = (id: string, urls: string[]) => ({

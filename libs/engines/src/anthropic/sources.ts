@@ -3,6 +3,7 @@ import type { ContentBlock, Message } from '@anthropic-ai/sdk/resources/messages
 import type { Source } from '@orrery/protocol';
 import type { PassageHit } from '../engine';
 import type { Redactor } from '../hygiene';
+import { clipText } from '../hygiene/clip-text';
 
 /** A stable ledger id for a web page: the same URL always gets the same id, in any task of any run. */
 export const webSourceId = (url: string): string => `web-${createHash('sha1').update(url).digest('hex').slice(0, 12)}`;
@@ -46,7 +47,7 @@ export class SourceLedger {
   private appendText(src: Source, text: string): void {
     const t = text.trim();
     if (!t || src.text.includes(t)) return;
-    src.text = (src.text ? `${src.text}\n\n${t}` : t).slice(0, MAX_SOURCE_TEXT);
+    src.text = clipText(src.text ? `${src.text}\n\n${t}` : t, MAX_SOURCE_TEXT);
   }
 
   private clean(text: string): string {
@@ -58,7 +59,7 @@ export class SourceLedger {
     const fresh = this.isNew(hit.id);
     let src = this.sources.get(hit.id);
     if (!src) {
-      src = { id: hit.id, kind: 'passage', title: hit.title.slice(0, MAX_TITLE), text: '' };
+      src = { id: hit.id, kind: 'passage', title: clipText(hit.title, MAX_TITLE), text: '' };
       if (hit.url) src.url = hit.url.slice(0, MAX_URL);
       this.sources.set(hit.id, src);
     }
@@ -75,7 +76,7 @@ export class SourceLedger {
     const fresh = this.isNew(id);
     let src = this.sources.get(id);
     if (!src) {
-      src = { id, kind: 'web', title: this.clean(title).slice(0, MAX_TITLE), text: '' };
+      src = { id, kind: 'web', title: clipText(this.clean(title), MAX_TITLE), text: '' };
       if (url) src.url = url.slice(0, MAX_URL);
       this.sources.set(id, src);
     }

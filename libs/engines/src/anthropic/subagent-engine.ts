@@ -13,6 +13,7 @@ import { FindingsDraftSchema, JudgeVerdictSchema, ReportDraftSchema, type Findin
 import { SourceLedger } from './sources';
 import { structuredCall } from './structured';
 import { researchTools } from './tools';
+import { clipText } from '../hygiene/clip-text';
 
 const isSubagentEngine = (e: unknown): e is SubagentEngine =>
   !!e && typeof (e as SubagentEngine).search === 'function' && typeof (e as SubagentEngine).synthesize === 'function';
@@ -401,7 +402,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const blocks: string[] = [];
     for (const s of usable) {
       if (budget <= 0) break;
-      const text = s.text.slice(0, Math.min(EXTRACT_CHARS_PER_SOURCE, budget));
+      const text = clipText(s.text, Math.min(EXTRACT_CHARS_PER_SOURCE, budget));
       budget -= text.length;
       blocks.push(untrustedSource(s.id, s.title, text, s.url));
     }
@@ -412,7 +413,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       if (!src.text.includes(f.quote)) return `findings.${i}.quote: not a verbatim substring of source "${f.sourceId}"`;
       return undefined;
     };
-    const notes = loop.finalText ? `\nThe researcher's notes (untrusted, may be incomplete):\n${untrustedData('notes', r.text(loop.finalText).slice(0, 8000))}` : '';
+    const notes = loop.finalText ? `\nThe researcher's notes (untrusted, may be incomplete):\n${untrustedData('notes', clipText(r.text(loop.finalText), 8000))}` : '';
     const user = [
       `Objective: ${r.text(task.context.objective)}`,
       `Run topic: ${r.text(task.context.topic)}`,

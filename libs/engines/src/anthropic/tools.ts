@@ -6,6 +6,7 @@ import type { ClientToolHandler } from './agent-loop';
 import { CODE_EXECUTION_TOOL_TYPE, WEB_FETCH_TOOL_TYPE, WEB_SEARCH_TOOL_TYPE, type WebFetchConfig, type WebSearchConfig } from './options';
 import { untrustedSource } from './prompts';
 import type { SourceLedger } from './sources';
+import { clipText } from '../hygiene/clip-text';
 
 /** The only tools a research subagent gets. */
 export const CLIENT_TOOL_NAMES = ['search_corpus', 'read_passage'] as const;
@@ -98,7 +99,7 @@ export function researchTools(opts: {
       },
     );
     const show = (hit: { id: string; title: string; url?: string; text: string }) => {
-      const shown = opts.redactor.text(hit.text.slice(0, PASSAGE_SHOWN_CHARS));
+      const shown = opts.redactor.text(clipText(hit.text, PASSAGE_SHOWN_CHARS));
       const title = opts.redactor.text(hit.title);
       const fresh = opts.ledger.addPassage({ ...hit, title, score: 0 }, shown);
       return { block: untrustedSource(hit.id, title, shown, hit.url), fresh };

@@ -11,6 +11,7 @@ import { selectQuote } from './quote-selection';
 import { shortHash } from './stable-id';
 import { analyzeTerms } from './text-analysis';
 import { DEFAULT_TOPIC_PROFILE, topicProfile, type TopicProfileOptions } from './topic-profile';
+import { clipText } from '../hygiene/clip-text';
 
 /** A finding id: the source id plus a short hash of the quote (stable across rounds and processes). */
 export function findingId(sourceId: string, quote: string): string {
@@ -100,7 +101,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     answer.evidence.forEach((e, i) => {
       const p = index.passage(e.id)!;
       const claim = i === 0 ? answer.text : e.claim;
-      findings.push({ id: findingId(p.id, e.quote), claim: claim.slice(0, 5000), sourceId: p.id, quote: e.quote, subtopicId: task.subtopicId, relevance: { score: round(1 / (1 + i)), topicTerms: [], facetTerms: [] } });
+      findings.push({ id: findingId(p.id, e.quote), claim: clipText(claim, 5000), sourceId: p.id, quote: e.quote, subtopicId: task.subtopicId, relevance: { score: round(1 / (1 + i)), topicTerms: [], facetTerms: [] } });
       const source: Source = { id: p.id, kind: 'passage', title: p.title, text: p.text };
       if (p.url) source.url = p.url;
       sources.push(source);

@@ -5,6 +5,7 @@ import { yearOfTitle } from './documents';
 import { eraOf } from './eras';
 import { type ProseContext, writeReport } from './report-prose';
 import { analyzeTerms } from './text-analysis';
+import { clipText } from '../hygiene/clip-text';
 
 export interface ExtractiveReport {
   title: string;
@@ -99,7 +100,7 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     new Map(task.sources.map((s) => [s.id, s.title])),
     prose,
   );
-  return { title: task.context.topic.slice(0, 300), ...written, citedSources: cited.size, droppedFindings: dropped };
+  return { title: clipText(task.context.topic, 300), ...written, citedSources: cited.size, droppedFindings: dropped };
 }
 
 /** Weight of redundancy (max similarity to the sources already chosen) against relevance and centrality. */

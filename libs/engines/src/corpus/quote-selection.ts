@@ -1,5 +1,6 @@
 import type { CorpusIndex } from './corpus-index';
 import { analyzeTerms, sentenceSpans } from './text-analysis';
+import { clipText } from '../hygiene/clip-text';
 
 export interface QuoteChoice {
   quote: string;
@@ -32,7 +33,7 @@ export function selectQuote(index: CorpusIndex, text: string, wanted: Iterable<s
       best = { quote: s.text, start: s.start };
     }
   }
-  if (!best) return { quote: text.trim().slice(0, MAX_QUOTE), start: text.indexOf(text.trim()) };
-  if (best.quote.length > MAX_QUOTE) best = { quote: best.quote.slice(0, MAX_QUOTE), start: best.start };
+  if (!best) return { quote: clipText(text.trim(), MAX_QUOTE), start: text.indexOf(text.trim()) };
+  if (best.quote.length > MAX_QUOTE) best = { quote: clipText(best.quote, MAX_QUOTE), start: best.start };
   return best;
 }

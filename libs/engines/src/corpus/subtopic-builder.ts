@@ -5,6 +5,7 @@ import { rankForSubtopic } from './passage-ranking';
 import { slugify } from './stable-id';
 import { analyzeTerms } from './text-analysis';
 import type { TopicProfile } from './topic-profile';
+import { clipText } from '../hygiene/clip-text';
 
 /** How many passages a subtopic search is expected to return (the loop asks for 6 findings). */
 export const EXPECTED_FINDINGS = 6;
@@ -12,7 +13,7 @@ export const EXPECTED_FINDINGS = 6;
 export const OVERVIEW_ID = 'overview';
 
 export function overviewSubtopic(topic: string): Subtopic {
-  return { id: OVERVIEW_ID, title: 'Overview', query: topic.slice(0, 1000), facetTerms: [], excludeTerms: [], origin: 'plan' };
+  return { id: OVERVIEW_ID, title: 'Overview', query: clipText(topic, 1000), facetTerms: [], excludeTerms: [], origin: 'plan' };
 }
 
 /** A subtopic scoped to one facet; `taken` holds ids already used (kept unique). */
@@ -21,7 +22,7 @@ export function subtopicFromFacet(topic: string, facet: Facet, origin: Subtopic[
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
   taken.add(id);
-  return { id, title: facetTitle(facet).slice(0, 300), query: `${topic} ${facet.label}`.slice(0, 1000), facetTerms: [facet.label.slice(0, 100)], excludeTerms: [], origin };
+  return { id, title: clipText(facetTitle(facet), 300), query: clipText(`${topic} ${facet.label}`, 1000), facetTerms: [clipText(facet.label, 100)], excludeTerms: [], origin };
 }
 
 /**

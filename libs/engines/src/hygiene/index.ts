@@ -1,2 +1,3 @@
 export * from './redact';
 export * from './redaction-decision';
+export * from './clip-text';

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { clipText } from './clip-text';
+
+describe('clipText', () => {
+  it('never leaves half a surrogate pair, and cuts plain text exactly', () => {
+    const text = 'ab😀cd';
+    expect(clipText(text, 3)).toBe('ab');
+    expect(clipText(text, 4)).toBe('ab😀');
+    expect(clipText(text, 2)).toBe('ab');
+    expect(clipText(text, 99)).toBe(text);
+    for (let n = 0; n <= text.length; n++) expect(clipText(text, n).isWellFormed()).toBe(true);
+  });
+});
