@@ -18,7 +18,7 @@ describe('SourceLedger', () => {
     ledger.addWeb('https://a.org/emoji', `${'a'.repeat(499)}😀 and more`);
     const [source] = ledger.list();
     expect(source!.title).toBe('a'.repeat(499));
-    expect(source!.title.isWellFormed()).toBe(true);
+    expect(() => encodeURIComponent(source!.title)).not.toThrow(); // it throws on a lone surrogate
   });
 
   it('counts new sources per server tool result; run-known and repeated ones are not new', () => {

@@ -8,6 +8,7 @@ describe('clipText', () => {
     expect(clipText(text, 4)).toBe('ab😀');
     expect(clipText(text, 2)).toBe('ab');
     expect(clipText(text, 99)).toBe(text);
-    for (let n = 0; n <= text.length; n++) expect(clipText(text, n).isWellFormed()).toBe(true);
+    // encodeURIComponent throws on a lone surrogate.
+    for (let n = 0; n <= text.length; n++) expect(() => encodeURIComponent(clipText(text, n))).not.toThrow();
   });
 });
