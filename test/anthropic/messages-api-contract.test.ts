@@ -239,6 +239,28 @@ describe('item 6: cut-offs, refused requests, aborts', () => {
     }
   });
 
+  it('a loop refused part-way still counts what its earlier replies cost, in the fallen-back result', async () => {
+    // The first request fits the window; the second carries the search results too and does not.
+    const script = { researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind power' } }], 'Searching'), reply.text('notes')], extractor: quoting() };
+    api.scriptByRole(script);
+    await engine({ passages: makePassages(LONG_PASSAGES) }).search(searchTask({ query: 'wind power' }), () => {});
+    const [first, second] = api.accepted.filter((q) => q.role === 'researcher').map((q) => q.usage.input_tokens + q.usage.cache_read_input_tokens + q.usage.cache_creation_input_tokens);
+    const small = await FakeMessagesApi.start({ contextWindow: Math.floor((first! + second!) / 2) });
+    try {
+      small.scriptByRole(script);
+      const r = await engine({ fallback: fallbackSubagent(), passages: makePassages(LONG_PASSAGES) }, small.client()).search(searchTask({ query: 'wind power' }), () => {});
+      expect(small.rejected[0]!.validationError).toMatch(/^prompt is too long/);
+      const billed = small.accepted.filter((q) => q.role === 'researcher');
+      expect(billed).toHaveLength(1);
+      expect(r.stats['fallbacks']).toBe(1);
+      expect(r.usage.outputTokens).toBe(billed[0]!.usage.output_tokens);
+      expect(r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens).toBe(first);
+      expect(r.usage.costUsd).toBeGreaterThan(0);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a request its caller aborts is an abort, not a retryable connection failure', async () => {
     api.setHandler(() => ({ ...reply.json({ signal: 'continue', confidence: 0.6, reason: 'r' }), durationMs: 3000 }));
     const input: JudgeInput = { goal: 'g', round: 1, lastActions: [], yield: { newFindings: 1, newSources: 1 }, stateSummary: 's', signalHistory: { pivots: 0 }, abortSignal: AbortSignal.timeout(200) };

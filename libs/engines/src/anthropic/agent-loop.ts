@@ -95,6 +95,8 @@ export interface AgentLoopConfig {
   onStep?: (step: LoopStep) => StepVerdict | Promise<StepVerdict>;
   label: string;
   signal?: AbortSignal;
+  /** Where the loop adds each reply's usage (its result's `usage`): the caller's, so a loop that throws part-way still leaves what it spent. */
+  usage?: TokenUsage;
 }
 
 export interface LoopStats {
@@ -204,7 +206,7 @@ function withDeadline(signal: AbortSignal | undefined, deadlineMs: number | unde
  */
 export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResult> {
   const messages: MessageParam[] = [...cfg.messages];
-  const usage = emptyUsage();
+  const usage = cfg.usage ?? emptyUsage();
   const decisions: EngineDecision[] = [];
   const stats: LoopStats = {
     requests: 0,

@@ -95,6 +95,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const budget = this.loopBudget(task.budget);
     const judge = this.loopJudge(task, redactor, usage, budget);
     let loop: AgentLoopResult;
+    const loopUsage = emptyUsage();
     try {
       loop = await runAgentLoop({
         api: this.o.api,
@@ -111,8 +112,11 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         budget,
         label: `search task ${task.taskId}`,
         ...(judge ? { onStep: judge.onStep } : {}),
+        usage: loopUsage,
       });
     } catch (err) {
+      // The replies before the refused request were billed: they count toward the task's cost either way.
+      addUsage(usage, loopUsage);
       if (!isFallbackWorthy(err)) throw err;
       await judge?.settle();
       return this.searchFallback(task, progress, usage, decisions, redactor, err.message, {}, ledger.list());
