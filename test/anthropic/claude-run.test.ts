@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeMessagesApi } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
-import { ROOT } from '../support/test-env';
+import { redisClient, ROOT } from '../support/test-env';
 
 const decisionsOf = (events: StoredRunEvent[]): Decision[] => events.flatMap((e) => (e.type === 'decision' ? [e.decision] : []));
 const tokens = (u: Run['usage']) => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
@@ -71,6 +71,17 @@ describe('Claude runs that hold up against the Messages API', () => {
     expect(cost).toBeCloseTo(run.usage.costUsd, 6);
     expect(metrics).toMatch(/^orrery_tokens_total\{engine="anthropic",kind="cache_read"\} [1-9]/m);
     expect(metrics).toMatch(/^orrery_anthropic_ratelimit\{resource="requests",kind="limit"\} 4000$/m);
+
+    // The owner's day meters (the per-key quotas) took what the run spent: tokens exactly, dollars to the millionth
+    // per update. This is the stack's first run, so the meters hold this run alone.
+    const meter = async (name: string) => {
+      const redis = redisClient();
+      const v = Number((await redis.get(`${stack.prefix}:quota:{${run.owner}}:${name}:${new Date().toISOString().slice(0, 10)}`)) ?? 0);
+      redis.disconnect();
+      return v;
+    };
+    await expect.poll(() => meter('tokens')).toBe(tokens(run.usage));
+    expect(Math.abs((await meter('cost-microusd')) - run.usage.costUsd * 1e6)).toBeLessThanOrEqual(run.stateVersion);
     // For the closing note: the figures of this run.
     console.log(
       `[claude-run] 3 rounds, ${api.accepted.length} requests, ${researcher.length} researcher turns; input ${input(run.usage)} tokens, ` +

@@ -1,5 +1,5 @@
 /**
- * Quotas and backpressure: runs started per key per minute, concurrent runs per key, tokens per key per day, a
+ * Quotas and backpressure: runs started per key per minute, concurrent runs per key, tokens and dollars per key per day, a
  * global bound on queued work, and a throttle on failed authentication per client address. Every refusal is a 429
  * (or 503 for the global bound) with Retry-After, and creates nothing. Keys shorter than 32 characters stop startup.
  */
@@ -15,10 +15,19 @@ describe('per-key run quotas', () => {
   const A = newApiKey();
   const B = newApiKey();
   const C = newApiKey();
+  const D = newApiKey();
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack('quotas', { workers: 0, env: { API_KEYS: `${A},${B},${C}`, QUOTA_RUNS_PER_MINUTE: '100', QUOTA_CONCURRENT_RUNS: '1000', QUOTA_TOKENS_PER_DAY: '5000' } });
+    stack = await startStack('quotas', { workers: 0, env: { API_KEYS: `${A},${B},${C},${D}`, QUOTA_RUNS_PER_MINUTE: '100', QUOTA_CONCURRENT_RUNS: '1000', QUOTA_TOKENS_PER_DAY: '5000', QUOTA_COST_USD_PER_DAY: '2.5' } });
   });
+  /** Sets one of a key's meters for today (as its runs' spending would have), found through a run it starts. */
+  const meterStands = async (key: string, meter: 'tokens' | 'cost-microusd', value: number): Promise<void> => {
+    const { id } = (await (await post(stack.coordinator.url, key)).json()) as { id: string };
+    const run = (await (await fetch(`${stack.coordinator.url}/v1/research/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { owner: string };
+    const redis = redisClient();
+    await redis.set(`${stack.prefix}:quota:{${run.owner}}:${meter}:${new Date().toISOString().slice(0, 10)}`, String(value), 'EX', 172_800);
+    redis.disconnect();
+  };
   afterAll(async () => stack?.stop());
 
   it('the 101st run a key starts within a minute gets 429 with Retry-After; another key is not affected', { timeout: 60_000 }, async () => {
@@ -35,18 +44,22 @@ describe('per-key run quotas', () => {
   });
 
   it('a key past its tokens for the day gets 429 until the day ends', async () => {
-    // Usage is metered per key as runs spend it; here the meter already stands above the day's 5000 tokens.
-    const owner = ((await (await post(stack.coordinator.url, C)).json()) as { id: string }).id;
-    const run = (await (await fetch(`${stack.coordinator.url}/v1/research/${owner}`, { headers: { authorization: `Bearer ${C}` } })).json()) as { owner: string };
-    const redis = redisClient();
+    // Usage is metered per key as runs spend it (test/anthropic/claude-run.test.ts); here the meter already stands above the day's 5000 tokens.
+    await meterStands(C, 'tokens', 5001);
     const day = new Date().toISOString().slice(0, 10);
-    await redis.set(`${stack.prefix}:quota:{${run.owner}}:tokens:${day}`, '5001', 'EX', 172_800);
-    redis.disconnect();
     const refused = await post(stack.coordinator.url, C);
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { message: string }).message).toMatch(/tokens per day/);
     const secondsToMidnight = Math.ceil((Date.parse(`${day}T00:00:00Z`) + 86_400_000 - Date.now()) / 1000);
     expect(Math.abs(Number(refused.headers.get('retry-after')) - secondsToMidnight)).toBeLessThanOrEqual(5);
+  });
+
+  it('a key past its dollars for the day gets 429 until the day ends', async () => {
+    await meterStands(D, 'cost-microusd', 2_500_000);
+    const refused = await post(stack.coordinator.url, D);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/\$2\.50 per day/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

@@ -33,10 +33,11 @@ export const CoordinatorConfigSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v === undefined || v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
-  /** Per key (admins excepted): runs started per sliding minute, unfinished runs at once, tokens per UTC day; 0 = no limit. */
+  /** Per key (admins excepted): runs started per sliding minute, unfinished runs at once, tokens and US dollars per UTC day; 0 = no limit. */
   QUOTA_RUNS_PER_MINUTE: int(20),
   QUOTA_CONCURRENT_RUNS: int(5),
   QUOTA_TOKENS_PER_DAY: int(20_000_000),
+  QUOTA_COST_USD_PER_DAY: z.coerce.number().nonnegative().default(100),
   /** No new run (503) while more jobs than this wait in the queues; 0 = no bound. */
   QUEUE_MAX_WAITING: int(10_000),
   /** Failed authentications per client address per minute before it gets 429; 0 = no limit. */

@@ -16,6 +16,10 @@ export class QuotaKeys {
   tokens(owner: string, day: string): string {
     return `${this.base(owner)}:tokens:${day}`;
   }
+  /** Millionths of a US dollar spent on one UTC day: whole numbers, so INCRBY adds them exactly. */
+  cost(owner: string, day: string): string {
+    return `${this.base(owner)}:cost-microusd:${day}`;
+  }
 }
 
 export const utcDay = (ms = Date.now()): string => new Date(ms).toISOString().slice(0, 10);

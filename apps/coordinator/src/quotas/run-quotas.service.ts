@@ -10,15 +10,18 @@ import { QuotaKeys, secondsToUtcMidnight, utcDay } from './quota-keys';
 
 const MINUTE_MS = 60_000;
 const DAY_S = 86_400;
+const MICRO_USD = 1_000_000;
 
 /**
- * One atomic admission: tokens today, unfinished runs, runs started in the last minute; records the run in the
- * last two when all pass. Returns {reason, retryAfterSeconds}, reason 'ok' when admitted.
+ * One atomic admission: tokens and dollars today, unfinished runs, runs started in the last minute; records the run
+ * in the last two when all pass. Returns {reason, retryAfterSeconds}, reason 'ok' when admitted.
  */
 const ADMIT_LUA = `
 local now = tonumber(ARGV[1])
 local tokensLimit = tonumber(ARGV[2])
 if tokensLimit > 0 and tonumber(redis.call('GET', KEYS[3]) or '0') >= tokensLimit then return {'tokens', tonumber(ARGV[3])} end
+local costLimit = tonumber(ARGV[8])
+if costLimit > 0 and tonumber(redis.call('GET', KEYS[4]) or '0') >= costLimit then return {'cost', tonumber(ARGV[3])} end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 local concurrent = tonumber(ARGV[4])
 if concurrent > 0 and redis.call('ZCARD', KEYS[2]) >= concurrent then return {'concurrent', 30} end
@@ -36,7 +39,7 @@ return {'ok', 0}`;
 
 /**
  * Per-key quotas on runs, kept in Redis so that they hold across coordinator replicas: runs started per minute,
- * unfinished runs at once, tokens per UTC day; and the service's own bound on queued work. Admins (and the
+ * unfinished runs at once, tokens and dollars per UTC day; and the service's own bound on queued work. Admins (and the
  * keyless local user) are held to the service's bound only. Every surface that starts runs comes through here.
  */
 @Injectable()
@@ -62,10 +65,11 @@ export class RunQuotas {
     const now = Date.now();
     const owner = principal.id;
     const [reason, retry] = (await this.admitScript(
-      [this.keys.started(owner), this.keys.active(owner), this.keys.tokens(owner, utcDay(now))],
-      [now, c.QUOTA_TOKENS_PER_DAY, secondsToUtcMidnight(now), c.QUOTA_CONCURRENT_RUNS, c.QUOTA_RUNS_PER_MINUTE, runId, now + c.UNFINISHED_RUN_TTL_SECONDS * 1000],
+      [this.keys.started(owner), this.keys.active(owner), this.keys.tokens(owner, utcDay(now)), this.keys.cost(owner, utcDay(now))],
+      [now, c.QUOTA_TOKENS_PER_DAY, secondsToUtcMidnight(now), c.QUOTA_CONCURRENT_RUNS, c.QUOTA_RUNS_PER_MINUTE, runId, now + c.UNFINISHED_RUN_TTL_SECONDS * 1000, Math.round(c.QUOTA_COST_USD_PER_DAY * MICRO_USD)],
     )) as [string, number];
     if (reason === 'tokens') throw new QuotaExceededError(`this key has spent its ${c.QUOTA_TOKENS_PER_DAY} tokens per day; the quota renews at 00:00 UTC`, retry);
+    if (reason === 'cost') throw new QuotaExceededError(`this key has spent its $${c.QUOTA_COST_USD_PER_DAY.toFixed(2)} per day; the quota renews at 00:00 UTC`, retry);
     if (reason === 'concurrent') throw new QuotaExceededError(`this key has ${c.QUOTA_CONCURRENT_RUNS} unfinished runs, its limit of concurrent runs; wait for one to end or cancel one`, retry);
     if (reason === 'rate') throw new QuotaExceededError(`this key has started ${c.QUOTA_RUNS_PER_MINUTE} runs in the last minute, its limit of runs per minute`, retry);
   }
@@ -81,21 +85,16 @@ export class RunQuotas {
     await this.redis.zrem(this.keys.active(owner), runId);
   }
 
-  /** Tokens a run just spent, counted against its owner's day. Best effort: a failed count is logged. */
-  chargeTokens(owner: string, tokens: number): void {
-    if (tokens <= 0) return;
-    const key = this.keys.tokens(owner, utcDay());
-    void this.redis
-      .multi()
-      .incrby(key, Math.round(tokens))
-      .expire(key, 2 * DAY_S)
-      .exec()
-      .catch((err: Error) => this.logger.warn(`token meter for ${owner}: ${err.message}`));
-  }
-
-  /** Tokens the owner has spent today. */
-  async tokensToday(owner: string): Promise<number> {
-    return Number((await this.redis.get(this.keys.tokens(owner, utcDay()))) ?? 0);
+  /** What a run just spent, counted against its owner's day. Best effort: a failed count is logged. */
+  chargeSpend(owner: string, spent: { tokens: number; costUsd: number }): void {
+    const tokens = Math.round(spent.tokens);
+    const micro = Math.round(spent.costUsd * MICRO_USD);
+    if (tokens <= 0 && micro <= 0) return;
+    const day = utcDay();
+    const tx = this.redis.multi();
+    if (tokens > 0) tx.incrby(this.keys.tokens(owner, day), tokens).expire(this.keys.tokens(owner, day), 2 * DAY_S);
+    if (micro > 0) tx.incrby(this.keys.cost(owner, day), micro).expire(this.keys.cost(owner, day), 2 * DAY_S);
+    void tx.exec().catch((err: Error) => this.logger.warn(`spend meter for ${owner}: ${err.message}`));
   }
 
   /** The service's own bound: while more work waits than QUEUE_MAX_WAITING, nobody starts a run (503). */

@@ -86,7 +86,7 @@ export class RunStore {
       const written: Run = RunSchema.parse({ ...next, stateVersion: current.stateVersion + 1, updatedAt: new Date().toISOString() });
       const res = await this.compareAndSet([this.keys.run(runId)], [sha1(read.raw), JSON.stringify(written)]);
       if (res === 1) {
-        this.quotas.chargeTokens(written.owner, tokensOf(written.usage) - tokensOf(current.usage));
+        this.quotas.chargeSpend(written.owner, { tokens: tokensOf(written.usage) - tokensOf(current.usage), costUsd: written.usage.costUsd - current.usage.costUsd });
         return written;
       }
       if (res === -1) throw new RunNotFoundError(runId);
