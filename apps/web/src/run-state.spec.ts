@@ -12,8 +12,8 @@ const verdict = (taskId: string, v: string, kept: number, dropped: number) =>
 describe('the live view of a run', () => {
   it('reads a result verdict as pass, partial, retry or discard', () => {
     expect(taskStateOfVerdict({ verdict: 'pass', kept: 3, dropped: 0 }, '')).toBe('pass');
-    expect(taskStateOfVerdict({ verdict: 'pass', kept: 2, dropped: 1 }, '')).toBe('partial');
-    expect(taskStateOfVerdict({ verdict: 'retry', kept: 1, dropped: 2 }, '')).toBe('partial');
+    expect(taskStateOfVerdict({ verdict: 'pass-partial', kept: 2, dropped: 1 }, '')).toBe('partial');
+    expect(taskStateOfVerdict({}, 'pass-partial: 2 of 3 finding(s) kept')).toBe('partial');
     expect(taskStateOfVerdict({ verdict: 'retry', kept: 0, dropped: 3 }, '')).toBe('retry');
     expect(taskStateOfVerdict({ verdict: 'discard', kept: 0, dropped: 3 }, '')).toBe('discard');
     // Decisions logged before the verdict was a signal of its own still read from their conclusion.
@@ -27,7 +27,7 @@ describe('the live view of a run', () => {
       ev({ type: 'run.created', topic: 'T', engine: 'corpus' }),
       ev({ type: 'plan.ready', plan: { classification: 'breadth', subtopics: [{ id: 's1', title: 'One', query: 'q', facetTerms: [], excludeTerms: [], origin: 'plan' }] } }),
       ev({ type: 'round.started', round: 1, tasks: [{ taskId: 'a.r1.t0', kind: 'search', subtopicId: 's1', title: 'One' }, { taskId: 'a.r1.t1', kind: 'search', title: 'Era 1840' }] }),
-      verdict('a.r1.t0', 'pass', 2, 1),
+      verdict('a.r1.t0', 'pass-partial', 2, 1),
       ev({ type: 'task.completed', round: 1, taskId: 'a.r1.t0', findings: 2, newSources: 2 }),
       ev({ type: 'task.failed', round: 1, taskId: 'a.r1.t1', error: 'boom' }),
       ev({ type: 'round.completed', round: 1, newFindings: 2, newSources: 2, novelty: 1, coverage: 0.5 }),

@@ -57,18 +57,13 @@ export function emptyRun(runId: string): LiveRun {
 
 type Signals = Decision['signals'];
 
-/**
- * The one reading of a result verdict: pass, partial (some findings kept, some dropped), retry (nothing
- * usable, asked again) or discard.
- */
+/** The coordinator's verdicts on a result, as the page draws them; which one applies is decided there alone. */
+const STATE_OF_VERDICT: Record<string, TaskState> = { pass: 'pass', 'pass-partial': 'partial', retry: 'retry', discard: 'discard' };
+
+/** A result verdict as a task state: pass, partial (some findings kept), retry (asked again) or discard. */
 export function taskStateOfVerdict(signals: Signals, conclusion: string): TaskState {
   const verdict = typeof signals.verdict === 'string' ? signals.verdict : /^(pass-partial|pass|retry|discard)\b/.exec(conclusion)?.[1];
-  const kept = typeof signals.kept === 'number' ? signals.kept : 0;
-  const dropped = typeof signals.dropped === 'number' ? signals.dropped : 0;
-  if (verdict === 'discard') return 'discard';
-  if (verdict === 'pass-partial') return 'partial';
-  if (verdict === 'retry') return kept > 0 ? 'partial' : 'retry';
-  return dropped > 0 ? 'partial' : 'pass';
+  return STATE_OF_VERDICT[verdict ?? ''] ?? 'pass';
 }
 
 function spoke(run: LiveRun, id: string, title: string): void {
