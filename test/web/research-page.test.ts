@@ -54,7 +54,6 @@ describe('the web page', () => {
     await page.locator('svg.hub-picture .spoke').first().waitFor();
     await page.locator('#run-status.status-done').waitFor({ timeout: 30_000 });
     await page.locator('#connection[data-state="ended"]').waitFor();
-    await w.shot('02-live-done');
 
     const run = await api<Run>(`/v1/research/${doneRun}`);
     const taskIds = run.rounds.flatMap((r) => r.taskIds).sort();
@@ -72,6 +71,7 @@ describe('the web page', () => {
     const coverage = await api<{ subtopics: { id: string; status: string }[] }>(`/v1/research/${doneRun}/coverage`);
     const coverageMap = () => page.locator('.coverage-map li').evaluateAll((els) => els.map((e) => [e.getAttribute('data-subtopic-id'), e.getAttribute('data-status')]));
     await expect.poll(coverageMap, { timeout: 15_000 }).toEqual(coverage.subtopics.map((s) => [s.id, s.status]));
+    await w.shot('02-live-done');
 
     // The judge's verdicts on the timeline, each with its level, confidence and signals.
     const judge = page.locator('#decision-timeline li[data-decision-type="judge"]').first();

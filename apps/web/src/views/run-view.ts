@@ -139,7 +139,8 @@ export function runView(main: HTMLElement, runId: string): View {
       } catch (err) {
         if (!disposed && !(err instanceof UnauthorizedError)) error.textContent = err instanceof ApiError && err.status === 404 ? 'No such run (it may have expired).' : `Could not load the run: ${(err as Error).message}`;
       }
-      await new Promise((r) => setTimeout(r, MIN_REFRESH_GAP_MS));
+      // Bursts of events fold into one look-up per gap; once the run is over, the last one is not kept waiting.
+      if (!TERMINAL.includes(live.status)) await new Promise((r) => setTimeout(r, MIN_REFRESH_GAP_MS));
     })();
     await inFlight;
     inFlight = undefined;
