@@ -1,4 +1,5 @@
 import type { Finding, Plan, Source, Subtopic, SynthesizeResult } from '@orrery/protocol';
+import { type BroughtFinding, evidenceOf } from '@orrery/coordinator/dist/coverage/round-figures';
 import { buildSearchTask, buildSynthesisTask, type TaskLimits, type TaskRun } from '@orrery/coordinator/dist/planning/task-builder';
 import { classifyRequest, type CoordinatorEngine, type EngineDecision, type SubagentEngine } from '@orrery/engines';
 
@@ -27,7 +28,9 @@ export interface RoundSnapshot {
   round: number;
   plan: Plan;
   findings: ReadonlyMap<string, Finding>;
-  /** Ledger findings per subtopic before this round. */
+  /** Which subtopic's task brought which finding, as the service records it. */
+  brought: readonly BroughtFinding[];
+  /** Findings per subtopic before this round (the service's evidence). */
   evidenceBefore: Record<string, number>;
   returned: number;
   newFindings: number;
@@ -67,6 +70,7 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
   decisions.push(...planned.decisions);
   const plan: Plan = { ...planned.plan, subtopics: [...planned.plan.subtopics] };
   const findings = new Map<string, Finding>();
+  const brought: BroughtFinding[] = [];
   const sources = new Map<string, Source>();
   let engineCalls = 1;
   let tasks = 0;
@@ -83,11 +87,7 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
     const synth = buildSynthesisTask(run, r, plan, all, [...new Set(all.map((f) => f.sourceId))].map((id) => sources.get(id)!), limits);
     return sub.synthesize(synth, noop);
   };
-  const evidenceNow = (): Record<string, number> => {
-    const evidence: Record<string, number> = {};
-    for (const f of findings.values()) evidence[f.subtopicId] = (evidence[f.subtopicId] ?? 0) + 1;
-    return evidence;
-  };
+  const evidenceNow = (): Record<string, number> => evidenceOf(plan, [...findings.values()], brought);
 
   while (next.length > 0) {
     round++;
@@ -102,16 +102,18 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
       tasks++;
       engineCalls++;
       returned += r.findings.length;
-      for (const f of r.findings)
+      for (const f of r.findings) {
+        brought.push({ subtopicId: f.subtopicId, findingId: f.id });
         if (!findings.has(f.id)) {
           findings.set(f.id, f);
           fresh++;
         }
+      }
       for (const src of r.sources) if (!sources.has(src.id)) sources.set(src.id, src);
     }
     const novelty = returned ? fresh / returned : 0;
     const r = round;
-    await o.onRound?.({ round, plan, findings, evidenceBefore, returned, newFindings: fresh, newSources: sources.size - sourcesBefore, tasksInRound: next.length, tasksSoFar: tasks, synthesize: () => synthesizeLedger(r) });
+    await o.onRound?.({ round, plan, findings, brought, evidenceBefore, returned, newFindings: fresh, newSources: sources.size - sourcesBefore, tasksInRound: next.length, tasksSoFar: tasks, synthesize: () => synthesizeLedger(r) });
     if (round >= o.maxRounds) {
       stopReason = 'max-rounds';
       break;

@@ -30,7 +30,7 @@ export interface ReplayTopic {
 /** The judge's input after a round of the in-process loop: the service's figures, with the budget a run of `cap` rounds has left. */
 export function judgeInputOf(topic: string, s: RoundSnapshot, previous: readonly JudgeInput[], cap: number): JudgeInput {
   const all = [...s.findings.values()];
-  const figures = roundFigures(s.plan, all, s.returned, s.newFindings);
+  const figures = roundFigures(s.plan, all, s.brought, s.returned, s.newFindings);
   const newFacets = s.plan.subtopics.filter((t) => (s.evidenceBefore[t.id] ?? 0) === 0 && (figures.evidence[t.id] ?? 0) > 0).length;
   const yields = [...previous.map((p) => p.lastActions), { newFindings: s.newFindings, newSources: s.newSources }];
   return {

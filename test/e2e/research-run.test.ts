@@ -53,6 +53,24 @@ describe('a research run end to end: REST in, two worker processes, SSE out', ()
     expect(md).toContain('## Sources');
   });
 
+  it('counts a finding as evidence for every subtopic whose task brought it: no subtopic with accepted findings is reported missing', async () => {
+    // The refinement's "Brant" subtopic on this topic brings only passages another subtopic's task quoted first.
+    const { id } = await stack.client.submit({ topic: 'How is the Kestrel River managed?' });
+    const events = await stack.follow(id);
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
+    const subtopicOf = new Map(events.flatMap((e) => (e.type === 'round.started' ? e.tasks.map((t) => [t.taskId, t.subtopicId] as const) : [])));
+    const accepted = new Map<string, number>();
+    for (const e of events) if (e.type === 'task.completed') accepted.set(subtopicOf.get(e.taskId)!, (accepted.get(subtopicOf.get(e.taskId)!) ?? 0) + e.findings);
+    const coverage = (await (await fetch(`${stack.coordinator.url}/v1/research/${id}/coverage`)).json()) as { subtopics: { id: string; status: string; evidenceCount: number }[] };
+    const report = await stack.client.report(id);
+    for (const [subtopicId, n] of accepted) {
+      if (n < 2) continue;
+      expect(coverage.subtopics.find((s) => s.id === subtopicId), `${subtopicId}: its tasks had ${n} findings accepted`).toMatchObject({ status: 'covered' });
+      expect(report.coverage.subtopics.find((s) => s.id === subtopicId)?.status).toBe('covered');
+    }
+    expect(accepted.size).toBeGreaterThan(3);
+  });
+
   it('replays the SSE stream from Last-Event-ID', async () => {
     const { id } = await stack.client.submit({ topic: 'Kestrel River floods' });
     const all = await stack.follow(id);

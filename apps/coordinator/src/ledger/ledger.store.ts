@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { APPEND_ONCE_LUA, type PreparedEvent } from '../events/run-events.service';
+import type { BroughtFinding } from '../coverage/round-figures';
 import { type LuaScript, luaScript } from '../redis/lua-script';
 import { RunKeys } from '../redis/run-keys';
 import { REDIS } from '../redis/redis.module';
@@ -16,9 +17,10 @@ import { REDIS } from '../redis/redis.module';
  * two subtopics' tasks is kept under the lower subtopic id, so the ledger (and the coverage figures and
  * refinement read from it) does not depend on which result landed first. Each finding's subtopic id is
  * kept in a hash of its own for that comparison: the script never decodes a finding, because text from a
- * page can hold a lone surrogate, which Redis's cjson refuses.
+ * page can hold a lone surrogate, which Redis's cjson refuses. Every subtopic that brought a finding is recorded
+ * beside it (finding-evidence), so the finding is evidence for each of them, not only for the one it is kept under.
  *
- * KEYS: results, sources, findings, events, event-keys, finding-subtopics
+ * KEYS: results, sources, findings, events, event-keys, finding-subtopics, finding-evidence
  * ARGV: taskId, maxlen, ttl, verdictKey, verdictJson, merge (0|1), completedKey, completedJson,
  *       nSources, (id, json)…, nFindings, (id, subtopicId, json)…
  */
@@ -37,6 +39,7 @@ for j = 1, count do ns = ns + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]
 count = tonumber(ARGV[i]); i = i + 1
 for j = 1, count do
   local id, subtopic, json = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  redis.call('SADD', KEYS[7], subtopic .. ' ' .. id)
   if redis.call('HSETNX', KEYS[3], id, json) == 1 then
     nf = nf + 1
     redis.call('HSET', KEYS[6], id, subtopic)
@@ -47,7 +50,7 @@ for j = 1, count do
   i = i + 3
 end
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({ newSources = ns, newFindings = nf }))
-for _, k in ipairs({ 1, 2, 3, 6 }) do if redis.call('TTL', KEYS[k]) == -1 then redis.call('EXPIRE', KEYS[k], ARGV[3]) end end
+for _, k in ipairs({ 1, 2, 3, 6, 7 }) do if redis.call('TTL', KEYS[k]) == -1 then redis.call('EXPIRE', KEYS[k], ARGV[3]) end end
 local completed = cjson.decode(ARGV[8])
 completed.newSources = ns
 append_once(KEYS[4], KEYS[5], ARGV[7], cjson.encode(completed), ARGV[2], ARGV[3])
@@ -94,7 +97,7 @@ export class LedgerStore {
       args.push(0);
     }
     const k = this.keys;
-    const raw = await this.intakeScript([k.results(runId), k.sources(runId), k.findings(runId), k.events(runId), k.eventKeys(runId), k.findingSubtopics(runId)], args);
+    const raw = await this.intakeScript([k.results(runId), k.sources(runId), k.findings(runId), k.events(runId), k.eventKeys(runId), k.findingSubtopics(runId), k.findingEvidence(runId)], args);
     const rec = IntakeRecordSchema.parse(JSON.parse(String(raw)));
     return { logged: rec.logged === 1, newSources: rec.newSources, newFindings: rec.newFindings };
   }
@@ -102,6 +105,14 @@ export class LedgerStore {
   async findings(runId: string): Promise<Finding[]> {
     const all = await this.redis.hvals(this.keys.findings(runId));
     return all.map((v) => FindingSchema.parse(JSON.parse(v))).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Which subtopic brought which finding: every pair, including those whose finding is kept under another subtopic. */
+  async broughtBy(runId: string): Promise<BroughtFinding[]> {
+    return (await this.redis.smembers(this.keys.findingEvidence(runId))).map((m) => {
+      const cut = m.indexOf(' ');
+      return { subtopicId: m.slice(0, cut), findingId: m.slice(cut + 1) };
+    });
   }
 
   async sources(runId: string, ids?: string[]): Promise<Source[]> {

@@ -26,10 +26,14 @@ export class RunKeys {
   findingSubtopics(runId: string): string {
     return `${this.prefix}:run:{${runId}}:finding-subtopics`;
   }
+  /** `<subtopicId> <findingId>` for every accepted finding a subtopic's tasks brought, whichever copy the ledger keeps. */
+  findingEvidence(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:finding-evidence`;
+  }
   report(runId: string): string {
     return `${this.prefix}:run:{${runId}}:report`;
   }
   all(runId: string): string[] {
-    return [this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.findingSubtopics(runId), this.report(runId)];
+    return [this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.findingSubtopics(runId), this.findingEvidence(runId), this.report(runId)];
   }
 }

@@ -181,7 +181,8 @@ export class RunsService {
   /** Evidence per subtopic in the ledger now (it grows as results are merged), and the share the last completed round measured. */
   async coverage(principal: Principal, runId: string): Promise<RunCoverage> {
     const run = await this.get(principal, runId);
-    const evidence = evidenceOf(run.plan, await this.ledger.findings(runId));
+    const [findings, brought] = await Promise.all([this.ledger.findings(runId), this.ledger.broughtBy(runId)]);
+    const evidence = evidenceOf(run.plan, findings, brought);
     const measured = run.rounds.filter((r) => r.status === 'completed').at(-1);
     return { share: measured ? measured.coverage : null, target: this.config.TARGET_COVERAGE, subtopics: subtopicCoverage(run.plan, evidence) };
   }

@@ -137,7 +137,7 @@ export class RoundStep {
   private async complete(run: Run, round: number): Promise<void> {
     const rec = run.rounds.find((r) => r.n === round)!;
     const findings: Finding[] = await this.ledger.findings(run.id);
-    const figures = roundFigures(run.plan!, findings, rec.returned, rec.newFindings);
+    const figures = roundFigures(run.plan!, findings, await this.ledger.broughtBy(run.id), rec.returned, rec.newFindings);
     try {
       await this.afterRound(run, rec, figures, findings);
     } catch (err) {
