@@ -107,8 +107,11 @@ export class ChaosCluster {
   }
 
   get redis(): Redis {
-    this.redisConn ??= new Redis(this.redisUrl, { maxRetriesPerRequest: 3 });
-    this.redisConn.on('error', () => undefined);
+    if (!this.redisConn) {
+      this.redisConn = new Redis(this.redisUrl, { maxRetriesPerRequest: 3 });
+      // Redis is killed on purpose here; one listener keeps its errors from being unhandled.
+      this.redisConn.on('error', () => undefined);
+    }
     return this.redisConn;
   }
 

@@ -61,11 +61,12 @@ describe('result check and intake (real Redis)', () => {
   let keys: RunKeys;
   let events: RunEventsService;
   const engines = new EngineFactory(loadEngineConfig({ CORPORA: `kestrel=${FIXTURE_CORPUS}` }));
+  let metrics: MetricsService;
+  /** A fresh coordinator's result path (a replica, sharing nothing in memory); the metrics only count. */
   const services = (): ResultCheckService => {
     const ledger = new LedgerStore(redis, config, keys);
     const decisions = new DecisionLogService(events);
-    const dispatcher = new TaskDispatcher(queues[0]!, queues[1]!, config, new DispatchedTasks());
-    return new ResultCheckService(new ResultIntakeService(ledger, events), decisions, new MetricsService(dispatcher), engines);
+    return new ResultCheckService(new ResultIntakeService(ledger, events), decisions, metrics, engines);
   };
 
   beforeAll(() => {
@@ -74,6 +75,7 @@ describe('result check and intake (real Redis)', () => {
     queues = [new Queue(COORDINATOR_QUEUE, { connection, prefix }), new Queue(SUBAGENT_QUEUE, { connection, prefix })];
     keys = new RunKeys(prefix);
     events = new RunEventsService(redis, config, keys);
+    metrics = new MetricsService(new TaskDispatcher(queues[0]!, queues[1]!, config, new DispatchedTasks()));
   });
 
   afterAll(async () => {
