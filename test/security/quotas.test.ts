@@ -63,6 +63,40 @@ describe('per-key run quotas', () => {
   });
 });
 
+describe('requests per key per minute', () => {
+  const A = newApiKey();
+  const B = newApiKey();
+  const ADMIN = newApiKey();
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack('request-rate', { workers: 0, env: { API_KEYS: `${A},${B}`, ADMIN_API_KEYS: ADMIN, QUOTA_REQUESTS_PER_MINUTE: '30' } });
+  });
+  afterAll(async () => stack?.stop());
+  const get = (key: string, path = '/v1/research') => fetch(`${stack.coordinator.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+
+  it('the 31st request of a key within a minute gets 429 with Retry-After, on every surface; other keys and admins are not affected', async () => {
+    for (let i = 0; i < 30; i++) expect((await get(A)).status, `request ${i + 1}`).toBe(200);
+    const refused = await get(A);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/30 requests in a minute/);
+    // The board, the MCP endpoint and the page's API are behind the same meter.
+    for (const path of ['/queues/api/queues', '/v1/corpora']) expect((await get(A, path)).status, path).toBe(429);
+    const mcp = await fetch(`${stack.coordinator.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${A}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(429);
+    expect((await get(B)).status).toBe(200);
+    for (let i = 0; i < 40; i++) expect((await get(ADMIN)).status).toBe(200);
+    // The page's own files need no key and are not counted.
+    expect((await fetch(`${stack.coordinator.url}/`)).status).toBe(200);
+  });
+});
+
 describe('concurrent runs and queue backpressure', () => {
   const A = newApiKey();
   const B = newApiKey();

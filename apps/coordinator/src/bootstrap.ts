@@ -14,6 +14,7 @@ import { securityHeaders } from './api/security-headers';
 import { ApiKeys } from './auth/api-keys';
 import { AuthMiddleware } from './auth/auth.middleware';
 import { BOARD_PATH, bullBoardRouter } from './board/bull-board';
+import { RequestRateMiddleware } from './quotas/request-rate.middleware';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator-config';
 import { CoordinatorModule } from './coordinator.module';
 import { mountMcp } from './mcp/mcp-route';
@@ -43,6 +44,8 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   app.use(sameSiteJsonWrites());
   const auth = app.get(AuthMiddleware);
   app.use((req: Request, res: Response, next: NextFunction) => auth.use(req, res, next));
+  const requestRate = app.get(RequestRateMiddleware);
+  app.use((req: Request, res: Response, next: NextFunction) => requestRate.use(req, res, next));
   // 1 MB so that an oversized topic gets zod's clear 400 rather than a bare 413.
   app.useBodyParser('json', { limit: '1mb' });
   app.useGlobalFilters(new HttpErrorsFilter());

@@ -33,7 +33,8 @@ export const CoordinatorConfigSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v === undefined || v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
-  /** Per key (admins excepted): runs started per sliding minute, unfinished runs at once, tokens and US dollars per UTC day; 0 = no limit. */
+  /** Per key (admins excepted): requests per minute, runs started per sliding minute, unfinished runs at once, tokens and US dollars per UTC day; 0 = no limit. */
+  QUOTA_REQUESTS_PER_MINUTE: int(1200),
   QUOTA_RUNS_PER_MINUTE: int(20),
   QUOTA_CONCURRENT_RUNS: int(5),
   QUOTA_TOKENS_PER_DAY: int(20_000_000),

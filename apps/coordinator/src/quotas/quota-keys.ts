@@ -12,6 +12,10 @@ export class QuotaKeys {
   active(owner: string): string {
     return `${this.base(owner)}:active`;
   }
+  /** Requests made in the current minute. */
+  requests(owner: string): string {
+    return `${this.base(owner)}:requests`;
+  }
   /** Tokens spent on one UTC day (`YYYY-MM-DD`). */
   tokens(owner: string, day: string): string {
     return `${this.base(owner)}:tokens:${day}`;

@@ -1,0 +1,44 @@
+import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { REDIS } from '../redis/redis.module';
+import { WindowCounter } from '../redis/window-counter';
+import { QuotaKeys } from './quota-keys';
+
+/**
+ * Requests per key per minute (QUOTA_REQUESTS_PER_MINUTE), on every surface behind the key: REST, SSE, MCP, the
+ * board, the docs. Admins and the keyless local user are not counted, nor the open routes a caller reaches
+ * without a key. Past the limit: 429 with Retry-After until the key's minute is over.
+ */
+@Injectable()
+export class RequestRateMiddleware implements NestMiddleware {
+  private readonly logger = new Logger('RequestRate');
+  private readonly counter: WindowCounter;
+  private readonly keys: QuotaKeys;
+
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {
+    this.counter = new WindowCounter(redis, 60_000);
+    this.keys = new QuotaKeys(config.QUEUE_PREFIX);
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const limit = this.config.QUOTA_REQUESTS_PER_MINUTE;
+    const principal = req.principal;
+    if (!limit || !principal || principal.admin) return next();
+    this.counter.add(this.keys.requests(principal.id)).then(
+      ({ count, resetsInSeconds }) => {
+        if (count <= limit) return next();
+        res.status(429).set('Retry-After', String(resetsInSeconds)).json({ statusCode: 429, error: 'Too Many Requests', message: `this key has made ${limit} requests in a minute, its limit; retry in ${resetsInSeconds} s`, retryAfter: resetsInSeconds });
+      },
+      // The meter is a guard, not a dependency: without Redis the routes fail on their own, with clearer errors.
+      (err: Error) => {
+        this.logger.warn(`request meter unavailable: ${err.message}`);
+        next();
+      },
+    );
+  }
+}
