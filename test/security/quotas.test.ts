@@ -131,6 +131,7 @@ describe('concurrent runs and queue backpressure', () => {
 
 describe('failed authentication and key strength', () => {
   const KEY = newApiKey();
+  const OTHER = newApiKey();
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack('authfail', { workers: 0, env: { API_KEYS: KEY, AUTH_FAILURES_PER_MINUTE: '20' } });
@@ -149,6 +150,25 @@ describe('failed authentication and key strength', () => {
     expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  it('a key that worked from the address while it was failing goes on working once the address is blocked; no other key does', async () => {
+    const vouchStack = await startStack('authvouch', { workers: 0, env: { API_KEYS: `${KEY},${OTHER}`, AUTH_FAILURES_PER_MINUTE: '5' } });
+    try {
+      const call = (key: string) => fetch(`${vouchStack.coordinator.url}/v1/research`, { headers: { authorization: `Bearer ${key}` } });
+      // One client behind the shared address has a stale key; another, the right one.
+      expect((await call(`stale-${'x'.repeat(40)}`)).status).toBe(401);
+      expect((await call(KEY)).status).toBe(200);
+      for (let i = 0; i < 4; i++) expect((await call(`stale-${'x'.repeat(40)}`)).status).toBe(401);
+      expect((await call(`stale-${'x'.repeat(40)}`)).status).toBe(429);
+      expect((await call(KEY)).status).toBe(200);
+      // A right key the address had not used while failing is refused like a wrong one.
+      const other = await call(OTHER);
+      expect(other.status).toBe(429);
+      expect(Number(other.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await vouchStack.stop();
+    }
   });
 
   it('refuses to start with an API key shorter than 32 characters, saying how to make one and never printing it', async () => {

@@ -39,21 +39,30 @@ export class AuthMiddleware implements NestMiddleware {
     }
     const open = isOpen(req.path);
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    if (!open) {
-      const wait = await this.failures.blockedFor(address).catch((err: Error) => (this.logger.warn(`auth throttle unavailable: ${err.message}`), 0));
-      if (wait) {
-        res.status(429).set('Retry-After', String(wait)).json({ statusCode: 429, error: 'Too Many Requests', message: `too many failed authentications from this address; retry in ${wait} s` });
-        return false;
-      }
-    }
+    const unavailable = (err: Error) => this.logger.warn(`auth throttle unavailable: ${err.message}`);
+    const standing = open ? undefined : await this.failures.standing(address).catch((err: Error) => (unavailable(err), undefined));
     // A browser cannot add a bearer header to the board's page and its calls, but it answers a Basic challenge.
     // The browser then sends those credentials unasked, so only the board takes them, and cross-site writes are
     // refused before any route (sameSiteJsonWrites).
     const board = isBoardPath(req.path);
     const principal = this.keys.principalOfHeader(req.headers.authorization, { basic: board });
-    if (principal) req.principal = principal;
-    if (principal || open) return true;
-    await this.failures.record(address).catch((err: Error) => this.logger.warn(`auth throttle unavailable: ${err.message}`));
+    if (standing?.blockedFor) {
+      // A key that worked from this address while it was failing goes on working, so a client that shares the
+      // address with a misconfigured one is not locked out; any other key gets 429, right or wrong, after the same
+      // look-up, so the answer's timing does not tell either.
+      const vouched = await this.failures.vouched(address, principal?.id ?? 'no-such-key').catch((err: Error) => (unavailable(err), false));
+      if (!(principal && vouched)) {
+        res.status(429).set('Retry-After', String(standing.blockedFor)).json({ statusCode: 429, error: 'Too Many Requests', message: `too many failed authentications from this address; retry in ${standing.blockedFor} s` });
+        return false;
+      }
+    }
+    if (principal) {
+      req.principal = principal;
+      if (standing?.failures) await this.failures.vouch(address, principal.id).catch(unavailable);
+      return true;
+    }
+    if (open) return true;
+    await this.failures.record(address).catch(unavailable);
     res
       .status(401)
       .set('WWW-Authenticate', board ? 'Basic realm="Orrery board: any user name, your API key as the password", charset="UTF-8"' : 'Bearer')
