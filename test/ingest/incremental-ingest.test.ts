@@ -56,4 +56,15 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     const plan = await cluster.queue.getJob(ingestJobIds.plan('broken', ingestId));
     expect(plan!.attemptsMade).toBe(1);
   });
+
+  it('a bad line holding emoji fails its ingest, and the corpus can be ingested again once it is fixed', { timeout: 60_000 }, async () => {
+    // JSON.parse quotes the line in its message, cut through an emoji: half of it is a lone surrogate.
+    const good = toJsonl(generatedPassages(3));
+    const path = cluster.file('emoji.jsonl', `${good}x${'😀'.repeat(20)}\n`);
+    await cluster.ingest('emoji', path);
+    await waitFor(async () => (await cluster.state.get('emoji'))?.status === 'failed', 30_000, 'the ingest to fail');
+    expect((await cluster.state.get('emoji'))!.error).toMatch(/emoji\.jsonl:4: not valid JSON/);
+    const fixed = cluster.file('emoji.jsonl', good);
+    expect((await cluster.waitReady('emoji', await cluster.ingest('emoji', fixed))).passages).toBe(3);
+  });
 });

@@ -1,6 +1,12 @@
 import { type IngestProgress, IngestProgressSchema } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 
+/**
+ * The state's scripts decode it with Redis's cjson, which refuses a lone surrogate; an error message can hold one
+ * (JSON.parse quotes a bad line cut through an emoji), so it is stored with U+FFFD in its place.
+ */
+const wellFormed = (text: string): string => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
 /** A chunk's completion is recorded in its plan run's set, so a redone chunk counts once; the last one marks the corpus ready. */
 const CHUNK_DONE = `
 redis.call('SADD', KEYS[2], ARGV[2])
@@ -88,7 +94,7 @@ export class IngestState {
   async fail(corpus: string, ingestId: string, error: string): Promise<void> {
     const current = await this.get(corpus);
     if (!current || current.ingestId !== ingestId) return;
-    await this.update(corpus, ingestId, '', { ...current, status: 'failed', error: error.slice(0, 1000), finishedAt: new Date().toISOString() });
+    await this.update(corpus, ingestId, '', { ...current, status: 'failed', error: wellFormed(error.slice(0, 1000)), finishedAt: new Date().toISOString() });
   }
 
   /** The corpus's last ingest with its chunks done so far; undefined when it was never ingested. */
