@@ -7,7 +7,8 @@ export const TOPIC_MAX_CHARS = 2000;
 /** C0 and C1 controls and DEL, line breaks and tabs excepted: they steer terminals and no question needs them. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Half a surrogate pair: not text, and what JSON consumers such as Redis's cjson refuse. */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * A topic is text a person could have typed: well-formed Unicode (a lone surrogate cannot be stored or

@@ -1,11 +1,11 @@
-import { type IngestProgress, IngestProgressSchema } from '@orrery/protocol';
+import { type IngestProgress, IngestProgressSchema, LONE_SURROGATE } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 
 /**
  * The state's scripts decode it with Redis's cjson, which refuses a lone surrogate; an error message can hold one
  * (JSON.parse quotes a bad line cut through an emoji), so it is stored with U+FFFD in its place.
  */
-const wellFormed = (text: string): string => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+const wellFormed = (text: string): string => text.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
 
 /** A chunk's completion is recorded in its plan run's set, so a redone chunk counts once; the last one marks the corpus ready. */
 const CHUNK_DONE = `
