@@ -2,6 +2,7 @@ import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, Synth
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoordinatorEngine, PlanningInput, PlanningOutput, ProgressReporter, RefinementOutput, SubagentEngine } from '../engine';
 import { ZERO_USAGE } from '../engine';
+import { clipText } from '../hygiene/clip-text';
 
 export interface SimulatedEngineOptions {
   /** Fixed latency of every subagent task, for drills and orchestration benchmarks. */
@@ -33,7 +34,7 @@ export class SimulatedCoordinatorEngine implements CoordinatorEngine {
     const count = Math.min(this.options.subtopics, input.maxSubtopics);
     const subtopics = Array.from({ length: count }, (_, i) => ({
       id: `s${i + 1}`,
-      title: `Aspect ${i + 1} of ${input.topic}`.slice(0, 300),
+      title: clipText(`Aspect ${i + 1} of ${input.topic}`, 300),
       query: `${input.topic} aspect ${i + 1}`.slice(0, 1000),
       facetTerms: [`aspect${i + 1}`],
       excludeTerms: [],
@@ -67,7 +68,7 @@ export class SimulatedCoordinatorEngine implements CoordinatorEngine {
   async replan(input: { round: number; topic: string; maxNewTasks: number }): Promise<RefinementOutput> {
     const newSubtopics = Array.from({ length: Math.max(0, input.maxNewTasks) }, (_, i) => ({
       id: `p${input.round}-${i + 1}`,
-      title: `New angle ${i + 1} on ${input.topic}`.slice(0, 300),
+      title: clipText(`New angle ${i + 1} on ${input.topic}`, 300),
       query: `${input.topic} new angle ${i + 1}`.slice(0, 1000),
       facetTerms: [`angle${i + 1}`],
       excludeTerms: [],
@@ -125,7 +126,7 @@ export class SimulatedSubagentEngine implements SubagentEngine {
     return {
       kind: 'synthesize',
       taskId: task.taskId,
-      title: `Research report: ${task.context.topic}`.slice(0, 300),
+      title: clipText(`Research report: ${task.context.topic}`, 300),
       summary: `This simulated report covers ${sections.length} subtopics with ${cited.size} sources.`,
       sections,
       usage: ZERO_USAGE,

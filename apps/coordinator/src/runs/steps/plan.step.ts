@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { classifyRequest, EngineFactory, emptyUsage } from '@orrery/engines';
+import { classifyRequest, clipText, EngineFactory, emptyUsage } from '@orrery/engines';
 import type { Plan, Run } from '@orrery/protocol';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -78,7 +78,7 @@ export class PlanStep {
     if (!effort.fullPipeline && cls.confidence >= 0.5) {
       const plan: Plan = {
         classification: 'straightforward',
-        subtopics: [{ id: 'answer', title: run.topic.slice(0, 300), query: run.topic.slice(0, 1000), facetTerms: [], excludeTerms: [], origin: 'plan' }],
+        subtopics: [{ id: 'answer', title: clipText(run.topic, 300), query: clipText(run.topic, 1000), facetTerms: [], excludeTerms: [], origin: 'plan' }],
       };
       return { plan, usage: emptyUsage() };
     }
