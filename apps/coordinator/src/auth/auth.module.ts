@@ -3,8 +3,9 @@ import { AdminGuard } from './admin.guard';
 import { ApiKeys } from './api-keys';
 import { AuthFailures } from './auth-failures';
 import { AuthMiddleware } from './auth.middleware';
+import { RequestRateMiddleware } from '../quotas/request-rate.middleware';
 
-/** Who is calling: keys, the principal they resolve to, the failed-auth throttle. Every surface uses it. */
+/** Who is calling and how often: keys, the principal they resolve to, the failed-auth throttle, the per-key request meter. Every surface uses it. */
 @Global()
-@Module({ providers: [ApiKeys, AuthFailures, AuthMiddleware, AdminGuard], exports: [ApiKeys, AuthFailures, AuthMiddleware, AdminGuard] })
+@Module({ providers: [ApiKeys, AuthFailures, AuthMiddleware, RequestRateMiddleware, AdminGuard], exports: [ApiKeys, AuthFailures, AuthMiddleware, RequestRateMiddleware, AdminGuard] })
 export class AuthModule {}

@@ -18,7 +18,6 @@ import { RoundDecision } from './steps/round-decision';
 import { PlanStep } from './steps/plan.step';
 import { RoundStep } from './steps/round.step';
 import { TaskProgressListener } from './task-progress.listener';
-import { RequestRateMiddleware } from '../quotas/request-rate.middleware';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { RunStreamsService } from '../events/run-streams.service';
 import { RunIndex } from './run-index';
@@ -31,7 +30,6 @@ import { RunIndex } from './run-index';
     RunsService,
     RunIndex,
     RunQuotas,
-    RequestRateMiddleware,
     RunStreamsService,
     ResultIntakeService,
     ResultCheckService,
