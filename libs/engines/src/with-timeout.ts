@@ -1,3 +1,5 @@
+import { clipText } from './hygiene/clip-text';
+
 export type TimedResult<T> =
   | { status: 'ok'; value: T; ms: number }
   | { status: 'timeout'; ms: number }
@@ -27,4 +29,9 @@ export async function withTimeout<T>(fn: (signal: AbortSignal) => Promise<T>, ti
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What a timed call threw, as a few hundred characters for a judgement's reason. */
+export function shortError(error: unknown): string {
+  return clipText(error instanceof Error ? error.message : String(error), 300);
 }

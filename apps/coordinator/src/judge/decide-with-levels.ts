@@ -7,7 +7,7 @@ import { L1_MODEL } from './l1-weights';
 import { buildReviewSummary, type ReviewSummary } from './review-summary';
 import { routeByConfidence, type ConfidenceRoute } from './route-by-confidence';
 import { isJudgeVerdict } from './verdict-contract';
-import { withTimeout } from '@orrery/engines';
+import { shortError, withTimeout } from '@orrery/engines';
 
 /** An L2 judge (a model). It must echo `input.stateVersion`; it may honour the abort signal. */
 export type L2Judge = (input: JudgeInput, ctx: { signal: AbortSignal }) => Promise<JudgeVerdict>;
@@ -94,7 +94,7 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
   const res = await withTimeout((signal) => l2(input, { signal }), timeoutMs);
   if (res.status !== 'ok') {
     const flag = res.status === 'timeout' ? 'l2-timeout' : 'l2-error';
-    const why = res.status === 'timeout' ? `L2 judge timed out after ${timeoutMs} ms` : `L2 judge failed: ${errMsg(res.error)}`;
+    const why = res.status === 'timeout' ? `L2 judge timed out after ${timeoutMs} ms` : `L2 judge failed: ${shortError(res.error)}`;
     const v = l2Fallback(input, why, flag);
     trail.push(v);
     return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [...l1Flags, flag, 'act-and-flag'], trail, l2Ms: res.ms };
@@ -143,6 +143,3 @@ function l2Fallback(input: JudgeInput, why: string, flag: DecisionFlag): JudgeVe
   };
 }
 
-function errMsg(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).slice(0, 300);
-}

@@ -3,7 +3,7 @@ import { actionFacts } from './step-actions';
 import { applyStepPivotGuards, stateVersionOf, stepRules } from './step-rules';
 import { STEP_CONFIDENCE, STEP_DEFAULT_TIMEOUT_MS, STEP_ESCALATE_BELOW } from './step-thresholds';
 import type { StepJudgeInput, StepJudgeOptions, StepRule, StepJudgeVerdict } from './step-judge-types';
-import { withTimeout } from '../with-timeout';
+import { shortError, withTimeout } from '../with-timeout';
 
 /** The strict contract a model's answer must meet; anything else counts as no answer. */
 const ModelVerdictSchema = z.strictObject({
@@ -27,7 +27,7 @@ export async function judgeStep(input: StepJudgeInput, opts: StepJudgeOptions = 
   const timeoutMs = opts.timeoutMs ?? STEP_DEFAULT_TIMEOUT_MS;
   const res = await withTimeout((signal) => model(input, { signal }), timeoutMs);
   if (res.status === 'timeout') return l2Fallback(input, l0, 'judge-model-timeout', `judge model timed out after ${timeoutMs} ms: counts as continue`);
-  if (res.status === 'error') return l2Fallback(input, l0, 'judge-model-error', `judge model failed (${errMsg(res.error)}): counts as continue`);
+  if (res.status === 'error') return l2Fallback(input, l0, 'judge-model-error', `judge model failed (${shortError(res.error)}): counts as continue`);
   const parsed = ModelVerdictSchema.safeParse(res.value);
   if (!parsed.success) return l2Fallback(input, l0, 'judge-model-invalid', 'judge model answer broke the output contract: counts as continue');
   const l2: StepJudgeVerdict = { ...parsed.data, level: 'L2', stateVersion: stateVersionOf(input), rule: 'judge-model', reasons: [...l0.reasons, ...parsed.data.reasons] };
@@ -38,6 +38,3 @@ function l2Fallback(input: StepJudgeInput, l0: StepJudgeVerdict, rule: StepRule,
   return { signal: 'continue', confidence: STEP_CONFIDENCE.l2Fallback, level: 'L2', reasons: [...l0.reasons, reason], stateVersion: stateVersionOf(input), rule };
 }
 
-function errMsg(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).slice(0, 300);
-}
