@@ -1,3 +1,4 @@
+import { clipText } from '@orrery/engines';
 import type { StoredRunEvent } from '@orrery/protocol';
 import ora, { type Ora } from 'ora';
 import { forTerminal } from '../terminal/terminal-text';
@@ -68,7 +69,7 @@ export class ProgressRenderer {
         break;
       case 'task.failed':
         this.finished.add(e.taskId);
-        this.line(`task failed: ${e.error.slice(0, 200)}`);
+        this.line(`task failed: ${clipText(e.error, 200)}`);
         break;
       case 'round.completed':
         this.line(`round ${e.round} done: ${e.newFindings} new findings, coverage ${Math.round(e.coverage * 100)}%, novelty ${Math.round(e.novelty * 100)}%`);

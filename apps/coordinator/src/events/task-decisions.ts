@@ -1,4 +1,4 @@
-import type { EngineDecision } from '@orrery/engines';
+import { clipText, type EngineDecision } from '@orrery/engines';
 import type { TaskProgress } from '@orrery/protocol';
 import { createHash } from 'node:crypto';
 import type { DecisionLogService } from './decision-log.service';
@@ -13,14 +13,14 @@ export const DECISION_STAGE_PREFIX = 'decision:';
  */
 export function taskDecision(jobId: string, round: number, progress: TaskProgress): { key: string; decision: EngineDecision } | undefined {
   if (!progress.stage.startsWith(DECISION_STAGE_PREFIX)) return undefined;
-  const type = (progress.decision?.decisionType ?? progress.stage.slice(DECISION_STAGE_PREFIX.length)).slice(0, 60);
+  const type = clipText(progress.decision?.decisionType ?? progress.stage.slice(DECISION_STAGE_PREFIX.length), 60);
   if (!type) return undefined;
   const reported = progress.decision;
   const decision: EngineDecision = {
     decisionType: type,
     level: reported?.level ?? 'L0',
     confidence: reported?.confidence ?? 1,
-    conclusion: (reported?.conclusion ?? progress.message).slice(0, 2000),
+    conclusion: clipText(reported?.conclusion ?? progress.message, 2000),
     signals: { ...reported?.signals, taskId: jobId, round, origin: 'subagent' },
   };
   const digest = createHash('sha1').update(`${type}\n${decision.conclusion}`).digest('hex').slice(0, 12);

@@ -1,5 +1,6 @@
 import type { Decision } from '@orrery/protocol';
 import type { JudgeVerdict } from './judge-types';
+import { clipText } from '@orrery/engines';
 
 /** A verdict as the protocol's structured decision record (the `decision` run event). */
 export function verdictToDecision(runId: string, verdict: JudgeVerdict, opts: { now: Date; flags?: readonly string[]; decisionType?: string }): Decision {
@@ -9,7 +10,7 @@ export function verdictToDecision(runId: string, verdict: JudgeVerdict, opts: { 
     decisionType: opts.decisionType ?? 'judge',
     level: verdict.level,
     confidence: verdict.confidence,
-    conclusion: `${verdict.signal}: ${verdict.reason}`.slice(0, 2000),
+    conclusion: clipText(`${verdict.signal}: ${verdict.reason}`, 2000),
     signals: { ...verdict.signals, signal: verdict.signal, ...(opts.flags && opts.flags.length ? { flags: [...opts.flags] } : {}) },
     stateVersion: verdict.stateVersion,
   };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineFactory, type JudgeInput as ModelJudgeInput } from '@orrery/engines';
+import { clipText, EngineFactory, type JudgeInput as ModelJudgeInput } from '@orrery/engines';
 import type { Round, Run, TokenUsage } from '@orrery/protocol';
 import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -70,7 +70,7 @@ export class RoundJudgeService {
           decisionType: 'judge',
           level: v.level,
           confidence: v.confidence,
-          conclusion: `${v.signal}: ${v.reason}`.slice(0, 2000),
+          conclusion: clipText(`${v.signal}: ${v.reason}`, 2000),
           signals: {
             ...v.signals,
             signal: v.signal,
@@ -78,7 +78,7 @@ export class RoundJudgeService {
             flags: decision.flags,
             input: inputSummary(input),
             // What the model answered, word for word, and how long it took (the L2 entry only).
-            ...(v.level === 'L2' && decision.l2Ms !== undefined ? { latencyMs: Math.round(decision.l2Ms), ...(raw !== undefined ? { modelReply: raw.slice(0, 1000) } : {}) } : {}),
+            ...(v.level === 'L2' && decision.l2Ms !== undefined ? { latencyMs: Math.round(decision.l2Ms), ...(raw !== undefined ? { modelReply: clipText(raw, 1000) } : {}) } : {}),
           },
         },
         v.stateVersion,

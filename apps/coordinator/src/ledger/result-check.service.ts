@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage } from '@orrery/protocol';
-import { EngineFactory, ZERO_USAGE } from '@orrery/engines';
+import { clipText, EngineFactory, ZERO_USAGE } from '@orrery/engines';
 import { BoundedMap } from '@orrery/runtime';
 import { DecisionLogService } from '../events/decision-log.service';
 import { logReportedDecisions } from '../events/task-decisions';
@@ -92,7 +92,7 @@ export class ResultCheckService {
         decisionType: 'result-verdict',
         level: 'L0',
         confidence: verdict.verdict === 'pass' ? 0.95 : 0.85,
-        conclusion: `${verdict.verdict}: ${verdict.detail}`.slice(0, 2000),
+        conclusion: clipText(`${verdict.verdict}: ${verdict.detail}`, 2000),
         signals: {
           taskId: task.taskId,
           verdict: verdict.verdict,
@@ -102,7 +102,7 @@ export class ResultCheckService {
           scope: verdict.checks.scope.status,
           kept: filtered.kept,
           dropped: filtered.dropped,
-          ...(verdict.failures ? { failures: verdict.failures.map((f) => `${f.findingId}: ${f.issues.join(', ')}`).join('; ').slice(0, 1000) } : {}),
+          ...(verdict.failures ? { failures: clipText(verdict.failures.map((f) => `${f.findingId}: ${f.issues.join(', ')}`).join('; '), 1000) } : {}),
         },
       },
       stateVersion,
@@ -128,7 +128,7 @@ export class ResultCheckService {
             ...task,
             taskId: jobIds.retryTask(task.taskId, attempt + 1),
             knownSourceIds: [...new Set([...task.knownSourceIds, ...rejectedSourceIds(value, filtered.result)])].slice(0, 5000),
-            context: { ...task.context, correction: (verdict.correction ?? verdict.detail).slice(0, 2000) },
+            context: { ...task.context, correction: clipText(verdict.correction ?? verdict.detail, 2000) },
           }
         : undefined;
     return {

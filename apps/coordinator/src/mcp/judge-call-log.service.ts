@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { StepJudgeInput, StepJudgeVerdict } from '@orrery/engines';
+import { clipText, type StepJudgeInput, type StepJudgeVerdict } from '@orrery/engines';
 import type { Decision } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -31,7 +31,7 @@ export class JudgeCallLog {
       decisionType: 'step-judge',
       level: verdict.level,
       confidence: verdict.confidence,
-      conclusion: `${verdict.signal}: ${verdict.reasons.join('; ')}`.slice(0, 2000),
+      conclusion: clipText(`${verdict.signal}: ${verdict.reasons.join('; ')}`, 2000),
       signals: {
         signal: verdict.signal,
         rule: verdict.rule,
@@ -39,7 +39,7 @@ export class JudgeCallLog {
         step: input.step,
         recentActions: input.recentActions?.length ?? 0,
         history: input.history?.length ?? 0,
-        input: JSON.stringify(input).slice(0, 8000),
+        input: clipText(JSON.stringify(input), 8000),
       },
       stateVersion: verdict.stateVersion,
     };

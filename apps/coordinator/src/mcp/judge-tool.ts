@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { type EngineFactory, type JudgeInput as ModelJudgeInput, judgeStep, type StepJudgeInput, type StepJudgeModel } from '@orrery/engines';
+import { clipText, type EngineFactory, type JudgeInput as ModelJudgeInput, judgeStep, type StepJudgeInput, type StepJudgeModel } from '@orrery/engines';
 import { type JudgeToolInput, JudgeToolInputSchema } from '@orrery/protocol';
 import type { Principal } from '../auth/principal';
 import type { CoordinatorConfig } from '../config/coordinator-config';
@@ -35,7 +35,7 @@ export function stepJudgeModelOf(engines: EngineFactory): StepJudgeModel | undef
   const engine = engines.coordinator('anthropic');
   if (!hasModelJudge(engine)) return undefined;
   return async (input, { signal }) => {
-    const actions = (input.recentActions ?? []).map((a) => (typeof a === 'string' ? a : `${a.action}${a.result !== undefined ? ` → ${a.result.slice(0, 300)}` : ''}`));
+    const actions = (input.recentActions ?? []).map((a) => (typeof a === 'string' ? a : `${a.action}${a.result !== undefined ? ` → ${clipText(a.result, 300)}` : ''}`));
     const pivots = (input.history ?? []).filter((h) => (typeof h === 'string' ? h : h.signal) === 'pivot').length;
     const v = await engine.judgeVerdict({
       goal: input.goal,

@@ -1,4 +1,4 @@
-import type { EngineDecision } from '@orrery/engines';
+import { clipText, type EngineDecision } from '@orrery/engines';
 import type { RequestClass, Subtopic } from '@orrery/protocol';
 import { budgetCall } from '../budget/budget-thresholds';
 import { applyPivotGuards } from '../judge/pivot-guard';
@@ -130,9 +130,9 @@ export function nextMove(input: PolicyInput): NextMove {
     const guarded = applyPivotGuards(verdict.verdict, verdict.input);
     history = signalHistory(state.history, guarded, state.round);
     if (verdict.outcome === 'needs_review') {
-      return { kind: 'review', rule: 'judge-review', cause: 'judge-unsure', history, decision: { decisionType: 'escalation', level: 'L3', confidence: guarded.confidence, conclusion: `needs review: the judge is unsure (${guarded.reason})`.slice(0, 2000), signals: { ...signals, rule: 'judge-review' } } };
+      return { kind: 'review', rule: 'judge-review', cause: 'judge-unsure', history, decision: { decisionType: 'escalation', level: 'L3', confidence: guarded.confidence, conclusion: clipText(`needs review: the judge is unsure (${guarded.reason})`, 2000), signals: { ...signals, rule: 'judge-review' } } };
     }
-    if (guarded.signal === 'stop') return end('judge-stop', guarded.confidence, `synthesize: ${guarded.level} judge says stop (${guarded.reason})`.slice(0, 2000), history);
+    if (guarded.signal === 'stop') return end('judge-stop', guarded.confidence, clipText(`synthesize: ${guarded.level} judge says stop (${guarded.reason})`, 2000), history);
     signal = guarded.signal;
   }
 

@@ -1,6 +1,7 @@
 import type { Finding, Source, SynthesizeResult } from '@orrery/protocol';
 import { citationHolds } from '../report/report-assembler';
 import { CORRECTION_MAX_CHARS } from './verdict-thresholds';
+import { clipText } from '@orrery/engines';
 
 /** The writer's draft: pass; retry once with the correction; then discard to a findings-only report. */
 export interface ReportVerdict {
@@ -30,7 +31,7 @@ export function verdictOnReport(written: SynthesizeResult, ledger: { findings: r
   }
   written.sections.forEach((s, si) =>
     s.paragraphs.forEach((p, pi) => {
-      const where = `section ${si + 1} ("${s.title.slice(0, 60)}"), paragraph ${pi + 1}`;
+      const where = `section ${si + 1} ("${clipText(s.title, 60)}"), paragraph ${pi + 1}`;
       for (const c of p.citations) if (!sources.has(c.sourceId)) issues.push(`${where}: cites "${c.sourceId}", which is not in the ledger`);
       if (!p.citations.some(backs)) issues.push(`${where}: cites no finding`);
     }),

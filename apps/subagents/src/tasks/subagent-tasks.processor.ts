@@ -1,6 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { EngineFactory, type ProgressUpdate, stepJudgeSettingsFromEnv } from '@orrery/engines';
+import { clipText, EngineFactory, type ProgressUpdate, stepJudgeSettingsFromEnv } from '@orrery/engines';
 import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -105,7 +105,7 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
       // Retryable (529/5xx after the engine's retries, connection): thrown as is, so the job's backoff retries it.
       // Permanent (4xx, output invalid with no fallback, data failing its schema): UnrecoverableError, no more attempts.
       const out = toJobError(err);
-      await job.log(`${workerName}: ${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`.slice(0, 2000)).catch(() => undefined);
+      await job.log(clipText(`${workerName}: ${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`, 2000)).catch(() => undefined);
       throw out;
     } finally {
       clearTimeout(taken);

@@ -65,8 +65,8 @@ function toSubtopics(drafts: SubtopicDraft[], origin: Subtopic['origin'], taken:
     return {
       id,
       title: clipText(d.title, 300),
-      query: d.query.slice(0, 1000),
-      facetTerms: d.facetTerms.map((t) => t.slice(0, 100)).slice(0, 50),
+      query: clipText(d.query, 1000),
+      facetTerms: d.facetTerms.map((t) => clipText(t, 100)).slice(0, 50),
       excludeTerms: d.excludeTerms.map((t) => t.slice(0, 100)),
       origin,
     };
@@ -86,7 +86,7 @@ const l2 = (decisionType: string, confidence: number, conclusion: string, signal
   decisionType,
   level: 'L2',
   confidence,
-  conclusion: conclusion.slice(0, 2000),
+  conclusion: clipText(conclusion, 2000),
   signals,
 });
 
@@ -219,7 +219,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     const sample = input.plan.subtopics
       .map((s) => {
         const fs = input.findings.filter((f) => f.subtopicId === s.id).slice(0, 8);
-        return `## ${s.id}: ${r.text(s.title)} (${input.evidence[s.id] ?? 0} findings)\n${fs.map((f) => `- ${r.text(f.claim).slice(0, 400)}`).join('\n')}`;
+        return `## ${s.id}: ${r.text(s.title)} (${input.evidence[s.id] ?? 0} findings)\n${fs.map((f) => `- ${clipText(r.text(f.claim), 400)}`).join('\n')}`;
       })
       .join('\n');
     const topic = r.text(input.topic);

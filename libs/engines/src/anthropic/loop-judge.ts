@@ -2,6 +2,7 @@ import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { EngineDecision } from '../engine';
 import { judgeStep, STEP_ESCALATE_BELOW, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '../step-judge';
 import type { LoopStep, StepVerdict } from './agent-loop';
+import { clipText } from '../hygiene/clip-text';
 
 export interface LoopJudgeOptions {
   goal: string;
@@ -38,7 +39,7 @@ interface Pending {
 const summaryOf = (input: StepJudgeInput): string => {
   const last = input.recentActions?.at(-1);
   const action = last === undefined ? '(none)' : typeof last === 'string' ? last : `${last.action}${last.newInformation === false ? ' (nothing new)' : ''}`;
-  return `step ${input.step}${input.maxSteps ? ` of ${input.maxSteps}` : ''}; ${input.stateSummary}; last call ${action}`.slice(0, 500);
+  return clipText(`step ${input.step}${input.maxSteps ? ` of ${input.maxSteps}` : ''}; ${input.stateSummary}; last call ${action}`, 500);
 };
 
 /** stop > pivot > continue: when two levels disagree the more conservative wins. */
@@ -51,7 +52,7 @@ function actionsOf(content: ContentBlock[], newSources: number): StepAction[] {
     if (b.type !== 'tool_use' && b.type !== 'server_tool_use') continue;
     const input = (b.input ?? {}) as Record<string, unknown>;
     const what = input['query'] ?? input['id'] ?? input['url'] ?? JSON.stringify(input);
-    out.push({ action: `${b.name}: ${String(what).slice(0, 300)}`, newInformation: newSources > 0 });
+    out.push({ action: `${b.name}: ${clipText(String(what), 300)}`, newInformation: newSources > 0 });
   }
   return out;
 }
@@ -168,8 +169,8 @@ export class LoopJudge {
       decisionType: 'loop-judge',
       level: v.level,
       confidence: v.confidence,
-      conclusion: `${this.o.label}: ${conclusion}`.slice(0, 2000),
-      signals: { step, stateVersion: v.stateVersion, mode, rule: v.rule, signal: v.signal, input: this.summary, ...(reply !== undefined ? { modelReply: reply.slice(0, 1000) } : {}), ...extra },
+      conclusion: clipText(`${this.o.label}: ${conclusion}`, 2000),
+      signals: { step, stateVersion: v.stateVersion, mode, rule: v.rule, signal: v.signal, input: this.summary, ...(reply !== undefined ? { modelReply: clipText(reply, 1000) } : {}), ...extra },
     };
   }
 }

@@ -32,7 +32,7 @@ const budgetDecision = (conclusion: string, signals: EngineDecision['signals']):
   decisionType: 'budget-stop',
   level: 'L0',
   confidence: 1,
-  conclusion: conclusion.slice(0, 2000),
+  conclusion: clipText(conclusion, 2000),
   signals,
 });
 
@@ -49,8 +49,8 @@ const pastDeadline = (b: TaskBudget | undefined, err: unknown): boolean =>
 async function reportDecision(progress: ProgressReporter, d: EngineDecision): Promise<void> {
   await progress({
     stage: `decision:${d.decisionType}`.slice(0, 100),
-    message: d.conclusion.slice(0, 500),
-    decision: { ...d, decisionType: d.decisionType.slice(0, 60), conclusion: d.conclusion.slice(0, 2000) },
+    message: clipText(d.conclusion, 500),
+    decision: { ...d, decisionType: clipText(d.decisionType, 60), conclusion: clipText(d.conclusion, 2000) },
   });
 }
 
@@ -91,7 +91,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       return this.searchFallback(task, progress, usage, decisions, redactor, 'no research tool is configured (web search off and no corpus)');
     }
 
-    await progress({ stage: 'research', message: `researching: ${redactor.text(task.query).slice(0, 400)}`, fraction: 0.1 });
+    await progress({ stage: 'research', message: `researching: ${clipText(redactor.text(task.query), 400)}`, fraction: 0.1 });
     const budget = this.loopBudget(task.budget);
     const judge = this.loopJudge(task, redactor, usage, budget);
     let loop: AgentLoopResult;
@@ -480,7 +480,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       decisionType: 'fallback',
       level: 'L2',
       confidence: 1,
-      conclusion: `${step}: ${why}; ${this.fallback ? `fell back to the ${this.fallback.name} engine` : 'no fallback engine configured'}`.slice(0, 2000),
+      conclusion: clipText(`${step}: ${why}; ${this.fallback ? `fell back to the ${this.fallback.name} engine` : 'no fallback engine configured'}`, 2000),
       signals: { step, fallbackEngine: this.fallback?.name ?? null },
     };
   }

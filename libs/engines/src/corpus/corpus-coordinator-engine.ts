@@ -8,6 +8,7 @@ import { assignExclusions, expectedPassages, overviewSubtopic, subtopicFromFacet
 import { jaccard } from './overlap';
 import type { CorpusIndex } from './corpus-index';
 import { DEFAULT_TOPIC_PROFILE, topicProfile, type TopicProfile, type TopicProfileOptions } from './topic-profile';
+import { clipText } from '../hygiene/clip-text';
 
 export interface CorpusCoordinatorOptions {
   coverageThreshold: number;
@@ -101,7 +102,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
       decisionType: 'plan',
       level: 'L0',
       confidence: 0.85,
-      conclusion: `${cls} request: ${plan.subtopics.length} subtopics: ${plan.subtopics.map((s) => s.title).join('; ')}`.slice(0, 2000),
+      conclusion: clipText(`${cls} request: ${plan.subtopics.length} subtopics: ${plan.subtopics.map((s) => s.title).join('; ')}`, 2000),
       signals: {
         classification: cls,
         topicTerms: profile.terms,

@@ -45,7 +45,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
       if (answer) return this.answered(task, index, answer, progress);
     }
     const profile = topicProfile(index, task.context.topic, this.profileOptions);
-    await progress({ stage: 'searching', message: `BM25 search: ${task.query}`.slice(0, 500), fraction: 0.4 });
+    await progress({ stage: 'searching', message: clipText(`BM25 search: ${task.query}`, 500), fraction: 0.4 });
     const known = new Set(task.knownSourceIds);
     const ranked = rankForSubtopic(index, profile, {
       query: task.query,
@@ -87,12 +87,12 @@ export class CorpusSubagentEngine implements SubagentEngine {
   private async answered(task: SearchTask, index: CorpusIndex, answer: CorpusAnswer, progress: ProgressReporter): Promise<SearchResult> {
     await progress({
       stage: 'decision:answer',
-      message: answer.text.slice(0, 500),
+      message: clipText(answer.text, 500),
       decision: {
         decisionType: 'answer',
         level: 'L0',
         confidence: answer.found ? 0.85 : 0.6,
-        conclusion: (answer.found ? `answered: ${answer.text}` : `not in the corpus: ${answer.text}`).slice(0, 2000),
+        conclusion: clipText(answer.found ? `answered: ${answer.text}` : `not in the corpus: ${answer.text}`, 2000),
         signals: answer.signals,
       },
     });

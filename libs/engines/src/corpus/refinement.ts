@@ -6,6 +6,7 @@ import { mineFacets, type Facet } from './facets';
 import { coveredShare, jaccard } from './overlap';
 import { assignExclusions, expectedPassages, facetCovered, subtopicFromFacet } from './subtopic-builder';
 import type { TopicProfile } from './topic-profile';
+import { clipText } from '../hygiene/clip-text';
 
 export interface RefinementOptions {
   /** A subtopic with fewer findings than this came back thin. */
@@ -116,7 +117,7 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
   return {
     newSubtopics,
     thinSubtopicIds: thin,
-    conclusion: conclusion.slice(0, 2000),
+    conclusion: clipText(conclusion, 2000),
     signals: { ...baseSignals, mode, newSubtopics: newSubtopics.map((s) => s.id), thin, expectedNewPassages: expectedNew, stop: !newSubtopics.length && !thin.length },
   };
 }
@@ -127,7 +128,7 @@ export function eraSubtopic(topic: string, era: Era, prefix = ''): Subtopic {
   return {
     id: `${prefix}era-${era.start}`,
     title: `${era.start}–${era.end}`,
-    query: topic.slice(0, 1000),
+    query: clipText(topic, 1000),
     facetTerms: years,
     excludeTerms: [],
     origin: 'refinement',

@@ -35,7 +35,7 @@ export class SimulatedCoordinatorEngine implements CoordinatorEngine {
     const subtopics = Array.from({ length: count }, (_, i) => ({
       id: `s${i + 1}`,
       title: clipText(`Aspect ${i + 1} of ${input.topic}`, 300),
-      query: `${input.topic} aspect ${i + 1}`.slice(0, 1000),
+      query: clipText(`${input.topic} aspect ${i + 1}`, 1000),
       facetTerms: [`aspect${i + 1}`],
       excludeTerms: [],
       origin: 'plan' as const,
@@ -69,7 +69,7 @@ export class SimulatedCoordinatorEngine implements CoordinatorEngine {
     const newSubtopics = Array.from({ length: Math.max(0, input.maxNewTasks) }, (_, i) => ({
       id: `p${input.round}-${i + 1}`,
       title: clipText(`New angle ${i + 1} on ${input.topic}`, 300),
-      query: `${input.topic} new angle ${i + 1}`.slice(0, 1000),
+      query: clipText(`${input.topic} new angle ${i + 1}`, 1000),
       facetTerms: [`angle${i + 1}`],
       excludeTerms: [],
       origin: 'refinement' as const,

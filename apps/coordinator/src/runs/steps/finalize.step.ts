@@ -17,6 +17,7 @@ import { assembleReport, directAnswer, fallbackSections } from '../../report/rep
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
+import { clipText } from '@orrery/engines';
 
 /** The last step: check the writer's citations against the ledger, store the report, end the run. */
 @Injectable()
@@ -67,7 +68,7 @@ export class FinalizeStep {
         decisionType: 'writer-verdict',
         level: 'L0',
         confidence: 0.95,
-        conclusion: `${check.verdict}: ${check.issues.length ? check.issues.slice(0, 3).join('; ') : 'every paragraph and summary claim cites a finding of the ledger'}${check.verdict === 'discard' ? '; the report is built from the findings alone' : ''}`.slice(0, 2000),
+        conclusion: clipText(`${check.verdict}: ${check.issues.length ? check.issues.slice(0, 3).join('; ') : 'every paragraph and summary claim cites a finding of the ledger'}${check.verdict === 'discard' ? '; the report is built from the findings alone' : ''}`, 2000),
         signals: { attempt, verdict: check.verdict, issues: check.issues.length },
       });
       if (retry) {
@@ -89,7 +90,7 @@ export class FinalizeStep {
         decisionType: 'fallback',
         level: 'L0',
         confidence: 1,
-        conclusion: `writer unavailable (${why.slice(0, 300)}): report built from ledger findings`,
+        conclusion: `writer unavailable (${clipText(why, 300)}): report built from ledger findings`,
         signals: { writerResults: values.length },
       });
       written = fallbackSections(run, await this.ledger.findings(runId), this.config.MAX_CITATIONS);

@@ -16,6 +16,7 @@ import { addUsage } from '../usage';
 import { applyMove } from '../apply-move';
 import { PendingDispatch } from './pending-dispatch';
 import { RoundDecision } from './round-decision';
+import { clipText } from '@orrery/engines';
 
 export class StaleStateError extends Error {
   constructor(readonly currentVersion: number) {
@@ -77,7 +78,7 @@ export class RoundStep {
         r.usage = addUsage(r.usage, o.usage);
         r.counters.tasksCompleted += o.ok ? 1 : 0;
         r.counters.tasksFailed += o.ok ? 0 : 1;
-        if (o.error) r.errors.push({ ts: now, step: `round ${round}`, message: `${o.taskId}: ${o.error}`.slice(0, 2000) });
+        if (o.error) r.errors.push({ ts: now, step: `round ${round}`, message: clipText(`${o.taskId}: ${o.error}`, 2000) });
       }
       const fresh = retries.filter((t) => !x.taskIds.includes(t.taskId));
       if (fresh.length) {
@@ -125,7 +126,7 @@ export class RoundStep {
       }),
     );
     for (const { taskId, reason } of settled.failed) {
-      const error = reason.slice(0, 2000);
+      const error = clipText(reason, 2000);
       await this.events.append(run.id, `task.failed:${taskId}`, 'task.failed', { round, taskId, error });
       this.metrics.taskOutcome('search', 'failed');
       outcomes.push({ taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error });
