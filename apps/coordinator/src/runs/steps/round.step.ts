@@ -137,8 +137,8 @@ export class RoundStep {
   /** All tasks of the round are settled: measure coverage and novelty, judge, and move on. */
   private async complete(run: Run, round: number): Promise<void> {
     const rec = run.rounds.find((r) => r.n === round)!;
-    const findings: Finding[] = await this.ledger.findings(run.id);
-    const figures = roundFigures(run.plan!, findings, await this.ledger.broughtBy(run.id), rec.returned, rec.newFindings);
+    const [findings, brought] = await Promise.all([this.ledger.findings(run.id), this.ledger.broughtBy(run.id)]);
+    const figures = roundFigures(run.plan!, findings, brought, rec.returned, rec.newFindings);
     try {
       await this.afterRound(run, rec, figures, findings);
     } catch (err) {
