@@ -97,13 +97,13 @@ describe('requests per key per minute', () => {
   });
 });
 
-describe('concurrent runs and queue backpressure', () => {
+describe('concurrent runs', () => {
   const A = newApiKey();
-  const B = newApiKey();
   let stack: Stack;
   beforeAll(async () => {
-    // No workers: every run stays in research with its 4 tasks waiting.
-    stack = await startStack('backpressure', { workers: 0, env: { API_KEYS: `${A},${B}`, QUOTA_CONCURRENT_RUNS: '2', QUEUE_MAX_WAITING: '6' } });
+    // No workers: every run stays in research. No queue bound, so the refusal is the key's own limit whatever the
+    // plans have queued by then.
+    stack = await startStack('concurrent', { workers: 0, env: { API_KEYS: A, QUOTA_CONCURRENT_RUNS: '2', QUEUE_MAX_WAITING: '0' } });
   });
   afterAll(async () => stack?.stop());
 
@@ -118,8 +118,20 @@ describe('concurrent runs and queue backpressure', () => {
     expect(cancel.status).toBe(202);
     expect((await post(stack.coordinator.url, A)).status).toBe(202);
   });
+});
+
+describe('queue backpressure', () => {
+  const A = newApiKey();
+  const B = newApiKey();
+  let stack: Stack;
+  beforeAll(async () => {
+    // No workers: every run stays in research with its 4 tasks waiting.
+    stack = await startStack('backpressure', { workers: 0, env: { API_KEYS: `${A},${B}`, QUEUE_MAX_WAITING: '6' } });
+  });
+  afterAll(async () => stack?.stop());
 
   it('while more tasks wait than QUEUE_MAX_WAITING, every key gets 503 with Retry-After, and nothing is queued', async () => {
+    for (let i = 0; i < 2; i++) expect((await post(stack.coordinator.url, A)).status).toBe(202);
     await waitFor(async () => (await stack.queues.subagents.getWaitingCount()) > 6, 20_000, 'the tasks to queue up');
     const before = await stack.queues.coordinator.count();
     const refused = await post(stack.coordinator.url, B);

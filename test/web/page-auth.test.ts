@@ -108,6 +108,8 @@ describe('the page behind API_KEYS', () => {
     const created = await fetch(`${url}/v1/research`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ topic: 'a slow simulated topic about locks', engine: 'simulated' }) });
     expect(created.status).toBe(202);
     const { id } = (await created.json()) as { id: string };
+    // Held until the first tab has let its place go: a run that ended first would leave no stream to wait for.
+    await stack.queues.subagents.pause();
     const tab = async () => {
       const w = await watchedPage(browser);
       await w.page.goto(`${url}/#/runs/${id}`);
@@ -122,6 +124,7 @@ describe('the page behind API_KEYS', () => {
     await refused;
     await second.page.locator('#connection[data-state="reconnecting"]').waitFor();
     await first.context.close();
+    await stack.queues.subagents.resume();
     await second.page.locator('#connection[data-state="live"], #connection[data-state="ended"]').waitFor({ timeout: 20_000 });
     await second.page.locator('#run-status.status-done').waitFor({ timeout: 30_000 });
     expect(await second.trouble()).toEqual({ csp: [], errors: [], dialogs: [] });
