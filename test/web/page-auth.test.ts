@@ -112,16 +112,20 @@ describe('the page behind API_KEYS', () => {
     await stack.queues.subagents.pause();
     const tab = async () => {
       const w = await watchedPage(browser);
+      // Recorded from the start: the refusal can come before the test gets to wait for it.
+      const eventStatuses: number[] = [];
+      w.page.on('response', (r) => {
+        if (new URL(r.url()).pathname.endsWith('/events')) eventStatuses.push(r.status());
+      });
       await w.page.goto(`${url}/#/runs/${id}`);
       await w.page.getByLabel('API key', { exact: true }).fill(KEY);
       await w.page.getByLabel('API key', { exact: true }).press('Enter');
-      return w;
+      return { ...w, eventStatuses };
     };
     const first = await tab();
     await first.page.locator('#connection[data-state="live"]').waitFor();
     const second = await tab();
-    const refused = second.page.waitForResponse((r) => r.url().endsWith('/events') && r.status() === 429);
-    await refused;
+    await expect.poll(() => second.eventStatuses, { timeout: 30_000 }).toContain(429);
     await second.page.locator('#connection[data-state="reconnecting"]').waitFor();
     await first.context.close();
     await stack.queues.subagents.resume();
