@@ -1,3 +1,4 @@
+import { BUILTIN_CORPUS } from '@orrery/protocol';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCorporaSpec } from './corpora-config';
@@ -12,7 +13,7 @@ import { openPassageStore } from '../store/open-passage-store';
 import type { PassageStore } from '../store/passage-store';
 import { DEFAULT_WORKING_SET, topicWorkingSet, type WorkingSetOptions } from './topic-working-set';
 
-export const BUILTIN_CORPUS = 'sotu';
+export { BUILTIN_CORPUS };
 
 export type CorpusKind = 'builtin' | 'jsonl' | 'folder' | 'memory';
 
