@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { CorpusNameSchema, IngestCorpusNameSchema } from './names';
 
-/** Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt files, on the planning worker's disk. */
-export const IngestSourceSchema = z.strictObject({ kind: z.enum(['jsonl', 'folder']), path: z.string().min(1).max(4096) });
+/**
+ * Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt files, on the planning worker's disk; every file
+ * it reads must lie in one of the `within` folders once symlinks are resolved (those the request's path was checked
+ * against, or the operator's own path).
+ */
+export const IngestSourceSchema = z.strictObject({
+  kind: z.enum(['jsonl', 'folder']),
+  path: z.string().min(1).max(4096),
+  within: z.array(z.string().min(1).max(4096)).min(1).max(64),
+});
 export type IngestSource = z.infer<typeof IngestSourceSchema>;
 
 /** A passage as a chunk job carries it to the store (the shape of the store port's StoredPassage). */
