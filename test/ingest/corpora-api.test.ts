@@ -107,12 +107,14 @@ describe('POST /v1/corpora and research on a corpus still ingesting', () => {
 describe('POST /v1/corpora without INGEST_ROOTS', () => {
   const cluster = new IngestCluster('ingest-no-roots');
   const admin = newApiKey();
+  const user = newApiKey();
   let coordinator: ServiceProcess & { url: string };
   const path = cluster.file('docs.jsonl', toJsonl(generatedPassages(20)));
+  const environ = cluster.file('environ.jsonl', `${toJsonl(generatedPassages(2))}PORT=39101\0SECRET=hunter2\n`);
   const post = (body: unknown) => fetch(`${coordinator.url}/v1/corpora`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   beforeAll(async () => {
-    coordinator = await startCoordinatorProcess({ ...cluster.env, API_KEYS: newApiKey(), ADMIN_API_KEYS: admin, CORPORA: `docs=${path}` });
+    coordinator = await startCoordinatorProcess({ ...cluster.env, API_KEYS: user, ADMIN_API_KEYS: admin, CORPORA: `docs=${path},environ=${environ}` });
   });
   afterAll(async () => {
     await coordinator.kill('SIGKILL');
@@ -126,5 +128,21 @@ describe('POST /v1/corpora without INGEST_ROOTS', () => {
       expect((await res.json()).message, p).toMatch(/until its operator sets INGEST_ROOTS/);
     }
     expect((await post({ name: 'docs' })).status).toBe(202);
+  });
+
+  it('a configured corpus that cannot be read fails its run with the line and the problem, not the path or the text', { timeout: 60_000 }, async () => {
+    const get = (route: string) => fetch(`${coordinator.url}${route}`, { headers: { authorization: `Bearer ${user}` } });
+    const started = await fetch(`${coordinator.url}/v1/research`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ topic: 'What do the documents say about salmon?', corpus: 'environ' }),
+    });
+    expect(started.status).toBe(202);
+    const { id } = await started.json();
+    let run: { status: string } = { status: '' };
+    await waitFor(async () => ['done', 'failed', 'needs_review'].includes((run = await (await get(`/v1/research/${id}`)).json()).status), 45_000, 'the run to end');
+    const everything = JSON.stringify(run) + (await (await get(`/v1/research/${id}/events`)).text());
+    expect(everything).toContain('line 3: not valid JSON');
+    for (const leak of [cluster.dir, 'environ.jsonl', 'PORT', 'hunter2']) expect(everything).not.toContain(leak);
   });
 });
