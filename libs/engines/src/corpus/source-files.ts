@@ -1,4 +1,4 @@
-import { closeSync, constants, createReadStream, fstatSync, openSync, readdirSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, sep } from 'node:path';
 
 /**
@@ -35,6 +35,8 @@ export interface ReadScope {
 export const OPERATOR_SCOPE: ReadScope = { limits: DEFAULT_READ_LIMITS };
 
 const CHUNK_BYTES = 64 * 1024;
+/** Linux names the file an open descriptor reads: checked again after opening, so a folder swapped for a symlink in between is caught. */
+const FD_PATHS = existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined;
 /** Never wait on a FIFO swapped in after the check, never follow a symlink swapped in at the last component. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
@@ -182,7 +184,8 @@ export class SourceFiles {
       throw refuse(where, problemOf(err), real, err);
     }
     const opened = fstatSync(fd);
-    if (!opened.isFile() || opened.ino !== before.ino || opened.dev !== before.dev) {
+    const openedPath = FD_PATHS ? readlinkSync(`${FD_PATHS}/${fd}`) : real;
+    if (!opened.isFile() || opened.ino !== before.ino || opened.dev !== before.dev || (this.roots && !this.roots.some((root) => liesWithin(openedPath, root)))) {
       closeSync(fd);
       throw refuse(where, 'changed while it was opened', real);
     }
