@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic/options';
 import { priceTable } from './anthropic/pricing';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './corpus/source-files';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const onOff = (def: 'on' | 'off') => z.enum(['on', 'off']).default(def);
@@ -21,6 +22,10 @@ export const EngineConfigSchema = z
     ENGINE: z.enum(['auto', 'corpus', 'anthropic', 'simulated']).default('auto'),
     DEFAULT_CORPUS: z.string().default('sotu'),
     CORPORA: z.string().default(''),
+    /** Bytes of one file an ingest or a configured corpus reads (a JSONL file is streamed). */
+    INGEST_MAX_FILE_BYTES: int(DEFAULT_READ_LIMITS.maxFileBytes, 1),
+    /** Bytes read whole at once: one JSONL line, or one text file of a folder. */
+    INGEST_MAX_RECORD_BYTES: int(DEFAULT_READ_LIMITS.maxRecordBytes, 1),
     SIMULATED_LATENCY_MS: int(0),
     SIMULATED_SUBTOPICS: int(4, 1),
     SIMULATED_ROUNDS: int(2, 1),
@@ -78,6 +83,12 @@ export const EngineConfigSchema = z
     }
   });
 export type EngineConfig = z.infer<typeof EngineConfigSchema>;
+
+/** What reading a corpus's files may take, from the settings. */
+export const readLimitsOf = (c: Pick<EngineConfig, 'INGEST_MAX_FILE_BYTES' | 'INGEST_MAX_RECORD_BYTES'>): ReadLimits => ({
+  maxFileBytes: c.INGEST_MAX_FILE_BYTES,
+  maxRecordBytes: c.INGEST_MAX_RECORD_BYTES,
+});
 
 export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineConfig {
   // An empty variable (`ANTHROPIC_API_KEY=`) means unset.
