@@ -3,7 +3,7 @@
  *   npm run bench:redaction [-- --json]
  * Lists every value redaction would take from them (year, president, kind, value, context) and counts them per
  * kind, then times redaction over all speeches against a baseline measured in the same run: JSON.stringify of the
- * same texts (what merely logging them costs). Last, it times hostile shapes (one 200k- and one 400k-character run
+ * same texts (what merely logging them costs). Last, it times hostile shapes (one 500k- and one 1M-character run
  * of letters, digits, labels…) against the same baseline: a rule that backtracks shows as a ratio that doubles
  * with the length.
  */
@@ -56,7 +56,7 @@ const medianMs = (fn: () => unknown): number => {
   return median(runs);
 };
 const hostile = Object.entries(SHAPES).map(([shape, make]) => {
-  const [short, long] = [200_000, 400_000].map((n) => {
+  const [short, long] = [500_000, 1_000_000].map((n) => {
     const text = make(n);
     const redactMs = medianMs(() => (sink += redact(text).text.length));
     const baselineMs = medianMs(() => (sink += JSON.stringify(text).length));
@@ -71,7 +71,7 @@ if (flags.has('--json')) {
   for (const f of found) process.stdout.write(`${f.year} ${f.president} [${f.kind}] ${JSON.stringify(f.value)}: …${f.context}…\n`);
   process.stdout.write(`${speeches.length} speeches, ${chars} characters: ${found.length} redactions (${REDACTION_KINDS.map((k) => `${k} ${perKind[k]}`).join(', ')})\n`);
   process.stdout.write(`redact over all speeches: ${timing.redactMs.toFixed(0)} ms median of 5; JSON.stringify of the same texts ${timing.jsonStringifyMs.toFixed(0)} ms; ratio ${timing.ratio.toFixed(1)}\n`);
-  process.stdout.write('hostile shapes, median of 9 (ratio to JSON.stringify of the same text): 200k chars, 400k chars, growth\n');
+  process.stdout.write('hostile shapes, median of 9 (ratio to JSON.stringify of the same text): 500k chars, 1M chars, growth\n');
   for (const h of hostile) {
     process.stdout.write(`  ${h.shape}: ${h.short.redactMs.toFixed(1)} ms (${h.short.ratio.toFixed(0)}x), ${h.long.redactMs.toFixed(1)} ms (${h.long.ratio.toFixed(0)}x), ${h.growth.toFixed(2)}x\n`);
   }

@@ -8,6 +8,9 @@ function card19(prefix18: string): string {
   return (prefix18 + check).replace(/^(\d{4})(\d{4})(\d{4})(\d{4})(\d{3})$/, '$1 $2 $3 $4 $5');
 }
 
+/** ASCII digits written in another script, whose zero is at `zero`. */
+const inScript = (digits: string, zero: number) => [...digits].map((d) => String.fromCodePoint(zero + Number(d))).join('');
+
 describe('redact', () => {
   // One row per format each rule covers; the rules themselves are REDACTION_RULES.
   it.each([
@@ -26,11 +29,16 @@ describe('redact', () => {
     ['card', 'full-width ４１１１１１１１１１１１１１１１ ok', 'full-width [REDACTED:card] ok'],
     ['card', 'with expiry 4111 1111 1111 1111 12/27', 'with expiry [REDACTED:card] 12/27'],
     ['card', `nineteen ${card19('621234567890123456')} ok`, 'nineteen [REDACTED:card] ok'],
+    ['card', `Arabic-Indic digits ${inScript('4111111111111111', 0x660)} ok`, 'Arabic-Indic digits [REDACTED:card] ok'],
+    ['phone', `Devanagari digits ${inScript('13812345678', 0x966)} ok`, 'Devanagari digits [REDACTED:phone] ok'],
+    ['card', 'combining marks 4\u03011\u03011\u03011\u0301 1111 1111 1111 ok', 'combining marks [REDACTED:card] ok'],
     ['iban', 'IBAN DE89 3704 0044 0532 0130 00 please', 'IBAN [REDACTED:iban] please'],
     ['iban', 'pay GB82WEST12345698765432', 'pay [REDACTED:iban]'],
     ['ssn', 'SSN 123-45-6789.', 'SSN [REDACTED:ssn].'],
     ['ssn', 'SSN 123 45 6789.', 'SSN [REDACTED:ssn].'],
     ['ssn', 'SSN 123456789.', 'SSN [REDACTED:ssn].'],
+    ['ssn', 'SSN 123\u201145\u20116789.', 'SSN [REDACTED:ssn].'],
+    ['ssn', 'SSN 123\u00a045\u00a06789.', 'SSN [REDACTED:ssn].'],
     ['ipv4', 'host 192.168.1.10, then', 'host [REDACTED:ipv4], then'],
     ['ipv4', 'ends with 10.0.0.1.', 'ends with [REDACTED:ipv4].'],
     ['ipv4', 'zero-padded 010.001.002.003 up', 'zero-padded [REDACTED:ipv4] up'],
@@ -42,6 +50,10 @@ describe('redact', () => {
     ['phone', 'call 415.555.0100', 'call [REDACTED:phone]'],
     ['phone', 'call 555 123 4567 now', 'call [REDACTED:phone] now'],
     ['phone', 'call 5551234567 now', 'call [REDACTED:phone] now'],
+    ['phone', 'call 555\u00a0123\u00a04567 now', 'call [REDACTED:phone] now'],
+    ['phone', 'call (415)\u2009555\u20130100 now', 'call [REDACTED:phone] now'],
+    ['phone', 'full-width １３８１２３４５６７８ ok', 'full-width [REDACTED:phone] ok'],
+    ['ipv4', 'full-width １９２．１６８．１．１０ up', 'full-width [REDACTED:ipv4] up'],
     ['phone', 'London +44 20 7946 0958', 'London [REDACTED:phone]'],
     ['phone', 'mobile 13812345678 ok', 'mobile [REDACTED:phone] ok'],
     ['phone', 'mobile 138 1234 5678 ok', 'mobile [REDACTED:phone] ok'],
@@ -73,6 +85,7 @@ describe('redact', () => {
     ['dollar amounts', 'we spent $4,500,000,000 and $250000000, then $3000000000 (about 3,000,000,000 dollars) or $16,794,107.66'],
     ['round and decimal numbers', 'a population of 3000000000 and 13000000000 stars, pi is 3.14159265358979, 0.123456789 of it'],
     ['bill, law and order numbers', 'H.R. 1234, S. 2345, Public Law 89-110, Executive Order 12866, Pub. L. 111-148'],
+    ['numbers in other scripts', `in ${inScript('2024', 0x660)} they spent ${inScript('4500000', 0x660)}; café, naïve, \u0915\u094d\u0937 ${inScript('1947', 0x966)}`],
     ['dates and ranges', 'on 12/07/1941, 1941-12-07, the years 1861 1862 1863 and 1789-1797'],
   ])('leaves %s alone', (_name, input) => {
     const r = redact(input);
