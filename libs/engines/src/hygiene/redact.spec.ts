@@ -8,6 +8,9 @@ function card19(prefix18: string): string {
   return (prefix18 + check).replace(/^(\d{4})(\d{4})(\d{4})(\d{4})(\d{3})$/, '$1 $2 $3 $4 $5');
 }
 
+/** Digits with the Luhn check digit appended. */
+const withLuhn = (digits: string) => digits + [...'0123456789'].find((d) => luhnValid(digits + d))!;
+
 /** ASCII digits written in another script, whose zero is at `zero`. */
 const inScript = (digits: string, zero: number) => [...digits].map((d) => String.fromCodePoint(zero + Number(d))).join('');
 
@@ -85,6 +88,7 @@ describe('redact', () => {
     ['dollar amounts', 'we spent $4,500,000,000 and $250000000, then $3000000000 (about 3,000,000,000 dollars) or $16,794,107.66'],
     ['round and decimal numbers', 'a population of 3000000000 and 13000000000 stars, pi is 3.14159265358979, 0.123456789 of it'],
     ['bill, law and order numbers', 'H.R. 1234, S. 2345, Public Law 89-110, Executive Order 12866, Pub. L. 111-148'],
+    ['a 13-digit millisecond time that passes Luhn', `at ${withLuhn('170000000000')} ms and ${withLuhn('1700000000000000')}`],
     ['numbers in other scripts', `in ${inScript('2024', 0x660)} they spent ${inScript('4500000', 0x660)}; café, naïve, \u0915\u094d\u0937 ${inScript('1947', 0x966)}`],
     ['dates and ranges', 'on 12/07/1941, 1941-12-07, the years 1861 1862 1863 and 1789-1797'],
   ])('leaves %s alone', (_name, input) => {

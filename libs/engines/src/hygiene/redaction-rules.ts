@@ -53,13 +53,14 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   {
     kind: 'card',
     // 19 digits as 4-4-4-4-3, one separator throughout; before the shorter forms, which would take its first 16.
-    pattern: new RegExp(`${START}\\d{4}([ .-])\\d{4}\\1\\d{4}\\1\\d{4}\\1\\d{3}${END}`, 'g'),
+    // Card numbers start with 2-6 (Mastercard 2/5, Amex 3, Visa 4, Discover and UnionPay 6): not a 1700000000000 ms time.
+    pattern: new RegExp(`${START}[2-6]\\d{3}([ .-])\\d{4}\\1\\d{4}\\1\\d{4}\\1\\d{3}${END}`, 'g'),
     accept: (m) => luhnValid(digitsOf(m)),
   },
   {
     kind: 'card',
-    // 4-4-4-4 or 4-6-4/5 with one separator throughout, or 13 to 19 digits in a row; Luhn checked.
-    pattern: new RegExp(`${START}(?:\\d{4}([ .-])\\d{4}\\1\\d{4}\\1\\d{4}|\\d{4}([ .-])\\d{6}\\2\\d{4,5}|\\d{13,19})${END}`, 'g'),
+    // 4-4-4-4 or 4-6-4/5 with one separator throughout, or 13 to 19 digits in a row, from 2-6; Luhn checked.
+    pattern: new RegExp(`${START}(?=[2-6])(?:\\d{4}([ .-])\\d{4}\\1\\d{4}\\1\\d{4}|\\d{4}([ .-])\\d{6}\\2\\d{4,5}|\\d{13,19})${END}`, 'g'),
     accept: (m) => luhnValid(digitsOf(m)),
   },
   {
