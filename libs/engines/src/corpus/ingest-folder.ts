@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { documentPassages } from '../markup/document-passages';
 import type { Passage } from './passage';
-import { splitIntoPassages } from './split-passages';
 import { safeId } from './stable-id';
 
-const TEXT_FILE = /\.(md|markdown|txt)$/i;
+const TEXT_FILE = /\.(md|markdown|txt|html?|xhtml)$/i;
 
 function listTextFiles(root: string): string[] {
   const out: string[] = [];
@@ -20,16 +20,9 @@ function listTextFiles(root: string): string[] {
   return out;
 }
 
-/** A document's title: its first Markdown heading, else the file name without extension. */
-function titleOf(text: string, relPath: string): string {
-  const heading = /^#{1,6}\s+(.+)$/m.exec(text);
-  if (heading) return heading[1]!.trim();
-  return relPath.replace(/\.[^.]+$/, '').split('/').pop()!;
-}
-
 /**
- * Ingest a folder of `.md`/`.txt` files (recursively, in sorted order) into passages with ids
- * `<relative-path>#<n>` (1-based, made safe), titled after the document.
+ * Ingest a folder of `.md`/`.txt`/`.html` files (recursively, in sorted order) into passages with ids
+ * `<relative-path>#<n>` (1-based, made safe), titled by file and section (`documentPassages`).
  */
 export function readFolderPassages(root: string): Passage[] {
   return [...folderPassages(root)].map((f) => f.passage);
@@ -40,8 +33,7 @@ export function* folderPassages(root: string): Generator<{ file: string; passage
   for (const file of listTextFiles(root)) {
     const rel = relative(root, file).split(sep).join('/');
     const text = readFileSync(file, 'utf8');
-    const title = titleOf(text, rel);
-    const chunks = splitIntoPassages(text);
-    for (let i = 0; i < chunks.length; i++) yield { file: rel, passage: { id: `${safeId(rel)}#${i + 1}`, title, text: chunks[i]! } };
+    const chunks = documentPassages(rel, text);
+    for (let i = 0; i < chunks.length; i++) yield { file: rel, passage: { id: `${safeId(rel)}#${i + 1}`, ...chunks[i]! } };
   }
 }
