@@ -106,10 +106,10 @@ export function sentenceSpans(text: string): TextSpan[] {
   return spans;
 }
 
-/** Where prose breaks whatever the sentence: a blank line, or a line that starts a list item. */
-const BREAK = /\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])/g;
+/** Where prose breaks whatever the sentence: a blank line, a line that starts a list item, a table row's ends. */
+const BREAK = /\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])|\n(?=[^\n]* \| )|\n(?<= \| [^\n]*\n)/g;
 
-/** The sentences of `whole` between `from` and `to`, as spans of the whole text; paragraphs and list items are read apart. */
+/** The sentences of `whole` between `from` and `to`, as spans of the whole text; paragraphs, list items and table rows are read apart. */
 function proseSpans(whole: string, from: number, to: number): TextSpan[] {
   const out: TextSpan[] = [];
   const part = whole.slice(from, to);

@@ -94,6 +94,10 @@ describe('Markdown ingest', () => {
     expect(sentences).toContain('Written in Node.js, configured in README.md like this.');
   });
 
+  it('reads each table row as a sentence of its own', () => {
+    expect(sentenceSpans(byTitle('README.md > Configuration')[0]!.text).map((s) => s.text)).toEqual(['option | default', '`port` | 3000']);
+  });
+
   it('leaves every sentence quotable verbatim from its passage', () => {
     for (const p of ps) for (const s of sentenceSpans(p.text)) expect(p.text.slice(s.start, s.end)).toBe(s.text);
   });
