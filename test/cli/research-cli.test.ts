@@ -47,8 +47,12 @@ function research(args: string[], env: Record<string, string> = {}, command: (ar
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  started.push(child);
   return { child, stdout: () => out, stderr: () => err, exit };
 }
+
+/** Every CLI started, so that a test that fails or times out leaves none running. */
+const started: ChildProcess[] = [];
 
 const prefixOf = (stderr: string): string => /queue prefix (\S+)\)/.exec(stderr)?.[1] ?? '(none)';
 
@@ -61,6 +65,7 @@ describe('npm run research', () => {
     writeFileSync(join(docs, 'widget', 'README.md'), README);
   });
   afterAll(async () => {
+    for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     rmSync(docs, { recursive: true, force: true });
     for (const p of prefixes) await dropPrefix(p);
   });
@@ -118,8 +123,8 @@ describe('npm run research', () => {
   it('lays the report out on a terminal: code as an indented block, no Markdown escapes or entities', async () => {
     // `script` gives the CLI a pseudo-terminal as stdout, as a user's shell would.
     const quoted = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-    // A terminal of 100 columns (a pseudo-terminal starts with 0, which no user's terminal has).
-    const shell = (a: string[]): [string, string[]] => ['script', ['-qec', `stty cols 100 rows 40; ${[process.execPath, CLI, ...a].map(quoted).join(' ')}`, '/dev/null']];
+    // Left at the 0 columns a pseudo-terminal starts with: the progress spinner must not loop on it.
+    const shell = (a: string[]): [string, string[]] => ['script', ['-qec', [process.execPath, CLI, ...a].map(quoted).join(' '), '/dev/null']];
     const run = research(['How do I install the widget?', '--corpus', docs], {}, shell);
     expect(await run.exit, run.stdout()).toBe(0);
     prefixes.push(prefixOf(run.stdout()));
