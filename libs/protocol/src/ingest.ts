@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CorpusNameSchema } from './names';
 
-/** Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt files, on the planning worker's disk. */
+/** Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt/.html files, on the planning worker's disk. */
 export const IngestSourceSchema = z.strictObject({ kind: z.enum(['jsonl', 'folder']), path: z.string().min(1).max(4096) });
 export type IngestSource = z.infer<typeof IngestSourceSchema>;
 

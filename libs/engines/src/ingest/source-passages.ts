@@ -20,7 +20,7 @@ export function toStoredPassage(p: Passage, document: string): StoredPassage {
   return { ...clean, document: document.replace(NUL, ''), contentHash: passageHash(clean) };
 }
 
-/** A path's source kind: a folder of .md/.txt files, else a JSONL file. */
+/** A path's source kind: a folder of .md/.txt/.html files, else a JSONL file. */
 export function sourceOf(path: string): IngestSource {
   let dir: boolean;
   try {
