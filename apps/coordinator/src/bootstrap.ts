@@ -26,7 +26,9 @@ export interface StartedCoordinator {
 }
 
 /** Builds and starts the coordinator's HTTP app. Port 0 picks a free port. */
-export async function startCoordinator(overrides: { port?: number; logger?: false | ('log' | 'error' | 'warn' | 'debug')[] } = {}): Promise<StartedCoordinator> {
+export async function startCoordinator(
+  overrides: { port?: number; logger?: false | ('log' | 'error' | 'warn' | 'debug')[]; /** False when the embedding process handles signals itself (the CLI). */ shutdownHooks?: boolean } = {},
+): Promise<StartedCoordinator> {
   const app = await NestFactory.create<NestExpressApplication>(CoordinatorModule, {
     logger: overrides.logger ?? ['log', 'error', 'warn'],
     bodyParser: false,
@@ -49,7 +51,7 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   // 1 MB so that an oversized topic gets zod's clear 400 rather than a bare 413.
   app.useBodyParser('json', { limit: '1mb' });
   app.useGlobalFilters(new HttpErrorsFilter());
-  app.enableShutdownHooks();
+  if (overrides.shutdownHooks !== false) app.enableShutdownHooks();
   // Without API keys the service is open, so it listens on loopback only.
   const host = config.HOST ?? (keyless ? '127.0.0.1' : '0.0.0.0');
 
