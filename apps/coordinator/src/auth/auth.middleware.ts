@@ -1,6 +1,6 @@
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { isBoardPath } from '../board/bull-board';
+import { isBoardPath } from '../board/board-path';
 import { isPagePath } from '../web/web-page';
 import { ApiKeys } from './api-keys';
 import { AuthFailures } from './auth-failures';
