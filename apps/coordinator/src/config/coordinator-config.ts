@@ -93,6 +93,8 @@ export const CoordinatorConfigSchema = z.object({
   SHUTDOWN_GRACE_MS: int(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */
   STRICT_REDIS: z.enum(['0', '1']).default('0'),
+  /** A command on the coordinator's own Redis connection that gets no answer within this fails (its request: 503). */
+  REDIS_TIMEOUT_MS: int(5000, 100),
   /** /readyz gives Redis and the queues this long to answer. */
   READY_TIMEOUT_MS: int(2000, 100),
 }).refine((c) => c.STEP_RECHECK_MIN_MS <= c.STEP_RECHECK_MAX_MS, { message: 'STEP_RECHECK_MIN_MS must not exceed STEP_RECHECK_MAX_MS', path: ['STEP_RECHECK_MIN_MS'] });

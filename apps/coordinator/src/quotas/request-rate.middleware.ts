@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
+import { refuseUnavailable } from '../api/service-unavailable';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { WindowCounter } from '../redis/window-counter';
@@ -9,7 +10,7 @@ import { QuotaKeys } from './quota-keys';
 /**
  * Requests per key per minute (QUOTA_REQUESTS_PER_MINUTE), on every surface behind the key: REST, SSE, MCP, the
  * board, the docs. Admins and the keyless local user are not counted, nor the open routes a caller reaches
- * without a key. Past the limit: 429 with Retry-After until the key's minute is over.
+ * without a key. Past the limit: 429 with Retry-After until the key's minute is over; 503 while Redis does not answer.
  */
 @Injectable()
 export class RequestRateMiddleware implements NestMiddleware {
@@ -34,10 +35,10 @@ export class RequestRateMiddleware implements NestMiddleware {
         if (count <= limit) return next();
         res.status(429).set('Retry-After', String(resetsInSeconds)).json({ statusCode: 429, error: 'Too Many Requests', message: `this key has made ${limit} requests in a minute, its limit; retry in ${resetsInSeconds} s`, retryAfter: resetsInSeconds });
       },
-      // The meter is a guard, not a dependency: without Redis the routes fail on their own, with clearer errors.
+      // A meter that cannot count lets nothing through unmetered.
       (err: Error) => {
         this.logger.warn(`request meter unavailable: ${err.message}`);
-        next();
+        refuseUnavailable(res, 'the request meter');
       },
     );
   }
