@@ -70,6 +70,9 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   };
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
 
+  if (config.TRUST_PROXY === true) {
+    logger.warn('TRUST_PROXY=true takes the client address from the left end of X-Forwarded-For, which the client writes itself: anyone can pick the address their wrong keys count against, or lock out another. Set the number of proxies in front instead (TRUST_PROXY=1 for one), or their addresses (docs/security.md)');
+  }
   if (keyless && host !== '127.0.0.1') logger.warn(`API_KEYS is unset but HOST=${host}: the API is open to anyone who can reach it (requests must still name a loopback host or one of ALLOWED_HOSTS)`);
   limitRequestTime(app.getHttpServer() as Server, config);
   await app.listen(overrides.port ?? config.PORT, host);
