@@ -5,7 +5,7 @@ import { RedisUnavailableError } from '../runs/runs.service';
 
 const isRedisDown = (err: unknown) =>
   err instanceof RedisUnavailableError ||
-  (err instanceof Error && /ECONNREFUSED|MaxRetriesPerRequest|Connection is closed|Stream isn't writeable|ETIMEDOUT|enableOfflineQueue|Command timed out/i.test(`${err.name} ${err.message}`));
+  (err instanceof Error && /ECONNREFUSED|MaxRetriesPerRequest|Connection is closed|Stream isn't writeable|ETIMEDOUT|enableOfflineQueue/i.test(`${err.name} ${err.message}`));
 
 /** Clear JSON errors: 4xx as thrown, Redis outages as 503, anything else as 500 without internals. */
 @Catch()

@@ -96,7 +96,7 @@ export const CoordinatorConfigSchema = z.object({
   /** Time a client has to send its request's headers, and the whole request; then 408 and the socket closes. */
   HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100),
   HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100),
-  /** A command on the coordinator's own Redis connection that gets no answer within this fails (its request: 503). */
+  /** The failed-auth throttle and the request meter give Redis this long to answer; then the request gets 503. */
   REDIS_TIMEOUT_MS: int(5000, 100),
   /** /readyz gives Redis and the queues this long to answer. */
   READY_TIMEOUT_MS: int(2000, 100),

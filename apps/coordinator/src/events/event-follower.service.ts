@@ -64,7 +64,7 @@ export class EventFollower implements OnModuleDestroy {
 
   private connection(): Redis {
     if (!this.reader) {
-      this.reader = this.redis.duplicate({ connectionName: `${this.config.QUEUE_PREFIX}:coordinator:events`, maxRetriesPerRequest: 1, commandTimeout: undefined });
+      this.reader = this.redis.duplicate({ connectionName: `${this.config.QUEUE_PREFIX}:coordinator:events`, maxRetriesPerRequest: 1 });
       this.reader.on('error', (err) => this.logger.debug(`event reader: ${err.message}`));
       this.reader.on('close', () => (this.readerId = undefined));
     }

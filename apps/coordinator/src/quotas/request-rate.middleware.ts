@@ -5,6 +5,7 @@ import { refuseUnavailable } from '../api/service-unavailable';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { WindowCounter } from '../redis/window-counter';
+import { within } from '../redis/within';
 import { QuotaKeys } from './quota-keys';
 
 /**
@@ -30,7 +31,7 @@ export class RequestRateMiddleware implements NestMiddleware {
     const limit = this.config.QUOTA_REQUESTS_PER_MINUTE;
     const principal = req.principal;
     if (!limit || !principal || principal.admin) return next();
-    this.counter.add(this.keys.requests(principal.id)).then(
+    within(this.counter.add(this.keys.requests(principal.id)), this.config.REDIS_TIMEOUT_MS, 'request meter').then(
       ({ count, resetsInSeconds }) => {
         if (count <= limit) return next();
         res.status(429).set('Retry-After', String(resetsInSeconds)).json({ statusCode: 429, error: 'Too Many Requests', message: `this key has made ${limit} requests in a minute, its limit; retry in ${resetsInSeconds} s`, retryAfter: resetsInSeconds });

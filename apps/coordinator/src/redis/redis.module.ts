@@ -16,9 +16,7 @@ export const REDIS = Symbol('REDIS');
       inject: [COORDINATOR_CONFIG],
       useFactory: (config: CoordinatorConfig) => {
         const logger = new Logger('Redis');
-        // A Redis that stops answering (stopped, partitioned) would hold every request until the socket gives up,
-        // 16-25 s; a command with no answer within REDIS_TIMEOUT_MS fails instead, and its request gets 503.
-        const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: config.REDIS_TIMEOUT_MS });
+        const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
         redis.on('error', (err) => logger.warn(`redis: ${err.message}`));
         return redis;
       },
