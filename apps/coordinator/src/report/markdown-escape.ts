@@ -23,3 +23,30 @@ export function mdUrl(url: string): string {
   }
   return mdText(url);
 }
+
+/** A fenced code block in source text: its fence, info string and body. */
+const FENCED = /(?:^|\n)[ \t]*(`{3,}|~{3,})[ \t]*([^\n`]*)\n([\s\S]*?)\n[ \t]*\1[`~]*[ \t]*(?=\n|$)/g;
+
+/**
+ * Text that may hold fenced code blocks (a passage of a Markdown document, kept whole): the prose escaped as
+ * `mdText` does, each code block as a fenced block of its own whose fence is longer than any backtick run in
+ * the code, so the code cannot close it early, and whose info string is a bare language name. Inside a fence
+ * nothing is interpreted, so the code is shown as written.
+ */
+export function mdTextWithCode(text: string): string {
+  const out: string[] = [];
+  let at = 0;
+  for (const m of text.matchAll(FENCED)) {
+    const before = text.slice(at, m.index);
+    if (before.trim()) out.push(mdText(before));
+    const code = m[3]!.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+    const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((r) => r[0].length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    const lang = /^[\w+#.-]{1,30}$/.test(m[2]!.trim()) ? m[2]!.trim() : '';
+    out.push(`\n\n${fence}${lang}\n${code}\n${fence}\n\n`);
+    at = m.index + m[0].length;
+  }
+  const rest = text.slice(at);
+  if (rest.trim()) out.push(mdText(rest));
+  return out.join(' ').replace(/ ?\n\n ?/g, '\n\n').replace(/^\n+|\n+$/g, '');
+}

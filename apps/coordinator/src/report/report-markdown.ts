@@ -1,8 +1,8 @@
 import { describeUsage } from '@orrery/engines';
 import type { Report } from '@orrery/protocol';
-import { mdText, mdUrl } from './markdown-escape';
+import { mdText, mdTextWithCode, mdUrl } from './markdown-escape';
 
-/** The report as Markdown: numbered citations, a sources list, and the coverage it reached. Every text is escaped. */
+/** The report as Markdown: numbered citations, a sources list, and the coverage it reached. Every text is escaped; code a passage holds is a code block. */
 export function reportToMarkdown(report: Report): string {
   const number = new Map(report.sources.map((s, i) => [s.id, i + 1]));
   const refs = (citations: readonly { sourceId: string }[]): string => {
@@ -12,7 +12,7 @@ export function reportToMarkdown(report: Report): string {
   const out: string[] = [`# ${mdText(report.title)}`, '', `${mdText(report.summary)}${refs(report.summaryCitations ?? [])}`, ''];
   for (const section of report.sections) {
     out.push(`## ${mdText(section.title)}`, '');
-    for (const p of section.paragraphs) out.push(`${mdText(p.text)}${refs(p.citations)}`, '');
+    for (const p of section.paragraphs) out.push(`${mdTextWithCode(p.text)}${refs(p.citations)}`, '');
   }
   out.push('## Coverage', '', '| subtopic | evidence | status |', '| --- | --- | --- |');
   for (const s of report.coverage.subtopics) out.push(`| ${mdText(s.title)} | ${s.evidenceCount} | ${s.status} |`);

@@ -78,7 +78,7 @@ export function writeReport(topic: string, chosen: readonly ChosenSection[], sou
   const sections: ReportSection[] = ordered.map(({ section, quotes }, i) => {
     const own = quotes.map((q) => q.quote);
     const others = ordered.filter((_, j) => j !== i).map((o) => o.quotes.map((q) => q.quote));
-    const title = section.subtopicId === OVERVIEW_ID ? 'Overview' : groundedTitle(own, others, section.title, used);
+    const title = section.subtopicId === OVERVIEW_ID ? 'Overview' : groundedTitle(own, others, section.title, used, specificityOf(ctx));
     used.add(analyzeTerms(title).join(' '));
     return { title, subtopicId: section.subtopicId, paragraphs: paragraphsOf(quotes, dated, yearOf).map((group) => paragraph(group, dated)) };
   });
@@ -134,6 +134,22 @@ function lede(quotes: readonly Quote[], sourceTitles: ReadonlyMap<string, string
   return { summary: sentences.join(' '), summaryCitations: central.map((q) => q.citations[0]!) };
 }
 
+/** How specific a key's words are in the corpus, 0–1 (the least specific word; 1 without corpus statistics). */
+export function specificityOf(ctx: ProseContext): (key: string) => number {
+  const idf = ctx.idf;
+  if (!idf) return () => 1;
+  const cache = new Map<string, number>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) {
+      // ln(1 + N/df) for a word in one passage in ten thousand is about 9.2: the scale of "specific".
+      v = Math.min(1, ...key.split(' ').map((t) => idf(t) / 9.2));
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
 /** "In 1905, Theodore Roosevelt said: “…”" */
 export function said(q: Quote): string {
   const d = q.dates[0]!;
@@ -156,7 +172,7 @@ function changeReport(quotes: Quote[], sourceTitles: ReadonlyMap<string, string>
   };
   const used = new Set<string>();
   const themes = periods.map((p, i) => {
-    const t = groundedTitle(texts[i]!, texts.filter((_, j) => j !== i), null, used);
+    const t = groundedTitle(texts[i]!, texts.filter((_, j) => j !== i), null, used, specificityOf(ctx));
     used.add(analyzeTerms(t).join(' '));
     return t;
   });

@@ -34,7 +34,7 @@ export interface TitleCandidate {
 export function titleCandidates(text: string): TitleCandidate[] {
   return nounPhrases(text).filter((c) => {
     const words = c.surface.split(' ');
-    return words.every((w) => w.length >= 3 && /^\p{L}/u.test(w) && !NOT_A_TOPIC.has(w.toLowerCase().replace(/['’]s$/, ''))) && !c.key.split(' ').some((k) => BANNED_STEMS.has(k));
+    return words.every((w) => w.length >= 3 && /^\p{L}[\p{L}'’-]*\p{L}$/u.test(w) && !NOT_A_TOPIC.has(w.toLowerCase().replace(/['’]s$/, ''))) && !c.key.split(' ').some((k) => BANNED_STEMS.has(k));
   });
 }
 
@@ -53,9 +53,16 @@ export function titleGrounded(title: string, quotes: readonly string[], sourceTi
 /**
  * The section's title: `preferred` (the plan's facet) when grounded in the section, else the keyphrase its
  * quotes say most, weighed against how many other sections say it too (a phrase every section shares names
- * none of them); a two-word phrase said at least twice beats its words alone. `avoid` holds keys already used.
+ * none of them) and how specific its words are in the corpus; a two-word phrase said at least twice beats its
+ * words alone. `avoid` holds keys already used.
  */
-export function groundedTitle(quotes: readonly string[], otherSections: readonly (readonly string[])[], preferred: string | null, avoid: ReadonlySet<string> = new Set()): string {
+export function groundedTitle(
+  quotes: readonly string[],
+  otherSections: readonly (readonly string[])[],
+  preferred: string | null,
+  avoid: ReadonlySet<string> = new Set(),
+  specificity: (key: string) => number = () => 1,
+): string {
   if (preferred && titleGrounded(preferred, quotes) && !avoid.has(analyzeTerms(preferred).join(' '))) return preferred;
   const counts = new Map<string, { surface: Map<string, number>; n: number }>();
   for (const q of quotes) {
@@ -75,7 +82,7 @@ export function groundedTitle(quotes: readonly string[], otherSections: readonly
     if (avoid.has(key)) continue;
     const two = key.includes(' ');
     if (two && e.n < 2 && quotes.length > 1) continue;
-    const score = (e.n + (two ? 0.75 : 0)) / (1 + elsewhere(key)) + (two ? 0.01 : 0);
+    const score = ((e.n * (two ? 1.5 : 1)) / (1 + elsewhere(key))) * Math.sqrt(specificity(key)) + (two ? 0.01 : 0);
     if (!best || score > best.score || (score === best.score && key < best.key)) best = { key, score };
   }
   if (!best) return preferred ?? 'Evidence';
