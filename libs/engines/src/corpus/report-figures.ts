@@ -8,7 +8,7 @@ import { ERA_YEARS } from './eras';
  */
 export interface CitedFigures {
   passages: number;
-  /** Distinct titles (a source titled by its own id, or untitled, names no document). */
+  /** Distinct titles, a "file > heading" title by its file (a source titled by its own id, or untitled, names no document). */
   documents: number;
   authors: number;
   /** Earliest and latest year, with who spoke then (dated sources only). */
@@ -35,7 +35,7 @@ export function citedFigures(sourceIds: Iterable<string>, titleOf: (id: string) 
   const last = dated[dated.length - 1];
   return {
     passages: ids.length,
-    documents: new Set(meta.map((m) => m.title).filter((t) => t && !ids.includes(t))).size,
+    documents: new Set(meta.map((m) => m.title).filter((t): t is string => !!t && !ids.includes(t)).map((t) => t.split(/\s+>\s+/)[0]!)).size,
     authors: byAuthor.size,
     from: first ? { year: first.year!, author: first.author } : null,
     to: last ? { year: last.year!, author: last.author } : null,

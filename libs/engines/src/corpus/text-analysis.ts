@@ -176,3 +176,19 @@ export function nounPhrases(text: string): { surface: string; key: string }[] {
   }
   return out;
 }
+
+/** Each word token of a text with its part of speech (wink-nlp's Universal tags) and where it is. */
+export function partsOfSpeech(text: string): { start: number; end: number; pos: string }[] {
+  const tokens = tagger.readDoc(text).tokens();
+  const values = tokens.out(its.value) as string[];
+  const poss = tokens.out(its.pos) as string[];
+  const out: { start: number; end: number; pos: string }[] = [];
+  let cursor = 0;
+  values.forEach((v, i) => {
+    const at = text.indexOf(v, cursor);
+    if (at < 0) return;
+    out.push({ start: at, end: at + v.length, pos: poss[i]! });
+    cursor = at + v.length;
+  });
+  return out;
+}
