@@ -30,3 +30,14 @@ describe('reportShape', () => {
     expect(s.subject).toBe(subject);
   });
 });
+
+describe('subject of a change over time', () => {
+  it.each([
+    ['Trace how presidents have spoken about the environment over the decades.', 'the environment'],
+    ['How has the rhetoric about trade changed since 1950?', 'trade'],
+    ['How has the debate on slavery shifted over time?', 'slavery'],
+    ['How did talk of railroads change over the nineteenth century?', 'railroads'],
+  ])('%s → %s', (q, subject) => {
+    expect(reportShape(q)).toMatchObject({ kind: 'change', subject });
+  });
+});

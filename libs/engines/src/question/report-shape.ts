@@ -33,7 +33,7 @@ const ABOUT = /\b(about|regarding|concerning|on|toward|towards|over|of|to)\s+(.+
 /** A framing the subject does not keep: "how they talked about", "their views of", "the way … talk about". */
 const SUBJECT_FRAME = /^(how\s+\w+\s+(talk(ed|s)?|spoke|speak|thought|think|wrote|write)\s+(about|of|on)\s+|(the\s+)?(way|ways)\s+\w+\s+(talk(ed|s)?|spoke|speak)\s+(about|of)\s+|(their|his|her|its)\s+(views?|positions?|stances?|approach(es)?|attitudes?)\s+(on|of|to|toward|towards)\s+|the\s+(subject|question|issue|topic)\s+of\s+)/i;
 /** A tail that names the change, not the subject: "changed over time", "evolved". */
-const CHANGE_TAIL = /\s+(ha(s|ve)\s+)?(changed|evolved|shifted|developed|grown)(\s+over\s+(time|the\s+(years|decades|centuries)))?$|\s+over\s+(time|the\s+(years|decades|centuries))$|\s+(through|across)\s+(time|history|the\s+years)$/i;
+const CHANGE_TAIL = /\s+(ha(s|ve)\s+)?(changed?|evolved?|shifted|developed|grown)(\s+(over|since|through|across|during|in)\s+.+)?$|\s+(over|since|through|across|during)\s+(time|history|the\s+.+|\d{4}.*)$/i;
 const CHANGE = /\b(over\s+time|over\s+the\s+(years|decades|centuries)|chang(e|ed|es|ing)|evol(ve|ved|ves|ving|ution)|shift(ed|s)?|history\s+of|through\s+(time|history)|trends?\s+in|from\s+\d{4}\s+to\s+\d{4})\b/i;
 /** "What do the documents / docs / notes / READMEs say about X?" */
 const DOCUMENTS = /^(what|how)\s+(do|does|did)\s+(the\s+|my\s+|our\s+|these\s+)?(docs|documents|documentation|notes|files|readmes?|manuals?|guides?|pages|sources)\s+(say|said|tell|explain|describe|cover|mention)\s+(me\s+)?(about|of|on|regarding)?\s*(.+)$/i;
@@ -97,7 +97,10 @@ function comparedSubject(rest: string, before: string): string {
  */
 export function subjectOf(topic: string): string {
   const t = topic.trim().replace(/[?.!]+$/, '');
-  const m = /\b(?:talk(?:ed|s)?|address(?:ed|es)?|discuss(?:ed|es)?|sa(?:y|id|ys)|describ(?:e|ed|es)|view(?:ed|s)?|approach(?:ed|es)?|handl(?:e|ed|es)|deal(?:t|s)?|thought|think|spoke|speak)\s+(?:about\s+|of\s+|on\s+|with\s+)?(.+)$/i.exec(t);
+  const m =
+    /\b(?:talk(?:ed|s)?|address(?:ed|es)?|discuss(?:ed|es)?|sa(?:y|id|ys)|describ(?:e|ed|es)|view(?:ed|s)?|approach(?:ed|es)?|handl(?:e|ed|es)|deal(?:t|s)?|thought|think|spoke|spoken|speak|wr(?:ote|itten|ite)|mention(?:ed|s)?)\s+(?:about\s+|of\s+|on\s+|with\s+)?(.+)$/i.exec(t) ??
+    // A noun that frames what was said: "the discussion of education", "the language about civil rights".
+    /\b(?:discussion|language|talk|rhetoric|debate|attitudes?|thinking|coverage|mentions?)\s+(?:of|about|on|around|regarding|concerning)\s+(.+)$/i.exec(t);
   let core = (m?.[1] ?? t).trim().replace(CHANGE_TAIL, '').trim();
   if (!m) core = core.replace(/^(the\s+)?(history|evolution)\s+of\s+/i, '');
   return core.length > 80 ? `${core.slice(0, 77)}...` : core;
