@@ -1,6 +1,7 @@
 import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
 import { ZERO_USAGE, type ProgressReporter, type SubagentEngine } from '../engine';
 import { classifyRequest } from '../question/classify-request';
+import { questionForm } from '../question/question-form';
 import { reportShape } from '../question/report-shape';
 import { answerConfidence } from './answer-confidence';
 import { type ComparisonSide, comparisonSides } from './comparison-sides';
@@ -155,8 +156,11 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const shape = reportShape(task.context.topic);
     const sides = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides) : null;
     const subject = shape.subject || task.context.topic;
-    const retrieval = { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) };
-    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, retrieval, idf: (t) => index.idf(t) });
+    // Only a question can ask about what the corpus lacks: a bare topic ("Armorial of Albania") names what the
+    // user came to the corpus for, and its words may be in no passage even where its subject is.
+    const asks = /\?\s*$/.test(task.context.topic) || questionForm(task.context.topic).opener !== null;
+    const retrieval = asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
+    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), idf: (t) => index.idf(t) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
       kind: 'synthesize',
