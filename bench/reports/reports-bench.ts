@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { OrreryHttpError } from '@orrery/cli/dist/client/orrery-client';
+import type { Report } from '@orrery/protocol';
 import { readJsonl } from '../coverage/score';
 import { readFlags } from '../support/flags';
 import { startBenchStack } from '../support/service-stack';
@@ -57,17 +58,25 @@ async function main(): Promise<void> {
   console.log(`docs corpus: ${docs.files} READMEs from node_modules in ${docs.dir}`);
   const stack = await startBenchStack({ name: 'reports', workers: f.int('--workers') ?? 2, env: { ENGINE: 'corpus', CORPORA: `docs=${docs.dir}` } });
   const t0 = performance.now();
-  const scores: ReportScore[] = new Array(questions.length);
+  let scores: ReportScore[] = new Array(questions.length);
+  const failed: string[] = [];
   try {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < questions.length) {
         const i = next++;
         const q = questions[i]!;
-        const { id } = await submitWithRetry(() => stack.client.submit({ topic: q.question, corpus: q.corpus }));
-        const status = await stack.client.waitForEnd(id);
-        if (status !== 'done') throw new Error(`run for "${q.question}" ended ${status}`);
-        const report = await stack.client.report(id);
+        let report: Report;
+        try {
+          const { id } = await submitWithRetry(() => stack.client.submit({ topic: q.question, corpus: q.corpus }));
+          const status = await stack.client.waitForEnd(id);
+          if (status !== 'done') throw new Error(`run ended ${status}`);
+          report = await stack.client.report(id);
+        } catch (err) {
+          // One failed run is reported and left out; the others still count.
+          failed.push(`${q.question}: ${err instanceof Error ? `${err.message}${err.cause ? ` (${String(err.cause)})` : ''}` : String(err)}`);
+          continue;
+        }
         scores[i] = scoreReport(q, report);
         if (out) {
           mkdirSync(out, { recursive: true });
@@ -80,6 +89,8 @@ async function main(): Promise<void> {
     await stack.stop();
     rmSync(docs.dir, { recursive: true, force: true });
   }
+  scores = scores.filter((s) => s !== undefined);
+  for (const e of failed) console.log(`FAILED  ${e}`);
   for (const s of scores) {
     const side = s.perSide ? ` sides ${s.perSide.join('/')}, ${s.sectionsWithAllSides}/${s.sections} sections with both` : '';
     const errs = s.numberErrors.length ? ` NUMBER ERRORS: ${s.numberErrors.join('; ')}` : '';
