@@ -68,7 +68,8 @@ export async function startBenchStack(options: { name: string; workers: number; 
         if (coordinator.child.exitCode !== null) throw new Error(`the coordinator exited: ${coordinator.output()}`);
         return client.healthy(500);
       },
-      30_000,
+      // A loaded machine (other runs on its 2 cores) can take more than half a minute to start Node and Nest.
+      120_000,
       'the coordinator to answer /healthz',
     );
     for (const w of workers) {
@@ -77,7 +78,7 @@ export async function startBenchStack(options: { name: string; workers: number; 
           if (w.child.exitCode !== null) throw new Error(`a worker exited: ${w.output()}`);
           return /ready/i.test(w.output());
         },
-        30_000,
+        120_000,
         'the workers to start',
       );
     }

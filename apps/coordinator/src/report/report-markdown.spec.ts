@@ -72,3 +72,17 @@ describe('reportToMarkdown with quoted code', () => {
     expect(html).toMatch(/<p>and then \*start\* it\. \[1\]<\/p>/);
   });
 });
+
+describe('reportToMarkdown with code in a passage', () => {
+  const code = 'const q = new Queue("jobs");\nawait q.add("x", { a: 1 }); // ``` not a fence\n<script>alert(1)</script>';
+  const text = `Installation: Install it first.\n\n\`\`\`js\n${code}\n\`\`\`\n\nThen *start* a worker.`;
+  const md = reportToMarkdown({ ...report, sections: [{ title: 'bullmq/README.md', paragraphs: [{ text, citations: [{ sourceId: 'a', quote: text }] }] }] });
+  const renderer = new MarkdownIt({ html: true });
+  const html = renderer.render(md);
+
+  it('keeps a code block as a code block, line for line, and escapes the prose around it', () => {
+    expect(html).toContain('<pre><code class="language-js">const q = new Queue(&quot;jobs&quot;);\nawait q.add(&quot;x&quot;, { a: 1 }); // ``` not a fence\n&lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>');
+    expect(html).toContain('Then *start* a worker.');
+    expect(html).not.toMatch(/<script|<em>start/);
+  });
+});

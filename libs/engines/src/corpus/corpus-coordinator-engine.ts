@@ -9,6 +9,9 @@ import { jaccard } from './overlap';
 import type { CorpusIndex } from './corpus-index';
 import { DEFAULT_TOPIC_PROFILE, topicProfile, type TopicProfile, type TopicProfileOptions } from './topic-profile';
 import { clipText } from '../hygiene/clip-text';
+import { reportShape } from '../question/report-shape';
+import { comparisonSides } from './comparison-sides';
+import type { CorpusVocabulary } from './corpus-vocabulary';
 
 export interface CorpusCoordinatorOptions {
   coverageThreshold: number;
@@ -44,8 +47,10 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
   ) {}
 
   async plan(input: PlanningInput): Promise<PlanningOutput> {
-    const { index, profile } = await this.profileOf(input);
+    const { index, profile, vocabulary } = await this.profileOf(input);
     const cls = input.classification;
+    const comparative = this.comparativePlan(input, index, vocabulary);
+    if (comparative) return comparative;
     const maxSubtopics = Math.max(1, Math.min(input.maxSubtopics, 40));
     const decisions: EngineDecision[] = [];
 
@@ -117,10 +122,35 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     return { plan, decisions, usage: ZERO_USAGE };
   }
 
+  /**
+   * A comparison whose sides the corpus tells apart: the overview, then one subtopic per side (its search
+   * keeps to that side's passages), so that every side brings its own evidence, not only what the topic's
+   * overall ranking happens to reach.
+   */
+  private comparativePlan(input: PlanningInput, index: CorpusIndex, vocabulary: CorpusVocabulary): PlanningOutput | null {
+    const shape = reportShape(input.topic);
+    if (shape.kind !== 'comparative') return null;
+    const sides = comparisonSides(index, vocabulary, shape.sides);
+    if (!sides) return null;
+    const query = clipText(shape.subject || input.topic, 1000);
+    const subtopics: Subtopic[] = [
+      overviewSubtopic(input.topic),
+      ...sides.slice(0, Math.max(1, input.maxSubtopics - 1)).map((s): Subtopic => ({ id: s.subtopicId, title: clipText(`${s.name} on ${shape.subject || 'the topic'}`, 300), query, facetTerms: [], excludeTerms: [], origin: 'plan' })),
+    ];
+    const decision: EngineDecision = {
+      decisionType: 'plan',
+      level: 'L0',
+      confidence: 0.85,
+      conclusion: clipText(`comparative request: ${sides.map((s) => s.name).join(' vs ')} on ${shape.subject || input.topic}; one subtopic per side`, 2000),
+      signals: { classification: input.classification, shape: shape.kind, sides: sides.map((s) => s.name), subject: shape.subject, subtopics: subtopics.map((s) => s.id) },
+    };
+    return { plan: { classification: input.classification, subtopics }, decisions: [decision], usage: ZERO_USAGE };
+  }
+
   /** The run's corpus index and the topic's profile on it (memoized per index). */
-  private async profileOf(input: { topic: string; corpus?: string }): Promise<{ index: CorpusIndex; profile: TopicProfile }> {
-    const { index } = await this.registry.forTopic(input.corpus ?? this.defaultCorpus, input.topic);
-    return { index, profile: topicProfile(index, input.topic, this.options.profile) };
+  private async profileOf(input: { topic: string; corpus?: string }): Promise<{ index: CorpusIndex; profile: TopicProfile; vocabulary: CorpusVocabulary }> {
+    const { index, vocabulary } = await this.registry.forTopic(input.corpus ?? this.defaultCorpus, input.topic);
+    return { index, profile: topicProfile(index, input.topic, this.options.profile), vocabulary };
   }
 
   async onTopicSources(input: { topic: string; corpus?: string; sourceIds: readonly string[] }): Promise<ReadonlySet<string>> {
@@ -138,7 +168,13 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
   }
 
   private async refined(input: RefinementInput, mode: 'refine' | 'replan'): Promise<RefinementOutput> {
-    const { index, profile } = await this.profileOf(input);
+    const { index, profile, vocabulary } = await this.profileOf(input);
+    // A comparison's evidence is its sides': gaps of the topic's wider profile are not what it misses.
+    const shape = reportShape(input.topic);
+    if (shape.kind === 'comparative' && comparisonSides(index, vocabulary, shape.sides)) {
+      const decision: EngineDecision = { decisionType: mode === 'replan' ? 'replan' : 'refinement', level: 'L0', confidence: 0.85, conclusion: 'comparative request: each side has its own subtopic; no refinement', signals: { shape: shape.kind } };
+      return { newSubtopics: [], thinSubtopicIds: [], decisions: [decision], usage: ZERO_USAGE };
+    }
     const r = refinePlan(index, profile, input, this.options.refinement, mode);
     const decision: EngineDecision = {
       decisionType: mode === 'replan' ? 'replan' : 'refinement',

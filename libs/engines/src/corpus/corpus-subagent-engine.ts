@@ -1,6 +1,11 @@
 import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
 import { ZERO_USAGE, type ProgressReporter, type SubagentEngine } from '../engine';
 import { classifyRequest } from '../question/classify-request';
+import { questionForm } from '../question/question-form';
+import { reportShape } from '../question/report-shape';
+import { answerConfidence } from './answer-confidence';
+import { type ComparisonSide, comparisonSides } from './comparison-sides';
+import { documentStructure } from './documents';
 import type { CorpusIndex } from './corpus-index';
 import type { CorpusRegistry, CorpusView } from './corpus-registry';
 import { extractiveReport } from './extractive-synthesis';
@@ -44,6 +49,9 @@ export class CorpusSubagentEngine implements SubagentEngine {
       const answer = answerQuestion(index, vocabulary, task.query, task.maxFindings);
       if (answer) return this.answered(task, index, answer, progress);
     }
+    const shape = reportShape(task.context.topic);
+    const side = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides)?.find((s) => s.subtopicId === task.subtopicId) : undefined;
+    if (side) return this.sideSearch(task, index, side, shape.subject || task.context.topic, progress);
     const profile = topicProfile(index, task.context.topic, this.profileOptions);
     await progress({ stage: 'searching', message: clipText(`BM25 search: ${task.query}`, 500), fraction: 0.4 });
     const known = new Set(task.knownSourceIds);
@@ -83,6 +91,38 @@ export class CorpusSubagentEngine implements SubagentEngine {
     };
   }
 
+  /**
+   * One side of a comparison: the subject's words (BM25) in that side's passages only (its authors'
+   * documents, or passages that use its words), one passage per document before a second of any.
+   */
+  private async sideSearch(task: SearchTask, index: CorpusIndex, side: ComparisonSide, subject: string, progress: ProgressReporter): Promise<SearchResult> {
+    await progress({ stage: 'searching', message: clipText(`BM25 search in ${side.name}'s passages: ${subject}`, 500), fraction: 0.4 });
+    const structure = documentStructure(index);
+    const authors = side.authors ? new Set(side.authors) : null;
+    const inSide = (id: string): boolean => (authors ? authors.has(structure.authorOf(id) ?? '') : side.terms.every((t) => index.termsOf(id).includes(t)));
+    const subjectTerms = [...new Set(analyzeTerms(subject))].filter((t) => !side.terms.includes(t));
+    const weights = new Map([...subjectTerms.map((t) => [t, 2] as const), ...side.terms.map((t) => [t, 1] as const)]);
+    const known = new Set(task.knownSourceIds);
+    const hits = index.searchTerms([...weights.keys()], { limit: 300, weights, filter: inSide }).filter((h) => subjectTerms.length === 0 || h.matched.some((t) => subjectTerms.includes(t)));
+    const fresh = hits.filter((h) => !known.has(h.id));
+    const docOf = (id: string): string => structure.docOf(id) ?? id;
+    const firsts = fresh.filter((h, i) => fresh.findIndex((g) => docOf(g.id) === docOf(h.id)) === i);
+    const picked = [...firsts, ...fresh.filter((h) => !firsts.includes(h))].slice(0, task.maxFindings);
+    const top = hits[0]?.score ?? 1;
+    const findings: Finding[] = [];
+    const sources: Source[] = [];
+    for (const h of picked) {
+      const p = index.passage(h.id)!;
+      const { quote } = selectQuote(index, p.text, subjectTerms.length ? subjectTerms : side.terms, subjectTerms);
+      findings.push({ id: findingId(p.id, quote), claim: quote, sourceId: p.id, quote, subtopicId: task.subtopicId, relevance: { score: round(h.score / top), topicTerms: h.matched, facetTerms: side.terms } });
+      const source: Source = { id: p.id, kind: 'passage', title: p.title, text: p.text };
+      if (p.url) source.url = p.url;
+      sources.push(source);
+    }
+    await progress({ stage: 'done', message: `${findings.length} findings for ${side.name}`, fraction: 1 });
+    return { kind: 'search', taskId: task.taskId, usage: ZERO_USAGE, stats: { candidates: hits.length, knownSkipped: hits.length - fresh.length }, findings, sources };
+  }
+
   /** The answer as findings: the first claims the answer and quotes the passage that shows it; the rest support it. */
   private async answered(task: SearchTask, index: CorpusIndex, answer: CorpusAnswer, progress: ProgressReporter): Promise<SearchResult> {
     await progress({
@@ -113,7 +153,14 @@ export class CorpusSubagentEngine implements SubagentEngine {
   async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {
     await progress({ stage: 'writing', message: `extractive synthesis of ${task.sections.length} sections`, fraction: 0.2 });
     const { index, vocabulary } = await this.corpus(task.corpus, task.context.topic);
-    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word) });
+    const shape = reportShape(task.context.topic);
+    const sides = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides) : null;
+    const subject = shape.subject || task.context.topic;
+    // Only a question can ask about what the corpus lacks: a bare topic ("Armorial of Albania") names what the
+    // user came to the corpus for, and its words may be in no passage even where its subject is.
+    const asks = /\?\s*$/.test(task.context.topic) || questionForm(task.context.topic).opener !== null;
+    const retrieval = asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
+    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), idf: (t) => index.idf(t) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
       kind: 'synthesize',
@@ -129,3 +176,11 @@ export class CorpusSubagentEngine implements SubagentEngine {
 }
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/** The words of a subject the corpus never uses ("bitcoin"). */
+function unknownWords(index: CorpusIndex, subject: string): string[] {
+  return [...new Set(subject.split(/[^\p{L}\p{N}'’-]+/u).filter((w) => {
+    const terms = analyzeTerms(w);
+    return terms.length > 0 && terms.every((t) => index.df(t) === 0);
+  }))];
+}

@@ -1,9 +1,15 @@
 import type { Citation, Finding, ReportSection, SynthesizeTask } from '@orrery/protocol';
 import { questionForm } from '../question/question-form';
+import { reportShape } from '../question/report-shape';
+import { absentReport } from './absent-prose';
+import { ANSWER_CONFIDENCE_THRESHOLD } from './answer-confidence';
+import { comparativeReport } from './comparative-prose';
+import { type ComparisonSide, sideOfPassage } from './comparison-sides';
+import { documentsReport, fileSources } from './documents-prose';
 import { cosine } from './corpus-index';
-import { yearOfTitle } from './documents';
+import { titleParts, yearOfTitle } from './documents';
 import { eraOf } from './eras';
-import { type ProseContext, writeReport } from './report-prose';
+import { type ProseContext, quotesOf, writeReport } from './report-prose';
 import { analyzeTerms } from './text-analysis';
 import { clipText } from '../hygiene/clip-text';
 
@@ -48,6 +54,23 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     }
     return dateOrder ? inDateOrder(usable, dateOrder) : usable;
   });
+
+  const title = clipText(task.context.topic, 300);
+  const titles = new Map(task.sources.map((s) => [s.id, s.title]));
+  const shape = prose.shape ?? reportShape(task.context.topic);
+  const finish = (written: ReturnType<typeof writeReport>): ExtractiveReport => {
+    const cited = new Set([...written.summaryCitations, ...written.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations))].map((c) => c.sourceId));
+    return { title, ...written, citedSources: cited.size, droppedFindings: dropped };
+  };
+  // Retrieval finds nothing that answers: say so, and cite only the nearest passages.
+  if (prose.retrieval && prose.retrieval.confidence < ANSWER_CONFIDENCE_THRESHOLD) return finish(absentReport(shape.subject || task.context.topic, prose.retrieval.missing, queues.flat(), titles));
+  if (shape.kind === 'comparative' && prose.sides) {
+    const perSide = balancedSides(queues.flat(), prose.sides, sourceText, titles, task.maxCitations);
+    const chosenSides = prose.sides.map((s) => ({ subtopicId: s.subtopicId, title: s.name, findings: perSide.get(s.subtopicId) ?? [] }));
+    const { shown } = quotesOf(chosenSides, titles);
+    const quotes = new Map(shown.map((s) => [s.section.subtopicId, s.quotes]));
+    return finish({ ...comparativeReport(shape.subject, prose.sides, quotes, titles, sourceText, prose) });
+  }
 
   // Round-robin selection of distinct sources across sections.
   const cited = new Set<string>();
@@ -94,13 +117,42 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     }
   }
 
+  // Passages of files (a folder of documents): grouped by document and heading, each cited whole.
+  if (!dated && fileSources(task.sources.map((s) => s.id))) return finish(documentsReport(chosen.flat(), sourceText, titles, prose));
   const written = writeReport(
     task.context.topic,
     task.sections.map((s, i) => ({ subtopicId: s.subtopicId, title: s.title, findings: chosen[i]! })),
-    new Map(task.sources.map((s) => [s.id, s.title])),
+    titles,
     prose,
   );
-  return { title: clipText(task.context.topic, 300), ...written, citedSources: cited.size, droppedFindings: dropped };
+  return { title, ...written, citedSources: cited.size, droppedFindings: dropped };
+}
+
+/** Passages each side of a comparison cites at most. */
+const PER_SIDE_MAX = 8;
+
+/**
+ * A comparison's evidence, balanced: each finding goes to the side its source belongs to (its author, or the
+ * side's words in it), findings of no side or of several are left out, and every side gets the same share of
+ * the citation budget, its most relevant sources first, one per document before a second of any.
+ */
+function balancedSides(findings: readonly Finding[], sides: readonly ComparisonSide[], sourceText: ReadonlyMap<string, string>, titles: ReadonlyMap<string, string>, budget: number): Map<string, Finding[]> {
+  const per = Math.max(1, Math.min(PER_SIDE_MAX, Math.floor(budget / sides.length)));
+  const bySide = new Map<string, Finding[]>(sides.map((s) => [s.subtopicId, []]));
+  for (const f of [...findings].sort(byRelevance)) {
+    const terms = new Set(analyzeTerms(`${titles.get(f.sourceId) ?? ''} ${sourceText.get(f.sourceId) ?? ''}`));
+    const side = sideOfPassage(sides, titleParts(titles.get(f.sourceId)).author, terms);
+    if (side) bySide.get(side.subtopicId)!.push(f);
+  }
+  const out = new Map<string, Finding[]>();
+  for (const [id, fs] of bySide) {
+    const distinct = fs.filter((f, i) => fs.findIndex((g) => g.sourceId === f.sourceId) === i);
+    const docOf = (f: Finding): string => titles.get(f.sourceId) ?? f.sourceId;
+    const firsts = distinct.filter((f, i) => distinct.findIndex((g) => docOf(g) === docOf(f)) === i);
+    const picked = [...firsts, ...distinct.filter((f) => !firsts.includes(f))].slice(0, per);
+    out.set(id, picked);
+  }
+  return out;
 }
 
 /** Weight of redundancy (max similarity to the sources already chosen) against relevance and centrality. */

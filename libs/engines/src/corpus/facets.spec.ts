@@ -51,7 +51,7 @@ describe('topic terms and labels of a question', () => {
   it('keeps the subject of a question, not its framing or its agent', async () => {
     const { CorpusIndex } = await import('./corpus-index');
     const { topicTermsOf } = await import('./topic-profile');
-    const { subjectOf } = await import('./report-prose');
+    const { subjectOf } = await import('../question/report-shape');
     const index = new CorpusIndex([
       { id: 'a', title: 'a', text: 'The president talked about immigration and the border.' },
       { id: 'b', title: 'b', text: 'The president addressed the economy and inflation.' },

@@ -28,3 +28,7 @@ export * from './refinement';
 export * from './subtopic-builder';
 export * from './near-duplicates';
 export * from './topic-working-set';
+export * from './answer-confidence';
+export * from './comparison-sides';
+export * from './report-figures';
+export * from './section-titles';

@@ -55,13 +55,21 @@ describe('answerQuestion', () => {
     expect(many.text).toMatch(/^3: the corpus holds 3 annual speeches by Ada Quill \(1901, 1902 and 1903\)\./);
   });
 
-  it('finds the earliest document that says the subject as written, not the best word match', () => {
-    // 1901 speaks of "a tax upon the incomes": the words, not the phrase.
+  it('finds the earliest document that says the subject as a concept: "tax upon the incomes" is the income tax', () => {
     const tax = ask('When did a governor first mention the income tax?');
-    expect(tax.text).toMatch(/^1904: the first annual speech in the corpus to mention “income tax” is Bram Quill’s, of 1904\./);
-    expect(tax.evidence[0]!.quote).toBe('A graduated income tax would spread the burden fairly.');
-    expect(tax.text).toContain('In all, 2 annual speeches mention it, from 1904 to 1905.');
+    expect(tax.text).toMatch(/^1901: the first annual speech in the corpus to mention “income tax” is Ada Quill’s, of 1901\./);
+    expect(tax.evidence[0]!.quote).toBe('The treasury proposes a tax upon the incomes of foreign traders, and the harbor needs dredging.');
+    expect(tax.text).toContain('In all, 3 annual speeches mention it, from 1901 to 1905.');
     expect(ask('Which governor last mentioned the income tax?').text).toMatch(/^Bram Quill is the last governor in the corpus to mention “income tax”, in the annual speech of 1905\./);
+  });
+
+  it('cuts the subject out of question forms that put it before the verb or after a verb of sending', () => {
+    // "come up" and "send to" are how the question asks; the subject is "railway", then none (the speeches themselves).
+    const railway = ask('In what year did the railway first come up in a governor’s annual speech?');
+    expect(railway.signals.subject).toBe('railway');
+    expect(railway.text).toMatch(/^1906:/);
+    const sent = ask('How many annual speeches did Ada Quill send to the assembly?');
+    expect(sent.text).toMatch(/^3: /);
   });
 
   it('reads a name as the subject, not the speaker, where the question says so', () => {
@@ -74,7 +82,7 @@ describe('answerQuestion', () => {
 
   it('answers "most": the governor with the most speeches that say it, and the speech that says it most', () => {
     expect(ask('Which governor mentioned the canal most often?').text).toMatch(/^Ada Quill mentions “canal” in more annual speeches than any other governor: 1 \(1902\), ahead of Bram Quill \(1\)\./);
-    expect(ask('Which governor used the phrase "income tax" the most?').text).toMatch(/^Bram Quill mentions “income tax” in more annual speeches than any other governor: 2 \(1904 and 1905\)\./);
+    expect(ask('Which governor used the phrase "income tax" the most?').text).toMatch(/^Bram Quill mentions “income tax” in more annual speeches than any other governor: 2 \(1904 and 1905\), ahead of Ada Quill \(1\)\./);
   });
 
   it('says plainly when the corpus does not hold the answer, with the closest evidence', () => {
@@ -97,9 +105,11 @@ describe('answerQuestion', () => {
 });
 
 describe('surfaceMatcher', () => {
-  it('matches the words in order, as close as the question writes them, in singular or plural, or written as two', () => {
+  it('matches the words in order, as close as the question writes them, in singular or plural, or written as two, or a compound turned round', () => {
     expect(surfaceMatcher(['income', 'tax'])('graduated income taxes')).toBe(true);
-    expect(surfaceMatcher(['income', 'tax'])('a tax upon the incomes')).toBe(false);
+    expect(surfaceMatcher(['income', 'tax'])('a tax upon the incomes')).toBe(true);
+    expect(surfaceMatcher(['income', 'tax'])('the tax on incomes')).toBe(true);
+    expect(surfaceMatcher(['climate', 'change'])('the change of climate')).toBe(false);
     expect(surfaceMatcher(['climate', 'change'])('the climate has changed')).toBe(false);
     expect(surfaceMatcher(['war', 'poverty'], [0, 1])('declares unconditional war on poverty')).toBe(true);
     expect(surfaceMatcher(['airplanes'])('It needs airplane carriers')).toBe(true);

@@ -264,8 +264,9 @@ function match(c: Context, id: string, score: number): Match {
 /**
  * Whether a text holds the subject's words as written, in order and no further apart than the question
  * writes them ("war on poverty", "income taxes"): each word, its singular or plural ("airplane" for
- * "airplanes"), or two words written as one ("Viet-Nam" for "Vietnam"). "Tax upon the incomes", "the
- * climate has changed" are not "income tax" or "climate change".
+ * "airplanes"), or two words written as one ("Viet-Nam" for "Vietnam"); a two-word compound also the other
+ * way round through a preposition ("tax on incomes", "tax upon the incomes" for "income tax"; not through "of", "the change of climate" is not climate change). Loose words
+ * are not the subject: "the climate has changed" is not "climate change".
  */
 export function surfaceMatcher(words: readonly string[], gaps: readonly number[] = words.map(() => 0)): (text: string) => boolean {
   const bases = words.map((w) => baseOf(w.toLowerCase().replace(/[’']/g, '')));
@@ -288,9 +289,23 @@ export function surfaceMatcher(words: readonly string[], gaps: readonly number[]
       for (let j = next; j <= next + gaps[k + 1]!; j++) if (at[k + 1]!.has(j) && from(k + 1, j)) return true;
       return false;
     };
-    return [...at[0]!.keys()].some((i) => from(0, i));
+    if ([...at[0]!.keys()].some((i) => from(0, i))) return true;
+    // A compound said the other way round, through a preposition: "tax on incomes", "tax upon the incomes" for "income tax".
+    if (bases.length !== 2) return false;
+    for (const i of at[1]!.keys()) {
+      let j = i + at[1]!.get(i)!;
+      if (!INVERSION_PREPOSITIONS.has(tokens[j] ?? '')) continue;
+      j++;
+      if (DETERMINERS.has(tokens[j] ?? '')) j++;
+      if (at[0]!.has(j)) return true;
+    }
+    return false;
   };
 }
+
+// Not "of": "change of climate" (for cattle) is not climate change.
+const INVERSION_PREPOSITIONS = new Set(['on', 'upon']);
+const DETERMINERS = new Set(['the', 'a', 'an', 'its', 'their', 'all', 'such']);
 
 const INFLECTIONS = ['s', 'es'];
 

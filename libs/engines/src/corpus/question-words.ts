@@ -1,5 +1,6 @@
 import type { CorpusVocabulary } from './corpus-vocabulary';
 import type { DocumentStructure } from './documents';
+import { partsOfSpeech } from './text-analysis';
 
 /**
  * What a question about a dated, authored corpus names: the authors it asks about (as the ones who speak,
@@ -27,9 +28,18 @@ const FRAME = new Set(
     'refer referred describe described declare declared call called calls propose proposed announce announced warn warned ' +
     'use used deliver delivered delivers give gave given write wrote written address addressed addresses speech speeches message messages annual ' +
     'and or not no yes one ones him them they he she it people person president presidents ' +
-    'phrase phrases word words term terms expression often frequently more than other others'
+    'phrase phrases word words term terms expression often frequently more than other others ' +
+    // Verbs of bringing something up, sending or appearing: how a question says "mention", never its subject.
+    'come comes came coming up arise arose arisen appear appeared appears occur occurred occurs show shown showed ' +
+    'send sent sends submit submitted transmit transmitted bring brought brings raise raised raises reference referenced ' +
+    'references cite cited touch touched feature featured saw see seen usage mentioning speaking talking name named ' +
+    // How a request is put: "Tell me", "Can you tell me", "Name the".
+    'tell me please can could you know give identify'
   ).split(' '),
 );
+
+/** Parts of speech that do not name a subject. */
+const NOT_SUBJECT = new Set(['VERB', 'AUX', 'ADV', 'PART', 'ADP', 'DET', 'PRON', 'SCONJ', 'CCONJ', 'INTJ']);
 
 /** Particles that belong to a surname ("Van Buren", "Mc Kinley"). */
 const PARTICLE = /^(mc|mac|van|von|de|du|la|le|o')$/i;
@@ -141,7 +151,19 @@ export function questionWords(question: string, structure: DocumentStructure, vo
   const out = [...spans, ...documentSpans(question, vocabulary), ...yearSpans(question)];
   const frame = new Set([...FRAME, vocabulary.author.toLowerCase(), vocabulary.authors.toLowerCase()]);
   const all = wordsOf(question);
-  const kept = all.map((w, i) => ({ w, i })).filter(({ w }) => !out.some((s) => w.start < s.end && w.end > s.start) && !frame.has(w.text.toLowerCase().replace(/['’]s$/, '')));
+  // A quoted phrase is the subject as written ("Which president first said “a new covenant”?").
+  const quoted = /[“"‘]([^”"’]{3,80})[”"’]/u.exec(question);
+  if (quoted) {
+    const inner = wordsOf(quoted[1]!).map((w) => ({ ...w, start: w.start + quoted.index + 1, end: w.end + quoted.index + 1 }));
+    if (inner.length) return { authors, words: inner.map((w) => w.text.replace(/['’]s$/, '')), gaps: inner.map(() => 0), phrase: quoted[1]!.trim() };
+  }
+  let kept = all.map((w, i) => ({ w, i })).filter(({ w }) => !out.some((s) => w.start < s.end && w.end > s.start) && !frame.has(w.text.toLowerCase().replace(/['’]s$/, '')));
+  // Verbs, adverbs and particles the frame list does not know ("first come up", "was first used") are how the
+  // question asks, not what it asks about: the subject keeps its nouns, names, adjectives and numbers.
+  const pos = partsOfSpeech(question);
+  const tagOf = (w: Word): string => pos.find((p) => p.start <= w.start && p.end > w.start)?.pos ?? 'X';
+  const content = kept.filter(({ w }) => !NOT_SUBJECT.has(tagOf(w)));
+  if (content.length && content.length < kept.length) kept = content;
   const phrase = kept.length ? question.slice(kept[0]!.w.start, kept[kept.length - 1]!.w.end) : '';
   const gaps = kept.map((k, j) => (j === 0 ? 0 : k.i - kept[j - 1]!.i - 1));
   return { authors, words: kept.map(({ w }) => w.text.replace(/['’]s$/, '')), gaps, phrase };

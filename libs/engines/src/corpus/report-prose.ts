@@ -1,8 +1,13 @@
 import type { Citation, Finding, ReportParagraph, ReportSection } from '@orrery/protocol';
+import type { ReportShape } from '../question/report-shape';
+import { centralQuotes } from './central-findings';
+import type { ComparisonSide } from './comparison-sides';
 import { cosine } from './corpus-index';
 import type { CorpusVocabulary } from './corpus-vocabulary';
 import { titleParts } from './documents';
 import { ERA_YEARS } from './eras';
+import { citedFigures, concentrationSentence, countSentence } from './report-figures';
+import { groundedTitle } from './section-titles';
 import { OVERVIEW_ID } from './subtopic-builder';
 import { analyzeTerms } from './text-analysis';
 
@@ -19,12 +24,12 @@ export interface ReportProse {
   sections: ReportSection[];
 }
 
-/** Themes the lede names at most. */
-const MAX_THEMES = 5;
 /** The lede says where the evidence is densest when one period holds at least this share of it. */
-const DENSE_SHARE = 0.25;
-/** A section that is a period of time ("1860–1879"). */
-const PERIOD = /^\d{3,4}\s*[–-]\s*\d{3,4}$/;
+export const DENSE_SHARE = 0.25;
+/** Central findings the lede quotes. */
+const LEDE_FINDINGS = 3;
+/** A change over time is told in at most this many periods. */
+const MAX_PERIODS = 5;
 
 /** Quotes in one paragraph at most. */
 const PER_PARAGRAPH = 3;
@@ -33,7 +38,7 @@ export const NEAR_DUPLICATE = 0.7;
 /** Undated quotes share a paragraph when their term vectors are at least this similar. */
 const SAME_ARGUMENT = 0.12;
 
-interface Quote {
+export interface Quote {
   quote: string;
   citations: Citation[];
   /** Year and author of each citation's source (dated corpora), in citation order. */
@@ -52,11 +57,39 @@ interface Quote {
  */
 export interface ProseContext {
   vocabulary: CorpusVocabulary;
+  /** The shape the question asks for (a survey when absent). */
+  shape?: ReportShape;
+  /** The sides of a comparison, resolved on the corpus. */
+  sides?: ComparisonSide[] | null;
+  /** How well retrieval finds the question's subject (`answerConfidence`), and the subject's words the corpus never uses. */
+  retrieval?: { confidence: number; missing: string[] };
+  /** A term's IDF over the corpus: how specific a word is (a title or an aspect wants specific words). */
+  idf?: (term: string) => number;
   /** Whether a capitalized word is a name (kept capitalized inside a sentence) rather than a common word. */
   isName: (word: string) => boolean;
 }
 
 export function writeReport(topic: string, chosen: readonly ChosenSection[], sourceTitles: ReadonlyMap<string, string>, ctx: ProseContext): ReportProse {
+  const { shown, dated, yearOf } = quotesOf(chosen, sourceTitles);
+  if (dated) for (const s of shown) s.quotes.sort((a, b) => yearOf(a) - yearOf(b));
+  if (dated && ctx.shape?.kind === 'change') return changeReport(shown.flatMap((s) => s.quotes), sourceTitles, ctx, yearOf);
+  const ordered = dated ? inTimeOrder(shown, yearOf) : shown;
+  const used = new Set<string>();
+  const sections: ReportSection[] = ordered.map(({ section, quotes }, i) => {
+    const own = quotes.map((q) => q.quote);
+    const others = ordered.filter((_, j) => j !== i).map((o) => o.quotes.map((q) => q.quote));
+    const title = section.subtopicId === OVERVIEW_ID ? 'Overview' : groundedTitle(own, others, section.title, used, specificityOf(ctx));
+    used.add(analyzeTerms(title).join(' '));
+    return { title, subtopicId: section.subtopicId, paragraphs: paragraphsOf(quotes, dated, yearOf).map((group) => paragraph(group, dated)) };
+  });
+  return { ...lede(ordered.flatMap((s) => s.quotes), sourceTitles, dated, ctx), sections };
+}
+
+/** The chosen findings as quotes: near-duplicates shown once with every source still cited. */
+export function quotesOf(
+  chosen: readonly ChosenSection[],
+  sourceTitles: ReadonlyMap<string, string>,
+): { shown: { section: ChosenSection; quotes: Quote[] }[]; dated: boolean; yearOf: (q: Quote) => number } {
   const meta = (id: string) => titleParts(sourceTitles.get(id));
   const all = chosen.flatMap((s) => s.findings);
   const dated = all.length > 0 && all.every((f) => meta(f.sourceId).year !== null);
@@ -81,15 +114,103 @@ export function writeReport(topic: string, chosen: readonly ChosenSection[], sou
     }
     if (quotes.length) shown.push({ section, quotes });
   }
-  const yearOf = (q: Quote): number => q.dates[0]!.year ?? 0;
-  if (dated) for (const s of shown) s.quotes.sort((a, b) => yearOf(a) - yearOf(b));
-  const ordered = dated ? inTimeOrder(shown, yearOf) : shown;
-  const sections: ReportSection[] = ordered.map(({ section, quotes }) => ({
-    title: section.title,
-    subtopicId: section.subtopicId,
-    paragraphs: paragraphsOf(quotes, dated, yearOf).map((group) => paragraph(group, dated)),
-  }));
-  return { ...lede(topic, ordered, dated, ctx, yearOf), sections };
+  return { shown, dated, yearOf: (q: Quote): number => q.dates[0]!.year ?? 0 };
+}
+
+/**
+ * The lede: the 2–4 most central findings, each quoted and cited, then the counts of what the report cites
+ * (one function computes them from the cited sources) and, dated, where the evidence concentrates.
+ */
+function lede(quotes: readonly Quote[], sourceTitles: ReadonlyMap<string, string>, dated: boolean, ctx: ProseContext): { summary: string; summaryCitations: Citation[] } {
+  if (quotes.length === 0) return { summary: 'No on-topic evidence was found in the corpus.', summaryCitations: [] };
+  const central = centralQuotes(quotes, LEDE_FINDINGS);
+  const findings = central.map((q) => (dated ? said(q) : `“${q.quote}”`));
+  const figures = citedFigures(
+    quotes.flatMap((q) => q.citations.map((c) => c.sourceId)),
+    (id) => sourceTitles.get(id),
+  );
+  const opening = dated ? findings.join(' ') : `The passages say: ${findings.join(' ')}`;
+  const sentences = [opening, countSentence(figures, ctx.vocabulary), dated ? concentrationSentence(figures, DENSE_SHARE) : ''].filter(Boolean);
+  return { summary: sentences.join(' '), summaryCitations: central.map((q) => q.citations[0]!) };
+}
+
+/** How specific a key's words are in the corpus, 0–1 (the least specific word; 1 without corpus statistics). */
+export function specificityOf(ctx: ProseContext): (key: string) => number {
+  const idf = ctx.idf;
+  if (!idf) return () => 1;
+  const cache = new Map<string, number>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) {
+      // ln(1 + N/df) for a word in one passage in ten thousand is about 9.2: the scale of "specific".
+      v = Math.min(1, ...key.split(' ').map((t) => idf(t) / 9.2));
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+/** "In 1905, Theodore Roosevelt said: “…”" */
+export function said(q: Quote): string {
+  const d = q.dates[0]!;
+  return d.author ? `In ${d.year}, ${d.author} said: “${q.quote}”` : d.year !== null ? `In ${d.year}: “${q.quote}”` : `“${q.quote}”`;
+}
+
+/**
+ * A change over time: one section per period (consecutive eras merged until each holds enough quotes),
+ * titled by what that period says more than the others, and a lede that states what changed from the first
+ * period to the last, quoting each, before the counts.
+ */
+function changeReport(quotes: Quote[], sourceTitles: ReadonlyMap<string, string>, ctx: ProseContext, yearOf: (q: Quote) => number): ReportProse {
+  const sorted = [...quotes].sort((a, b) => yearOf(a) - yearOf(b));
+  const periods = periodsOf(sorted, yearOf);
+  const texts = periods.map((p) => p.map((q) => q.quote));
+  const span = (p: Quote[]): string => {
+    const lo = yearOf(p[0]!);
+    const hi = yearOf(p[p.length - 1]!);
+    return lo === hi ? String(lo) : `${lo}–${hi}`;
+  };
+  const used = new Set<string>();
+  const themes = periods.map((p, i) => {
+    const t = groundedTitle(texts[i]!, texts.filter((_, j) => j !== i), null, used, specificityOf(ctx));
+    used.add(analyzeTerms(t).join(' '));
+    return t;
+  });
+  const sections: ReportSection[] = periods.map((p, i) => ({ title: `${span(p)}: ${themes[i]}`, paragraphs: paragraphsOf(p, true, yearOf).map((g) => paragraph(g, true)) }));
+  const lower = (s: string): string => (/^\p{Lu}\p{Ll}+$/u.test(s.split(' ')[0]!) && !ctx.isName(s.split(' ')[0]!) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
+  const moves = periods.map((p, i) => `${i === 0 ? 'in' : i === periods.length - 1 ? 'and by' : 'in'} ${span(p)} of ${lower(themes[i]!)}`);
+  const first = centralQuotes(periods[0]!, 1)[0]!;
+  const last = periods.length > 1 ? centralQuotes(periods[periods.length - 1]!, 1)[0]! : null;
+  const changed = periods.length > 1 ? `What changed: the passages speak ${moves.join(', ')}.` : `All the passages come from ${span(periods[0]!)}, on ${lower(themes[0]!)}.`;
+  const figures = citedFigures(
+    quotes.flatMap((q) => q.citations.map((c) => c.sourceId)),
+    (id) => sourceTitles.get(id),
+  );
+  const summary = [changed, said(first), last ? said(last) : '', countSentence(figures, ctx.vocabulary)].filter(Boolean).join(' ');
+  return { summary, summaryCitations: [first, ...(last ? [last] : [])].map((q) => q.citations[0]!), sections };
+}
+
+/** Consecutive eras of ERA_YEARS, merged forward until each holds at least two quotes, at most MAX_PERIODS. */
+function periodsOf(sorted: readonly Quote[], yearOf: (q: Quote) => number): Quote[][] {
+  const byEra = new Map<number, Quote[]>();
+  for (const q of sorted) byEra.set(Math.floor(yearOf(q) / ERA_YEARS), [...(byEra.get(Math.floor(yearOf(q) / ERA_YEARS)) ?? []), q]);
+  let groups = [...byEra.entries()].sort((a, b) => a[0] - b[0]).map(([, qs]) => qs);
+  const min = Math.max(2, Math.ceil(sorted.length / (MAX_PERIODS * 1.5)));
+  const merged: Quote[][] = [];
+  for (const g of groups) {
+    const last = merged[merged.length - 1];
+    if (last && last.length < min) last.push(...g);
+    else merged.push([...g]);
+  }
+  if (merged.length > 1 && merged[merged.length - 1]!.length < min) merged[merged.length - 2]!.push(...merged.pop()!);
+  groups = merged;
+  while (groups.length > MAX_PERIODS) {
+    // Merge the smallest adjacent pair.
+    let k = 0;
+    for (let i = 1; i < groups.length - 1; i++) if (groups[i]!.length + groups[i + 1]!.length < groups[k]!.length + groups[k + 1]!.length) k = i;
+    groups.splice(k, 2, [...groups[k]!, ...groups[k + 1]!]);
+  }
+  return groups;
 }
 
 /** The overview first, then the sections by the median year of their quotes. */
@@ -99,7 +220,7 @@ function inTimeOrder<T extends { section: ChosenSection; quotes: Quote[] }>(show
 }
 
 /** Dated: a paragraph per period (a new one past ERA_YEARS from its first quote). Undated: similar quotes together. */
-function paragraphsOf(quotes: readonly Quote[], dated: boolean, yearOf: (q: Quote) => number): Quote[][] {
+export function paragraphsOf(quotes: readonly Quote[], dated: boolean, yearOf: (q: Quote) => number): Quote[][] {
   const out: Quote[][] = [];
   for (const q of quotes) {
     const last = out[out.length - 1];
@@ -110,7 +231,7 @@ function paragraphsOf(quotes: readonly Quote[], dated: boolean, yearOf: (q: Quot
   return out;
 }
 
-function paragraph(group: readonly Quote[], dated: boolean): ReportParagraph {
+export function paragraph(group: readonly Quote[], dated: boolean): ReportParagraph {
   const parts: string[] = [];
   let previous: string | null = null;
   for (const q of group) {
@@ -138,98 +259,6 @@ function others(q: Quote): string {
   return more.length ? ` (as did ${listAnd(more.map((x) => `${x.author} in ${x.year}`))})` : '';
 }
 
-/**
- * The lede: what the cited evidence is (passages, documents, authors) and the span it covers, citing the
- * earliest and the latest passage; then the themes in the order the report takes them, with their years;
- * then where the evidence concentrates. Figures only from what the report cites.
- */
-function lede(
-  topic: string,
-  shown: readonly { section: ChosenSection; quotes: Quote[] }[],
-  dated: boolean,
-  ctx: ProseContext,
-  yearOf: (q: Quote) => number,
-): { summary: string; summaryCitations: Citation[] } {
-  const v = ctx.vocabulary;
-  // Inside a sentence, a title's first word keeps its capital only if it is a name ("New York", not "Illegal").
-  const inSentence = (s: string): string => {
-    const first = /^\p{Lu}\p{Ll}+/u.exec(s)?.[0];
-    const nameRun = /^\p{Lu}\p{Ll}+\s+\p{Lu}/u.test(s);
-    return first && !nameRun && !ctx.isName(first) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
-  };
-  const subject = inSentence(subjectOf(topic));
-  const quotes = shown.flatMap((s) => s.quotes);
-  if (quotes.length === 0) return { summary: `No on-topic evidence about “${topic}” was found in the corpus.`, summaryCitations: [] };
-  const citations = quotes.flatMap((q) => q.citations);
-  const passages = new Set(citations.map((c) => c.sourceId)).size;
-  // Themes are the facet sections; a period's own section ("1860–1879") is time, which the lede gives as a span.
-  const themes = shown.filter((s) => s.section.subtopicId !== OVERVIEW_ID && !PERIOD.test(s.section.title));
-  // The most cited themes, in the report's order; of two cited alike, a phrase ("illegal immigration") says more than a lone name.
-  const weight = (t: { section: ChosenSection; quotes: Quote[] }): number => t.quotes.length + (/\s/.test(t.section.title) ? 0.5 : 0);
-  const top = (n: number) => {
-    const keep = new Set([...themes].sort((a, b) => weight(b) - weight(a)).slice(0, n));
-    return themes.filter((t) => keep.has(t));
-  };
-  const sentences: string[] = [];
-  let cite: Citation[];
-  if (dated) {
-    const byYear = [...quotes].sort((a, b) => yearOf(a) - yearOf(b));
-    const first = byYear[0]!;
-    const last = byYear[byYear.length - 1]!;
-    const docs = new Set(quotes.flatMap((q) => q.dates.map((d) => `${d.year} ${d.author}`))).size;
-    const authors = new Set(quotes.flatMap((q) => q.dates.map((d) => d.author)).filter((a): a is string => !!a));
-    const by = authors.size ? ` by ${authors.size} ${authors.size === 1 ? v.author : v.authors}` : '';
-    const from = (q: Quote): string => (q.dates[0]!.author ? `${q.dates[0]!.author} in ${yearOf(q)}` : String(yearOf(q)));
-    sentences.push(`${passages} passages from ${docs} ${docs === 1 ? v.document : v.documents}${by} speak to ${subject}, from ${from(first)} to ${from(last)}.`);
-    cite = [first.citations[0]!, last.citations[0]!];
-    if (themes.length) {
-      const span = (s: { quotes: Quote[] }): string => {
-        const ys = s.quotes.map(yearOf);
-        const lo = Math.min(...ys);
-        const hi = Math.max(...ys);
-        return lo === hi ? String(lo) : `${lo}–${hi}`;
-      };
-      const named = top(MAX_THEMES).map((s) => `${inSentence(s.section.title)} (${span(s)})`);
-      const more = themes.length > MAX_THEMES ? [`${themes.length - MAX_THEMES} more themes`] : [];
-      sentences.push(`In time order, its main themes are ${listAnd([...named, ...more])}.`);
-    }
-    // Where the evidence concentrates: the era with the most passages, and who is quoted most.
-    const eras = new Map<number, number>();
-    for (const q of quotes) eras.set(Math.floor(yearOf(q) / ERA_YEARS), (eras.get(Math.floor(yearOf(q) / ERA_YEARS)) ?? 0) + q.citations.length);
-    const [era, n] = [...eras.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!;
-    const speakers = new Map<string, number>();
-    for (const q of quotes) for (const d of q.dates) if (d.author) speakers.set(d.author, (speakers.get(d.author) ?? 0) + 1);
-    const [most, m] = [...speakers.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0] ?? ['', 0];
-    if (eras.size > 1 && n >= DENSE_SHARE * passages) {
-      const who = m >= 2 ? `, and ${most} is quoted most (${m} passages)` : '';
-      sentences.push(`The evidence is densest in ${era * ERA_YEARS}–${era * ERA_YEARS + ERA_YEARS - 1} (${n} of ${passages} passages)${who}.`);
-    }
-  } else {
-    sentences.push(`${passages} ${passages === 1 ? 'passage' : 'passages'} of the corpus speak to ${subject}.`);
-    cite = [quotes.reduce((best, q) => (q.relevance > best.relevance ? q : best)).citations[0]!];
-    if (themes.length) {
-      const named = top(MAX_THEMES).map((s) => inSentence(s.section.title));
-      const more = themes.length > MAX_THEMES ? [`${themes.length - MAX_THEMES} more`] : [];
-      sentences.push(`The report covers ${themes.length} ${themes.length === 1 ? 'aspect' : 'aspects'}: ${listAnd([...named, ...more])}.`);
-    }
-    const biggest = [...shown].sort((a, b) => b.quotes.length - a.quotes.length)[0]!;
-    if (shown.length > 1 && biggest.quotes.length > 1) sentences.push(`Most evidence bears on ${inSentence(biggest.section.title)} (${biggest.quotes.length} passages).`);
-  }
-  const unique = cite.filter((c, i) => cite.findIndex((x) => x.sourceId === c.sourceId) === i);
-  return { summary: sentences.join(' '), summaryCitations: unique };
-}
-
-/**
- * What a topic is about, to name it in a sentence: a title topic as it is ("Hurricane Idalia"); a question cut
- * to what follows its framing verb ("the economy" in "How have presidents addressed the economy?").
- */
-export function subjectOf(topic: string): string {
-  const t = topic.trim().replace(/[?.!]+$/, '');
-  const m = /\b(?:talk(?:ed|s)?|address(?:ed|es)?|discuss(?:ed|es)?|sa(?:y|id|ys)|describ(?:e|ed|es)|view(?:ed|s)?|approach(?:ed|es)?|handl(?:e|ed|es)|deal(?:t|s)?|thought|think|spoke|speak)\s+(?:about\s+|of\s+|on\s+|with\s+)?(.+)$/i.exec(t);
-  const core = (m?.[1] ?? t).trim();
-  return core.length > 80 ? `${core.slice(0, 77)}...` : core;
-}
-
 function similarity(group: readonly Quote[], q: Quote): number {
   const vec = (terms: Iterable<string>): Map<string, number> => {
     const m = new Map<string, number>();
@@ -239,15 +268,15 @@ function similarity(group: readonly Quote[], q: Quote): number {
   return cosine(vec(group.flatMap((g) => [...g.terms])), vec(q.terms));
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   let inter = 0;
   for (const t of a) if (b.has(t)) inter++;
   return inter / (a.size + b.size - inter);
 }
 
-const surname = (name: string): string => name.replace(/,?\s+(Jr|Sr|II|III)\.?$/i, '').split(/\s+/).pop() ?? name;
+export const surname = (name: string): string => name.replace(/,?\s+(Jr|Sr|II|III)\.?$/i, '').split(/\s+/).pop() ?? name;
 
-function listAnd(xs: readonly string[]): string {
+export function listAnd(xs: readonly string[]): string {
   return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
 }

@@ -220,3 +220,45 @@ export function extractPhrases(text: string): Phrase[] {
   }
   return phrases;
 }
+
+/**
+ * Nouns and noun phrases of a text, as written, for titles and aspects: each noun or proper noun alone, and
+ * runs of adjectives and nouns ending in a noun ("steamship companies", "illegal immigration"), at most two
+ * words of content. Stop words and numbers break a run.
+ */
+export function nounPhrases(text: string): { surface: string; key: string }[] {
+  const tokens = tagger.readDoc(text).tokens();
+  const normals = tokens.out(its.normal) as string[];
+  const values = tokens.out(its.value) as string[];
+  const poss = tokens.out(its.pos) as string[];
+  const stops = tokens.out(its.stopWordFlag) as boolean[];
+  const types = tokens.out(its.type) as string[];
+  const out: { surface: string; key: string }[] = [];
+  const word = (i: number): string | null => (types[i] === 'word' && !stops[i] ? termOf(normals[i]!, types[i]!, false) : null);
+  for (let i = 0; i < poss.length; i++) {
+    const noun = poss[i] === 'NOUN' || poss[i] === 'PROPN';
+    const t = word(i);
+    if (!t) continue;
+    if (noun) out.push({ surface: values[i]!, key: t });
+    const next = i + 1 < poss.length ? word(i + 1) : null;
+    const nextNoun = poss[i + 1] === 'NOUN' || poss[i + 1] === 'PROPN';
+    if (next && nextNoun && (noun || poss[i] === 'ADJ')) out.push({ surface: `${values[i]} ${values[i + 1]}`, key: `${t} ${next}` });
+  }
+  return out;
+}
+
+/** Each word token of a text with its part of speech (wink-nlp's Universal tags) and where it is. */
+export function partsOfSpeech(text: string): { start: number; end: number; pos: string }[] {
+  const tokens = tagger.readDoc(text).tokens();
+  const values = tokens.out(its.value) as string[];
+  const poss = tokens.out(its.pos) as string[];
+  const out: { start: number; end: number; pos: string }[] = [];
+  let cursor = 0;
+  values.forEach((v, i) => {
+    const at = text.indexOf(v, cursor);
+    if (at < 0) return;
+    out.push({ start: at, end: at + v.length, pos: poss[i]! });
+    cursor = at + v.length;
+  });
+  return out;
+}

@@ -1,2 +1,3 @@
 export * from './classify-request';
 export * from './question-form';
+export * from './report-shape';

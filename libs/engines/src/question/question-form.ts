@@ -100,7 +100,11 @@ const ordered = (a: number, b: number): YearRange => ({ from: Math.min(a, b), to
 /** Framing before the question itself: "Tell me", "In 1941,", "According to the speeches,". */
 function questionPart(text: string): string {
   return text
-    .replace(/^\s*(please\s+)?(tell\s+me|do\s+you\s+know|i\s+(would|'d)\s+like\s+to\s+know|i\s+want\s+to\s+know)\s*,?\s*/i, '')
+    .replace(/^\s*(please\s+)?((can|could|would)\s+you\s+)?(tell\s+me|do\s+you\s+know|i\s+(would|'d)\s+like\s+to\s+know|i\s+want\s+to\s+know)\s*,?\s*/i, '')
+    // An imperative asks as a question word does: "Name the first president who …" is "Which president …",
+    // "(Tell me) the year Roosevelt …" is "What year …".
+    .replace(/^\s*(name|identify|give|find)\s+(me\s+)?(the\s+)?((first|last|earliest|latest|most\s+recent|final)\s+)?/i, 'which ')
+    .replace(/^\s*the\s+(year|date|decade)\b/i, 'what $1')
     .replace(/^\s*(in|during|by|on|at|from|after|before|since|according\s+to)\s+[^,?]{1,60},\s*/i, '')
     .trim();
 }

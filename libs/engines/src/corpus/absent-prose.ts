@@ -1,0 +1,29 @@
+import type { Citation, Finding, ReportSection } from '@orrery/protocol';
+import { listAnd } from './report-prose';
+import { groundedTitle } from './section-titles';
+
+/** Passages an unanswered question cites at most: the nearest, not a padding of off-topic evidence. */
+export const ABSENT_NEAREST = 3;
+
+/**
+ * The corpus does not answer the question: the report says so first, names the subject's words the corpus
+ * never uses, and cites only the few nearest passages, as what is closest, not as an answer.
+ */
+export function absentReport(subject: string, missing: readonly string[], findings: readonly Finding[], sourceTitles: ReadonlyMap<string, string>): { summary: string; summaryCitations: Citation[]; sections: ReportSection[] } {
+  const nearest: Finding[] = [];
+  for (const f of [...findings].sort((a, b) => (b.relevance?.score ?? 0) - (a.relevance?.score ?? 0) || a.id.localeCompare(b.id)))
+    if (nearest.length < ABSENT_NEAREST && !nearest.some((n) => n.sourceId === f.sourceId)) nearest.push(f);
+  const words = missing.length ? `no passage of it mentions ${listAnd(missing.map((w) => `“${w}”`))}` : `no passage of it speaks to “${subject}”`;
+  const near = nearest.length ? ` The ${nearest.length === 1 ? 'passage' : `${nearest.length} passages`} nearest to it ${nearest.length === 1 ? 'is' : 'are'} below; ${nearest.length === 1 ? 'it does' : 'they do'} not answer it.` : '';
+  const summary = `The corpus does not answer this: ${words}.${near}`;
+  const quotes = nearest.map((f) => f.quote);
+  const sections: ReportSection[] = nearest.length
+    ? [
+        {
+          title: groundedTitle(quotes, [], null),
+          paragraphs: nearest.map((f) => ({ text: `${sourceTitles.get(f.sourceId) ?? f.sourceId}: “${f.quote}”`, citations: [{ sourceId: f.sourceId, quote: f.quote }] })),
+        },
+      ]
+    : [];
+  return { summary, summaryCitations: [], sections };
+}

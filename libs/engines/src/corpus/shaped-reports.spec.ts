@@ -1,0 +1,88 @@
+import type { Finding, SearchTask, Source, SynthesizeTask } from '@orrery/protocol';
+import { describe, expect, it } from 'vitest';
+import { classifyRequest } from '../question/classify-request';
+import { CorpusCoordinatorEngine } from './corpus-coordinator-engine';
+import { CorpusRegistry } from './corpus-registry';
+import { CorpusSubagentEngine } from './corpus-subagent-engine';
+import { titleParts } from './documents';
+import { citedFigures } from './report-figures';
+
+const registry = new CorpusRegistry({ store: null });
+const coord = new CorpusCoordinatorEngine(registry, 'sotu');
+const sub = new CorpusSubagentEngine(registry, 'sotu');
+
+/** One round of the loop in-process: the plan, a search per subtopic, the writer over what they found. */
+async function research(topic: string) {
+  const { plan } = await coord.plan({ runId: 'r', topic, maxSubtopics: 8, classification: classifyRequest(topic).class, coverageCheck: true });
+  const findings: Finding[] = [];
+  const sources = new Map<string, Source>();
+  for (const [i, s] of plan.subtopics.entries()) {
+    const task: SearchTask = {
+      kind: 'search',
+      taskId: `r.1.${i}`,
+      runId: 'r',
+      round: 1,
+      engine: 'corpus',
+      corpus: 'sotu',
+      subtopicId: s.id,
+      query: s.query,
+      maxFindings: 6,
+      knownSourceIds: [],
+      context: { objective: s.title, topic, scope: { include: s.facetTerms, exclude: s.excludeTerms }, outputFormat: '', sourceGuidance: '', excerpts: [] },
+    };
+    const r = await sub.search(task, () => undefined);
+    findings.push(...r.findings);
+    for (const src of r.sources) sources.set(src.id, src);
+  }
+  const synth: SynthesizeTask = {
+    kind: 'synthesize',
+    taskId: 'r.write',
+    runId: 'r',
+    round: 1,
+    engine: 'corpus',
+    corpus: 'sotu',
+    sections: plan.subtopics.map((s) => ({ subtopicId: s.id, title: s.title, findings: findings.filter((f) => f.subtopicId === s.id) })),
+    sources: [...sources.values()],
+    maxCitations: 25,
+    context: { objective: topic, topic, scope: { include: [], exclude: [] }, outputFormat: '', sourceGuidance: '', excerpts: [] },
+  };
+  const report = await sub.synthesize(synth, () => undefined);
+  const title = (id: string): string => sources.get(id)?.title ?? id;
+  return { plan, report, title };
+}
+
+describe('a comparison on the bundled speeches', () => {
+  it('brings evidence from each side, balanced, with both sides in every section and a lede that contrasts them', async () => {
+    const { plan, report, title } = await research('How did Lincoln and FDR differ in how they talked about war?');
+    expect(plan.subtopics.map((s) => s.id)).toEqual(['overview', 'side-lincoln', 'side-fdr']);
+    const cited = [...new Set([...(report.summaryCitations ?? []), ...report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations))].map((c) => c.sourceId))];
+    const by = (name: string) => cited.filter((id) => titleParts(title(id)).author === name).length;
+    const lincoln = by('Abraham Lincoln');
+    const fdr = by('Franklin D. Roosevelt');
+    // Nothing from the 15 other presidents the topic's words reach, and at least 3 passages each.
+    expect(lincoln + fdr).toBe(cited.length);
+    expect(Math.min(lincoln, fdr)).toBeGreaterThanOrEqual(3);
+    for (const s of report.sections) {
+      const authors = new Set(s.paragraphs.flatMap((p) => p.citations.map((c) => titleParts(title(c.sourceId)).author)));
+      expect([...authors].sort(), s.title).toEqual(['Abraham Lincoln', 'Franklin D. Roosevelt']);
+    }
+    expect(report.summary).toMatch(/^Abraham Lincoln and Franklin D\. Roosevelt both speak of war/);
+    expect(report.summary).toMatch(/Lincoln’s passages dwell on .+: In 18\d\d, Abraham Lincoln said: “.+” Roosevelt’s passages dwell on .+: In 19\d\d, Franklin D\. Roosevelt said: “/);
+    // The side counts hold against the cited sources.
+    const f = (name: string) => citedFigures(cited.filter((id) => titleParts(title(id)).author === name), title);
+    const l = f('Abraham Lincoln');
+    const r = f('Franklin D. Roosevelt');
+    expect(report.summary).toContain(`The report cites ${l.passages} passages from ${l.documents} of Abraham Lincoln’s State of the Union addresses (${l.from!.year}–${l.to!.year})`);
+    expect(report.summary).toContain(`${r.passages} passages from ${r.documents} of Franklin D. Roosevelt’s State of the Union addresses (${r.from!.year}–${r.to!.year})`);
+  }, 300_000);
+});
+
+describe('a subject the speeches never mention', () => {
+  it('says so plainly and cites at most the 3 nearest passages', async () => {
+    const { report } = await research('What have presidents said about cryptocurrency and bitcoin?');
+    expect(report.summary).toMatch(/^The corpus does not answer this: no passage of it mentions “cryptocurrency” and “bitcoin”\./);
+    const cited = new Set(report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))));
+    expect(cited.size).toBeGreaterThan(0);
+    expect(cited.size).toBeLessThanOrEqual(3);
+  }, 300_000);
+});
