@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeMessagesApi } from '../support/fake-messages-api';
+import { publishedCost } from '../support/fake-published-prices';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
 import { redisClient, ROOT } from '../support/test-env';
@@ -62,6 +63,9 @@ describe('Claude runs that hold up against the Messages API', () => {
     expect(share).toBeGreaterThanOrEqual(0.5);
     expect(run.usage.webSearchRequests).toBe(api.billedSearches.length);
     expect(run.usage.costUsd).toBeGreaterThan(0);
+    // The reported cost is what the run's usage costs at the published prices (issue 27: within 2%).
+    const published = api.accepted.reduce((n, q) => n + publishedCost(q.body.model, q.usage), 0);
+    expect(Math.abs(run.usage.costUsd - published) / published).toBeLessThanOrEqual(0.02);
     expect(report.metadata.usage).toEqual(run.usage);
     const markdown = await stack.client.reportMarkdown(id);
     expect(markdown).toContain(`cost $${run.usage.costUsd.toFixed(4)}`);
@@ -86,7 +90,7 @@ describe('Claude runs that hold up against the Messages API', () => {
     console.log(
       `[claude-run] 3 rounds, ${api.accepted.length} requests, ${researcher.length} researcher turns; input ${input(run.usage)} tokens, ` +
         `cache reads ${run.usage.cacheReadTokens} (${(share * 100).toFixed(1)}%), writes ${run.usage.cacheWriteTokens}, output ${run.usage.outputTokens}; ` +
-        `${run.usage.webSearchRequests} web searches; cost $${run.usage.costUsd.toFixed(4)}`,
+        `${run.usage.webSearchRequests} web searches; cost $${run.usage.costUsd.toFixed(4)} (published prices: $${published.toFixed(4)})`,
     );
   }, 240_000);
 
