@@ -86,7 +86,7 @@ describe('AnthropicCoordinatorEngine.plan', () => {
   it('invalid output → retry with the validation error → fallback to the corpus engine (logged)', async () => {
     api.scriptByRole({ planner: [reply.json({ classification: 'wide', subtopics: [] }), reply.rawJson('{"classification":')] });
     const fallback = fakeFallback();
-    const out = await engine({ fallback }).plan(planInput());
+    const out = await engine({ fallback }).plan(planInput({ corpus: 'sotu' }));
     expect(fallback.calls).toEqual(['plan:AI in creative industries']);
     expect(out.plan.subtopics[0]!.id).toBe('corpus-1');
     // The retry is logged too, not lost with the failed attempt; then the fallback, then the fallback engine's plan.
@@ -106,8 +106,50 @@ describe('AnthropicCoordinatorEngine.plan', () => {
   it('refusal on the plan → fallback', async () => {
     api.scriptByRole({ planner: reply.refusal() });
     const fallback = fakeFallback();
-    const out = await engine({ fallback }).plan(planInput());
+    const out = await engine({ fallback }).plan(planInput({ corpus: 'sotu' }));
     expect(out.decisions[0]).toMatchObject({ decisionType: 'fallback', conclusion: expect.stringMatching(/refusal/) });
+  });
+
+  it('a web run (no corpus) whose plan fails is not re-planned from a corpus it did not ask for', async () => {
+    api.scriptByRole({ planner: [reply.rawJson('[]'), reply.rawJson('[]')] });
+    const fallback = fakeFallback();
+    await expect(engine({ fallback }).plan(planInput({ topic: 'Geothermal energy adoption in Iceland' }))).rejects.toThrow(/the run has no corpus to fall back to$/);
+    expect(fallback.calls).toEqual([]);
+  });
+
+  it("a share above 1 from the coverage critique is clamped (structured outputs send numeric bounds only as a description), and the plan stands", async () => {
+    api.scriptByRole({
+      planner: reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling']), draft('Heat pumps', ['heat pumps'])], confidence: 1.3, rationale: 'r' }),
+      'coverage-critic': reply.json({
+        facets: [{ name: 'drilling', coveredBy: ['drilling'] }, { name: 'heat pumps', coveredBy: ['heat-pumps'] }],
+        overlaps: [{ first: 'drilling', second: 'heat-pumps', share: 1.2 }],
+        missing: [],
+        confidence: 0.9,
+        reason: 'overlap',
+      }),
+    });
+    const fallback = fakeFallback();
+    const out = await engine({ fallback }).plan(planInput({ topic: 'Geothermal energy adoption in Iceland' }));
+    expect(api.accepted.filter((r) => r.role === 'coverage-critic')).toHaveLength(1);
+    expect(out.plan.coverage).toMatchObject({ maxOverlap: 1, passed: false });
+    expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling', 'Heat pumps']);
+    expect(out.decisions.find((d) => d.decisionType === 'plan')!.confidence).toBe(1);
+    expect(fallback.calls).toEqual([]);
+  });
+
+  it('a coverage critique that fails twice keeps the valid plan (logged), and no corpus engine re-plans the topic', async () => {
+    api.scriptByRole({
+      planner: reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling']), draft('Heat pumps', ['heat pumps'])], confidence: 0.8, rationale: 'r' }),
+      'coverage-critic': [reply.rawJson('{"facets":'), reply.rawJson('{"facets":')],
+    });
+    const fallback = fakeFallback();
+    for (const corpus of [undefined, 'sotu']) {
+      const out = await engine({ fallback }).plan(planInput({ topic: 'Geothermal energy adoption in Iceland', ...(corpus ? { corpus } : {}) }));
+      expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling', 'Heat pumps']);
+      expect(out.plan.coverage).toBeUndefined();
+      expect(out.decisions.map((d) => d.decisionType)).toEqual(['plan', 'structured-retry', 'coverage-check-skipped']);
+    }
+    expect(fallback.calls).toEqual([]);
   });
 
   it('redacts the topic before it is sent', async () => {
@@ -180,9 +222,12 @@ describe('AnthropicCoordinatorEngine.judgeVerdict', () => {
     expect(req.output_config.format.schema.properties.signal).toEqual({ enum: ['continue', 'stop', 'pivot'] });
   });
 
-  it('an out-of-range verdict is retried once, then fails clearly (the judge counts it as continue)', async () => {
-    api.scriptByRole({ judge: [reply.json({ signal: 'halt', confidence: 2, reason: 'x' }), reply.json({ signal: 'stop', confidence: 1.5, reason: 'x' })] });
-    await expect(engine().judgeVerdict(input)).rejects.toThrow(/Anthropic judge: judge verdict: model output invalid: confidence/);
+  it('an invalid verdict is retried once, then fails clearly (the judge counts it as continue); a confidence above 1 is clamped', async () => {
+    api.scriptByRole({ judge: [reply.json({ signal: 'halt', confidence: 2, reason: 'x' }), reply.json({ signal: 'halt', confidence: 1, reason: 'x' })] });
+    await expect(engine().judgeVerdict(input)).rejects.toThrow(/Anthropic judge: judge verdict: model output invalid: signal/);
     expect(api.accepted).toHaveLength(2);
+    api.reset();
+    api.scriptByRole({ judge: reply.json({ signal: 'stop', confidence: 1.5, reason: 'x' }) });
+    expect(await engine().judgeVerdict(input)).toMatchObject({ signal: 'stop', confidence: 1 });
   });
 });

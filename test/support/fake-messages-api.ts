@@ -166,7 +166,12 @@ export const reply = {
    * with end_turn": stop reasons docs).
    */
   empty: (): FakeMessageReply => ({ kind: 'message', content: [], stop_reason: 'end_turn', usage: { output_tokens: 3 } }),
-  /** A structured-output answer: end_turn with the JSON text. The request must carry output_config.format. */
+  /**
+   * A structured-output answer: end_turn with the JSON text. The request must carry output_config.format. The value is
+   * not checked against the schema's numeric bounds: structured outputs do not enforce `minimum`/`maximum` (the SDK's
+   * zodOutputFormat moves them into the description, lib/transform-json-schema.js), so a reply may hold 1.2 where the
+   * schema says at most 1, as the models' replies can.
+   */
   json: (value: unknown): FakeMessageReply => ({ kind: 'message', content: [textBlock(JSON.stringify(value))], stop_reason: 'end_turn', requireOutputFormat: true }),
   /** A structured-output answer whose text is given raw (e.g. invalid JSON). */
   rawJson: (text: string): FakeMessageReply => ({ kind: 'message', content: [textBlock(text)], stop_reason: 'end_turn', requireOutputFormat: true }),

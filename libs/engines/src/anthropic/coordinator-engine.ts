@@ -187,8 +187,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
           addUsage(usage, err.usage);
           decisions.push(...err.decisions);
         }
-        if (this.fallback) return this.planFallback(input, usage, decisions, `coverage critique: ${err.message}`);
-        decisions.push(l2('coverage-check-skipped', 1, `${err.message}; no fallback engine, keeping the plan without the L2 coverage check`, {}));
+        // A critique that failed says nothing against the plan: keep it, unchecked, rather than re-plan elsewhere.
+        decisions.push(l2('coverage-check-skipped', 1, `coverage critique: ${err.message}; keeping the plan without the L2 coverage check`, {}));
       }
       return { plan, decisions, usage };
     } catch (err) {
@@ -271,9 +271,11 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         addUsage(usage, err.usage);
         decisions.push(...err.decisions);
       }
-      if (!this.fallback) throw new Error(`Anthropic engine, refinement round ${input.round}: ${err.message}; no fallback engine is configured`, { cause: err });
+      if (!this.fallbackFor(input.corpus)) {
+        throw new Error(`Anthropic engine, refinement round ${input.round}: ${err.message}; ${this.noFallback(input.corpus)}`, { cause: err });
+      }
       decisions.push(this.fallbackDecision(`refinement round ${input.round}`, err.message));
-      const fb = replan ? await this.fallback.replan(input) : await this.fallback.refine(input);
+      const fb = replan ? await this.fallback!.replan(input) : await this.fallback!.refine(input);
       return { ...fb, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
     }
   }
@@ -318,10 +320,23 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     });
   }
 
+  /**
+   * The corpus engine answers for Claude only on the run's own corpus: a run that named none (a web run) has no
+   * corpus to plan from, and another corpus's plan would be about something else.
+   */
+  private fallbackFor(corpus: string | undefined): CoordinatorEngine | undefined {
+    return corpus !== undefined ? this.fallback : undefined;
+  }
+
+  private noFallback(corpus: string | undefined): string {
+    return this.fallback && corpus === undefined ? 'the run has no corpus to fall back to' : 'no fallback engine is configured';
+  }
+
   private async planFallback(input: PlanningInput, usage: TokenUsage, decisions: EngineDecision[], why: string): Promise<PlanningOutput> {
-    if (!this.fallback) throw new Error(`Anthropic engine, plan: ${why}; no fallback engine is configured`);
+    const fallback = this.fallbackFor(input.corpus);
+    if (!fallback) throw new Error(`Anthropic engine, plan: ${why}; ${this.noFallback(input.corpus)}`);
     decisions.push(this.fallbackDecision('plan', why));
-    const fb = await this.fallback.plan(input);
+    const fb = await fallback.plan(input);
     return { plan: fb.plan, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
   }
 }
