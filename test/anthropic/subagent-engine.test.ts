@@ -150,12 +150,21 @@ describe('AnthropicSubagentEngine.search', () => {
     api.scriptByRole({ researcher: reply.refusal('general_harms', 'no') });
     const fallback = fakeFallback();
     const { updates, progress } = recorder();
-    const r = await engine({ fallback }).search(searchTask(), progress);
+    const r = await engine({ fallback }).search(searchTask({ corpus: 'sotu' }), progress);
     expect(fallback.calls).toEqual(['search:run-1.r1.search.wind']);
     expect(r.findings[0]!.id).toBe('fb1');
     expect(r.stats).toMatchObject({ refusals: 1, fallbacks: 1 });
     expect(r.usage.inputTokens).toBeGreaterThan(0); // the refused call's tokens are counted
     expect(updates.map((u) => u.stage)).toEqual(expect.arrayContaining(['decision:refusal', 'decision:fallback']));
+  });
+
+  it('a web task (no corpus) is never handed to the corpus engine: a refusal returns what it has', async () => {
+    api.scriptByRole({ researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.refusal()] });
+    const fallback = fakeFallback();
+    const r = await engine({ fallback }).search(searchTask(), () => {});
+    expect(fallback.calls).toEqual([]);
+    expect(r.findings).toEqual([]);
+    expect(r.stats).toMatchObject({ refusals: 1 });
   });
 
   it('refusal without a fallback: returns what it has, marked', async () => {
@@ -173,7 +182,7 @@ describe('AnthropicSubagentEngine.search', () => {
     });
     const fallback = fakeFallback();
     const { updates, progress } = recorder();
-    const r = await engine({ fallback }).search(searchTask(), progress);
+    const r = await engine({ fallback }).search(searchTask({ corpus: 'sotu' }), progress);
     const extractor = api.accepted.filter((q) => q.role === 'extractor');
     expect(extractor).toHaveLength(2);
     expect(lastMessage(extractor[1]!.body).content).toMatch(/failed validation:\n- not valid JSON/);
@@ -193,7 +202,7 @@ describe('AnthropicSubagentEngine.search', () => {
   it('no research tool configured: a clear error, or the fallback when there is one', async () => {
     await expect(engine({ passages: undefined }).search(searchTask(), () => {})).rejects.toThrow(/no research tool is configured/);
     const fallback = fakeFallback();
-    const r = await engine({ passages: undefined, fallback }).search(searchTask(), () => {});
+    const r = await engine({ passages: undefined, fallback }).search(searchTask({ corpus: 'sotu' }), () => {});
     expect(r.stats).toMatchObject({ fallbacks: 1 });
     expect(api.requests).toHaveLength(0);
   });

@@ -20,6 +20,11 @@ export const EngineConfigSchema = z
   .object({
     ENGINE: z.enum(['auto', 'corpus', 'anthropic', 'simulated']).default('auto'),
     DEFAULT_CORPUS: z.string().default('sotu'),
+    /**
+     * The corpus a Claude run without `corpus` uses. Unset by default: a Claude run researches the web, and uses a
+     * corpus only when the request names one or an operator sets this on purpose.
+     */
+    CLAUDE_DEFAULT_CORPUS: z.string().min(1).optional(),
     CORPORA: z.string().default(''),
     SIMULATED_LATENCY_MS: int(0),
     SIMULATED_SUBTOPICS: int(4, 1),

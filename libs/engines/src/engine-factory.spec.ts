@@ -80,13 +80,22 @@ describe('EngineFactory', () => {
     expect(() => loadEngineConfig({ ANTHROPIC_PRICES: 'cheap' })).toThrow(/ANTHROPIC_PRICES: not JSON/);
   });
 
+  it('a Claude run without a corpus uses CLAUDE_DEFAULT_CORPUS, unset by default; a corpus run uses DEFAULT_CORPUS', () => {
+    expect(factory({ ANTHROPIC_API_KEY: 'k', DEFAULT_CORPUS: 'mem' }).defaultCorpusFor('anthropic')).toBeUndefined();
+    expect(factory({ ANTHROPIC_API_KEY: 'k', DEFAULT_CORPUS: 'mem' }).defaultCorpusFor('corpus')).toBe('mem');
+    expect(factory({ ANTHROPIC_API_KEY: 'k', CLAUDE_DEFAULT_CORPUS: 'notes' }).defaultCorpusFor('anthropic')).toBe('notes');
+    expect(factory({}).defaultCorpusFor('simulated')).toBeUndefined();
+  });
+
   it("gives the corpus tools the task's corpus, loading each corpus once per process", async () => {
     const f = factory({ ANTHROPIC_API_KEY: 'k', DEFAULT_CORPUS: 'mem' });
     f.corpora.registerPassages('mem', [{ id: 'mem-1', title: 'Kestrels', text: 'The kestrel hovers over the river meadow before it dives.' }]);
     f.corpora.registerPassages('other', [{ id: 'oth-1', title: 'Herons', text: 'The heron waits in the shallows of the river.' }]);
-    const a = await f.passagesFor(undefined, 'kestrels');
+    const a = await f.passagesFor('mem', 'kestrels');
     expect(a?.search('kestrel', 3).map((h) => h.id)).toEqual(['mem-1']);
     expect(await f.passagesFor('mem', 'kestrels')).toBe(a);
+    // A task without a corpus (a web run) gets no corpus tools, whatever DEFAULT_CORPUS says.
+    expect(await f.passagesFor(undefined, 'kestrels')).toBeUndefined();
     expect((await f.passagesFor('other', 'herons'))?.get('oth-1')?.title).toBe('Herons');
     await expect(f.passagesFor('nope', 'anything')).rejects.toThrow(EngineUnavailableError);
   });

@@ -475,13 +475,13 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     ].join('\n');
   }
 
-  private fallbackDecision(step: string, why: string): EngineDecision {
+  private fallbackDecision(step: string, why: string, fallback: SubagentEngine | undefined = this.fallback): EngineDecision {
     return {
       decisionType: 'fallback',
       level: 'L2',
       confidence: 1,
-      conclusion: clipText(`${step}: ${why}; ${this.fallback ? `fell back to the ${this.fallback.name} engine` : 'no fallback engine configured'}`, 2000),
-      signals: { step, fallbackEngine: this.fallback?.name ?? null },
+      conclusion: clipText(`${step}: ${why}; ${fallback ? `fell back to the ${fallback.name} engine` : 'no fallback engine for it'}`, 2000),
+      signals: { step, fallbackEngine: fallback?.name ?? null },
     };
   }
 
@@ -495,9 +495,11 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     stats: Record<string, number> = {},
     seen: Source[] = [],
   ): Promise<SearchResult> {
-    const d = this.fallbackDecision(`search task ${task.taskId}`, why);
+    // The corpus engine researches for Claude only on the run's own corpus; a web task has none to fall back to.
+    const fallback = task.corpus !== undefined ? this.fallback : undefined;
+    const d = this.fallbackDecision(`search task ${task.taskId}`, why, fallback);
     decisions.push(d);
-    if (!this.fallback) {
+    if (!fallback) {
       if (stats['refusals']) {
         // Refusal without a fallback: finish with what there is (sources seen, no findings), and say so.
         await reportDecision(progress, d);
@@ -511,11 +513,11 @@ export class AnthropicSubagentEngine implements SubagentEngine {
           stats: { ...stats, redactions: redactor.total, sourcesSeen: seen.length },
         };
       }
-      throw new Error(`Anthropic engine, search task ${task.taskId}: ${why}; no fallback engine is configured`);
+      throw new Error(`Anthropic engine, search task ${task.taskId}: ${why}; ${this.fallback ? 'the run has no corpus to fall back to' : 'no fallback engine is configured'}`);
     }
     await reportDecision(progress, d);
     await reportRedactions(progress, `search task ${task.taskId}`, redactor);
-    const fb = await this.fallback.search(task, progress);
+    const fb = await fallback.search(task, progress);
     return {
       ...fb,
       usage: addUsage(addUsage(emptyUsage(), usage), fb.usage),
