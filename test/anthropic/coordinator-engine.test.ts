@@ -152,6 +152,18 @@ describe('AnthropicCoordinatorEngine.plan', () => {
     expect(fallback.calls).toEqual([]);
   });
 
+  it('plans at high effort and critiques at low, each with room to think in max_tokens', async () => {
+    api.scriptByRole({
+      planner: reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling'])], confidence: 0.8, rationale: 'r' }),
+      'coverage-critic': reply.json({ facets: [{ name: 'drilling', coveredBy: ['drilling'] }], overlaps: [], missing: [], confidence: 0.9, reason: 'ok' }),
+    });
+    await engine().plan(planInput());
+    const by = (role: string) => api.accepted.find((r) => r.role === role)!;
+    expect(by('planner').body.output_config.effort).toBe('high');
+    expect(by('coverage-critic').body.output_config.effort).toBe('low');
+    for (const role of ['planner', 'coverage-critic']) expect(by(role).stopReason).toBe('end_turn');
+  });
+
   it('redacts the topic before it is sent', async () => {
     api.scriptByRole({ planner: reply.json({ classification: 'straightforward', subtopics: [draft('Contact', ['contact'])], confidence: 1, rationale: '' }) });
     const out = await engine().plan(planInput({ topic: 'who owns jane@corp.example and 192.168.0.7, card 4242-4242-4242-4242?', coverageCheck: false }));
@@ -220,6 +232,19 @@ describe('AnthropicCoordinatorEngine.judgeVerdict', () => {
     const req = api.accepted[0]!.body;
     expect(req.model).toBe('claude-haiku-5-5');
     expect(req.output_config.format.schema.properties.signal).toEqual({ enum: ['continue', 'stop', 'pivot'] });
+  });
+
+  it('asks at low effort with max_tokens that leave room to think: the verdict does not stop at max_tokens, and its thinking is counted', async () => {
+    api.scriptByRole({ judge: reply.json({ signal: 'continue', confidence: 0.7, reason: 'still finding sources' }) });
+    const v = await engine().judgeVerdict(input);
+    expect(v.signal).toBe('continue');
+    expect(api.accepted).toHaveLength(1);
+    const req = api.accepted[0]!;
+    expect(req.body.output_config.effort).toBe('low');
+    expect(req.body.max_tokens).toBeGreaterThan(4000);
+    expect(req.stopReason).toBe('end_turn');
+    expect(v.usage.thinkingTokens).toBe(req.usage.output_tokens_details.thinking_tokens);
+    expect(v.usage.thinkingTokens).toBeGreaterThan(0);
   });
 
   it('an invalid verdict is retried once, then fails clearly (the judge counts it as continue); a confidence above 1 is clamped', async () => {

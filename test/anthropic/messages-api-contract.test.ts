@@ -18,6 +18,7 @@ import { NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
 import type { CoordinatorEngine, PassageHit, SubagentEngine } from '../../libs/engines/src/engine';
 import { apiError, deferredWebSearch, FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
+import { publishedCost } from '../support/fake-published-prices';
 import { makePassages, recorder, searchTask, useFakeMessagesApi } from './fixtures';
 
 let api: FakeMessagesApi;
@@ -211,7 +212,8 @@ describe('item 6: cut-offs, refused requests, aborts', () => {
     });
     await engine({ maxTokens: 1000 }).search(searchTask(), () => {});
     const researcher = api.accepted.filter((q) => q.role === 'researcher');
-    expect(researcher.map((q) => q.body.max_tokens)).toEqual([1000, 2000]);
+    // The answer's 1000 plus the 16,000 a high-effort researcher may think in; then twice that.
+    expect(researcher.map((q) => q.body.max_tokens)).toEqual([17_000, 34_000]);
   });
 
   it('a request the API refuses as too long falls back to the corpus engine, logged as a fallback', async () => {
@@ -219,7 +221,7 @@ describe('item 6: cut-offs, refused requests, aborts', () => {
     try {
       const fallback = fallbackSubagent();
       const { updates, progress } = recorder();
-      const r = await engine({ fallback }, small.client()).search(searchTask(), progress);
+      const r = await engine({ fallback }, small.client()).search(searchTask({ corpus: 'sotu' }), progress);
       expect(small.rejected[0]!.validationError).toMatch(/^prompt is too long/);
       expect(fallback.calls).toEqual([searchTask().taskId]);
       expect(r.stats['fallbacks']).toBe(1);
@@ -232,7 +234,7 @@ describe('item 6: cut-offs, refused requests, aborts', () => {
         refine: async () => ({ newSubtopics: [], thinSubtopicIds: [], decisions: [], usage: { ...ZERO } }),
         replan: async () => ({ newSubtopics: [], thinSubtopicIds: [], decisions: [], usage: { ...ZERO } }),
       };
-      const planned = await new AnthropicCoordinatorEngine({ client: small.client(), fallback: corpus }).plan({ runId: 'r', topic: 'wind power in Europe', maxSubtopics: 4, coverageCheck: true });
+      const planned = await new AnthropicCoordinatorEngine({ client: small.client(), fallback: corpus }).plan({ runId: 'r', topic: 'wind power in Europe', corpus: 'sotu', maxSubtopics: 4, coverageCheck: true });
       expect(planned.decisions).toContainEqual(expect.objectContaining({ decisionType: 'fallback', conclusion: expect.stringMatching(/prompt is too long/) }));
     } finally {
       await small.close();
@@ -248,7 +250,7 @@ describe('item 6: cut-offs, refused requests, aborts', () => {
     const small = await FakeMessagesApi.start({ contextWindow: Math.floor((first! + second!) / 2) });
     try {
       small.scriptByRole(script);
-      const r = await engine({ fallback: fallbackSubagent(), passages: makePassages(LONG_PASSAGES) }, small.client()).search(searchTask({ query: 'wind power' }), () => {});
+      const r = await engine({ fallback: fallbackSubagent(), passages: makePassages(LONG_PASSAGES) }, small.client()).search(searchTask({ query: 'wind power', corpus: 'sotu' }), () => {});
       expect(small.rejected[0]!.validationError).toMatch(/^prompt is too long/);
       const billed = small.accepted.filter((q) => q.role === 'researcher');
       expect(billed).toHaveLength(1);
@@ -308,8 +310,8 @@ describe('item 8: cost', () => {
     });
     const r = await engine({ passages: undefined, webSearch: { enabled: true } }).search(searchTask(), () => {});
     expect(r.usage.webSearchRequests).toBe(2);
-    // Sonnet: $3 in, $15 out per MTok; $10 per 1,000 searches.
-    const expected = api.accepted.reduce((n, q) => n + (q.usage.input_tokens * 3 + q.usage.output_tokens * 15 + q.usage.cache_creation_input_tokens * 3.75 + q.usage.cache_read_input_tokens * 0.3) / 1e6, 0) + 0.02;
+    // Each request at its model's published prices (Sonnet 5.5: $2 in, $10 out per MTok), $10 per 1,000 searches.
+    const expected = api.accepted.reduce((n, q) => n + publishedCost(q.body.model, q.usage), 0);
     expect(r.usage.costUsd).toBeCloseTo(expected, 5);
   });
 });

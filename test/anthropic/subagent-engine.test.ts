@@ -158,6 +158,23 @@ describe('AnthropicSubagentEngine.search', () => {
     expect(updates.map((u) => u.stage)).toEqual(expect.arrayContaining(['decision:refusal', 'decision:fallback']));
   });
 
+  it("researches at high effort with summarized thinking, so the notes between tool calls reach progress; extracts at low effort", async () => {
+    api.scriptByRole({
+      researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }], 'Checking the corpus for wind farms.'), reply.text('notes')],
+      extractor: quotingExtractor,
+    });
+    const { updates, progress } = recorder();
+    await engine().search(searchTask(), progress);
+    const researcher = api.accepted.filter((q) => q.role === 'researcher');
+    for (const q of researcher) {
+      expect(q.body.output_config.effort).toBe('high');
+      expect(q.body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+      expect(q.stopReason).not.toBe('max_tokens');
+    }
+    expect(updates.map((u) => u.message)).toContain('note: Checking the corpus for wind farms.');
+    expect(api.accepted.find((q) => q.role === 'extractor')!.body.output_config.effort).toBe('low');
+  });
+
   it('a web task (no corpus) is never handed to the corpus engine: a refusal returns what it has', async () => {
     api.scriptByRole({ researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.refusal()] });
     const fallback = fakeFallback();
@@ -308,8 +325,9 @@ describe('AnthropicSubagentEngine.synthesize', () => {
     const r = await engine({ maxTokens: 8000 }).synthesize(synthesizeTask(), () => {});
     expect(r.title).toBe('Renewables');
     const [first, second] = api.accepted;
-    expect(first!.body.max_tokens).toBe(8000);
-    expect(second!.body.max_tokens).toBe(16000);
+    // The writer's answer (8000) plus the room its effort thinks in.
+    expect(first!.body.max_tokens).toBe(16000);
+    expect(second!.body.max_tokens).toBe(32000);
     expect(second!.body.messages).toHaveLength(1); // the cut-off JSON was not passed on
   });
 

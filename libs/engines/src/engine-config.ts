@@ -45,8 +45,11 @@ export const EngineConfigSchema = z
     ANTHROPIC_PRICES: z.string().default(''),
     WEB_SEARCH_PRICE_PER_1K: z.coerce.number().nonnegative().optional(),
     WEB_FETCH_PRICE_PER_1K: z.coerce.number().nonnegative().optional(),
-    /** Tokens the hub reserves per Claude search task before dispatch (settled to the actual usage). */
-    TASK_TOKEN_ESTIMATE: int(20_000),
+    /**
+     * Tokens the hub reserves per Claude search task before dispatch (settled to the actual usage). The researcher
+     * thinks at high effort on every turn, and thinking is output: 60k leaves a task room for it.
+     */
+    TASK_TOKEN_ESTIMATE: int(60_000),
     /** Tool calls (client and server) one search task may make. */
     TASK_MAX_TOOL_CALLS: int(40, 1),
     /** The loop judge inside each Claude research task: a synchronous judge-model call every this many steps, asynchronous ones between. */

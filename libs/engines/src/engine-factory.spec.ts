@@ -70,7 +70,7 @@ describe('EngineFactory', () => {
     expect(client.baseURL).toBe('http://127.0.0.1:9');
     // One price table, with the env's overrides; the hub reserves the configured tokens per task, priced.
     expect(o.prices?.models['m-spoke']).toEqual({ input: 2, output: 8, cacheWrite5m: 2.5, cacheWrite1h: 4, cacheRead: 0.2 });
-    expect(hub.taskEstimate).toEqual({ tokens: 10_000, costUsd: 0.02 + 0.02 });
+    expect(hub.taskEstimate).toEqual({ tokens: 10_000, costUsd: expect.closeTo(8000 * 2e-6 + 2000 * 8e-6 + 0.02, 6) });
     expect((hub as unknown as { fallback: unknown }).fallback).toBe(f.coordinator('corpus'));
     expect((spoke as unknown as { fallback: unknown }).fallback).toBe(f.subagent('corpus'));
   });

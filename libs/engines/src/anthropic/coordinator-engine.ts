@@ -14,6 +14,7 @@ import {
   type JudgeVerdict,
   type SubtopicDraft,
 } from './schemas';
+import { JUDGE_ANSWER_TOKENS, maxTokensFor, ROLE_EFFORT } from './role-settings';
 import { structuredCall } from './structured';
 import { clipText } from '../hygiene/clip-text';
 
@@ -37,6 +38,9 @@ export interface JudgeVerdictResult extends JudgeVerdict {
   /** The model's reply as it came, for the decision log. */
   raw: string;
 }
+
+/** The share of a search task's tokens that are output (thinking, notes), for its dollar reservation. */
+const TASK_OUTPUT_SHARE = 0.2;
 
 /** Coverage check thresholds: share of facets covered, and the largest tolerated overlap between two subtopics. */
 export const COVERAGE_THRESHOLD = 0.8;
@@ -96,7 +100,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
   private readonly o: ResolvedEngineOptions;
   private readonly fallback?: CoordinatorEngine;
 
-  /** What the hub reserves per search task before dispatch: the configured tokens, priced as input to the subagent model, plus its web searches. */
+  /** What the hub reserves per search task before dispatch: the configured tokens, priced at the subagent model's input and output prices, plus its web searches. */
   readonly taskEstimate: TaskEstimate;
 
   constructor(options: AnthropicEngineOptions) {
@@ -106,7 +110,16 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     const searches = this.o.webSearch.enabled ? (this.o.webSearch.maxUses ?? 5) : 0;
     this.taskEstimate = {
       tokens,
-      costUsd: costOf(this.o.api.prices, this.o.subagentModel, { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: searches, webFetchRequests: 0 }),
+      // A fifth of a task's tokens are output (its thinking and notes), priced as such: reserving it all at the input
+      // price would stop a thinking researcher at a fraction of its work.
+      costUsd: costOf(this.o.api.prices, this.o.subagentModel, {
+        inputTokens: Math.round(tokens * (1 - TASK_OUTPUT_SHARE)),
+        outputTokens: Math.round(tokens * TASK_OUTPUT_SHARE),
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        webSearchRequests: searches,
+        webFetchRequests: 0,
+      }),
     };
   }
 
@@ -127,7 +140,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         user: `Plan research on this topic, in at most ${max} subtopics.\n${untrustedData('topic', topic)}`,
         schema: PlanDraftSchema,
         purpose: 'plan',
-        maxTokens: this.o.maxTokens,
+        effort: ROLE_EFFORT.planner,
+        maxTokens: maxTokensFor('planner', this.o.maxTokens),
         check: (d) => (d.subtopics.length > max ? [`subtopics: ${d.subtopics.length} given, at most ${max} allowed`] : []),
       });
       addUsage(usage, planned.usage);
@@ -158,7 +172,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
           ].join('\n'),
           schema: CoverageCritiqueSchema,
           purpose: 'coverage critique',
-          maxTokens: this.o.maxTokens,
+          effort: ROLE_EFFORT['coverage-critic'],
+          maxTokens: maxTokensFor('coverage-critic', this.o.maxTokens),
         });
         addUsage(usage, critique.usage);
         decisions.push(...critique.decisions);
@@ -248,7 +263,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         user: ask.join('\n'),
         schema: RefinementDraftSchema,
         purpose: `${replan ? 're-plan' : 'refinement'} (round ${input.round})`,
-        maxTokens: this.o.maxTokens,
+        effort: ROLE_EFFORT['gap-finder'],
+        maxTokens: maxTokensFor('gap-finder', this.o.maxTokens),
         check: (d) => d.thinSubtopicIds.filter((id) => !known.has(id)).map((id) => `thinSubtopicIds: "${id}" is not a subtopic id of the plan`),
         acceptWithIssues: true,
       });
@@ -303,7 +319,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         user,
         schema: JudgeVerdictSchema,
         purpose: 'judge verdict',
-        maxTokens: 512,
+        effort: ROLE_EFFORT.judge,
+        maxTokens: maxTokensFor('judge', JUDGE_ANSWER_TOKENS),
         signal: input.abortSignal,
       });
       return { ...res.value, usage: res.usage, raw: res.raw };

@@ -86,7 +86,7 @@ export interface AnthropicEngineOptions {
   maxRetries?: number;
   /** Longest a request waits out 429s before it fails retryably; default 10 minutes. */
   maxRateLimitWaitMs?: number;
-  /** Tokens a search task is expected to take; the hub reserves this much per task before dispatch. Default 20,000. */
+  /** Tokens a search task is expected to take, thinking included; the hub reserves this much per task before dispatch. Default 60,000. */
   taskTokenEstimate?: number;
   /** Tool calls a search task may make when its payload carries no budget; default 40. */
   maxToolCallsPerTask?: number;
@@ -160,7 +160,7 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
     maxIterations: o.maxIterations ?? 24,
     maxTokens: o.maxTokens ?? 4096,
     idleThreshold: o.idleThreshold ?? 3,
-    taskTokenEstimate: o.taskTokenEstimate ?? 20_000,
+    taskTokenEstimate: o.taskTokenEstimate ?? 60_000,
     maxToolCallsPerTask: o.maxToolCallsPerTask ?? 40,
     ...(o.loopJudge ? { loopJudge: o.loopJudge } : {}),
   };

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { EngineDecision } from '../engine';
 import { StructuredOutputError } from './errors';
 import { addUsage, emptyUsage } from '../usage';
-import { MAX_NON_STREAMING_TOKENS, textOf, type MessagesApi } from './messages-client';
+import { MAX_STREAMING_TOKENS, textOf, type MessagesApi } from './messages-client';
+import type { Effort } from './role-settings';
 
 export interface StructuredCallConfig<S extends z.ZodType> {
   api: MessagesApi;
@@ -15,6 +16,8 @@ export interface StructuredCallConfig<S extends z.ZodType> {
   schema: S;
   /** What the output is for (plan, judge verdict...): names it in decisions and errors. */
   purpose: string;
+  /** How hard the model thinks; its thinking shares `maxTokens` with the answer. */
+  effort?: Effort;
   maxTokens: number;
   /** Checks zod cannot make (quotes occur in sources, ids exist). Issues count as a validation failure. */
   check?: (value: z.infer<S>) => string[];
@@ -79,6 +82,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
       messages,
       maxTokens,
       outputFormat: format,
+      ...(cfg.effort ? { effort: cfg.effort } : {}),
       label: cfg.purpose,
       signal: cfg.signal,
     });
@@ -89,9 +93,10 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
       case 'end_turn':
         break;
       case 'max_tokens':
-        if (!grew && maxTokens < MAX_NON_STREAMING_TOKENS) {
+        if (!grew && maxTokens < MAX_STREAMING_TOKENS) {
           grew = true;
-          const larger = Math.min(maxTokens * 2, MAX_NON_STREAMING_TOKENS);
+          // A larger limit is streamed (MessagesApi.streams), so it may go past the non-streaming cap.
+          const larger = Math.min(maxTokens * 2, MAX_STREAMING_TOKENS);
           decisions.push(retryDecision(cfg.purpose, `output cut off at max_tokens ${maxTokens}; retrying once with ${larger}`, { maxTokens, larger }));
           maxTokens = larger;
           continue;
