@@ -78,7 +78,8 @@ describe('AnthropicCoordinatorEngine.plan', () => {
     const planner = api.accepted.find((r) => r.role === 'planner')!.body;
     expect(planner.model).toBe('claude-opus-5-5');
     expect(planner.output_config.format).toMatchObject({ type: 'json_schema', schema: { type: 'object', additionalProperties: false } });
-    expect(planner.system[0].cache_control).toEqual({ type: 'ephemeral' });
+    // A one-shot call: no cache breakpoint (a write would not be read back).
+    expect(planner.system[0].cache_control).toBeUndefined();
     expect(planner.system[0].text).toMatch(/untrusted DATA/);
     expect(planner.messages[0].content).toMatch(/<untrusted_data label="topic">\nAI in creative industries\n<\/untrusted_data>/);
   });

@@ -49,6 +49,12 @@ export interface SendParams {
   /** The container a previous response of this conversation ran code in; sent back on every follow-up. */
   container?: string;
   contextManagement?: ContextManagement;
+  /**
+   * Prompt-cache breakpoints (default true). A cache write costs 1.25× the input price and pays back only when the
+   * prefix is read again (prompt caching docs, "Pricing"): conversations that grow turn by turn cache; a one-shot
+   * call does not.
+   */
+  cache?: boolean;
   /** Names the step in error messages. */
   label: string;
   signal?: AbortSignal;
@@ -145,12 +151,13 @@ export class MessagesApi {
 
   params(p: SendParams): MessageCreateParamsBase {
     const stream = this.streams(p);
+    const cache = p.cache ?? true;
     const params: MessageCreateParamsBase = {
       model: p.model,
       max_tokens: Math.max(1, Math.min(p.maxTokens, stream ? MAX_STREAMING_TOKENS : MAX_NON_STREAMING_TOKENS)),
-      system: [{ type: 'text', text: p.system, cache_control: EPHEMERAL }],
-      messages: withCacheBreakpoints(p.messages),
-      cache_control: EPHEMERAL,
+      system: [{ type: 'text', text: p.system, ...(cache ? { cache_control: EPHEMERAL } : {}) }],
+      messages: cache ? withCacheBreakpoints(p.messages) : p.messages,
+      ...(cache ? { cache_control: EPHEMERAL } : {}),
     };
     if (p.tools?.length) params.tools = p.tools;
     if (p.stopSequences?.length) params.stop_sequences = p.stopSequences;

@@ -56,8 +56,8 @@ const retryDecision = (purpose: string, why: string, signals: EngineDecision['si
 });
 
 /**
- * Asks for JSON matching `schema` (structured output), validates it with zod and `check`. The prompt is cached (a
- * breakpoint on its end), so the correction retry, which repeats it, reads it back instead of paying for it again.
+ * Asks for JSON matching `schema` (structured output), validates it with zod and `check`. The prompt is not cached:
+ * it is read once, and a cache write would cost more than the rare correction retry saves.
  * Invalid → one retry carrying the validation errors. max_tokens → one retry with a larger limit; truncated JSON is never
  * accepted. Anything else (refusal, context window, a second failure) throws StructuredOutputError, which the engines
  * turn into a fallback.
@@ -83,6 +83,9 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
       maxTokens,
       outputFormat: format,
       ...(cfg.effort ? { effort: cfg.effort } : {}),
+      // One-shot: nothing reads its prefix back unless it fails, and a correction retry is the exception, so a
+      // cache write (1.25×) on every first attempt would cost more than the rare retry saves (0.9× of its prompt).
+      cache: false,
       label: cfg.purpose,
       signal: cfg.signal,
     });
