@@ -165,6 +165,17 @@ describe('AnthropicCoordinatorEngine.plan', () => {
     for (const role of ['planner', 'coverage-critic']) expect(by(role).stopReason).toBe('end_turn');
   });
 
+  it('a refused plan is asked again of the fallback model before any corpus fallback', async () => {
+    api.setHandler((req) =>
+      req.body.model === 'claude-opus-5-5' ? reply.refusal('general_harms', 'no') : reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling'])], confidence: 0.8, rationale: 'r' }),
+    );
+    const fallback = fakeFallback();
+    const out = await engine({ fallback, refusalFallbackModel: 'claude-sonnet-5-5' }).plan(planInput({ corpus: 'sotu', coverageCheck: false }));
+    expect(fallback.calls).toEqual([]);
+    expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling']);
+    expect(out.decisions.map((d) => d.decisionType)).toEqual(['model-fallback', 'plan']);
+  });
+
   it('redacts the topic before it is sent', async () => {
     api.scriptByRole({ planner: reply.json({ classification: 'straightforward', subtopics: [draft('Contact', ['contact'])], confidence: 1, rationale: '' }) });
     const out = await engine().plan(planInput({ topic: 'who owns jane@corp.example and 192.168.0.7, card 4242-4242-4242-4242?', coverageCheck: false }));

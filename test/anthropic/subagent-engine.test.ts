@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicSubagentEngine, webSourceId, type AnthropicEngineOptions } from '../../libs/engines/src/anthropic';
 import { NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
 import type { SubagentEngine } from '../../libs/engines/src/engine';
-import { FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
+import { type FakeHandler, FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
 import { useFakeMessagesApi, lastMessage, makePassages, recorder, searchTask, synthesizeTask } from './fixtures';
 
 let api: FakeMessagesApi;
@@ -182,6 +182,23 @@ describe('AnthropicSubagentEngine.search', () => {
     expect(fallback.calls).toEqual([]);
     expect(r.findings).toEqual([]);
     expect(r.stats).toMatchObject({ refusals: 1 });
+  });
+
+  it('a refusal is retried on the fallback model first (a setting), and the corpus engine is never asked', async () => {
+    const refusing: FakeHandler = (req) =>
+      req.body.model === 'claude-sonnet-5-5'
+        ? reply.refusal('general_harms', 'no')
+        : req.messages.length === 1
+          ? reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }])
+          : reply.text('notes');
+    api.scriptByRole({ researcher: refusing, extractor: quotingExtractor });
+    const fallback = fakeFallback();
+    const { updates, progress } = recorder();
+    const r = await engine({ fallback, refusalFallbackModel: 'claude-opus-5-5' }).search(searchTask({ corpus: 'sotu' }), progress);
+    expect(fallback.calls).toEqual([]);
+    expect(r.findings.length).toBeGreaterThan(0);
+    expect(api.accepted.filter((q) => q.role === 'researcher').map((q) => q.body.model)).toEqual(['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-opus-5-5']);
+    expect(updates.map((u) => u.stage)).toContain('decision:model-fallback');
   });
 
   it('refusal without a fallback: returns what it has, marked', async () => {

@@ -37,6 +37,8 @@ export const EngineConfigSchema = z
     ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_COORDINATOR_MODEL),
     ANTHROPIC_SUBAGENT_MODEL: z.string().min(1).default(DEFAULT_SUBAGENT_MODEL),
     ANTHROPIC_JUDGE_MODEL: z.string().min(1).default(DEFAULT_JUDGE_MODEL),
+    /** The model a refused Claude request is retried on before the corpus fallback; unset, none. */
+    ANTHROPIC_REFUSAL_FALLBACK_MODEL: z.string().min(1).optional(),
     /** Retries of a request after 529, 5xx or a connection failure. 429s are waited out at the fleet's gate instead. */
     ANTHROPIC_MAX_RETRIES: int(4),
     /** Longest one request waits out 429s (retry-after) before its task gives its turn back to the queue. */

@@ -126,6 +126,7 @@ export class EngineFactory {
       model: c.ANTHROPIC_MODEL,
       subagentModel: c.ANTHROPIC_SUBAGENT_MODEL,
       judgeModel: c.ANTHROPIC_JUDGE_MODEL,
+      ...(c.ANTHROPIC_REFUSAL_FALLBACK_MODEL ? { refusalFallbackModel: c.ANTHROPIC_REFUSAL_FALLBACK_MODEL } : {}),
       webSearch: {
         enabled: c.WEB_SEARCH === 'on',
         maxUses: c.WEB_SEARCH_MAX_USES,

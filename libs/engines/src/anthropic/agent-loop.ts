@@ -71,6 +71,12 @@ export interface AgentLoopConfig {
   tools?: ToolUnion[];
   clientTools?: Record<string, ClientToolHandler>;
   maxTokens: number;
+  /**
+   * A refusal restarts the conversation once on this model (refusals-and-fallback docs: the same request to another
+   * Claude model usually gets an answer). From the first message: thinking blocks are bound to the model that wrote
+   * them, so the refused model's history cannot go to another.
+   */
+  fallbackModel?: string;
   /** How hard the model thinks, and whether its thinking text comes back (SendParams). */
   effort?: Effort;
   thinkingDisplay?: 'summarized' | 'omitted';
@@ -213,6 +219,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
   const idleThreshold = cfg.idleThreshold ?? 3;
   const maxTokensContinuations = cfg.maxTokensContinuations ?? 2;
   let maxTokens = cfg.maxTokens;
+  let model = cfg.model;
   let idleStreak = 0;
   let nudged = false;
   let continuedEmpty = false;
@@ -266,7 +273,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     let msg: Message;
     try {
       const sent = await cfg.api.send({
-        model: cfg.model,
+        model,
         system: cfg.system,
         messages,
         maxTokens: Math.max(1, Math.min(maxTokens, tokensLeft)),
@@ -469,6 +476,20 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
       case 'refusal': {
         stats.refusals += 1;
         refusal = { category: msg.stop_details?.category ?? null, explanation: msg.stop_details?.explanation ?? null };
+        if (cfg.fallbackModel && model !== cfg.fallbackModel) {
+          decisions.push(
+            loopDecision('model-fallback', `${cfg.label}: ${model} refused (${refusal.category ?? 'no category'}); starting over on ${cfg.fallbackModel}`, {
+              from: model,
+              to: cfg.fallbackModel,
+              category: refusal.category,
+            }),
+          );
+          model = cfg.fallbackModel;
+          messages.splice(0, messages.length, ...cfg.messages);
+          container = undefined;
+          refusal = undefined;
+          continue;
+        }
         decisions.push(
           loopDecision('refusal', `${cfg.label}: the model refused (${refusal.category ?? 'no category'}); stopping`, {
             category: refusal.category,

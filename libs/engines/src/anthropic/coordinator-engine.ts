@@ -136,6 +136,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       const planned = await structuredCall({
         api: this.o.api,
         model: this.o.model,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS.planner,
         user: `Plan research on this topic, in at most ${max} subtopics.\n${untrustedData('topic', topic)}`,
         schema: PlanDraftSchema,
@@ -162,6 +163,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         const critique = await structuredCall({
           api: this.o.api,
           model: this.o.model,
+          ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
           system: SYSTEM_PROMPTS['coverage-critic'],
           user: [
             'Check this research plan for coverage and overlap.',
@@ -259,6 +261,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       const res = await structuredCall({
         api: this.o.api,
         model: this.o.model,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS['gap-finder'],
         user: ask.join('\n'),
         schema: RefinementDraftSchema,

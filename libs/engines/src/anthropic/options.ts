@@ -68,8 +68,13 @@ export interface AnthropicEngineOptions {
    * (CorpusRegistry.load loads each corpus once per process); undefined means no corpus tools for that task.
    */
   passagesFor?: PassagesResolver;
-  /** Used when the model's output fails validation twice, or the model refuses. */
+  /** Used when the model's output fails validation twice, or the model refuses (after refusalFallbackModel, if set). */
   fallback?: CoordinatorEngine | SubagentEngine;
+  /**
+   * The model a refused request is retried on before any corpus fallback (refusals-and-fallback docs: "You can usually
+   * still get an answer by sending the same request to another Claude model"). Unset: no retry.
+   */
+  refusalFallbackModel?: string;
   /** pause_turn continuations per loop; default 5. */
   maxContinuations?: number;
   /** Requests per agent loop (safety net only); default 24. */
@@ -110,6 +115,7 @@ export interface ResolvedEngineOptions {
   model: string;
   subagentModel: string;
   judgeModel: string;
+  refusalFallbackModel?: string;
   webSearch: WebSearchConfig;
   webFetch: WebFetchConfig;
   passages?: PassageSearch;
@@ -152,6 +158,7 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
     model: o.model ?? DEFAULT_COORDINATOR_MODEL,
     subagentModel: o.subagentModel ?? DEFAULT_SUBAGENT_MODEL,
     judgeModel: o.judgeModel ?? DEFAULT_JUDGE_MODEL,
+    ...(o.refusalFallbackModel ? { refusalFallbackModel: o.refusalFallbackModel } : {}),
     webSearch,
     webFetch: o.webFetch ?? { enabled: false },
     passages: o.passages,

@@ -16,6 +16,8 @@ export interface StructuredCallConfig<S extends z.ZodType> {
   schema: S;
   /** What the output is for (plan, judge verdict...): names it in decisions and errors. */
   purpose: string;
+  /** A refusal is retried once on this model before it fails the call (refusals-and-fallback docs). */
+  fallbackModel?: string;
   /** How hard the model thinks; its thinking shares `maxTokens` with the answer. */
   effort?: Effort;
   maxTokens: number;
@@ -68,6 +70,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
   const usage = emptyUsage();
   const decisions: EngineDecision[] = [];
   let maxTokens = cfg.maxTokens;
+  let model = cfg.model;
   let grew = false;
   let corrected = false;
   let requests = 0;
@@ -77,7 +80,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
 
   for (;;) {
     const { message: msg, usage: spent } = await cfg.api.send({
-      model: cfg.model,
+      model,
       system: cfg.system,
       messages,
       maxTokens,
@@ -106,6 +109,17 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
         }
         return fail('truncated', [`output cut off at max_tokens ${maxTokens}; truncated JSON is not used`]);
       case 'refusal':
+        if (cfg.fallbackModel && model !== cfg.fallbackModel) {
+          decisions.push({
+            decisionType: 'model-fallback',
+            level: 'L0',
+            confidence: 1,
+            conclusion: `${cfg.purpose}: ${model} refused (${msg.stop_details?.category ?? 'no category'}); asking ${cfg.fallbackModel}`,
+            signals: { from: model, to: cfg.fallbackModel, category: msg.stop_details?.category ?? null },
+          });
+          model = cfg.fallbackModel;
+          continue;
+        }
         return fail('refusal', [`refused (${msg.stop_details?.category ?? 'no category'})`]);
       case 'model_context_window_exceeded':
         return fail('context-window', ['the request does not fit the model context window']);

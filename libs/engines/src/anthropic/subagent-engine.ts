@@ -137,6 +137,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       loop = await runAgentLoop({
         api: this.o.api,
         model: this.o.subagentModel,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS.researcher,
         messages: [{ role: 'user', content: this.researchBrief(task, redactor) }],
         tools,
@@ -275,6 +276,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       const r = await structuredCall({
         api: this.o.api,
         model: this.o.subagentModel,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS.writer,
         user,
         schema: ReportDraftSchema,
@@ -478,6 +480,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const res = await structuredCall({
       api: this.o.api,
       model: this.o.subagentModel,
+      ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
       system: SYSTEM_PROMPTS.extractor,
       user,
       schema: FindingsDraftSchema,
