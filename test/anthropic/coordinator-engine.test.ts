@@ -204,6 +204,31 @@ describe('AnthropicCoordinatorEngine.refine', () => {
   });
 });
 
+describe('AnthropicCoordinatorEngine briefs', () => {
+  it('the planner writes each brief: objective, key questions, source types and effort reach the subtopic', async () => {
+    api.scriptByRole({
+      planner: reply.json({
+        classification: 'breadth',
+        subtopics: [{ ...draft('Battery recycling rules', ['recycling']), objective: 'Find what the EU battery regulation requires of recyclers', keyQuestions: ['What recovery rates apply?'], sourceTypes: ['EU regulation text'], toolCalls: 12 }],
+        confidence: 0.8,
+        rationale: 'r',
+      }),
+    });
+    const out = await engine().plan(planInput({ coverageCheck: false }));
+    expect(out.plan.subtopics[0]!.brief).toEqual({ objective: 'Find what the EU battery regulation requires of recyclers', keyQuestions: ['What recovery rates apply?'], sourceTypes: ['EU regulation text'], toolCalls: 12 });
+  });
+
+  it('a gap brief that repeats one the plan has, in other case or punctuation, is dropped, not sent again under a new id', async () => {
+    api.scriptByRole({
+      'gap-finder': reply.json({ newSubtopics: [draft('music!', ['music']), draft('Film', ['film'])], thinSubtopicIds: [], confidence: 0.6, reason: 'r' }),
+    });
+    const plan = { classification: 'breadth' as const, subtopics: [{ id: 'music', title: 'Music', query: 'music', facetTerms: ['music'], excludeTerms: [], origin: 'plan' as const }] };
+    const out = await engine().refine({ runId: 'r', topic: 'AI in creative industries', plan, round: 2, findings: [], evidence: { music: 1 }, maxNewTasks: 3 });
+    expect(out.newSubtopics.map((s) => s.id)).toEqual(['film']);
+    expect(out.decisions.map((d) => d.decisionType)).toContain('brief-deduplicated');
+  });
+});
+
 describe('AnthropicCoordinatorEngine.replan', () => {
   it('sends a re-plan prompt with what was found and what failed, and takes only new subtopics', async () => {
     api.reset();
@@ -217,7 +242,8 @@ describe('AnthropicCoordinatorEngine.replan', () => {
     };
     const findings = [{ id: 'f1', claim: 'AI composes film scores.', quote: 'AI composes', sourceId: 'web-1', subtopicId: 'music' }];
     const out = await engine().replan({ runId: 'r', topic: 'AI in creative industries', plan, round: 2, findings, evidence: { music: 1, games: 0 }, maxNewTasks: 3 });
-    expect(out.newSubtopics.map((s) => s.id)).toEqual(['film', 'music-2']);
+    // 'Music' is the plan's own subtopic again: dropped, not re-sent as music-2.
+    expect(out.newSubtopics.map((s) => s.id)).toEqual(['film']);
     expect(out.thinSubtopicIds).toEqual([]);
     expect(out.decisions.at(-1)).toMatchObject({ decisionType: 'replan', level: 'L2' });
     const sent = JSON.stringify(api.accepted.at(-1)!.body.messages);

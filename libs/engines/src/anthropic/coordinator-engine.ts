@@ -49,6 +49,13 @@ export const MAX_OVERLAP = 0.5;
 const isCoordinatorEngine = (e: unknown): e is CoordinatorEngine =>
   !!e && typeof (e as CoordinatorEngine).plan === 'function' && typeof (e as CoordinatorEngine).refine === 'function';
 
+/** Tool calls a brief asks for when the lead names none. */
+const DEFAULT_TOOL_CALLS = 10;
+
+/** What makes two briefs the same, whatever their ids: their words, case and punctuation aside. */
+export const briefKey = (s: Pick<SubtopicDraft, 'title' | 'query'> & { objective?: string }): string =>
+  [s.title, s.query, s.objective ?? ''].map((x) => x.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()).join('|');
+
 export function slugify(title: string): string {
   const s = title
     .toLowerCase()
@@ -73,6 +80,16 @@ function toSubtopics(drafts: SubtopicDraft[], origin: Subtopic['origin'], taken:
       facetTerms: d.facetTerms.map((t) => clipText(t, 100)).slice(0, 50),
       excludeTerms: d.excludeTerms.map((t) => t.slice(0, 100)),
       origin,
+      ...(d.objective
+        ? {
+            brief: {
+              objective: clipText(d.objective, 1000),
+              keyQuestions: (d.keyQuestions ?? []).slice(0, 8).map((q) => clipText(q, 300)),
+              sourceTypes: (d.sourceTypes ?? []).slice(0, 8).map((t) => clipText(t, 100)),
+              toolCalls: d.toolCalls ?? DEFAULT_TOOL_CALLS,
+            },
+          }
+        : {}),
     };
   });
   // Each subtopic stays out of its siblings' scopes.
@@ -274,7 +291,14 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       addUsage(usage, res.usage);
       decisions.push(...res.decisions);
       const max = Math.max(0, input.maxNewTasks);
-      const newSubtopics = toSubtopics(res.value.newSubtopics.slice(0, max), 'refinement', new Set(known), input.plan.subtopics);
+      // Briefs are the same when their words are, whatever id they would get: one the plan has is not sent again.
+      const seen = new Set(input.plan.subtopics.map((s) => briefKey({ ...s, ...(s.brief ? { objective: s.brief.objective } : {}) })));
+      const fresh = res.value.newSubtopics.filter((d) => !seen.has(briefKey(d)) && seen.add(briefKey(d)));
+      const repeated = res.value.newSubtopics.length - fresh.length;
+      if (repeated > 0) {
+        decisions.push({ decisionType: 'brief-deduplicated', level: 'L0', confidence: 1, conclusion: `round ${input.round}: ${repeated} proposed briefs repeat ones already sent; dropped`, signals: { repeated } });
+      }
+      const newSubtopics = toSubtopics(fresh.slice(0, max), 'refinement', new Set(known), input.plan.subtopics);
       const thinSubtopicIds = replan ? [] : [...new Set(res.value.thinSubtopicIds.filter((id) => known.has(id)))].slice(0, Math.max(0, max - newSubtopics.length));
       decisions.push(
         l2(replan ? 'replan' : 'refine', res.value.confidence, `round ${input.round}: ${replan ? 're-plan, ' : ''}${newSubtopics.length} new subtopics, ${thinSubtopicIds.length} thin; ${res.value.reason}`, {

@@ -12,11 +12,19 @@ import { z } from 'zod';
  * valid plans.
  */
 const unit = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : v), z.number().min(0).max(1));
+/** A tool-call count: at least one, at most what one task may make; out of range is clamped like `unit`. */
+const toolCalls = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? Math.min(40, Math.max(1, Math.round(v))) : v), z.number().int().min(1).max(40));
+
 const SubtopicDraftSchema = z.object({
   title: z.string().min(1).max(300),
   query: z.string().min(1).max(1000),
   facetTerms: z.array(z.string().min(1).max(100)).min(1).max(20),
   excludeTerms: z.array(z.string().min(1).max(100)).max(50),
+  /** The researcher's brief, written by the lead: what to find, the questions to answer, where to look, how much effort. */
+  objective: z.string().min(1).max(1000).optional(),
+  keyQuestions: z.array(z.string().min(1).max(300)).max(8).optional(),
+  sourceTypes: z.array(z.string().min(1).max(100)).max(8).optional(),
+  toolCalls: toolCalls.optional(),
 });
 export type SubtopicDraft = z.infer<typeof SubtopicDraftSchema>;
 

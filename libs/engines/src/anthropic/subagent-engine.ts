@@ -431,7 +431,9 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       `Search query to start from: ${r.text(task.query)}`,
       `In scope: ${list(c.scope.include.map((s) => r.text(s)))}`,
       `Out of scope (other agents cover these): ${list(c.scope.exclude.map((s) => r.text(s)))}`,
+      ...(c.keyQuestions?.length ? [`Key questions:\n${c.keyQuestions.map((q) => `- ${r.text(q)}`).join('\n')}`] : []),
       `Source guidance: ${r.text(c.sourceGuidance) || '(none)'}`,
+      ...(task.budget ? [`Effort: at most ${task.budget.maxToolCalls} tool calls.`] : []),
       `Output: ${r.text(c.outputFormat) || 'research notes with verbatim quotes'}`,
       `Aim for up to ${task.maxFindings} findings. ${task.knownSourceIds.length} sources are already known to the run; prefer new ones.`,
     ];
