@@ -88,17 +88,18 @@ describe('Claude runs that hold up against the Messages API', () => {
     await expect.poll(() => meter('tokens')).toBe(tokens(run.usage));
     expect(Math.abs((await meter('cost-microusd')) - run.usage.costUsd * 1e6)).toBeLessThanOrEqual(run.stateVersion);
     // Per role: requests, thinking tokens, cache writes and reads, dollars at the published prices (docs/claude.md).
-    const byRole = new Map<string, { n: number; thinking: number; written: number; read: number; usd: number }>();
+    const byRole = new Map<string, { n: number; input: number; thinking: number; written: number; read: number; usd: number }>();
     for (const q of api.accepted) {
-      const r = byRole.get(q.role ?? '?') ?? { n: 0, thinking: 0, written: 0, read: 0, usd: 0 };
+      const r = byRole.get(q.role ?? '?') ?? { n: 0, input: 0, thinking: 0, written: 0, read: 0, usd: 0 };
       r.n += 1;
+      r.input += q.usage.input_tokens + (q.usage.cache_read_input_tokens ?? 0) + (q.usage.cache_creation_input_tokens ?? 0);
       r.thinking += q.usage.output_tokens_details?.thinking_tokens ?? 0;
       r.written += q.usage.cache_creation_input_tokens ?? 0;
       r.read += q.usage.cache_read_input_tokens ?? 0;
       r.usd += publishedCost(q.body.model, q.usage);
       byRole.set(q.role ?? '?', r);
     }
-    console.log(`[claude-run] by role: ${[...byRole].map(([role, r]) => `${role} ${r.n} req, thinking ${r.thinking}, cache writes ${r.written}, reads ${r.read}, $${r.usd.toFixed(4)}`).join('; ')}`);
+    console.log(`[claude-run] by role: ${[...byRole].map(([role, r]) => `${role} ${r.n} req, input ${r.input}, thinking ${r.thinking}, cache writes ${r.written}, reads ${r.read}, $${r.usd.toFixed(4)}`).join('; ')}`);
     // For the closing note: the figures of this run.
     console.log(
       `[claude-run] 3 rounds, ${api.accepted.length} requests, ${researcher.length} researcher turns; input ${input(run.usage)} tokens, ` +

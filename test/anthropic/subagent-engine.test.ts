@@ -175,6 +175,17 @@ describe('AnthropicSubagentEngine.search', () => {
     expect(api.accepted.find((q) => q.role === 'extractor')!.body.output_config.effort).toBe('low');
   });
 
+  it("counts the extractor's and the writer's prompts with the API (count_tokens) before sending them", async () => {
+    api.scriptByRole({ researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.text('notes')], extractor: quotingExtractor });
+    await engine().search(searchTask(), () => {});
+    const extractor = api.accepted.find((q) => q.role === 'extractor')!;
+    expect(api.counted.map((q) => JSON.stringify(q.body.messages))).toContain(JSON.stringify(extractor.body.messages));
+    api.reset();
+    api.scriptByRole({ writer: reply.json({ title: 'Renewables', summary: 'ok', sections: [{ title: 'Wind', subtopicId: 'wind', paragraphs: [{ text: 'p', findingIds: ['f1'] }] }] }) });
+    await engine().synthesize(synthesizeTask(), () => {});
+    expect(api.counted.map((q) => JSON.stringify(q.body.messages))).toContain(JSON.stringify(api.accepted.find((q) => q.role === 'writer')!.body.messages));
+  });
+
   it('a web task (no corpus) is never handed to the corpus engine: a refusal returns what it has', async () => {
     api.scriptByRole({ researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.refusal()] });
     const fallback = fakeFallback();

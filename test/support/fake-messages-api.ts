@@ -366,7 +366,11 @@ export class FakeMessagesApi {
 
   /** Requests that passed validation and got a message back. */
   get accepted(): RecordedRequest[] {
-    return this.requests.filter((r) => r.status === 200);
+    return this.requests.filter((r) => r.status === 200 && r.path === '/v1/messages');
+  }
+  /** Token counts asked for (`/v1/messages/count_tokens`). */
+  get counted(): RecordedRequest[] {
+    return this.requests.filter((r) => r.path === '/v1/messages/count_tokens');
   }
   get rejected(): RecordedRequest[] {
     return this.requests.filter((r) => r.status === 400);
@@ -439,6 +443,7 @@ export class FakeMessagesApi {
       res.end(JSON.stringify({ type: 'error', error: { type, message }, request_id: requestId }));
     };
 
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') return this.countTokens(raw, rec, res);
     if (req.method !== 'POST' || path !== '/v1/messages') return sendError(404, 'not_found_error', `Not found: ${req.method} ${path}`);
     if (!req.headers['x-api-key'] && !req.headers['authorization']) return sendError(401, 'authentication_error', 'x-api-key header is required');
     if (!req.headers['anthropic-version']) return sendError(400, 'invalid_request_error', 'anthropic-version: header is required');
@@ -624,6 +629,24 @@ export class FakeMessagesApi {
       return { content: [...resumed, block], stopReason: 'max_tokens', outputTokens: body.max_tokens, thinkingTokens: Math.min(thinkingTokens, body.max_tokens) };
     }
     return { content: [...resumed, block, ...answer], stopReason: out.stop_reason, outputTokens: thinkingTokens + answerTokens, thinkingTokens };
+  }
+
+  /**
+   * `POST /v1/messages/count_tokens` (token counting docs; MessageTokensCount in the SDK): the prompt's input tokens,
+   * counted as a request's are. Free and not a message: recorded with path and status, never in `accepted`.
+   */
+  private countTokens(raw: string, rec: RecordedRequest, res: ServerResponse): void {
+    let body: Json;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    rec.body = body;
+    const ok = body && typeof body.model === 'string' && Array.isArray(body.messages) && body.messages.length > 0;
+    rec.status = ok ? 200 : 400;
+    res.writeHead(rec.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(ok ? { input_tokens: tokensOf([body.tools ?? [], body.system ?? '', body.messages]) } : { type: 'error', error: { type: 'invalid_request_error', message: 'model and messages are required' } }));
   }
 
   /** Server calls deferred in the turn before this request's tool results: they run in this request. */

@@ -223,6 +223,20 @@ export class MessagesApi {
     }
   }
 
+  /**
+   * Input tokens of a prompt, counted by the API (`POST /v1/messages/count_tokens`, the SDK's messages.countTokens):
+   * free, and exact for the model's tokenizer, where a characters-per-token guess is off by a third on the newer
+   * tokenizer. Undefined when the count fails: callers keep their estimate.
+   */
+  async countTokens(p: Pick<SendParams, 'model' | 'system' | 'messages' | 'signal'>): Promise<number | undefined> {
+    try {
+      const r = await this.client.messages.countTokens({ model: p.model, system: p.system, messages: p.messages }, { maxRetries: 0, ...(p.signal ? { signal: p.signal } : {}) });
+      return r.input_tokens;
+    } catch {
+      return undefined;
+    }
+  }
+
   private backoff(n: number): number {
     return Math.min(30_000, this.backoffMs * 2 ** (n - 1)) * (0.75 + Math.random() * 0.5);
   }

@@ -266,7 +266,10 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const maxTokens = maxTokensFor('writer', answer);
     // The writer's prompt and answer must fit what the run has left; else the extractive writer answers, for free.
     // (max_tokens also holds room to think, which a report at medium effort seldom fills: it is a cap, not a cost.)
-    const needed = Math.ceil((SYSTEM_PROMPTS.writer.length + user.length) / CHARS_PER_TOKEN) + answer;
+    const prompt =
+      (await this.o.api.countTokens({ model: this.o.subagentModel, system: SYSTEM_PROMPTS.writer, messages: [{ role: 'user', content: user }] })) ??
+      Math.ceil((SYSTEM_PROMPTS.writer.length + user.length) / CHARS_PER_TOKEN);
+    const needed = prompt + answer;
     const affordable = this.tokensAffordable(task.budget, usage);
     if (needed > affordable) {
       const why = `the report needs about ${needed} tokens and the run can afford ${Math.floor(affordable)}`;
@@ -471,14 +474,22 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       return undefined;
     };
     const notes = loop.finalText ? `\nThe researcher's notes (untrusted, may be incomplete):\n${untrustedData('notes', clipText(r.text(loop.finalText), 8000))}` : '';
-    const user = [
-      `Objective: ${r.text(task.context.objective)}`,
-      `Run topic: ${r.text(task.context.topic)}`,
-      `Out of scope: ${list(task.context.scope.exclude.map((s) => r.text(s)))}`,
-      `Extract at most ${task.maxFindings} findings. Cite sources only by the ids below.`,
-      `Sources:\n${blocks.join('\n')}`,
-      notes,
-    ].join('\n');
+    const prompt = (kept: string[]) =>
+      [
+        `Objective: ${r.text(task.context.objective)}`,
+        `Run topic: ${r.text(task.context.topic)}`,
+        `Out of scope: ${list(task.context.scope.exclude.map((s) => r.text(s)))}`,
+        `Extract at most ${task.maxFindings} findings. Cite sources only by the ids below.`,
+        `Sources:\n${kept.join('\n')}`,
+        notes,
+      ].join('\n');
+    let user = prompt(blocks);
+    // The characters-per-token guess sized the sources; the API's count checks them, and the last ones go if over.
+    const counted = await this.o.api.countTokens({ model: this.o.subagentModel, system: SYSTEM_PROMPTS.extractor, messages: [{ role: 'user', content: user }] });
+    if (counted !== undefined && counted + answer > tokensLeft && blocks.length > 1) {
+      const keep = Math.max(1, Math.floor(blocks.length * Math.max(0, tokensLeft - answer) / counted));
+      user = prompt(blocks.slice(0, keep));
+    }
     const res = await structuredCall({
       api: this.o.api,
       model: this.o.subagentModel,
