@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLEARED_TOOL_RESULT, runAgentLoop, type AgentLoopConfig } from '../../libs/engines/src/anthropic/agent-loop';
+import { runAgentLoop, type AgentLoopConfig } from '../../libs/engines/src/anthropic/agent-loop';
 import { MessagesApi } from '../../libs/engines/src/anthropic/messages-client';
 import { DEFAULT_PRICES } from '../../libs/engines/src/anthropic/pricing';
 import { NUDGE_TEXT, SYSTEM_PROMPTS } from '../../libs/engines/src/anthropic/prompts';
@@ -26,6 +26,8 @@ function loop(over: Partial<AgentLoopConfig> = {}) {
     // By default every lookup brings a new source.
     clientTools: { lookup: (input) => ({ content: `result for ${JSON.stringify(input)}`, newSources: ++n }) },
     maxTokens: 1024,
+    // The model thinks by default, inside max_tokens: low effort leaves these scripted replies room.
+    effort: 'low',
     maxContinuations: 3,
     maxIterations: 10,
     label: 'test loop',
@@ -42,7 +44,8 @@ describe('agent loop against the fake Messages API', () => {
     expect(api.accepted).toHaveLength(2);
     const second = api.accepted[1]!.body;
     expect(second.messages).toHaveLength(3);
-    expect(second.messages[1].content.map((b: { type: string }) => b.type)).toEqual(['text', 'tool_use']);
+    // On Sonnet 5.5 the text before a tool call comes back inside the thinking block, which goes back as returned.
+    expect(second.messages[1].content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'tool_use']);
     expect(lastMessage(second).content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'result for {"q":"wind"}' }]);
   });
 
@@ -82,10 +85,15 @@ describe('agent loop against the fake Messages API', () => {
     expect(r.status).toBe('completed');
     expect(r.stats.continuations).toBe(2);
     const [, second, third] = api.accepted;
-    expect(lastMessage(second!.body)).toEqual({ role: 'assistant', content: paused.content });
+    // Sent back as returned: the thinking block (which holds the text between tool calls), then the search and result.
+    const firstTurn = lastMessage(second!.body).content;
+    expect(firstTurn[0].type).toBe('thinking');
+    expect(firstTurn.slice(1)).toEqual(paused.content.filter((b: { type: string }) => b.type !== 'text'));
     // The continuation joins the same assistant turn; a server tool still running is sent back as the final message.
     expect(third!.body.messages).toHaveLength(2);
-    expect(lastMessage(third!.body)).toEqual({ role: 'assistant', content: [...paused.content, ...pending.content] });
+    const joined = lastMessage(third!.body).content;
+    expect(joined.slice(0, firstTurn.length)).toEqual(firstTurn);
+    expect(joined.slice(firstTurn.length).map((b: { type: string }) => b.type)).toEqual(['thinking', 'server_tool_use']);
   });
 
   it('pause_turn: caps continuations and logs the cap', async () => {
@@ -110,7 +118,8 @@ describe('agent loop against the fake Messages API', () => {
     const r = await loop();
     expect(r.status).toBe('completed');
     const sent = api.accepted[1]!.body.messages[1];
-    expect(sent.content.map((b: { type: string }) => b.type)).toEqual(['text']);
+    // The complete part: the thinking block and the text; the cut tool call is dropped.
+    expect(sent.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'text']);
   });
 
   it('stop_sequence: finishes or continues as configured', async () => {
@@ -133,19 +142,38 @@ describe('agent loop against the fake Messages API', () => {
     expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'refusal', signals: { category: 'cyber' } }));
   });
 
-  it('model_context_window_exceeded: clears old tool results and continues, logging it', async () => {
+  it('keeps the history append-only: after a full context window nothing earlier is rewritten, so no thinking block goes stale', async () => {
     api.enqueue(
       reply.toolUse([{ name: 'lookup', input: { q: '1' }, id: 'toolu_c1' }]),
       reply.toolUse([{ name: 'lookup', input: { q: '2' }, id: 'toolu_c2' }]),
       reply.contextWindowExceeded('partial'),
       reply.text('done'),
     );
-    const r = await loop();
+    const r = await loop({ maxTokens: 8000 });
+    // Rewriting an earlier tool result would void the thinking blocks after it (400 invalid signature): the loop
+    // finishes with what it has instead, and leaves clearing to the API (context_management).
+    expect(api.rejected).toEqual([]);
+    expect(r.status).toBe('context-exhausted');
+    // Every request's history is the one before it, extended (cache breakpoints aside: they are not content).
+    const content = (ms: Array<{ role: string; content: unknown }>) =>
+      JSON.parse(JSON.stringify(ms.map((m) => ({ ...m, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content })), (k, v) => (k === 'cache_control' ? undefined : v)));
+    for (let i = 1; i < api.accepted.length; i++) {
+      const before = content(api.accepted[i - 1]!.body.messages);
+      expect(content(api.accepted[i]!.body.messages).slice(0, before.length)).toEqual(before);
+    }
+    expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'context-window-finish' }));
+  });
+
+  it('asks the API to clear old tool results server-side (context_management, behind its beta header)', async () => {
+    api.enqueue(reply.toolUse([{ name: 'lookup', input: { q: '1' } }]), reply.text('done'));
+    const r = await loop({ contextManagement: { triggerInputTokens: 100_000, keepToolUses: 4, clearAtLeastTokens: 20_000 } });
     expect(r.status).toBe('completed');
-    const retried = api.accepted[3]!.body.messages;
-    expect(retried[2].content[0]).toMatchObject({ tool_use_id: 'toolu_c1', content: CLEARED_TOOL_RESULT });
-    expect(retried[4].content[0]).toMatchObject({ tool_use_id: 'toolu_c2', content: 'result for {"q":"2"}' });
-    expect(r.decisions).toContainEqual(expect.objectContaining({ decisionType: 'context-compacted', signals: { cleared: 1, compactions: 1 } }));
+    for (const q of api.accepted) {
+      expect(q.headers['anthropic-beta']).toBe('context-management-2025-06-27');
+      expect(q.body.context_management).toEqual({
+        edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 100_000 }, keep: { type: 'tool_uses', value: 4 }, clear_at_least: { type: 'input_tokens', value: 20_000 } }],
+      });
+    }
   });
 
   it('model_context_window_exceeded with nothing to clear: finishes with what is there, logging it', async () => {

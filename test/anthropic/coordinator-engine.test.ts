@@ -78,7 +78,8 @@ describe('AnthropicCoordinatorEngine.plan', () => {
     const planner = api.accepted.find((r) => r.role === 'planner')!.body;
     expect(planner.model).toBe('claude-opus-5-5');
     expect(planner.output_config.format).toMatchObject({ type: 'json_schema', schema: { type: 'object', additionalProperties: false } });
-    expect(planner.system[0].cache_control).toEqual({ type: 'ephemeral' });
+    // A one-shot call: no cache breakpoint (a write would not be read back).
+    expect(planner.system[0].cache_control).toBeUndefined();
     expect(planner.system[0].text).toMatch(/untrusted DATA/);
     expect(planner.messages[0].content).toMatch(/<untrusted_data label="topic">\nAI in creative industries\n<\/untrusted_data>/);
   });
@@ -86,7 +87,7 @@ describe('AnthropicCoordinatorEngine.plan', () => {
   it('invalid output → retry with the validation error → fallback to the corpus engine (logged)', async () => {
     api.scriptByRole({ planner: [reply.json({ classification: 'wide', subtopics: [] }), reply.rawJson('{"classification":')] });
     const fallback = fakeFallback();
-    const out = await engine({ fallback }).plan(planInput());
+    const out = await engine({ fallback }).plan(planInput({ corpus: 'sotu' }));
     expect(fallback.calls).toEqual(['plan:AI in creative industries']);
     expect(out.plan.subtopics[0]!.id).toBe('corpus-1');
     // The retry is logged too, not lost with the failed attempt; then the fallback, then the fallback engine's plan.
@@ -106,8 +107,73 @@ describe('AnthropicCoordinatorEngine.plan', () => {
   it('refusal on the plan → fallback', async () => {
     api.scriptByRole({ planner: reply.refusal() });
     const fallback = fakeFallback();
-    const out = await engine({ fallback }).plan(planInput());
+    const out = await engine({ fallback }).plan(planInput({ corpus: 'sotu' }));
     expect(out.decisions[0]).toMatchObject({ decisionType: 'fallback', conclusion: expect.stringMatching(/refusal/) });
+  });
+
+  it('a web run (no corpus) whose plan fails is not re-planned from a corpus it did not ask for', async () => {
+    api.scriptByRole({ planner: [reply.rawJson('[]'), reply.rawJson('[]')] });
+    const fallback = fakeFallback();
+    await expect(engine({ fallback }).plan(planInput({ topic: 'Geothermal energy adoption in Iceland' }))).rejects.toThrow(/the run has no corpus to fall back to$/);
+    expect(fallback.calls).toEqual([]);
+  });
+
+  it("a share above 1 from the coverage critique is clamped (structured outputs send numeric bounds only as a description), and the plan stands", async () => {
+    api.scriptByRole({
+      planner: reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling']), draft('Heat pumps', ['heat pumps'])], confidence: 1.3, rationale: 'r' }),
+      'coverage-critic': reply.json({
+        facets: [{ name: 'drilling', coveredBy: ['drilling'] }, { name: 'heat pumps', coveredBy: ['heat-pumps'] }],
+        overlaps: [{ first: 'drilling', second: 'heat-pumps', share: 1.2 }],
+        missing: [],
+        confidence: 0.9,
+        reason: 'overlap',
+      }),
+    });
+    const fallback = fakeFallback();
+    const out = await engine({ fallback }).plan(planInput({ topic: 'Geothermal energy adoption in Iceland' }));
+    expect(api.accepted.filter((r) => r.role === 'coverage-critic')).toHaveLength(1);
+    expect(out.plan.coverage).toMatchObject({ maxOverlap: 1, passed: false });
+    expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling', 'Heat pumps']);
+    expect(out.decisions.find((d) => d.decisionType === 'plan')!.confidence).toBe(1);
+    expect(fallback.calls).toEqual([]);
+  });
+
+  it('a coverage critique that fails twice keeps the valid plan (logged), and no corpus engine re-plans the topic', async () => {
+    api.scriptByRole({
+      planner: reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling']), draft('Heat pumps', ['heat pumps'])], confidence: 0.8, rationale: 'r' }),
+      'coverage-critic': [reply.rawJson('{"facets":'), reply.rawJson('{"facets":')],
+    });
+    const fallback = fakeFallback();
+    for (const corpus of [undefined, 'sotu']) {
+      const out = await engine({ fallback }).plan(planInput({ topic: 'Geothermal energy adoption in Iceland', ...(corpus ? { corpus } : {}) }));
+      expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling', 'Heat pumps']);
+      expect(out.plan.coverage).toBeUndefined();
+      expect(out.decisions.map((d) => d.decisionType)).toEqual(['plan', 'structured-retry', 'coverage-check-skipped']);
+    }
+    expect(fallback.calls).toEqual([]);
+  });
+
+  it('plans at high effort and critiques at low, each with room to think in max_tokens', async () => {
+    api.scriptByRole({
+      planner: reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling'])], confidence: 0.8, rationale: 'r' }),
+      'coverage-critic': reply.json({ facets: [{ name: 'drilling', coveredBy: ['drilling'] }], overlaps: [], missing: [], confidence: 0.9, reason: 'ok' }),
+    });
+    await engine().plan(planInput());
+    const by = (role: string) => api.accepted.find((r) => r.role === role)!;
+    expect(by('planner').body.output_config.effort).toBe('high');
+    expect(by('coverage-critic').body.output_config.effort).toBe('low');
+    for (const role of ['planner', 'coverage-critic']) expect(by(role).stopReason).toBe('end_turn');
+  });
+
+  it('a refused plan is asked again of the fallback model before any corpus fallback', async () => {
+    api.setHandler((req) =>
+      req.body.model === 'claude-opus-5-5' ? reply.refusal('general_harms', 'no') : reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling'])], confidence: 0.8, rationale: 'r' }),
+    );
+    const fallback = fakeFallback();
+    const out = await engine({ fallback, refusalFallbackModel: 'claude-sonnet-5-5' }).plan(planInput({ corpus: 'sotu', coverageCheck: false }));
+    expect(fallback.calls).toEqual([]);
+    expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling']);
+    expect(out.decisions.map((d) => d.decisionType)).toEqual(['model-fallback', 'plan']);
   });
 
   it('redacts the topic before it is sent', async () => {
@@ -138,6 +204,31 @@ describe('AnthropicCoordinatorEngine.refine', () => {
   });
 });
 
+describe('AnthropicCoordinatorEngine briefs', () => {
+  it('the planner writes each brief: objective, key questions, source types and effort reach the subtopic', async () => {
+    api.scriptByRole({
+      planner: reply.json({
+        classification: 'breadth',
+        subtopics: [{ ...draft('Battery recycling rules', ['recycling']), objective: 'Find what the EU battery regulation requires of recyclers', keyQuestions: ['What recovery rates apply?'], sourceTypes: ['EU regulation text'], toolCalls: 12 }],
+        confidence: 0.8,
+        rationale: 'r',
+      }),
+    });
+    const out = await engine().plan(planInput({ coverageCheck: false }));
+    expect(out.plan.subtopics[0]!.brief).toEqual({ objective: 'Find what the EU battery regulation requires of recyclers', keyQuestions: ['What recovery rates apply?'], sourceTypes: ['EU regulation text'], toolCalls: 12 });
+  });
+
+  it('a gap brief that repeats one the plan has, in other case or punctuation, is dropped, not sent again under a new id', async () => {
+    api.scriptByRole({
+      'gap-finder': reply.json({ newSubtopics: [draft('music!', ['music']), draft('Film', ['film'])], thinSubtopicIds: [], confidence: 0.6, reason: 'r' }),
+    });
+    const plan = { classification: 'breadth' as const, subtopics: [{ id: 'music', title: 'Music', query: 'music', facetTerms: ['music'], excludeTerms: [], origin: 'plan' as const }] };
+    const out = await engine().refine({ runId: 'r', topic: 'AI in creative industries', plan, round: 2, findings: [], evidence: { music: 1 }, maxNewTasks: 3 });
+    expect(out.newSubtopics.map((s) => s.id)).toEqual(['film']);
+    expect(out.decisions.map((d) => d.decisionType)).toContain('brief-deduplicated');
+  });
+});
+
 describe('AnthropicCoordinatorEngine.replan', () => {
   it('sends a re-plan prompt with what was found and what failed, and takes only new subtopics', async () => {
     api.reset();
@@ -151,7 +242,8 @@ describe('AnthropicCoordinatorEngine.replan', () => {
     };
     const findings = [{ id: 'f1', claim: 'AI composes film scores.', quote: 'AI composes', sourceId: 'web-1', subtopicId: 'music' }];
     const out = await engine().replan({ runId: 'r', topic: 'AI in creative industries', plan, round: 2, findings, evidence: { music: 1, games: 0 }, maxNewTasks: 3 });
-    expect(out.newSubtopics.map((s) => s.id)).toEqual(['film', 'music-2']);
+    // 'Music' is the plan's own subtopic again: dropped, not re-sent as music-2.
+    expect(out.newSubtopics.map((s) => s.id)).toEqual(['film']);
     expect(out.thinSubtopicIds).toEqual([]);
     expect(out.decisions.at(-1)).toMatchObject({ decisionType: 'replan', level: 'L2' });
     const sent = JSON.stringify(api.accepted.at(-1)!.body.messages);
@@ -180,9 +272,25 @@ describe('AnthropicCoordinatorEngine.judgeVerdict', () => {
     expect(req.output_config.format.schema.properties.signal).toEqual({ enum: ['continue', 'stop', 'pivot'] });
   });
 
-  it('an out-of-range verdict is retried once, then fails clearly (the judge counts it as continue)', async () => {
-    api.scriptByRole({ judge: [reply.json({ signal: 'halt', confidence: 2, reason: 'x' }), reply.json({ signal: 'stop', confidence: 1.5, reason: 'x' })] });
-    await expect(engine().judgeVerdict(input)).rejects.toThrow(/Anthropic judge: judge verdict: model output invalid: confidence/);
+  it('asks at low effort with max_tokens that leave room to think: the verdict does not stop at max_tokens, and its thinking is counted', async () => {
+    api.scriptByRole({ judge: reply.json({ signal: 'continue', confidence: 0.7, reason: 'still finding sources' }) });
+    const v = await engine().judgeVerdict(input);
+    expect(v.signal).toBe('continue');
+    expect(api.accepted).toHaveLength(1);
+    const req = api.accepted[0]!;
+    expect(req.body.output_config.effort).toBe('low');
+    expect(req.body.max_tokens).toBeGreaterThan(4000);
+    expect(req.stopReason).toBe('end_turn');
+    expect(v.usage.thinkingTokens).toBe(req.usage.output_tokens_details.thinking_tokens);
+    expect(v.usage.thinkingTokens).toBeGreaterThan(0);
+  });
+
+  it('an invalid verdict is retried once, then fails clearly (the judge counts it as continue); a confidence above 1 is clamped', async () => {
+    api.scriptByRole({ judge: [reply.json({ signal: 'halt', confidence: 2, reason: 'x' }), reply.json({ signal: 'halt', confidence: 1, reason: 'x' })] });
+    await expect(engine().judgeVerdict(input)).rejects.toThrow(/Anthropic judge: judge verdict: model output invalid: signal/);
     expect(api.accepted).toHaveLength(2);
+    api.reset();
+    api.scriptByRole({ judge: reply.json({ signal: 'stop', confidence: 1.5, reason: 'x' }) });
+    expect(await engine().judgeVerdict(input)).toMatchObject({ signal: 'stop', confidence: 1 });
   });
 });

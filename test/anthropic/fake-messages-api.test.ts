@@ -5,7 +5,8 @@ import { apiError, FakeMessagesApi, reply, webSearchBlocks } from '../support/fa
 /** The fake must reject what the real API rejects, or the loop tests prove nothing. */
 let api: FakeMessagesApi;
 beforeAll(async () => {
-  api = await FakeMessagesApi.start();
+  // Exact reply shapes: thinking off here; its behaviour has its own tests below.
+  api = await FakeMessagesApi.start({ thinking: false });
 });
 afterEach(() => api.reset());
 afterAll(async () => api.close());
@@ -285,7 +286,7 @@ describe('fake Messages API: what the real API does that the engine relies on', 
   });
 
   it('cuts an idle non-streaming connection on a long server-tool turn (billing its searches anyway); a stream stays alive', async () => {
-    const slow = await FakeMessagesApi.start({ idleCutMs: 200, pingMs: 50 });
+    const slow = await FakeMessagesApi.start({ idleCutMs: 200, pingMs: 50, thinking: false });
     try {
       const turn = () => ({ ...reply.pauseTurn([{ query: 'q', results: [{ url: 'https://a.org', title: 'A' }] }]), durationMs: 500 });
       slow.enqueue(turn(), turn());
@@ -313,5 +314,79 @@ describe('fake Messages API: what the real API does that the engine relies on', 
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('fake Messages API: the default models think (whats-new-opus-5-5, the model pages)', () => {
+  let thinking: FakeMessagesApi;
+  beforeAll(async () => {
+    thinking = await FakeMessagesApi.start();
+  });
+  afterEach(() => thinking.reset());
+  afterAll(async () => thinking.close());
+  const send = (body: Record<string, unknown>) =>
+    fetch(`${thinking.baseURL}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, json: (await r.json()) as any })); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const user = [{ role: 'user', content: 'hi' }];
+
+  it('thinks by default, inside max_tokens: a limit sized for the answer alone stops at max_tokens; usage says how much was thinking', async () => {
+    thinking.enqueue(reply.text('ok'), reply.text('ok'), reply.text('ok'));
+    const small = await send({ model: 'claude-haiku-5-5', max_tokens: 512, messages: user });
+    expect(small.json.stop_reason).toBe('max_tokens');
+    expect(small.json.content.map((b: { type: string }) => b.type)).toEqual(['thinking']);
+    const roomy = await send({ model: 'claude-haiku-5-5', max_tokens: 4000, messages: user });
+    expect(roomy.json.stop_reason).toBe('end_turn');
+    expect(roomy.json.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'text']);
+    expect(roomy.json.usage.output_tokens_details.thinking_tokens).toBeGreaterThan(0);
+    expect(roomy.json.usage.output_tokens).toBeGreaterThan(roomy.json.usage.output_tokens_details.thinking_tokens);
+    // Lower effort thinks less.
+    const low = await send({ model: 'claude-haiku-5-5', max_tokens: 4000, output_config: { effort: 'low' }, messages: user });
+    expect(low.json.usage.output_tokens_details.thinking_tokens).toBeLessThan(roomy.json.usage.output_tokens_details.thinking_tokens);
+  });
+
+  it('refuses thinking disabled (or a manual budget) on Opus 5.5, and forced tool use on Opus and Sonnet 5.5', async () => {
+    const off = await send({ model: 'claude-opus-5-5', max_tokens: 100, thinking: { type: 'disabled' }, messages: user });
+    expect(off.status).toBe(400);
+    expect(off.json.error.message).toMatch(/^"thinking.type.disabled" is not supported for this model/);
+    const budget = await send({ model: 'claude-opus-5-5', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, messages: user });
+    expect(budget.status).toBe(400);
+    for (const model of ['claude-opus-5-5', 'claude-sonnet-5-5']) {
+      const forced = await send({ model, max_tokens: 100, tools: [tool], tool_choice: { type: 'tool', name: 'lookup' }, messages: user });
+      expect(forced.status).toBe(400);
+      expect(forced.json.error.message).toMatch(/forced tool use/);
+    }
+  });
+
+  it('binds thinking blocks to the conversation: sent back as returned they pass; after a rewritten tool result they are refused', async () => {
+    thinking.enqueue({ ...reply.toolUse([{ name: 'lookup', input: {}, id: 'toolu_1' }], 'Looking it up.') }, reply.text('done'), reply.toolUse([{ name: 'lookup', input: {}, id: 'toolu_2' }]));
+    const body = (messages: unknown[]) => ({ model: 'claude-sonnet-5-5', max_tokens: 8000, output_config: { effort: 'low' }, tools: [tool], messages });
+    const first = await send(body([{ role: 'user', content: 'a' }]));
+    // Text between tool calls comes back in the thinking block, empty at the default display.
+    expect(first.json.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'tool_use']);
+    expect(first.json.content[0].thinking).toBe('');
+    const history = [
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: first.json.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'result one' }] },
+    ];
+    const second = await send(body(history));
+    expect(second.status).toBe(200);
+    const next = [...history, { role: 'assistant', content: second.json.content }, { role: 'user', content: 'more' }];
+    const rewritten = structuredClone(next);
+    (rewritten[2]!.content as Array<{ content: string }>)[0]!.content = '[cleared]';
+    const refused = await send(body(rewritten));
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toBe('messages.3.content.0: Invalid `signature` in `thinking` block');
+    // Another model cannot take them either.
+    expect((await send({ ...body(next), model: 'claude-opus-5-5' })).status).toBe(400);
+  });
+
+  it('summarized display returns the text written between tool calls', async () => {
+    thinking.enqueue(reply.toolUse([{ name: 'lookup', input: {} }], 'Looking it up.'));
+    const r = await send({ model: 'claude-opus-5-5', max_tokens: 8000, thinking: { type: 'adaptive', display: 'summarized' }, tools: [tool], messages: user });
+    expect(r.json.content[0]).toMatchObject({ type: 'thinking', thinking: 'Looking it up.' });
   });
 });

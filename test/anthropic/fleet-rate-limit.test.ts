@@ -40,7 +40,7 @@ describe('fleet-wide rate limits', () => {
     api.scriptByRole({ ...script, researcher: walled });
     stack = await startStack('fleet-rate-limit', {
       workers: 3,
-      env: { ENGINE: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL },
+      env: { ENGINE: 'anthropic', CLAUDE_DEFAULT_CORPUS: 'kestrel', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL },
       workerEnv: { SUBAGENT_CONCURRENCY: '1' },
     });
   }, 90_000);

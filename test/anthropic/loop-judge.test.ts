@@ -31,7 +31,7 @@ describe('the loop judge and the judge switch in Claude runs', () => {
     api = await FakeMessagesApi.start();
     stack = await startStack('loop-judge', {
       workers: 1,
-      env: { ENGINE: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, WEB_SEARCH: 'off', API_KEYS: USER, ADMIN_API_KEYS: ADMIN, LOOP_JUDGE_EVERY: '2' },
+      env: { ENGINE: 'anthropic', CLAUDE_DEFAULT_CORPUS: 'kestrel', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, WEB_SEARCH: 'off', API_KEYS: USER, ADMIN_API_KEYS: ADMIN, LOOP_JUDGE_EVERY: '2' },
       workerEnv: { SUBAGENT_CONCURRENCY: '1' },
     });
     admin = new OrreryClient(stack.coordinator.url, ADMIN);

@@ -67,7 +67,7 @@ describe('research runs with ENGINE=anthropic against the fake Messages API', ()
     api.scriptByRole(scriptWithFailingRuns());
     stack = await startStack('anthropic-run', {
       workers: 2,
-      env: { ENGINE: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MAX_RETRIES: '1', TASK_ATTEMPTS: '3', TASK_BACKOFF_MS: '200' },
+      env: { ENGINE: 'anthropic', CLAUDE_DEFAULT_CORPUS: 'kestrel', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MAX_RETRIES: '1', TASK_ATTEMPTS: '3', TASK_BACKOFF_MS: '200' },
       workerEnv: { SUBAGENT_CONCURRENCY: '2' },
     });
   }, 90_000);

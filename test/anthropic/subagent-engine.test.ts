@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicSubagentEngine, webSourceId, type AnthropicEngineOptions } from '../../libs/engines/src/anthropic';
 import { NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
 import type { SubagentEngine } from '../../libs/engines/src/engine';
-import { FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
+import { type FakeHandler, FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
 import { useFakeMessagesApi, lastMessage, makePassages, recorder, searchTask, synthesizeTask } from './fixtures';
 
 let api: FakeMessagesApi;
@@ -150,12 +150,66 @@ describe('AnthropicSubagentEngine.search', () => {
     api.scriptByRole({ researcher: reply.refusal('general_harms', 'no') });
     const fallback = fakeFallback();
     const { updates, progress } = recorder();
-    const r = await engine({ fallback }).search(searchTask(), progress);
+    const r = await engine({ fallback }).search(searchTask({ corpus: 'sotu' }), progress);
     expect(fallback.calls).toEqual(['search:run-1.r1.search.wind']);
     expect(r.findings[0]!.id).toBe('fb1');
     expect(r.stats).toMatchObject({ refusals: 1, fallbacks: 1 });
     expect(r.usage.inputTokens).toBeGreaterThan(0); // the refused call's tokens are counted
     expect(updates.map((u) => u.stage)).toEqual(expect.arrayContaining(['decision:refusal', 'decision:fallback']));
+  });
+
+  it("researches at high effort with summarized thinking, so the notes between tool calls reach progress; extracts at low effort", async () => {
+    api.scriptByRole({
+      researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }], 'Checking the corpus for wind farms.'), reply.text('notes')],
+      extractor: quotingExtractor,
+    });
+    const { updates, progress } = recorder();
+    await engine().search(searchTask(), progress);
+    const researcher = api.accepted.filter((q) => q.role === 'researcher');
+    for (const q of researcher) {
+      expect(q.body.output_config.effort).toBe('high');
+      expect(q.body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+      expect(q.stopReason).not.toBe('max_tokens');
+    }
+    expect(updates.map((u) => u.message)).toContain('note: Checking the corpus for wind farms.');
+    expect(api.accepted.find((q) => q.role === 'extractor')!.body.output_config.effort).toBe('low');
+  });
+
+  it("counts the extractor's and the writer's prompts with the API (count_tokens) before sending them", async () => {
+    api.scriptByRole({ researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.text('notes')], extractor: quotingExtractor });
+    await engine().search(searchTask(), () => {});
+    const extractor = api.accepted.find((q) => q.role === 'extractor')!;
+    expect(api.counted.map((q) => JSON.stringify(q.body.messages))).toContain(JSON.stringify(extractor.body.messages));
+    api.reset();
+    api.scriptByRole({ writer: reply.json({ title: 'Renewables', summary: 'ok', sections: [{ title: 'Wind', subtopicId: 'wind', paragraphs: [{ text: 'p', findingIds: ['f1'] }] }] }) });
+    await engine().synthesize(synthesizeTask(), () => {});
+    expect(api.counted.map((q) => JSON.stringify(q.body.messages))).toContain(JSON.stringify(api.accepted.find((q) => q.role === 'writer')!.body.messages));
+  });
+
+  it('a web task (no corpus) is never handed to the corpus engine: a refusal returns what it has', async () => {
+    api.scriptByRole({ researcher: [reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), reply.refusal()] });
+    const fallback = fakeFallback();
+    const r = await engine({ fallback }).search(searchTask(), () => {});
+    expect(fallback.calls).toEqual([]);
+    expect(r.findings).toEqual([]);
+    expect(r.stats).toMatchObject({ refusals: 1 });
+  });
+
+  it('a refusal is retried on the fallback model first (a setting), and the corpus engine is never asked', async () => {
+    const refusing: FakeHandler = (req) =>
+      req.body.model === 'claude-sonnet-5-5'
+        ? reply.refusal('general_harms', 'no')
+        : req.messages.length === 1
+          ? reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }])
+          : reply.text('notes');
+    api.scriptByRole({ researcher: refusing, extractor: quotingExtractor });
+    const fallback = fakeFallback();
+    const { updates, progress } = recorder();
+    const r = await engine({ fallback, refusalFallbackModel: 'claude-opus-5-5' }).search(searchTask({ corpus: 'sotu' }), progress);
+    expect(fallback.calls).toEqual([]);
+    expect(r.findings.length).toBeGreaterThan(0);
+    expect(api.accepted.filter((q) => q.role === 'researcher').map((q) => q.body.model)).toEqual(['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-opus-5-5']);
+    expect(updates.map((u) => u.stage)).toContain('decision:model-fallback');
   });
 
   it('refusal without a fallback: returns what it has, marked', async () => {
@@ -173,7 +227,7 @@ describe('AnthropicSubagentEngine.search', () => {
     });
     const fallback = fakeFallback();
     const { updates, progress } = recorder();
-    const r = await engine({ fallback }).search(searchTask(), progress);
+    const r = await engine({ fallback }).search(searchTask({ corpus: 'sotu' }), progress);
     const extractor = api.accepted.filter((q) => q.role === 'extractor');
     expect(extractor).toHaveLength(2);
     expect(lastMessage(extractor[1]!.body).content).toMatch(/failed validation:\n- not valid JSON/);
@@ -193,7 +247,7 @@ describe('AnthropicSubagentEngine.search', () => {
   it('no research tool configured: a clear error, or the fallback when there is one', async () => {
     await expect(engine({ passages: undefined }).search(searchTask(), () => {})).rejects.toThrow(/no research tool is configured/);
     const fallback = fakeFallback();
-    const r = await engine({ passages: undefined, fallback }).search(searchTask(), () => {});
+    const r = await engine({ passages: undefined, fallback }).search(searchTask({ corpus: 'sotu' }), () => {});
     expect(r.stats).toMatchObject({ fallbacks: 1 });
     expect(api.requests).toHaveLength(0);
   });
@@ -299,8 +353,9 @@ describe('AnthropicSubagentEngine.synthesize', () => {
     const r = await engine({ maxTokens: 8000 }).synthesize(synthesizeTask(), () => {});
     expect(r.title).toBe('Renewables');
     const [first, second] = api.accepted;
-    expect(first!.body.max_tokens).toBe(8000);
-    expect(second!.body.max_tokens).toBe(16000);
+    // The writer's answer (8000) plus the room its effort thinks in.
+    expect(first!.body.max_tokens).toBe(16000);
+    expect(second!.body.max_tokens).toBe(32000);
     expect(second!.body.messages).toHaveLength(1); // the cut-off JSON was not passed on
   });
 

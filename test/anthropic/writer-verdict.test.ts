@@ -19,7 +19,7 @@ describe("the writer's draft gets a verdict", () => {
 
   beforeAll(async () => {
     api = await FakeMessagesApi.start();
-    stack = await startStack('writer-verdict', { workers: 1, env: { ENGINE: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, WEB_SEARCH: 'off' }, workerEnv: { SUBAGENT_CONCURRENCY: '2' } });
+    stack = await startStack('writer-verdict', { workers: 1, env: { ENGINE: 'anthropic', CLAUDE_DEFAULT_CORPUS: 'kestrel', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, WEB_SEARCH: 'off' }, workerEnv: { SUBAGENT_CONCURRENCY: '2' } });
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();

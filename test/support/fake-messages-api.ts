@@ -21,6 +21,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { FakePromptCache, tokensOf } from './fake-prompt-cache';
 import { messageEvents, PING } from './fake-messages-stream';
 import { blocksOf, combineTurns, orphanServerUses, validateMessagesRequest } from './fake-messages-validation';
+import { effortOf, invalidThinkingSignature, refusedThinkingSettings, signature, THINKING_TOKENS, thinksByDefault } from './fake-thinking';
 
 export { validateMessagesRequest } from './fake-messages-validation';
 export { minCacheableTokens } from './fake-prompt-cache';
@@ -166,7 +167,12 @@ export const reply = {
    * with end_turn": stop reasons docs).
    */
   empty: (): FakeMessageReply => ({ kind: 'message', content: [], stop_reason: 'end_turn', usage: { output_tokens: 3 } }),
-  /** A structured-output answer: end_turn with the JSON text. The request must carry output_config.format. */
+  /**
+   * A structured-output answer: end_turn with the JSON text. The request must carry output_config.format. The value is
+   * not checked against the schema's numeric bounds: structured outputs do not enforce `minimum`/`maximum` (the SDK's
+   * zodOutputFormat moves them into the description, lib/transform-json-schema.js), so a reply may hold 1.2 where the
+   * schema says at most 1, as the models' replies can.
+   */
   json: (value: unknown): FakeMessageReply => ({ kind: 'message', content: [textBlock(JSON.stringify(value))], stop_reason: 'end_turn', requireOutputFormat: true }),
   /** A structured-output answer whose text is given raw (e.g. invalid JSON). */
   rawJson: (text: string): FakeMessageReply => ({ kind: 'message', content: [textBlock(text)], stop_reason: 'end_turn', requireOutputFormat: true }),
@@ -277,6 +283,11 @@ export interface FakeMessagesApiOptions {
   webResults?: (query: string) => WebResult[];
   /** The organisation's request limit per minute, reported in `anthropic-ratelimit-requests-*`. Default 4000. */
   requestsPerMinute?: number;
+  /**
+   * Replies think as the default models do (fake-thinking.ts). Default true; false only for tests of the fake's own
+   * reply shapes, which script exact content. The refusals of thinking settings apply either way.
+   */
+  thinking?: boolean;
 }
 
 const CONTAINER_TTL_MS = 30 * 60_000;
@@ -305,6 +316,7 @@ export class FakeMessagesApi {
       pingMs: opts.pingMs ?? 250,
       webResults: opts.webResults ?? defaultWebResults,
       requestsPerMinute: opts.requestsPerMinute ?? 4000,
+      thinking: opts.thinking ?? true,
     };
   }
 
@@ -354,7 +366,11 @@ export class FakeMessagesApi {
 
   /** Requests that passed validation and got a message back. */
   get accepted(): RecordedRequest[] {
-    return this.requests.filter((r) => r.status === 200);
+    return this.requests.filter((r) => r.status === 200 && r.path === '/v1/messages');
+  }
+  /** Token counts asked for (`/v1/messages/count_tokens`). */
+  get counted(): RecordedRequest[] {
+    return this.requests.filter((r) => r.path === '/v1/messages/count_tokens');
   }
   get rejected(): RecordedRequest[] {
     return this.requests.filter((r) => r.status === 400);
@@ -427,6 +443,7 @@ export class FakeMessagesApi {
       res.end(JSON.stringify({ type: 'error', error: { type, message }, request_id: requestId }));
     };
 
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') return this.countTokens(raw, rec, res);
     if (req.method !== 'POST' || path !== '/v1/messages') return sendError(404, 'not_found_error', `Not found: ${req.method} ${path}`);
     if (!req.headers['x-api-key'] && !req.headers['authorization']) return sendError(401, 'authentication_error', 'x-api-key header is required');
     if (!req.headers['anthropic-version']) return sendError(400, 'invalid_request_error', 'anthropic-version: header is required');
@@ -442,9 +459,18 @@ export class FakeMessagesApi {
       const e = apiError.rateLimited(this.rateLimitRetryAfter);
       return sendError(429, e.errorType, e.message, { ...e.headers, ...this.rateLimitHeaders(now, true) });
     }
-    const invalid = validateMessagesRequest(body, { strictAlternation: this.opts.strictAlternation, containers: this.liveContainers(now) });
+    const invalid =
+      validateMessagesRequest(body, { strictAlternation: this.opts.strictAlternation, containers: this.liveContainers(now) }) ??
+      refusedThinkingSettings(body) ??
+      invalidThinkingSignature(String(body.model), combineTurns(body.messages));
     if (invalid) return sendError(400, 'invalid_request_error', invalid);
-    const inputTokens = tokensOf([body.tools ?? [], body.system ?? '', body.messages]);
+    // Context editing is in beta behind its header (context editing docs); the API applies it server-side, to what
+    // the model reads, while the client's history stays as sent.
+    if (body.context_management !== undefined && !String(req.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).includes('context-management-2025-06-27')) {
+      return sendError(400, 'invalid_request_error', 'context_management: Extra inputs are not permitted (this feature needs the context-management-2025-06-27 beta header)');
+    }
+    const seen = clearedToolResults(body);
+    const inputTokens = tokensOf([seen.tools ?? [], seen.system ?? '', seen.messages]);
     if (inputTokens > this.opts.contextWindow) {
       return sendError(400, 'invalid_request_error', `prompt is too long: ${inputTokens} tokens > ${this.opts.contextWindow} maximum`);
     }
@@ -490,7 +516,14 @@ export class FakeMessagesApi {
 
     // A deferred server call runs now that its turn's tool results are here: its result opens the reply.
     const deferred = this.deferredCalls(messages);
-    const content: Json[] = [...deferred.map((b) => webSearchResult(b.id, this.opts.webResults(String(b.input?.query ?? '')))), ...out.content];
+    const resumed: Json[] = deferred.map((b) => webSearchResult(b.id, this.opts.webResults(String(b.input?.query ?? ''))));
+    let content: Json[] = [...resumed, ...out.content];
+    let stopReason: StopReason = out.stop_reason;
+    const thought = this.think(body, messages, resumed, out);
+    if (thought) {
+      content = thought.content;
+      stopReason = thought.stopReason;
+    }
     const executed = [
       ...deferred.map((b) => String(b.input?.query ?? '')),
       ...this.executedSearches(out.content),
@@ -508,29 +541,29 @@ export class FakeMessagesApi {
       container = { id, expires_at: new Date(expires).toISOString(), skills: null };
     }
 
-    const cached = this.cache.account(body, now);
+    const cached = this.cache.account(seen, now);
     const usage = {
       input_tokens: cached.total - cached.read - cached.written,
-      output_tokens: Math.max(1, Math.ceil(JSON.stringify(out.content).length / 4)),
+      output_tokens: thought ? thought.outputTokens : Math.max(1, Math.ceil(JSON.stringify(out.content).length / 4)),
       cache_creation_input_tokens: cached.written,
       cache_read_input_tokens: cached.read,
       cache_creation: { ephemeral_5m_input_tokens: cached.written, ephemeral_1h_input_tokens: 0 },
       inference_geo: null,
-      output_tokens_details: null,
+      output_tokens_details: thought ? { thinking_tokens: thought.thinkingTokens } : null,
       server_tool_use: executed.length || fetches ? { web_search_requests: executed.length, web_fetch_requests: fetches } : null,
       service_tier: 'standard',
       speed: null,
       ...out.usage,
     };
     rec.usage = usage;
-    rec.stopReason = out.stop_reason;
+    rec.stopReason = stopReason;
     const message = {
       id: nextId('msg'),
       type: 'message',
       role: 'assistant',
       model: body.model,
       content,
-      stop_reason: out.stop_reason,
+      stop_reason: stopReason,
       stop_sequence: out.stop_sequence ?? null,
       stop_details: out.stop_details ?? null,
       usage,
@@ -569,6 +602,53 @@ export class FakeMessagesApi {
     res.end(JSON.stringify(message));
   }
 
+  /**
+   * Thinking as the default models do it (fake-thinking.ts): a thinking block opens the reply, signed over the
+   * conversation before it; text a tool turn carries moves into it (shown only at `display: "summarized"`); its tokens
+   * are output tokens, so a reply whose thinking and answer do not fit `max_tokens` stops there with the answer cut.
+   * Replies with no content (an empty end_turn, a refusal) and scripted thinking are left as they are.
+   */
+  private think(body: Json, messages: Json[], resumed: Json[], out: FakeMessageReply): { content: Json[]; stopReason: StopReason; outputTokens: number; thinkingTokens: number } | undefined {
+    const model = String(body.model);
+    if (!this.opts.thinking || !thinksByDefault(model) || body.thinking?.type === 'disabled' || out.content.length === 0 || out.stop_reason === 'refusal') return undefined;
+    if (out.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) return undefined;
+    const toolTurn = out.stop_reason === 'tool_use' || out.stop_reason === 'pause_turn';
+    const betweenTools = toolTurn && /^claude-(opus-5-5|sonnet-5-5|fable-5-1|mythos-5-1)/.test(model);
+    const moved = betweenTools ? out.content.filter((b) => b.type === 'text') : [];
+    const answer = out.content.filter((b) => !moved.includes(b));
+    const last = messages[messages.length - 1];
+    const before = last?.role === 'assistant' ? messages.slice(0, -1) : messages;
+    const turnSoFar = [...(last?.role === 'assistant' ? blocksOf(last.content) : []), ...resumed];
+    const summarized = body.thinking?.display === 'summarized';
+    const effort = effortOf(body);
+    const thinkingTokens = THINKING_TOKENS[effort]!;
+    const text = moved.map((b) => b.text).join('\n') || `Working out the ${effort}-effort answer.`;
+    const block = { type: 'thinking', thinking: summarized ? text : '', signature: signature(model, before, turnSoFar) };
+    const answerTokens = Math.max(1, Math.ceil(JSON.stringify(answer).length / 4));
+    if (thinkingTokens + answerTokens > body.max_tokens) {
+      return { content: [...resumed, block], stopReason: 'max_tokens', outputTokens: body.max_tokens, thinkingTokens: Math.min(thinkingTokens, body.max_tokens) };
+    }
+    return { content: [...resumed, block, ...answer], stopReason: out.stop_reason, outputTokens: thinkingTokens + answerTokens, thinkingTokens };
+  }
+
+  /**
+   * `POST /v1/messages/count_tokens` (token counting docs; MessageTokensCount in the SDK): the prompt's input tokens,
+   * counted as a request's are. Free and not a message: recorded with path and status, never in `accepted`.
+   */
+  private countTokens(raw: string, rec: RecordedRequest, res: ServerResponse): void {
+    let body: Json;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    rec.body = body;
+    const ok = body && typeof body.model === 'string' && Array.isArray(body.messages) && body.messages.length > 0;
+    rec.status = ok ? 200 : 400;
+    res.writeHead(rec.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(ok ? { input_tokens: tokensOf([body.tools ?? [], body.system ?? '', body.messages]) } : { type: 'error', error: { type: 'invalid_request_error', message: 'model and messages are required' } }));
+  }
+
   /** Server calls deferred in the turn before this request's tool results: they run in this request. */
   private deferredCalls(messages: Json[]): Json[] {
     const last = messages[messages.length - 1];
@@ -585,6 +665,22 @@ export class FakeMessagesApi {
     const answered = new Set(content.filter((b) => b.type === 'web_search_tool_result').map((b) => b.tool_use_id));
     return content.filter((b) => b.type === 'server_tool_use' && b.name === 'web_search' && answered.has(b.id)).map((b) => String(b.input?.query ?? ''));
   }
+}
+
+/**
+ * The request as the model reads it after `clear_tool_uses_20250919` (context editing docs): once the prompt passes the
+ * trigger, the oldest tool results are replaced by a placeholder, keeping the last `keep` tool uses.
+ */
+function clearedToolResults(body: Json): Json {
+  const edit = (body.context_management?.edits ?? []).find((e: Json) => e?.type === 'clear_tool_uses_20250919');
+  if (!edit) return body;
+  const trigger = edit.trigger?.value ?? 100_000;
+  if (tokensOf([body.tools ?? [], body.system ?? '', body.messages]) <= trigger) return body;
+  const keep = edit.keep?.value ?? 3;
+  const messages = structuredClone(body.messages) as Json[];
+  const results = messages.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content.filter((b: Json) => b.type === 'tool_result') : []));
+  for (const r of results.slice(0, Math.max(0, results.length - keep))) r.content = '[cleared]';
+  return { ...body, messages };
 }
 
 /** The Orrery role of a recorded request (from its system prompt). */

@@ -52,6 +52,7 @@ export function messageEvents(message: Json): { start: string; rest: string[] } 
         cache_creation_input_tokens: usage.cache_creation_input_tokens,
         cache_read_input_tokens: usage.cache_read_input_tokens,
         server_tool_use: usage.server_tool_use,
+        output_tokens_details: usage.output_tokens_details,
       },
     }),
     sse('message_stop', { type: 'message_stop' }),

@@ -35,7 +35,17 @@ export function researchScript(opts: ResearchScriptOptions = {}): Record<string,
     const words = topic.toLowerCase().split(/\W+/).filter((w) => w.length > 3).slice(0, 3);
     return reply.json({
       classification: n > 1 ? 'breadth' : 'straightforward',
-      subtopics: ASPECTS.slice(0, n).map((a) => ({ title: `${topic} — ${a}`.slice(0, 290), query: `${words.join(' ')} ${a}`.trim(), facetTerms: [a, ...words.slice(0, 1)], excludeTerms: [] })),
+      subtopics: ASPECTS.slice(0, n).map((a) => ({
+        title: `${topic} — ${a}`.slice(0, 290),
+        query: `${words.join(' ')} ${a}`.trim(),
+        facetTerms: [a, ...words.slice(0, 1)],
+        excludeTerms: [],
+        // The lead writes each researcher's brief.
+        objective: `Establish the ${a} of ${topic}`.slice(0, 900),
+        keyQuestions: [`What are the ${a}?`, `Which sources document the ${a} first-hand?`],
+        sourceTypes: ['official records', 'news reports'],
+        toolCalls: 8,
+      })),
       confidence: 0.8,
       rationale: 'one subtopic per aspect',
     });

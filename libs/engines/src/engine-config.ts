@@ -21,6 +21,11 @@ export const EngineConfigSchema = z
   .object({
     ENGINE: z.enum(['auto', 'corpus', 'anthropic', 'simulated']).default('auto'),
     DEFAULT_CORPUS: z.string().default('sotu'),
+    /**
+     * The corpus a Claude run without `corpus` uses. Unset by default: a Claude run researches the web, and uses a
+     * corpus only when the request names one or an operator sets this on purpose.
+     */
+    CLAUDE_DEFAULT_CORPUS: z.string().min(1).optional(),
     CORPORA: z.string().default(''),
     /** Bytes of one file an ingest or a configured corpus reads (a JSONL file is streamed). */
     INGEST_MAX_FILE_BYTES: int(DEFAULT_READ_LIMITS.maxFileBytes, 1),
@@ -37,6 +42,8 @@ export const EngineConfigSchema = z
     ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_COORDINATOR_MODEL),
     ANTHROPIC_SUBAGENT_MODEL: z.string().min(1).default(DEFAULT_SUBAGENT_MODEL),
     ANTHROPIC_JUDGE_MODEL: z.string().min(1).default(DEFAULT_JUDGE_MODEL),
+    /** The model a refused Claude request is retried on before the corpus fallback; unset, none. */
+    ANTHROPIC_REFUSAL_FALLBACK_MODEL: z.string().min(1).optional(),
     /** Retries of a request after 529, 5xx or a connection failure. 429s are waited out at the fleet's gate instead. */
     ANTHROPIC_MAX_RETRIES: int(4),
     /** Longest one request waits out 429s (retry-after) before its task gives its turn back to the queue. */
@@ -45,8 +52,11 @@ export const EngineConfigSchema = z
     ANTHROPIC_PRICES: z.string().default(''),
     WEB_SEARCH_PRICE_PER_1K: z.coerce.number().nonnegative().optional(),
     WEB_FETCH_PRICE_PER_1K: z.coerce.number().nonnegative().optional(),
-    /** Tokens the hub reserves per Claude search task before dispatch (settled to the actual usage). */
-    TASK_TOKEN_ESTIMATE: int(20_000),
+    /**
+     * Tokens the hub reserves per Claude search task before dispatch (settled to the actual usage). The researcher
+     * thinks at high effort on every turn, and thinking is output: 60k leaves a task room for it.
+     */
+    TASK_TOKEN_ESTIMATE: int(60_000),
     /** Tool calls (client and server) one search task may make. */
     TASK_MAX_TOOL_CALLS: int(40, 1),
     /** The loop judge inside each Claude research task: a synchronous judge-model call every this many steps, asynchronous ones between. */

@@ -69,8 +69,8 @@ describe('EngineFactory', () => {
     expect(o.maxRetries).toBe(1);
     expect(client.baseURL).toBe('http://127.0.0.1:9');
     // One price table, with the env's overrides; the hub reserves the configured tokens per task, priced.
-    expect(o.prices?.models['m-spoke']).toEqual({ input: 2, output: 8, cacheWrite: 2.5, cacheRead: 0.2 });
-    expect(hub.taskEstimate).toEqual({ tokens: 10_000, costUsd: 0.02 + 0.02 });
+    expect(o.prices?.models['m-spoke']).toEqual({ input: 2, output: 8, cacheWrite5m: 2.5, cacheWrite1h: 4, cacheRead: 0.2 });
+    expect(hub.taskEstimate).toEqual({ tokens: 10_000, costUsd: expect.closeTo(8000 * 2e-6 + 2000 * 8e-6 + 0.02, 6) });
     expect((hub as unknown as { fallback: unknown }).fallback).toBe(f.coordinator('corpus'));
     expect((spoke as unknown as { fallback: unknown }).fallback).toBe(f.subagent('corpus'));
   });
@@ -80,13 +80,22 @@ describe('EngineFactory', () => {
     expect(() => loadEngineConfig({ ANTHROPIC_PRICES: 'cheap' })).toThrow(/ANTHROPIC_PRICES: not JSON/);
   });
 
+  it('a Claude run without a corpus uses CLAUDE_DEFAULT_CORPUS, unset by default; a corpus run uses DEFAULT_CORPUS', () => {
+    expect(factory({ ANTHROPIC_API_KEY: 'k', DEFAULT_CORPUS: 'mem' }).defaultCorpusFor('anthropic')).toBeUndefined();
+    expect(factory({ ANTHROPIC_API_KEY: 'k', DEFAULT_CORPUS: 'mem' }).defaultCorpusFor('corpus')).toBe('mem');
+    expect(factory({ ANTHROPIC_API_KEY: 'k', CLAUDE_DEFAULT_CORPUS: 'notes' }).defaultCorpusFor('anthropic')).toBe('notes');
+    expect(factory({}).defaultCorpusFor('simulated')).toBeUndefined();
+  });
+
   it("gives the corpus tools the task's corpus, loading each corpus once per process", async () => {
     const f = factory({ ANTHROPIC_API_KEY: 'k', DEFAULT_CORPUS: 'mem' });
     f.corpora.registerPassages('mem', [{ id: 'mem-1', title: 'Kestrels', text: 'The kestrel hovers over the river meadow before it dives.' }]);
     f.corpora.registerPassages('other', [{ id: 'oth-1', title: 'Herons', text: 'The heron waits in the shallows of the river.' }]);
-    const a = await f.passagesFor(undefined, 'kestrels');
+    const a = await f.passagesFor('mem', 'kestrels');
     expect(a?.search('kestrel', 3).map((h) => h.id)).toEqual(['mem-1']);
     expect(await f.passagesFor('mem', 'kestrels')).toBe(a);
+    // A task without a corpus (a web run) gets no corpus tools, whatever DEFAULT_CORPUS says.
+    expect(await f.passagesFor(undefined, 'kestrels')).toBeUndefined();
     expect((await f.passagesFor('other', 'herons'))?.get('oth-1')?.title).toBe('Herons');
     await expect(f.passagesFor('nope', 'anything')).rejects.toThrow(EngineUnavailableError);
   });

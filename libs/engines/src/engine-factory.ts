@@ -43,6 +43,16 @@ export class EngineFactory {
     return this.corpora.researchable();
   }
 
+  /**
+   * The corpus a run of this engine uses when its request names none: DEFAULT_CORPUS for the corpus engine (it needs
+   * one), CLAUDE_DEFAULT_CORPUS (unset by default: the web alone) for Claude, none for the simulated engine.
+   */
+  defaultCorpusFor(engine: ResolvedEngine): string | undefined {
+    if (engine === 'corpus') return this.config.DEFAULT_CORPUS;
+    if (engine === 'anthropic') return this.config.CLAUDE_DEFAULT_CORPUS;
+    return undefined;
+  }
+
   /** `auto` means Claude when an API key is set, else the offline corpus engine. */
   resolve(requested?: EngineName): ResolvedEngine {
     const name = requested ?? this.config.ENGINE;
@@ -116,6 +126,7 @@ export class EngineFactory {
       model: c.ANTHROPIC_MODEL,
       subagentModel: c.ANTHROPIC_SUBAGENT_MODEL,
       judgeModel: c.ANTHROPIC_JUDGE_MODEL,
+      ...(c.ANTHROPIC_REFUSAL_FALLBACK_MODEL ? { refusalFallbackModel: c.ANTHROPIC_REFUSAL_FALLBACK_MODEL } : {}),
       webSearch: {
         enabled: c.WEB_SEARCH === 'on',
         maxUses: c.WEB_SEARCH_MAX_USES,
@@ -134,16 +145,16 @@ export class EngineFactory {
   }
 
   /**
-   * The index of a corpus (the task's, else the default) as the Claude engine's corpus tools see it: a configured
-   * corpus's whole index, or a stored corpus's working index for the task's topic.
+   * The index of the task's corpus as the Claude engine's corpus tools see it: a configured corpus's whole index, or a
+   * stored corpus's working index for the task's topic. A task without a corpus (a web run) gets no corpus tools: the
+   * run's corpus was settled when it was created (defaultCorpusFor).
    */
   async passagesFor(corpus: string | undefined, topic: string): Promise<PassageSearch | undefined> {
-    if (corpus !== undefined && !(await this.corpora.knows(corpus))) {
+    if (corpus === undefined) return undefined;
+    if (!(await this.corpora.knows(corpus))) {
       throw new EngineUnavailableError(`corpus "${corpus}" is not configured in this process nor in the passage store; known: ${this.corpusNames().join(', ')} (set CORPORA and CORPUS_STORE alike on every process)`);
     }
-    const name = corpus ?? this.config.DEFAULT_CORPUS;
-    if (!(await this.corpora.knows(name))) return undefined;
-    return (await this.corpora.forTopic(name, topic)).index;
+    return (await this.corpora.forTopic(corpus, topic)).index;
   }
 
   /** One passage of a known corpus by id (configured or stored). */

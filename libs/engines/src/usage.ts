@@ -20,6 +20,7 @@ export function addUsage(into: TokenUsage, u: TokenUsage | undefined | null): To
   into.cacheWriteTokens += u.cacheWriteTokens;
   into.webSearchRequests += u.webSearchRequests ?? 0;
   into.webFetchRequests += u.webFetchRequests ?? 0;
+  if (u.thinkingTokens) into.thinkingTokens = (into.thinkingTokens ?? 0) + u.thinkingTokens;
   into.costUsd = roundUsd(into.costUsd + (u.costUsd ?? 0));
   return into;
 }

@@ -13,6 +13,16 @@ export const SubtopicSchema = z.strictObject({
   /** Sibling scopes this subtopic must stay out of. */
   excludeTerms: z.array(z.string().max(100)).max(200),
   origin: z.enum(['plan', 'coverage-check', 'refinement']),
+  /** The brief the lead wrote for this subtopic's researcher (a Claude plan); absent, the task builder's template. */
+  brief: z
+    .strictObject({
+      objective: z.string().min(1).max(1000),
+      keyQuestions: z.array(z.string().min(1).max(300)).max(8),
+      sourceTypes: z.array(z.string().min(1).max(100)).max(8),
+      /** How many tool calls the lead expects the task to need (its effort). */
+      toolCalls: z.number().int().min(1).max(100),
+    })
+    .optional(),
 });
 export type Subtopic = z.infer<typeof SubtopicSchema>;
 

@@ -15,6 +15,8 @@ export const TaskContextSchema = z.strictObject({
   }),
   outputFormat: z.string().max(2000),
   sourceGuidance: z.string().max(2000),
+  /** Questions the lead wants answered (its brief), if it wrote any. */
+  keyQuestions: z.array(z.string().max(300)).max(8).optional(),
   /** Excerpts the coordinator chose to forward; may be empty. */
   excerpts: z.array(z.strictObject({ sourceId: z.string(), text: z.string().max(10_000) })).max(200),
   /** A correction from a previous attempt's verdict, so the same mistake is not made twice. */

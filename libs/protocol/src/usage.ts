@@ -14,6 +14,8 @@ export const TokenUsageSchema = z.strictObject({
   cacheWriteTokens: count,
   webSearchRequests: count.default(0),
   webFetchRequests: count.default(0),
+  /** Of `outputTokens`, those spent thinking (`usage.output_tokens_details.thinking_tokens`); recorded, not billed again. */
+  thinkingTokens: count.optional(),
   costUsd: z.number().nonnegative().default(0),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;

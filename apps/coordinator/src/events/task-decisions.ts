@@ -7,7 +7,7 @@ export const DECISION_STAGE_PREFIX = 'decision:';
 
 /**
  * A decision a subagent reported through job progress (stage `decision:<type>`: fallback, idle-stop, redaction,
- * continuation-cap, iteration-cap, refusal, truncated, context-compacted, ...), as the coordinator logs it, with a
+ * continuation-cap, iteration-cap, refusal, truncated, context-window-finish, ...), as the coordinator logs it, with a
  * deterministic key: the same report delivered twice (two coordinator replicas, a re-sent event) is logged once.
  * Undefined when the progress is not a decision.
  */

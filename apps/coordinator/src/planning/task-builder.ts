@@ -57,14 +57,20 @@ export function buildSearchTask(
     maxFindings: limits.findingsPerTask,
     knownSourceIds,
     context: {
-      objective: `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`,
+      // The lead's own brief when it wrote one (a Claude plan); else the template.
+      objective: subtopic.brief?.objective ?? `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`,
       topic: run.topic,
       scope: { include: subtopic.facetTerms, exclude: subtopic.excludeTerms },
       outputFormat: 'Findings: a one-sentence claim each, with the source id and a verbatim quote from that source.',
-      sourceGuidance: 'Prefer sources not already known to the run; stay on the run topic; never cite a source you did not retrieve.',
+      sourceGuidance: [
+        ...(subtopic.brief?.sourceTypes.length ? [`Look first in: ${subtopic.brief.sourceTypes.join('; ')}.`] : []),
+        'Prefer primary sources, and sources not already known to the run; stay on the run topic; never cite a source you did not retrieve.',
+      ].join(' '),
+      ...(subtopic.brief?.keyQuestions.length ? { keyQuestions: subtopic.brief.keyQuestions } : {}),
       excerpts: [],
     },
-    ...(budget ? { budget } : {}),
+    // The lead's effort for this brief, within the task's share.
+    ...(budget ? { budget: subtopic.brief ? { ...budget, maxToolCalls: Math.min(budget.maxToolCalls, subtopic.brief.toolCalls) } : budget } : {}),
   };
 }
 

@@ -11,7 +11,8 @@ import type { TokenUsage } from '@orrery/protocol';
 import type { EngineDecision } from '../engine';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
 import { AnthropicEngineError } from './errors';
-import { asParams, MAX_STREAMING_TOKENS, orphanedServerToolUses, textOf, type MessagesApi } from './messages-client';
+import { asParams, MAX_STREAMING_TOKENS, orphanedServerToolUses, textOf, type ContextManagement, type MessagesApi } from './messages-client';
+import type { Effort } from './role-settings';
 import { CONTINUE_AFTER_EMPTY_REPLY, CONTINUE_AFTER_MAX_TOKENS, CONTINUE_AFTER_STOP_SEQUENCE, NUDGE_TEXT } from './prompts';
 
 export interface ClientToolOutcome {
@@ -32,7 +33,7 @@ export type LoopStatus =
   | 'step-stopped' // the per-step hook ended it
   | 'iteration-cap' // safety net
   | 'continuation-cap' // too many pause_turn continuations
-  | 'context-exhausted' // model_context_window_exceeded and nothing left to compact
+  | 'context-exhausted' // model_context_window_exceeded: the context is full
   | 'unexpected-stop'; // a stop_reason this loop does not know, or tool_use with no client tool call
 
 /** The task's share of its run's budget; the loop stops before a request that would start past it. */
@@ -70,6 +71,15 @@ export interface AgentLoopConfig {
   tools?: ToolUnion[];
   clientTools?: Record<string, ClientToolHandler>;
   maxTokens: number;
+  /**
+   * A refusal restarts the conversation once on this model (refusals-and-fallback docs: the same request to another
+   * Claude model usually gets an answer). From the first message: thinking blocks are bound to the model that wrote
+   * them, so the refused model's history cannot go to another.
+   */
+  fallbackModel?: string;
+  /** How hard the model thinks, and whether its thinking text comes back (SendParams). */
+  effort?: Effort;
+  thinkingDisplay?: 'summarized' | 'omitted';
   /** pause_turn continuations allowed before the loop ends (logged). */
   maxContinuations: number;
   /** Requests allowed before the loop ends (safety net, logged). */
@@ -81,10 +91,11 @@ export interface AgentLoopConfig {
   onStopSequence?: 'finish' | 'continue';
   /** Continuations after max_tokens before the result is marked truncated. Default 2. */
   maxTokensContinuations?: number;
-  /** Compactions after model_context_window_exceeded before finishing with what is there. Default 2. */
-  maxCompactions?: number;
-  /** User messages with tool results (counted from the end) that compaction keeps intact. Default 1. */
-  keepRecentToolResults?: number;
+  /**
+   * Server-side tool-result clearing (SendParams.contextManagement): the history stays append-only here, with thinking
+   * blocks as returned, and the API clears old tool results from what the model reads.
+   */
+  contextManagement?: ContextManagement;
   /** Sees every response first; returns, per server tool result block in order, how many new sources it brought. */
   observe?: (message: Message) => number[];
   budget?: LoopBudget;
@@ -106,7 +117,6 @@ export interface LoopStats {
   serverToolCalls: number;
   continuations: number;
   maxTokensContinuations: number;
-  compactions: number;
   nudges: number;
   idleStops: number;
   emptyReplies: number;
@@ -130,8 +140,6 @@ export interface AgentLoopResult {
   stats: LoopStats;
   refusal?: { category: string | null; explanation: string | null };
 }
-
-export const CLEARED_TOOL_RESULT = '[tool result cleared to free context; rely on your notes so far]';
 
 const loopDecision = (decisionType: string, conclusion: string, signals: EngineDecision['signals']): EngineDecision => ({
   decisionType,
@@ -163,23 +171,6 @@ function appendAssistant(messages: MessageParam[], content: ContentBlockParam[])
   } else {
     messages.push({ role: 'assistant', content });
   }
-}
-
-/** Replaces the content of old tool results; returns how many were cleared. */
-export function compactToolResults(messages: MessageParam[], keepRecent: number): number {
-  const withResults = messages
-    .map((m, i) => ({ m, i }))
-    .filter(({ m }) => m.role === 'user' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_result'));
-  let cleared = 0;
-  for (const { m, i } of withResults.slice(0, Math.max(0, withResults.length - keepRecent))) {
-    const content = (m.content as ContentBlockParam[]).map((b) => {
-      if (b.type !== 'tool_result' || b.content === CLEARED_TOOL_RESULT) return b;
-      cleared += 1;
-      return { ...b, content: CLEARED_TOOL_RESULT };
-    });
-    messages[i] = { ...m, content } as MessageParam;
-  }
-  return cleared;
 }
 
 /** Why a budget would stop the next request, if it would. */
@@ -215,7 +206,6 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     serverToolCalls: 0,
     continuations: 0,
     maxTokensContinuations: 0,
-    compactions: 0,
     nudges: 0,
     idleStops: 0,
     emptyReplies: 0,
@@ -228,8 +218,8 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
   };
   const idleThreshold = cfg.idleThreshold ?? 3;
   const maxTokensContinuations = cfg.maxTokensContinuations ?? 2;
-  const maxCompactions = cfg.maxCompactions ?? 2;
   let maxTokens = cfg.maxTokens;
+  let model = cfg.model;
   let idleStreak = 0;
   let nudged = false;
   let continuedEmpty = false;
@@ -283,11 +273,14 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     let msg: Message;
     try {
       const sent = await cfg.api.send({
-        model: cfg.model,
+        model,
         system: cfg.system,
         messages,
         maxTokens: Math.max(1, Math.min(maxTokens, tokensLeft)),
         tools: cfg.tools,
+        ...(cfg.contextManagement ? { contextManagement: cfg.contextManagement } : {}),
+        ...(cfg.effort ? { effort: cfg.effort } : {}),
+        ...(cfg.thinkingDisplay ? { thinkingDisplay: cfg.thinkingDisplay } : {}),
         stopSequences: cfg.stopSequences,
         ...(container ? { container } : {}),
         label: cfg.label,
@@ -483,6 +476,20 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
       case 'refusal': {
         stats.refusals += 1;
         refusal = { category: msg.stop_details?.category ?? null, explanation: msg.stop_details?.explanation ?? null };
+        if (cfg.fallbackModel && model !== cfg.fallbackModel) {
+          decisions.push(
+            loopDecision('model-fallback', `${cfg.label}: ${model} refused (${refusal.category ?? 'no category'}); starting over on ${cfg.fallbackModel}`, {
+              from: model,
+              to: cfg.fallbackModel,
+              category: refusal.category,
+            }),
+          );
+          model = cfg.fallbackModel;
+          messages.splice(0, messages.length, ...cfg.messages);
+          container = undefined;
+          refusal = undefined;
+          continue;
+        }
         decisions.push(
           loopDecision('refusal', `${cfg.label}: the model refused (${refusal.category ?? 'no category'}); stopping`, {
             category: refusal.category,
@@ -492,21 +499,15 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
       }
 
       case 'model_context_window_exceeded': {
-        const cleared = stats.compactions < maxCompactions ? compactToolResults(messages, cfg.keepRecentToolResults ?? 1) : 0;
-        if (cleared > 0) {
-          stats.compactions += 1;
-          decisions.push(
-            loopDecision('context-compacted', `${cfg.label}: context window exceeded; cleared ${cleared} old tool results and continued`, {
-              cleared,
-              compactions: stats.compactions,
-            }),
-          );
-          continue; // the cut-off reply is discarded; the compacted history is sent again
-        }
+        // The history is never rewritten here: thinking blocks are bound to the conversation before them, so a
+        // rewritten prefix is refused ("Thinking blocks are tied to the model and the conversation",
+        // whats-new-opus-5-5). Old tool results are cleared server-side (contextManagement); a context still full
+        // finishes with what the task has.
         stats.contextExhausted += 1;
         decisions.push(
-          loopDecision('context-window-finish', `${cfg.label}: context window exceeded and nothing left to compact; finishing with what it has`, {
-            compactions: stats.compactions,
+          loopDecision('context-window-finish', `${cfg.label}: context window exceeded; finishing with what it has`, {
+            requests: stats.requests,
+            clearing: cfg.contextManagement ? 'server-side' : 'off',
           }),
         );
         return finish('context-exhausted');

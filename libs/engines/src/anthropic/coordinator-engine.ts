@@ -14,6 +14,7 @@ import {
   type JudgeVerdict,
   type SubtopicDraft,
 } from './schemas';
+import { JUDGE_ANSWER_TOKENS, maxTokensFor, ROLE_EFFORT } from './role-settings';
 import { structuredCall } from './structured';
 import { clipText } from '../hygiene/clip-text';
 
@@ -38,12 +39,22 @@ export interface JudgeVerdictResult extends JudgeVerdict {
   raw: string;
 }
 
+/** The share of a search task's tokens that are output (thinking, notes), for its dollar reservation. */
+const TASK_OUTPUT_SHARE = 0.2;
+
 /** Coverage check thresholds: share of facets covered, and the largest tolerated overlap between two subtopics. */
 export const COVERAGE_THRESHOLD = 0.8;
 export const MAX_OVERLAP = 0.5;
 
 const isCoordinatorEngine = (e: unknown): e is CoordinatorEngine =>
   !!e && typeof (e as CoordinatorEngine).plan === 'function' && typeof (e as CoordinatorEngine).refine === 'function';
+
+/** Tool calls a brief asks for when the lead names none. */
+const DEFAULT_TOOL_CALLS = 10;
+
+/** What makes two briefs the same, whatever their ids: their words, case and punctuation aside. */
+export const briefKey = (s: Pick<SubtopicDraft, 'title' | 'query'> & { objective?: string }): string =>
+  [s.title, s.query, s.objective ?? ''].map((x) => x.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()).join('|');
 
 export function slugify(title: string): string {
   const s = title
@@ -69,6 +80,16 @@ function toSubtopics(drafts: SubtopicDraft[], origin: Subtopic['origin'], taken:
       facetTerms: d.facetTerms.map((t) => clipText(t, 100)).slice(0, 50),
       excludeTerms: d.excludeTerms.map((t) => t.slice(0, 100)),
       origin,
+      ...(d.objective
+        ? {
+            brief: {
+              objective: clipText(d.objective, 1000),
+              keyQuestions: (d.keyQuestions ?? []).slice(0, 8).map((q) => clipText(q, 300)),
+              sourceTypes: (d.sourceTypes ?? []).slice(0, 8).map((t) => clipText(t, 100)),
+              toolCalls: d.toolCalls ?? DEFAULT_TOOL_CALLS,
+            },
+          }
+        : {}),
     };
   });
   // Each subtopic stays out of its siblings' scopes.
@@ -96,7 +117,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
   private readonly o: ResolvedEngineOptions;
   private readonly fallback?: CoordinatorEngine;
 
-  /** What the hub reserves per search task before dispatch: the configured tokens, priced as input to the subagent model, plus its web searches. */
+  /** What the hub reserves per search task before dispatch: the configured tokens, priced at the subagent model's input and output prices, plus its web searches. */
   readonly taskEstimate: TaskEstimate;
 
   constructor(options: AnthropicEngineOptions) {
@@ -106,7 +127,16 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     const searches = this.o.webSearch.enabled ? (this.o.webSearch.maxUses ?? 5) : 0;
     this.taskEstimate = {
       tokens,
-      costUsd: costOf(this.o.api.prices, this.o.subagentModel, { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: searches, webFetchRequests: 0 }),
+      // A fifth of a task's tokens are output (its thinking and notes), priced as such: reserving it all at the input
+      // price would stop a thinking researcher at a fraction of its work.
+      costUsd: costOf(this.o.api.prices, this.o.subagentModel, {
+        inputTokens: Math.round(tokens * (1 - TASK_OUTPUT_SHARE)),
+        outputTokens: Math.round(tokens * TASK_OUTPUT_SHARE),
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        webSearchRequests: searches,
+        webFetchRequests: 0,
+      }),
     };
   }
 
@@ -123,11 +153,13 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       const planned = await structuredCall({
         api: this.o.api,
         model: this.o.model,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS.planner,
         user: `Plan research on this topic, in at most ${max} subtopics.\n${untrustedData('topic', topic)}`,
         schema: PlanDraftSchema,
         purpose: 'plan',
-        maxTokens: this.o.maxTokens,
+        effort: ROLE_EFFORT.planner,
+        maxTokens: maxTokensFor('planner', this.o.maxTokens),
         check: (d) => (d.subtopics.length > max ? [`subtopics: ${d.subtopics.length} given, at most ${max} allowed`] : []),
       });
       addUsage(usage, planned.usage);
@@ -148,6 +180,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         const critique = await structuredCall({
           api: this.o.api,
           model: this.o.model,
+          ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
           system: SYSTEM_PROMPTS['coverage-critic'],
           user: [
             'Check this research plan for coverage and overlap.',
@@ -158,7 +191,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
           ].join('\n'),
           schema: CoverageCritiqueSchema,
           purpose: 'coverage critique',
-          maxTokens: this.o.maxTokens,
+          effort: ROLE_EFFORT['coverage-critic'],
+          maxTokens: maxTokensFor('coverage-critic', this.o.maxTokens),
         });
         addUsage(usage, critique.usage);
         decisions.push(...critique.decisions);
@@ -187,8 +221,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
           addUsage(usage, err.usage);
           decisions.push(...err.decisions);
         }
-        if (this.fallback) return this.planFallback(input, usage, decisions, `coverage critique: ${err.message}`);
-        decisions.push(l2('coverage-check-skipped', 1, `${err.message}; no fallback engine, keeping the plan without the L2 coverage check`, {}));
+        // A critique that failed says nothing against the plan: keep it, unchecked, rather than re-plan elsewhere.
+        decisions.push(l2('coverage-check-skipped', 1, `coverage critique: ${err.message}; keeping the plan without the L2 coverage check`, {}));
       }
       return { plan, decisions, usage };
     } catch (err) {
@@ -244,18 +278,27 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       const res = await structuredCall({
         api: this.o.api,
         model: this.o.model,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS['gap-finder'],
         user: ask.join('\n'),
         schema: RefinementDraftSchema,
         purpose: `${replan ? 're-plan' : 'refinement'} (round ${input.round})`,
-        maxTokens: this.o.maxTokens,
+        effort: ROLE_EFFORT['gap-finder'],
+        maxTokens: maxTokensFor('gap-finder', this.o.maxTokens),
         check: (d) => d.thinSubtopicIds.filter((id) => !known.has(id)).map((id) => `thinSubtopicIds: "${id}" is not a subtopic id of the plan`),
         acceptWithIssues: true,
       });
       addUsage(usage, res.usage);
       decisions.push(...res.decisions);
       const max = Math.max(0, input.maxNewTasks);
-      const newSubtopics = toSubtopics(res.value.newSubtopics.slice(0, max), 'refinement', new Set(known), input.plan.subtopics);
+      // Briefs are the same when their words are, whatever id they would get: one the plan has is not sent again.
+      const seen = new Set(input.plan.subtopics.map((s) => briefKey({ ...s, ...(s.brief ? { objective: s.brief.objective } : {}) })));
+      const fresh = res.value.newSubtopics.filter((d) => !seen.has(briefKey(d)) && seen.add(briefKey(d)));
+      const repeated = res.value.newSubtopics.length - fresh.length;
+      if (repeated > 0) {
+        decisions.push({ decisionType: 'brief-deduplicated', level: 'L0', confidence: 1, conclusion: `round ${input.round}: ${repeated} proposed briefs repeat ones already sent; dropped`, signals: { repeated } });
+      }
+      const newSubtopics = toSubtopics(fresh.slice(0, max), 'refinement', new Set(known), input.plan.subtopics);
       const thinSubtopicIds = replan ? [] : [...new Set(res.value.thinSubtopicIds.filter((id) => known.has(id)))].slice(0, Math.max(0, max - newSubtopics.length));
       decisions.push(
         l2(replan ? 'replan' : 'refine', res.value.confidence, `round ${input.round}: ${replan ? 're-plan, ' : ''}${newSubtopics.length} new subtopics, ${thinSubtopicIds.length} thin; ${res.value.reason}`, {
@@ -271,9 +314,11 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         addUsage(usage, err.usage);
         decisions.push(...err.decisions);
       }
-      if (!this.fallback) throw new Error(`Anthropic engine, refinement round ${input.round}: ${err.message}; no fallback engine is configured`, { cause: err });
+      if (!this.fallbackFor(input.corpus)) {
+        throw new Error(`Anthropic engine, refinement round ${input.round}: ${err.message}; ${this.noFallback(input.corpus)}`, { cause: err });
+      }
       decisions.push(this.fallbackDecision(`refinement round ${input.round}`, err.message));
-      const fb = replan ? await this.fallback.replan(input) : await this.fallback.refine(input);
+      const fb = replan ? await this.fallback!.replan(input) : await this.fallback!.refine(input);
       return { ...fb, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
     }
   }
@@ -301,7 +346,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         user,
         schema: JudgeVerdictSchema,
         purpose: 'judge verdict',
-        maxTokens: 512,
+        effort: ROLE_EFFORT.judge,
+        maxTokens: maxTokensFor('judge', JUDGE_ANSWER_TOKENS),
         signal: input.abortSignal,
       });
       return { ...res.value, usage: res.usage, raw: res.raw };
@@ -318,10 +364,23 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     });
   }
 
+  /**
+   * The corpus engine answers for Claude only on the run's own corpus: a run that named none (a web run) has no
+   * corpus to plan from, and another corpus's plan would be about something else.
+   */
+  private fallbackFor(corpus: string | undefined): CoordinatorEngine | undefined {
+    return corpus !== undefined ? this.fallback : undefined;
+  }
+
+  private noFallback(corpus: string | undefined): string {
+    return this.fallback && corpus === undefined ? 'the run has no corpus to fall back to' : 'no fallback engine is configured';
+  }
+
   private async planFallback(input: PlanningInput, usage: TokenUsage, decisions: EngineDecision[], why: string): Promise<PlanningOutput> {
-    if (!this.fallback) throw new Error(`Anthropic engine, plan: ${why}; no fallback engine is configured`);
+    const fallback = this.fallbackFor(input.corpus);
+    if (!fallback) throw new Error(`Anthropic engine, plan: ${why}; ${this.noFallback(input.corpus)}`);
     decisions.push(this.fallbackDecision('plan', why));
-    const fb = await this.fallback.plan(input);
+    const fb = await fallback.plan(input);
     return { plan: fb.plan, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
   }
 }

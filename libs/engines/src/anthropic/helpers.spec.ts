@@ -1,6 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { CLEARED_TOOL_RESULT, compactToolResults } from './agent-loop';
 import { slugify } from './coordinator-engine';
 import { orphanedServerToolUses, withCacheBreakpoints } from './messages-client';
 import { roleFromSystem, SYSTEM_PROMPTS, untrustedSource } from './prompts';
@@ -61,18 +60,6 @@ describe('message helpers', () => {
         { type: 'server_tool_use', id: 's2' },
       ]),
     ).toEqual(['s2']);
-  });
-
-  it('compaction clears all but the most recent tool results, once', () => {
-    const round = (id: string): MessageParam[] => [
-      { role: 'assistant', content: [{ type: 'tool_use', id, name: 't', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `result ${id}` }] },
-    ];
-    const messages: MessageParam[] = [{ role: 'user', content: 'go' }, ...round('a'), ...round('b'), ...round('c')];
-    expect(compactToolResults(messages, 1)).toBe(2);
-    expect(compactToolResults(messages, 1)).toBe(0);
-    const contents = messages.filter((m) => m.role === 'user' && Array.isArray(m.content)).map((m) => (m.content as Array<{ content: string }>)[0]!.content);
-    expect(contents).toEqual([CLEARED_TOOL_RESULT, CLEARED_TOOL_RESULT, 'result c']);
   });
 
   it('slugify makes subtopic ids the protocol accepts', () => {

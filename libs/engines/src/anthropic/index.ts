@@ -1,4 +1,4 @@
-export { runAgentLoop, compactToolResults, budgetSpent, CLEARED_TOOL_RESULT } from './agent-loop';
+export { runAgentLoop, budgetSpent } from './agent-loop';
 export type { AgentLoopConfig, AgentLoopResult, ClientToolHandler, ClientToolOutcome, LoopBudget, LoopStats, LoopStatus, LoopStep, StepVerdict } from './agent-loop';
 export { AnthropicCoordinatorEngine, COVERAGE_THRESHOLD, MAX_OVERLAP } from './coordinator-engine';
 export type { JudgeInput, JudgeVerdictResult } from './coordinator-engine';

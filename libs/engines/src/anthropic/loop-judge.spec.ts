@@ -4,7 +4,7 @@ import type { StepJudgeModel, StepModelVerdict } from '../step-judge';
 import type { LoopStep } from './agent-loop';
 import { LoopJudge, type LoopJudgeOptions } from './loop-judge';
 
-const stats = { requests: 1, toolCalls: 1, toolErrors: 0, serverToolCalls: 0, continuations: 0, maxTokensContinuations: 0, compactions: 0, nudges: 0, idleStops: 0, emptyReplies: 0, budgetStops: 0, iterationCapHits: 0, continuationCapHits: 0, refusals: 0, truncated: 0, contextExhausted: 0 };
+const stats = { requests: 1, toolCalls: 1, toolErrors: 0, serverToolCalls: 0, continuations: 0, maxTokensContinuations: 0, nudges: 0, idleStops: 0, emptyReplies: 0, budgetStops: 0, iterationCapHits: 0, continuationCapHits: 0, refusals: 0, truncated: 0, contextExhausted: 0 };
 const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 };
 const search = (query: string, newSources: number): LoopStep => ({
   label: 't',

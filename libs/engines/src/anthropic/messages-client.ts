@@ -8,11 +8,27 @@ import type {
   MessageParam,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaClearToolUses20250919Edit } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { TokenUsage } from '@orrery/protocol';
 import { AnthropicEngineError, toEngineError } from './errors';
+import type { Effort } from './role-settings';
 import type { PriceTable } from './pricing';
 import { LocalRequestGate, rateLimitHeaders, retryAfterMs, sleep, type RequestGate } from './request-gate';
 import { usageOf } from './usage';
+
+/**
+ * Server-side tool-result clearing (context editing docs, build-with-claude/context-editing; the SDK's
+ * BetaClearToolUses20250919Edit): once the prompt passes `triggerInputTokens`, the API clears the oldest tool results
+ * from what the model reads, keeping the last `keepToolUses`, while the client keeps and sends the full, unmodified
+ * history. In beta, behind the `context-management-2025-06-27` header.
+ */
+export interface ContextManagement {
+  triggerInputTokens: number;
+  keepToolUses: number;
+  /** Clear at least this much when it clears, so the cache invalidation it causes is worth it (`clear_at_least`). */
+  clearAtLeastTokens: number;
+}
+export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
 
 export interface SendParams {
   model: string;
@@ -22,8 +38,23 @@ export interface SendParams {
   tools?: ToolUnion[];
   stopSequences?: string[];
   outputFormat?: JSONOutputFormat;
+  /** `output_config.effort`: how hard the model thinks (effort docs); unset, the model's default. */
+  effort?: Effort;
+  /**
+   * `thinking.display` (ThinkingConfigAdaptive): `summarized` returns the thinking text, which on the default models
+   * also holds the text written between tool calls ("Text between tool calls", whats-new-opus-5-5); their default
+   * `omitted` returns it empty. Ask for it only where the text is shown.
+   */
+  thinkingDisplay?: 'summarized' | 'omitted';
   /** The container a previous response of this conversation ran code in; sent back on every follow-up. */
   container?: string;
+  contextManagement?: ContextManagement;
+  /**
+   * Prompt-cache breakpoints (default true). A cache write costs 1.25× the input price and pays back only when the
+   * prefix is read again (prompt caching docs, "Pricing"): conversations that grow turn by turn cache; a one-shot
+   * call does not.
+   */
+  cache?: boolean;
   /** Names the step in error messages. */
   label: string;
   signal?: AbortSignal;
@@ -53,6 +84,9 @@ export const MAX_NON_STREAMING_TOKENS = 16_000;
 export const MAX_STREAMING_TOKENS = 64_000;
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/** The one beta field a request may carry (context_management), sent with its beta header on the same endpoint. */
+type BetaParams = MessageCreateParamsBase & { context_management?: { edits: BetaClearToolUses20250919Edit[] } };
 
 const SERVER_TOOL_TYPE = /^(web_search|web_fetch|code_execution|bash_code_execution|text_editor_code_execution)_\d{8}$/;
 /** Server tools run inside the request: the turn can take minutes. */
@@ -117,17 +151,30 @@ export class MessagesApi {
 
   params(p: SendParams): MessageCreateParamsBase {
     const stream = this.streams(p);
+    const cache = p.cache ?? true;
     const params: MessageCreateParamsBase = {
       model: p.model,
       max_tokens: Math.max(1, Math.min(p.maxTokens, stream ? MAX_STREAMING_TOKENS : MAX_NON_STREAMING_TOKENS)),
-      system: [{ type: 'text', text: p.system, cache_control: EPHEMERAL }],
-      messages: withCacheBreakpoints(p.messages),
-      cache_control: EPHEMERAL,
+      system: [{ type: 'text', text: p.system, ...(cache ? { cache_control: EPHEMERAL } : {}) }],
+      messages: cache ? withCacheBreakpoints(p.messages) : p.messages,
+      ...(cache ? { cache_control: EPHEMERAL } : {}),
     };
     if (p.tools?.length) params.tools = p.tools;
     if (p.stopSequences?.length) params.stop_sequences = p.stopSequences;
-    if (p.outputFormat) params.output_config = { format: p.outputFormat };
+    if (p.outputFormat || p.effort) params.output_config = { ...(p.outputFormat ? { format: p.outputFormat } : {}), ...(p.effort ? { effort: p.effort } : {}) };
+    // Adaptive thinking is what these models do by default; sent only to choose how it is displayed.
+    if (p.thinkingDisplay) params.thinking = { type: 'adaptive', display: p.thinkingDisplay };
     if (p.container) params.container = p.container;
+    if (p.contextManagement) {
+      const c = p.contextManagement;
+      const edit: BetaClearToolUses20250919Edit = {
+        type: 'clear_tool_uses_20250919',
+        trigger: { type: 'input_tokens', value: c.triggerInputTokens },
+        keep: { type: 'tool_uses', value: c.keepToolUses },
+        clear_at_least: { type: 'input_tokens', value: c.clearAtLeastTokens },
+      };
+      (params as BetaParams).context_management = { edits: [edit] };
+    }
     return params;
   }
 
@@ -176,12 +223,27 @@ export class MessagesApi {
     }
   }
 
+  /**
+   * Input tokens of a prompt, counted by the API (`POST /v1/messages/count_tokens`, the SDK's messages.countTokens):
+   * free, and exact for the model's tokenizer, where a characters-per-token guess is off by a third on the newer
+   * tokenizer. Undefined when the count fails: callers keep their estimate.
+   */
+  async countTokens(p: Pick<SendParams, 'model' | 'system' | 'messages' | 'signal'>): Promise<number | undefined> {
+    try {
+      const r = await this.client.messages.countTokens({ model: p.model, system: p.system, messages: p.messages }, { maxRetries: 0, ...(p.signal ? { signal: p.signal } : {}) });
+      return r.input_tokens;
+    } catch {
+      return undefined;
+    }
+  }
+
   private backoff(n: number): number {
     return Math.min(30_000, this.backoffMs * 2 ** (n - 1)) * (0.75 + Math.random() * 0.5);
   }
 
   private async request(params: MessageCreateParamsBase, stream: boolean, signal?: AbortSignal): Promise<{ message: Message; headers: Headers }> {
-    const opts = { maxRetries: 0, ...(signal ? { signal } : {}) };
+    const beta = (params as BetaParams).context_management !== undefined;
+    const opts = { maxRetries: 0, ...(signal ? { signal } : {}), ...(beta ? { headers: { 'anthropic-beta': CONTEXT_MANAGEMENT_BETA } } : {}) };
     if (stream) {
       const s = this.client.messages.stream(params, opts);
       const { response } = await s.withResponse();

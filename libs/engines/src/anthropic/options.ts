@@ -68,8 +68,13 @@ export interface AnthropicEngineOptions {
    * (CorpusRegistry.load loads each corpus once per process); undefined means no corpus tools for that task.
    */
   passagesFor?: PassagesResolver;
-  /** Used when the model's output fails validation twice, or the model refuses. */
+  /** Used when the model's output fails validation twice, or the model refuses (after refusalFallbackModel, if set). */
   fallback?: CoordinatorEngine | SubagentEngine;
+  /**
+   * The model a refused request is retried on before any corpus fallback (refusals-and-fallback docs: "You can usually
+   * still get an answer by sending the same request to another Claude model"). Unset: no retry.
+   */
+  refusalFallbackModel?: string;
   /** pause_turn continuations per loop; default 5. */
   maxContinuations?: number;
   /** Requests per agent loop (safety net only); default 24. */
@@ -86,7 +91,7 @@ export interface AnthropicEngineOptions {
   maxRetries?: number;
   /** Longest a request waits out 429s before it fails retryably; default 10 minutes. */
   maxRateLimitWaitMs?: number;
-  /** Tokens a search task is expected to take; the hub reserves this much per task before dispatch. Default 20,000. */
+  /** Tokens a search task is expected to take, thinking included; the hub reserves this much per task before dispatch. Default 60,000. */
   taskTokenEstimate?: number;
   /** Tool calls a search task may make when its payload carries no budget; default 40. */
   maxToolCallsPerTask?: number;
@@ -110,6 +115,7 @@ export interface ResolvedEngineOptions {
   model: string;
   subagentModel: string;
   judgeModel: string;
+  refusalFallbackModel?: string;
   webSearch: WebSearchConfig;
   webFetch: WebFetchConfig;
   passages?: PassageSearch;
@@ -152,6 +158,7 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
     model: o.model ?? DEFAULT_COORDINATOR_MODEL,
     subagentModel: o.subagentModel ?? DEFAULT_SUBAGENT_MODEL,
     judgeModel: o.judgeModel ?? DEFAULT_JUDGE_MODEL,
+    ...(o.refusalFallbackModel ? { refusalFallbackModel: o.refusalFallbackModel } : {}),
     webSearch,
     webFetch: o.webFetch ?? { enabled: false },
     passages: o.passages,
@@ -160,7 +167,7 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
     maxIterations: o.maxIterations ?? 24,
     maxTokens: o.maxTokens ?? 4096,
     idleThreshold: o.idleThreshold ?? 3,
-    taskTokenEstimate: o.taskTokenEstimate ?? 20_000,
+    taskTokenEstimate: o.taskTokenEstimate ?? 60_000,
     maxToolCallsPerTask: o.maxToolCallsPerTask ?? 40,
     ...(o.loopJudge ? { loopJudge: o.loopJudge } : {}),
   };

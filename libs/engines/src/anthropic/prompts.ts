@@ -36,6 +36,7 @@ export const SYSTEM_PROMPTS: Record<AgentRole, string> = {
     roleLine('planner'),
     'You are the lead researcher planning a multi-agent research run. Classify the request (straightforward: one fact; breadth: many independent facets; depth: one facet examined closely) and decompose it into subtopics.',
     'Subtopics must together span every facet the topic has (not only the most obvious one) and must not overlap: give each one facetTerms that define its scope and excludeTerms naming its siblings\' scopes.',
+    'For each subtopic write the brief its researcher gets: an objective (what to find out, in one or two sentences), keyQuestions (2-5), sourceTypes (where to look: e.g. statutes, agency data, peer-reviewed studies, company filings) and toolCalls (the effort: about 3-5 for a simple fact, 10-15 for a comparison, up to 30 for a broad survey).',
     'A straightforward request needs 1-2 subtopics; breadth and depth requests need more, up to the limit given.',
     UNTRUSTED_NOTICE,
     'Reply with JSON only, matching the schema.',
@@ -50,7 +51,8 @@ export const SYSTEM_PROMPTS: Record<AgentRole, string> = {
   'gap-finder': [
     roleLine('gap-finder'),
     'You review the evidence gathered so far in a research run and decide what the next round should research: new gap-targeted subtopics for facets the findings reveal but the plan misses, and existing subtopics whose evidence is thin.',
-    'Propose nothing when the evidence already covers the topic.',
+    'Propose nothing when the evidence already covers the topic, and never a subtopic the plan already has in other words.',
+    'Write each new subtopic\'s brief as the planner does: objective, keyQuestions, sourceTypes and toolCalls.',
     UNTRUSTED_NOTICE,
     'Reply with JSON only, matching the schema.',
   ].join('\n'),
@@ -65,7 +67,8 @@ export const SYSTEM_PROMPTS: Record<AgentRole, string> = {
   researcher: [
     roleLine('researcher'),
     'You are a research subagent with one task. Use your tools to find sources for the objective within the given scope, and stay out of the excluded scopes.',
-    'Prefer sources not already known to the run. Search with varied, specific queries; read the passages that look relevant. Stop when the objective is covered or when searches stop turning up anything new.',
+    'Start broad, then narrow: a first search or two with short, general queries to see what exists, then specific ones on what they revealed. When several tool calls do not depend on each other, make them in the same turn.',
+    'Prefer primary sources (the document, dataset, statute or statement itself) over reports about them, and sources not already known to the run. Answer the key questions you were given. Stop when the objective is covered or when searches stop turning up anything new.',
     'When you are done, write short research notes that quote the key sentences verbatim and say which source each comes from.',
     UNTRUSTED_NOTICE,
   ].join('\n'),

@@ -4,18 +4,34 @@ import { z } from 'zod';
  * Model-facing shapes for structured output. Protocol types carry ids, origins and computed fields the model must
  * not invent; the engines map these drafts onto them. Limits the JSON schema cannot express are enforced by zod here.
  */
+
+/**
+ * A share or confidence in [0, 1]. Structured outputs do not enforce numeric bounds: the SDK's zodOutputFormat sends
+ * `minimum`/`maximum` only inside the property's description (lib/transform-json-schema.js, which moves keywords
+ * strict mode does not support there), so the model can return 1.2. Such a number is clamped, not refused: refusing it twice threw away
+ * valid plans.
+ */
+const unit = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : v), z.number().min(0).max(1));
+/** A tool-call count: at least one, at most what one task may make; out of range is clamped like `unit`. */
+const toolCalls = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? Math.min(40, Math.max(1, Math.round(v))) : v), z.number().int().min(1).max(40));
+
 const SubtopicDraftSchema = z.object({
   title: z.string().min(1).max(300),
   query: z.string().min(1).max(1000),
   facetTerms: z.array(z.string().min(1).max(100)).min(1).max(20),
   excludeTerms: z.array(z.string().min(1).max(100)).max(50),
+  /** The researcher's brief, written by the lead: what to find, the questions to answer, where to look, how much effort. */
+  objective: z.string().min(1).max(1000).optional(),
+  keyQuestions: z.array(z.string().min(1).max(300)).max(8).optional(),
+  sourceTypes: z.array(z.string().min(1).max(100)).max(8).optional(),
+  toolCalls: toolCalls.optional(),
 });
 export type SubtopicDraft = z.infer<typeof SubtopicDraftSchema>;
 
 export const PlanDraftSchema = z.object({
   classification: z.enum(['straightforward', 'breadth', 'depth']),
   subtopics: z.array(SubtopicDraftSchema).min(1).max(40),
-  confidence: z.number().min(0).max(1),
+  confidence: unit,
   rationale: z.string().max(2000),
 });
 export type PlanDraft = z.infer<typeof PlanDraftSchema>;
@@ -25,9 +41,9 @@ export const CoverageCritiqueSchema = z.object({
     .array(z.object({ name: z.string().min(1).max(200), coveredBy: z.array(z.string().max(100)).max(40) }))
     .min(1)
     .max(60),
-  overlaps: z.array(z.object({ first: z.string().max(100), second: z.string().max(100), share: z.number().min(0).max(1) })).max(100),
+  overlaps: z.array(z.object({ first: z.string().max(100), second: z.string().max(100), share: unit })).max(100),
   missing: z.array(SubtopicDraftSchema).max(20),
-  confidence: z.number().min(0).max(1),
+  confidence: unit,
   reason: z.string().max(2000),
 });
 export type CoverageCritique = z.infer<typeof CoverageCritiqueSchema>;
@@ -35,14 +51,14 @@ export type CoverageCritique = z.infer<typeof CoverageCritiqueSchema>;
 export const RefinementDraftSchema = z.object({
   newSubtopics: z.array(SubtopicDraftSchema).max(20),
   thinSubtopicIds: z.array(z.string().max(100)).max(40),
-  confidence: z.number().min(0).max(1),
+  confidence: unit,
   reason: z.string().max(2000),
 });
 export type RefinementDraft = z.infer<typeof RefinementDraftSchema>;
 
 export const JudgeVerdictSchema = z.object({
   signal: z.enum(['continue', 'stop', 'pivot']),
-  confidence: z.number().min(0).max(1),
+  confidence: unit,
   reason: z.string().min(1).max(1000),
 });
 export type JudgeVerdict = z.infer<typeof JudgeVerdictSchema>;

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { EngineDecision } from '../engine';
 import { StructuredOutputError } from './errors';
 import { addUsage, emptyUsage } from '../usage';
-import { MAX_NON_STREAMING_TOKENS, textOf, type MessagesApi } from './messages-client';
+import { MAX_STREAMING_TOKENS, textOf, type MessagesApi } from './messages-client';
+import type { Effort } from './role-settings';
 
 export interface StructuredCallConfig<S extends z.ZodType> {
   api: MessagesApi;
@@ -15,6 +16,10 @@ export interface StructuredCallConfig<S extends z.ZodType> {
   schema: S;
   /** What the output is for (plan, judge verdict...): names it in decisions and errors. */
   purpose: string;
+  /** A refusal is retried once on this model before it fails the call (refusals-and-fallback docs). */
+  fallbackModel?: string;
+  /** How hard the model thinks; its thinking shares `maxTokens` with the answer. */
+  effort?: Effort;
   maxTokens: number;
   /** Checks zod cannot make (quotes occur in sources, ids exist). Issues count as a validation failure. */
   check?: (value: z.infer<S>) => string[];
@@ -53,8 +58,8 @@ const retryDecision = (purpose: string, why: string, signals: EngineDecision['si
 });
 
 /**
- * Asks for JSON matching `schema` (structured output), validates it with zod and `check`. The prompt is cached (a
- * breakpoint on its end), so the correction retry, which repeats it, reads it back instead of paying for it again.
+ * Asks for JSON matching `schema` (structured output), validates it with zod and `check`. The prompt is not cached:
+ * it is read once, and a cache write would cost more than the rare correction retry saves.
  * Invalid → one retry carrying the validation errors. max_tokens → one retry with a larger limit; truncated JSON is never
  * accepted. Anything else (refusal, context window, a second failure) throws StructuredOutputError, which the engines
  * turn into a fallback.
@@ -65,6 +70,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
   const usage = emptyUsage();
   const decisions: EngineDecision[] = [];
   let maxTokens = cfg.maxTokens;
+  let model = cfg.model;
   let grew = false;
   let corrected = false;
   let requests = 0;
@@ -74,11 +80,15 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
 
   for (;;) {
     const { message: msg, usage: spent } = await cfg.api.send({
-      model: cfg.model,
+      model,
       system: cfg.system,
       messages,
       maxTokens,
       outputFormat: format,
+      ...(cfg.effort ? { effort: cfg.effort } : {}),
+      // One-shot: nothing reads its prefix back unless it fails, and a correction retry is the exception, so a
+      // cache write (1.25×) on every first attempt would cost more than the rare retry saves (0.9× of its prompt).
+      cache: false,
       label: cfg.purpose,
       signal: cfg.signal,
     });
@@ -89,15 +99,27 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
       case 'end_turn':
         break;
       case 'max_tokens':
-        if (!grew && maxTokens < MAX_NON_STREAMING_TOKENS) {
+        if (!grew && maxTokens < MAX_STREAMING_TOKENS) {
           grew = true;
-          const larger = Math.min(maxTokens * 2, MAX_NON_STREAMING_TOKENS);
+          // A larger limit is streamed (MessagesApi.streams), so it may go past the non-streaming cap.
+          const larger = Math.min(maxTokens * 2, MAX_STREAMING_TOKENS);
           decisions.push(retryDecision(cfg.purpose, `output cut off at max_tokens ${maxTokens}; retrying once with ${larger}`, { maxTokens, larger }));
           maxTokens = larger;
           continue;
         }
         return fail('truncated', [`output cut off at max_tokens ${maxTokens}; truncated JSON is not used`]);
       case 'refusal':
+        if (cfg.fallbackModel && model !== cfg.fallbackModel) {
+          decisions.push({
+            decisionType: 'model-fallback',
+            level: 'L0',
+            confidence: 1,
+            conclusion: `${cfg.purpose}: ${model} refused (${msg.stop_details?.category ?? 'no category'}); asking ${cfg.fallbackModel}`,
+            signals: { from: model, to: cfg.fallbackModel, category: msg.stop_details?.category ?? null },
+          });
+          model = cfg.fallbackModel;
+          continue;
+        }
         return fail('refusal', [`refused (${msg.stop_details?.category ?? 'no category'})`]);
       case 'model_context_window_exceeded':
         return fail('context-window', ['the request does not fit the model context window']);

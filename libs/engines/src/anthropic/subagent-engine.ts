@@ -1,3 +1,4 @@
+import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { Finding, ReportSection, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask, TaskBudget, TokenUsage } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
@@ -10,7 +11,9 @@ import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions
 import { priceOf } from './pricing';
 import { LOOP_JUDGE_SYSTEM, SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
 import { FindingsDraftSchema, JudgeVerdictSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
+import type { ContextManagement } from './messages-client';
 import { SourceLedger } from './sources';
+import { JUDGE_ANSWER_TOKENS, maxTokensFor, ROLE_EFFORT } from './role-settings';
 import { structuredCall } from './structured';
 import { researchTools } from './tools';
 import { clipText } from '../hygiene/clip-text';
@@ -25,6 +28,12 @@ const EXTRACT_CHARS_TOTAL = 120_000;
 const LOOP_SHARE = 0.65;
 /** A conservative chars-per-token for sizing prompts before they are sent (English runs nearer 4). */
 const CHARS_PER_TOKEN = 3;
+/**
+ * Old tool results are cleared server-side once a research conversation passes 100k prompt tokens, keeping the last 4
+ * tool uses; each clearing frees at least 20k tokens, so the cache write it causes pays for itself (context editing
+ * docs, "Context editing and prompt caching").
+ */
+const RESEARCH_CONTEXT: ContextManagement = { triggerInputTokens: 100_000, keepToolUses: 4, clearAtLeastTokens: 20_000 };
 /** Below this many tokens left, extraction is not attempted: the prompt alone would not fit. */
 const MIN_EXTRACTION_TOKENS = 1200;
 
@@ -62,11 +71,38 @@ async function reportRedactions(progress: ProgressReporter, what: string, redact
 const list = (items: readonly string[]): string => (items.length ? items.join('; ') : '(none)');
 
 /**
+ * The researcher's notes between tool calls, as progress. On the default models that text comes back inside thinking
+ * blocks, empty unless `display: "summarized"` was asked for ("Text between tool calls", whats-new-opus-5-5), so the
+ * loop asks for it and this reads both kinds of block. Progress is reported in order, off the loop's path.
+ */
+class ResearchNotes {
+  private pending: Promise<void> = Promise.resolve();
+  constructor(
+    private readonly progress: ProgressReporter,
+    private readonly redactor: Redactor,
+  ) {}
+
+  push(m: Message): void {
+    const text = m.content
+      .map((b) => (b.type === 'thinking' ? b.thinking : b.type === 'text' ? b.text : ''))
+      .filter((t) => t.trim().length > 0)
+      .join(' ');
+    if (!text) return;
+    const message = `note: ${clipText(this.redactor.text(text), 400)}`;
+    this.pending = this.pending.then(() => this.progress({ stage: 'research', message })).catch(() => undefined);
+  }
+
+  settle(): Promise<void> {
+    return this.pending;
+  }
+}
+
+/**
  * The spoke's side of the Claude engine. A task knows only its payload: everything from it is redacted, wrapped as
  * untrusted data where it carries source text, and sent to a fresh conversation.
  *
  * Stats keys (numeric, in every result): requests, toolCalls, toolErrors, serverToolCalls, continuations,
- * maxTokensContinuations, compactions, nudges, idleStops, iterationCapHits, continuationCapHits, refusals, truncated,
+ * maxTokensContinuations, nudges, idleStops, iterationCapHits, continuationCapHits, refusals, truncated,
  * contextExhausted, structuredRetries, fallbacks, droppedFindings, redactions, sourcesSeen. Decisions (idle-stop,
  * fallback, caps...) are also reported through `progress` with stage `decision:<type>`.
  */
@@ -94,21 +130,30 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     await progress({ stage: 'research', message: `researching: ${clipText(redactor.text(task.query), 400)}`, fraction: 0.1 });
     const budget = this.loopBudget(task.budget);
     const judge = this.loopJudge(task, redactor, usage, budget);
+    const notes = new ResearchNotes(progress, redactor);
     let loop: AgentLoopResult;
     const loopUsage = emptyUsage();
     try {
       loop = await runAgentLoop({
         api: this.o.api,
         model: this.o.subagentModel,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS.researcher,
         messages: [{ role: 'user', content: this.researchBrief(task, redactor) }],
         tools,
         clientTools: handlers,
-        maxTokens: this.o.maxTokens,
+        maxTokens: maxTokensFor('researcher', this.o.maxTokens),
+        contextManagement: RESEARCH_CONTEXT,
+        effort: ROLE_EFFORT.researcher,
+        // The researcher's notes between tool calls come back as thinking; summarized, so progress can show them.
+        thinkingDisplay: 'summarized',
         maxContinuations: this.o.maxContinuations,
         maxIterations: this.o.maxIterations,
         idleThreshold: this.o.idleThreshold,
-        observe: (m) => ledger.observe(m),
+        observe: (m) => {
+          notes.push(m);
+          return ledger.observe(m);
+        },
         budget,
         label: `search task ${task.taskId}`,
         ...(judge ? { onStep: judge.onStep } : {}),
@@ -122,6 +167,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       return this.searchFallback(task, progress, usage, decisions, redactor, err.message, {}, ledger.list());
     }
     await judge?.settle();
+    await notes.settle();
     addUsage(usage, loop.usage);
     for (const d of [...(judge?.decisions ?? []), ...loop.decisions]) {
       decisions.push(d);
@@ -216,9 +262,14 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     let draft: ReportDraft;
     const stats: Record<string, number> = { requests: 0, structuredRetries: 0, fallbacks: 0 };
     const user = this.writerBrief(task, redactor);
-    const maxTokens = Math.max(this.o.maxTokens, 8000);
-    // The writer's prompt and reply must fit what the run has left; else the extractive writer answers, for free.
-    const needed = Math.ceil((SYSTEM_PROMPTS.writer.length + user.length) / CHARS_PER_TOKEN) + maxTokens;
+    const answer = Math.max(this.o.maxTokens, 8000);
+    const maxTokens = maxTokensFor('writer', answer);
+    // The writer's prompt and answer must fit what the run has left; else the extractive writer answers, for free.
+    // (max_tokens also holds room to think, which a report at medium effort seldom fills: it is a cap, not a cost.)
+    const prompt =
+      (await this.o.api.countTokens({ model: this.o.subagentModel, system: SYSTEM_PROMPTS.writer, messages: [{ role: 'user', content: user }] })) ??
+      Math.ceil((SYSTEM_PROMPTS.writer.length + user.length) / CHARS_PER_TOKEN);
+    const needed = prompt + answer;
     const affordable = this.tokensAffordable(task.budget, usage);
     if (needed > affordable) {
       const why = `the report needs about ${needed} tokens and the run can afford ${Math.floor(affordable)}`;
@@ -228,10 +279,12 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       const r = await structuredCall({
         api: this.o.api,
         model: this.o.subagentModel,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS.writer,
         user,
         schema: ReportDraftSchema,
         purpose: `report sections (task ${task.taskId})`,
+        effort: ROLE_EFFORT.writer,
         maxTokens,
         check,
         acceptWithIssues: true,
@@ -312,7 +365,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         `Recent tool calls:\n${(input.recentActions ?? []).slice(-8).map((a) => `- ${redactor.text(typeof a === 'string' ? a : `${a.action}${a.newInformation === false ? ' (nothing new)' : ''}`)}`).join('\n') || '- (none)'}`,
         `State: ${input.stateSummary}`,
       ].join('\n');
-      const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: JudgeVerdictSchema, purpose: 'loop judge verdict', maxTokens: 512, signal: ctx.signal });
+      const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: JudgeVerdictSchema, purpose: 'loop judge verdict', effort: ROLE_EFFORT.judge, maxTokens: maxTokensFor('judge', JUDGE_ANSWER_TOKENS), signal: ctx.signal });
       addUsage(usage, res.usage);
       addUsage(judgeSpent, res.usage);
       replies.set(input.stateVersion ?? input.step, res.raw);
@@ -381,7 +434,9 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       `Search query to start from: ${r.text(task.query)}`,
       `In scope: ${list(c.scope.include.map((s) => r.text(s)))}`,
       `Out of scope (other agents cover these): ${list(c.scope.exclude.map((s) => r.text(s)))}`,
+      ...(c.keyQuestions?.length ? [`Key questions:\n${c.keyQuestions.map((q) => `- ${r.text(q)}`).join('\n')}`] : []),
       `Source guidance: ${r.text(c.sourceGuidance) || '(none)'}`,
+      ...(task.budget ? [`Effort: at most ${task.budget.maxToolCalls} tool calls.`] : []),
       `Output: ${r.text(c.outputFormat) || 'research notes with verbatim quotes'}`,
       `Aim for up to ${task.maxFindings} findings. ${task.knownSourceIds.length} sources are already known to the run; prefer new ones.`,
     ];
@@ -401,8 +456,9 @@ export class AnthropicSubagentEngine implements SubagentEngine {
   ): Promise<{ findings: Finding[]; usage: TokenUsage; decisions: EngineDecision[]; dropped: number }> {
     const usable = sources.filter((s) => s.text.length > 0);
     // The prompt and the reply fit what the task has left: the reply gets a third, the sources what remains.
-    const maxTokens = Math.max(256, Math.min(this.o.maxTokens, Math.floor(tokensLeft / 3)));
-    let budget = Math.max(0, Math.min(EXTRACT_CHARS_TOTAL, (tokensLeft - maxTokens - 1000) * CHARS_PER_TOKEN));
+    const answer = Math.max(256, Math.min(this.o.maxTokens, Math.floor(tokensLeft / 3)));
+    const maxTokens = maxTokensFor('extractor', answer);
+    let budget = Math.max(0, Math.min(EXTRACT_CHARS_TOTAL, (tokensLeft - answer - 1000) * CHARS_PER_TOKEN));
     const blocks: string[] = [];
     for (const s of usable) {
       if (budget <= 0) break;
@@ -418,21 +474,31 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       return undefined;
     };
     const notes = loop.finalText ? `\nThe researcher's notes (untrusted, may be incomplete):\n${untrustedData('notes', clipText(r.text(loop.finalText), 8000))}` : '';
-    const user = [
-      `Objective: ${r.text(task.context.objective)}`,
-      `Run topic: ${r.text(task.context.topic)}`,
-      `Out of scope: ${list(task.context.scope.exclude.map((s) => r.text(s)))}`,
-      `Extract at most ${task.maxFindings} findings. Cite sources only by the ids below.`,
-      `Sources:\n${blocks.join('\n')}`,
-      notes,
-    ].join('\n');
+    const prompt = (kept: string[]) =>
+      [
+        `Objective: ${r.text(task.context.objective)}`,
+        `Run topic: ${r.text(task.context.topic)}`,
+        `Out of scope: ${list(task.context.scope.exclude.map((s) => r.text(s)))}`,
+        `Extract at most ${task.maxFindings} findings. Cite sources only by the ids below.`,
+        `Sources:\n${kept.join('\n')}`,
+        notes,
+      ].join('\n');
+    let user = prompt(blocks);
+    // The characters-per-token guess sized the sources; the API's count checks them, and the last ones go if over.
+    const counted = await this.o.api.countTokens({ model: this.o.subagentModel, system: SYSTEM_PROMPTS.extractor, messages: [{ role: 'user', content: user }] });
+    if (counted !== undefined && counted + answer > tokensLeft && blocks.length > 1) {
+      const keep = Math.max(1, Math.floor(blocks.length * Math.max(0, tokensLeft - answer) / counted));
+      user = prompt(blocks.slice(0, keep));
+    }
     const res = await structuredCall({
       api: this.o.api,
       model: this.o.subagentModel,
+      ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
       system: SYSTEM_PROMPTS.extractor,
       user,
       schema: FindingsDraftSchema,
       purpose: `findings (task ${task.taskId})`,
+      effort: ROLE_EFFORT.extractor,
       maxTokens,
       ...(task.budget ? { signal: deadlineSignal(task.budget) } : {}),
       check: (d) => d.findings.map(quoteIssue).filter((x): x is string => !!x),
@@ -475,13 +541,13 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     ].join('\n');
   }
 
-  private fallbackDecision(step: string, why: string): EngineDecision {
+  private fallbackDecision(step: string, why: string, fallback: SubagentEngine | undefined = this.fallback): EngineDecision {
     return {
       decisionType: 'fallback',
       level: 'L2',
       confidence: 1,
-      conclusion: clipText(`${step}: ${why}; ${this.fallback ? `fell back to the ${this.fallback.name} engine` : 'no fallback engine configured'}`, 2000),
-      signals: { step, fallbackEngine: this.fallback?.name ?? null },
+      conclusion: clipText(`${step}: ${why}; ${fallback ? `fell back to the ${fallback.name} engine` : 'no fallback engine for it'}`, 2000),
+      signals: { step, fallbackEngine: fallback?.name ?? null },
     };
   }
 
@@ -495,9 +561,11 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     stats: Record<string, number> = {},
     seen: Source[] = [],
   ): Promise<SearchResult> {
-    const d = this.fallbackDecision(`search task ${task.taskId}`, why);
+    // The corpus engine researches for Claude only on the run's own corpus; a web task has none to fall back to.
+    const fallback = task.corpus !== undefined ? this.fallback : undefined;
+    const d = this.fallbackDecision(`search task ${task.taskId}`, why, fallback);
     decisions.push(d);
-    if (!this.fallback) {
+    if (!fallback) {
       if (stats['refusals']) {
         // Refusal without a fallback: finish with what there is (sources seen, no findings), and say so.
         await reportDecision(progress, d);
@@ -511,11 +579,11 @@ export class AnthropicSubagentEngine implements SubagentEngine {
           stats: { ...stats, redactions: redactor.total, sourcesSeen: seen.length },
         };
       }
-      throw new Error(`Anthropic engine, search task ${task.taskId}: ${why}; no fallback engine is configured`);
+      throw new Error(`Anthropic engine, search task ${task.taskId}: ${why}; ${this.fallback ? 'the run has no corpus to fall back to' : 'no fallback engine is configured'}`);
     }
     await reportDecision(progress, d);
     await reportRedactions(progress, `search task ${task.taskId}`, redactor);
-    const fb = await this.fallback.search(task, progress);
+    const fb = await fallback.search(task, progress);
     return {
       ...fb,
       usage: addUsage(addUsage(emptyUsage(), usage), fb.usage),

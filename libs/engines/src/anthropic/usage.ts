@@ -4,7 +4,10 @@ import { costOf, type PriceTable } from './pricing';
 
 /**
  * One response's usage, priced. `input_tokens` excludes cache reads and writes (Usage in the SDK types);
- * `server_tool_use` counts the web searches and fetches billed apart from tokens.
+ * `cache_creation` splits the writes into 5-minute and 1-hour ones (CacheCreation); `service_tier` says whether the
+ * batch discount applies; `output_tokens_details.thinking_tokens` is the part of `output_tokens` spent thinking
+ * (OutputTokensDetails: already inside `output_tokens`, so it is recorded, never billed twice); `server_tool_use`
+ * counts the web searches and fetches billed apart from tokens.
  */
 export function usageOf(u: Partial<Usage> | undefined | null, model: string, prices: PriceTable): TokenUsage {
   const billed = {
@@ -15,5 +18,11 @@ export function usageOf(u: Partial<Usage> | undefined | null, model: string, pri
     webSearchRequests: u?.server_tool_use?.web_search_requests ?? 0,
     webFetchRequests: u?.server_tool_use?.web_fetch_requests ?? 0,
   };
-  return { ...billed, costUsd: costOf(prices, model, billed) };
+  const cost = costOf(prices, model, {
+    ...billed,
+    cacheWrite1hTokens: u?.cache_creation?.ephemeral_1h_input_tokens ?? 0,
+    serviceTier: u?.service_tier ?? null,
+  });
+  const thinking = u?.output_tokens_details?.thinking_tokens;
+  return { ...billed, ...(thinking ? { thinkingTokens: thinking } : {}), costUsd: cost };
 }

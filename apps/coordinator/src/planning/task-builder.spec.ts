@@ -1,0 +1,25 @@
+import type { Subtopic } from '@orrery/protocol';
+import { describe, expect, it } from 'vitest';
+import { buildSearchTask } from './task-builder';
+
+const run = { id: '6f1c1a8e-4f9b-4a57-9a42-3f0a5a0c9d11', engine: 'anthropic' as const, topic: 'EU battery rules' };
+const subtopic: Subtopic = { id: 'recycling', title: 'Recycling', query: 'battery recycling', facetTerms: ['recycling'], excludeTerms: [], origin: 'plan' };
+const budget = { maxTokens: 1000, maxToolCalls: 40, maxCostUsd: 1, deadline: new Date(0).toISOString() };
+
+describe('buildSearchTask', () => {
+  it("carries the lead's brief: its objective, key questions, source types and effort", () => {
+    const brief = { objective: 'Find the recovery rates recyclers must meet', keyQuestions: ['Which rates apply from 2027?'], sourceTypes: ['EU regulation text'], toolCalls: 12 };
+    const t = buildSearchTask(run, { ...subtopic, brief }, 1, 1, [], { findingsPerTask: 6, maxCitations: 25 }, budget);
+    expect(t.context.objective).toBe(brief.objective);
+    expect(t.context.keyQuestions).toEqual(brief.keyQuestions);
+    expect(t.context.sourceGuidance).toMatch(/^Look first in: EU regulation text\. Prefer primary sources/);
+    expect(t.budget?.maxToolCalls).toBe(12);
+  });
+
+  it('without a brief, the template objective and the task limit', () => {
+    const t = buildSearchTask(run, subtopic, 1, 1, [], { findingsPerTask: 6, maxCitations: 25 }, budget);
+    expect(t.context.objective).toBe('Find evidence about "Recycling" as part of research on "EU battery rules"');
+    expect(t.context.keyQuestions).toBeUndefined();
+    expect(t.budget?.maxToolCalls).toBe(40);
+  });
+});
