@@ -276,7 +276,9 @@ async function main(): Promise<void> {
   // A Cluster client knows its masters once it has connected.
   await redis.ping();
   const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, redis: onCluster ? 'cluster: 3 masters, a replica each' : 'one redis-server' };
-  const table: [string, string, string, string][] = [];
+  const rows: [string, string, string, string][] = [];
+  // Each row is printed as it is measured: a later measure that fails does not take the earlier ones with it.
+  const table = { push: (row: [string, string, string, string]) => (rows.push(row), console.log(row.join(' | '))) };
   try {
     /* 1. dispatch overhead: Orrery and raw BullMQ samples interleaved, so both see the same machine state and pacing */
     let stack: BenchStack;
@@ -429,12 +431,12 @@ async function main(): Promise<void> {
     await redisCluster?.destroy();
   }
 
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'result', 'ratio', 'target'], ...table].map((r) => r[i]!.length)));
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'result', 'ratio', 'target'], ...rows].map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(line(['measure', 'result', 'ratio', 'target']));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of table) console.log(line(r));
-  writeFileSync(args.out!, JSON.stringify({ ...results, table }, null, 2));
+  for (const r of rows) console.log(line(r));
+  writeFileSync(args.out!, JSON.stringify({ ...results, table: rows }, null, 2));
   console.log(`\nwritten to ${args.out}`);
 }
 

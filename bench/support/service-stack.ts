@@ -37,6 +37,9 @@ function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>)
   return { child, output: () => out };
 }
 
+/** How long a process may take to be ready: on 2 busy cores, module loading alone has taken 6–11 s. */
+const START_MS = 120_000;
+
 const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -81,7 +84,7 @@ export async function startBenchStack(options: { name: string; workers: number; 
           if (c.child.exitCode !== null) throw new Error(`a coordinator exited: ${c.output()}`);
           return probe.healthy(500);
         },
-        30_000,
+        START_MS,
         'the coordinators to answer /healthz',
       );
     }
@@ -91,7 +94,7 @@ export async function startBenchStack(options: { name: string; workers: number; 
           if (w.child.exitCode !== null) throw new Error(`a worker exited: ${w.output()}`);
           return /ready/i.test(w.output());
         },
-        30_000,
+        START_MS,
         'the workers to start',
       );
     }

@@ -44,8 +44,11 @@ export class StepChildren {
       taskIds.map(async (taskId) => {
         const failure = failureOf.get(taskId);
         if (failure !== undefined) return out.failed.push({ taskId, reason: failure || 'failed' });
+        if (valueOf.has(taskId)) {
+          const job = await this.dispatcher.taskJob(taskId);
+          return out.completed.push({ taskId, value: valueOf.get(taskId), ...(job ? { job } : {}) });
+        }
         const { job, state } = await this.dispatcher.jobState('tasks', taskId);
-        if (valueOf.has(taskId)) return out.completed.push({ taskId, value: valueOf.get(taskId), ...(job ? { job } : {}) });
         if (state === 'completed' && job) return out.completed.push({ taskId, value: job.returnvalue, job });
         if (state === 'failed') return out.failed.push({ taskId, reason: job?.failedReason || 'failed' });
         if (state === 'unknown') return out.failed.push({ taskId, reason: 'the task job was removed before its result was collected' });
