@@ -24,8 +24,14 @@ describe('chaos: on a Redis Cluster, a master is SIGKILLed mid-run', () => {
     await redis?.destroy();
   });
 
-  it('a run on the corpus engine ends done, its report citing what the subagents returned', { timeout: 120_000 }, async () => {
+  it('a run on the corpus engine ends done, followed live over SSE, its report citing what the subagents returned', { timeout: 120_000 }, async () => {
     const { id } = await cluster.client.submit({ topic: 'How have presidents addressed the economy?', engine: 'corpus' });
+    // Each run's event stream sits in a slot of its own: the coordinator reads it stream by stream on a Cluster.
+    const seen: string[] = [];
+    expect(await cluster.client.waitForEnd(id, (e) => seen.push(e.type))).toBe('done');
+    expect(seen[0]).toBe('run.created');
+    expect(seen).toContain('task.completed');
+    expect(seen.at(-1)).toBe('run.finished');
     expect(await cluster.waitForEnd(id)).toBe('done');
     const fp = await fingerprint(cluster, id);
     expect(fp.citedSourceIds.length).toBeGreaterThan(0);
