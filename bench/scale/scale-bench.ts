@@ -1,6 +1,6 @@
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
 import { openPassageStore, sourceOf } from '@orrery/engines';
-import { IngestState, startIngest } from '@orrery/runtime';
+import { IngestState, queuePrefix, startIngest } from '@orrery/runtime';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -58,7 +58,7 @@ function fileMb(base: string): number {
 
 async function ingest(prefix: string, path: string): Promise<{ seconds: number; progress: IngestProgress }> {
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
-  const queue = new Queue(INGEST_QUEUE, { connection: { url: REDIS_URL }, prefix });
+  const queue = new Queue(INGEST_QUEUE, { connection: { url: REDIS_URL }, prefix: queuePrefix(prefix) });
   const state = new IngestState(redis, prefix);
   try {
     const t0 = performance.now();

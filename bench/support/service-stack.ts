@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { dropPrefix, freePort, redisAnswers } from '@orrery/runtime';
+
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
 
 /** Benchmarks drive the real service: a coordinator process and worker processes, on a key prefix of their own. */
@@ -8,7 +9,9 @@ export interface BenchStack {
   prefix: string;
   url: string;
   client: OrreryClient;
+  /** The first coordinator: the one the client talks to. */
   coordinator: ChildProcess;
+  coordinators: ChildProcess[];
   workers: ChildProcess[];
   stop(): Promise<void>;
 }
@@ -34,6 +37,9 @@ function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>)
   return { child, output: () => out };
 }
 
+/** How long a process may take to be ready: on 2 busy cores, module loading alone has taken 6–11 s. */
+const START_MS = 120_000;
+
 const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -45,40 +51,50 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Starts the stack and waits until the coordinator answers and every worker says it is ready. */
-export async function startBenchStack(options: { name: string; workers: number; env?: Record<string, string>; workerEnv?: Record<string, string> }): Promise<BenchStack> {
+/**
+ * Starts the stack (`coordinators` coordinator processes, 1 by default, the client talking to the first) and waits
+ * until every coordinator answers and every worker says it is ready. REDIS_CLUSTER_NODES in the environment puts
+ * it on that Redis Cluster.
+ */
+export async function startBenchStack(options: { name: string; workers: number; coordinators?: number; env?: Record<string, string>; workerEnv?: Record<string, string> }): Promise<BenchStack> {
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  if (!(await redisAnswers(redisUrl))) throw new Error(`Redis is not reachable at ${redisUrl} (set REDIS_URL)`);
+  const clusterNodes = process.env.REDIS_CLUSTER_NODES ?? '';
+  if (!clusterNodes && !(await redisAnswers(redisUrl))) throw new Error(`Redis is not reachable at ${redisUrl} (set REDIS_URL)`);
   const prefix = `bench-${options.name}-${process.pid}-${Date.now().toString(36)}`;
-  const port = await freePort();
-  const env = { REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), API_KEYS: '', ...options.env };
-  const coordinator = spawnApp('coordinator', env);
+  const ports = await Promise.all(Array.from({ length: options.coordinators ?? 1 }, () => freePort()));
+  const env = { REDIS_URL: redisUrl, REDIS_CLUSTER_NODES: clusterNodes, QUEUE_PREFIX: prefix, API_KEYS: '', ...options.env };
+  const coordinators = ports.map((port) => spawnApp('coordinator', { ...env, PORT: String(port) }));
+  const coordinator = coordinators[0]!;
+  const port = ports[0]!;
   const workers = Array.from({ length: options.workers }, (_, i) => spawnApp('subagents', { WORKER_NAME: `bench-worker-${i + 1}`, ...env, ...options.workerEnv }));
-  const all = [coordinator, ...workers];
+  const all = [...coordinators, ...workers];
   const url = `http://127.0.0.1:${port}`;
   const client = new OrreryClient(url);
   const stop = async () => {
     for (const a of all) if (a.child.exitCode === null) a.child.kill('SIGTERM');
     await Promise.all(all.map((a) => exited(a.child)));
-    await dropPrefix(redisUrl, prefix);
+    // A cluster of the benchmark's own is torn down whole.
+    if (!clusterNodes) await dropPrefix(redisUrl, prefix);
   };
   try {
-    await waitFor(
-      async () => {
-        if (coordinator.child.exitCode !== null) throw new Error(`the coordinator exited: ${coordinator.output()}`);
-        return client.healthy(500);
-      },
-      // A loaded machine (other runs on its 2 cores) can take more than half a minute to start Node and Nest.
-      120_000,
-      'the coordinator to answer /healthz',
-    );
+    for (const [i, c] of coordinators.entries()) {
+      const probe = new OrreryClient(`http://127.0.0.1:${ports[i]}`);
+      await waitFor(
+        async () => {
+          if (c.child.exitCode !== null) throw new Error(`a coordinator exited: ${c.output()}`);
+          return probe.healthy(500);
+        },
+        START_MS,
+        'the coordinators to answer /healthz',
+      );
+    }
     for (const w of workers) {
       await waitFor(
         () => {
           if (w.child.exitCode !== null) throw new Error(`a worker exited: ${w.output()}`);
           return /ready/i.test(w.output());
         },
-        120_000,
+        START_MS,
         'the workers to start',
       );
     }
@@ -86,7 +102,7 @@ export async function startBenchStack(options: { name: string; workers: number; 
     await stop();
     throw err;
   }
-  return { prefix, url, client, coordinator: coordinator.child, workers: workers.map((w) => w.child), stop };
+  return { prefix, url, client, coordinator: coordinator.child, coordinators: coordinators.map((c) => c.child), workers: workers.map((w) => w.child), stop };
 }
 
 export const median = (xs: number[]) => {

@@ -3,16 +3,18 @@
  * Faults are real too: SIGKILL / SIGSTOP of OS processes, a test-owned redis-server killed and restarted.
  */
 import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE } from '@orrery/protocol';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { type ConnectionOptions, Queue } from 'bullmq';
+import { Cluster } from 'ioredis';
+import { z } from 'zod';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { OrreryClient } from '../../apps/cli/src/client/orrery-client';
-import { redisAnswers } from '@orrery/runtime';
+import { bullConnection, connectRedis, queuePrefix, type RedisClient, type RedisLocation, redisAnswers, redisLocationFields } from '@orrery/runtime';
 import { freePort, type ServiceProcess, startCoordinatorProcess, startWorkerProcess, waitFor } from '../support/service-processes';
+import { OwnedRedisCluster, OwnedSentinel } from '../../bench/support/redis-topology';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/test-env';
 
 /* ------------------------------------------------------------------------------------------ redis-server */
@@ -77,21 +79,30 @@ export class OwnedRedis {
 
 export interface ClusterOptions {
   redisUrl?: string;
+  /** REDIS_CLUSTER_NODES or REDIS_SENTINELS and REDIS_SENTINEL_MASTER: the drill runs on that Redis. */
+  redisEnv?: Record<string, string>;
   /** Env for every process. */
   env?: Record<string, string>;
   workerEnv?: Record<string, string>;
 }
 
-/** The processes of one drill, on a queue prefix of its own; coordinators and workers can be killed and added. */
+/**
+ * The processes of one drill, on a queue prefix of its own; coordinators and workers can be killed and added.
+ * `CHAOS_REDIS=cluster` (or `sentinel`) runs a drill that brings no Redis of its own on a Redis Cluster (or behind
+ * Sentinel) that it starts and tears down.
+ */
 export class ChaosCluster {
   readonly prefix: string;
   readonly redisUrl: string;
+  private location: RedisLocation;
+  private owned: OwnedRedisCluster | OwnedSentinel | undefined;
   readonly coordinators: (ServiceProcess & { url: string })[] = [];
   readonly workers: ServiceProcess[] = [];
   private readonly env: Record<string, string>;
   private readonly logs: string[] = [];
-  private redisConn: Redis | undefined;
+  private redisConn: RedisClient | undefined;
   private queueHandles: { coordinator: Queue; subagents: Queue } | undefined;
+  private queueConnection: ConnectionOptions | undefined;
 
   constructor(
     readonly name: string,
@@ -99,16 +110,15 @@ export class ChaosCluster {
   ) {
     this.prefix = uniquePrefix(name);
     this.redisUrl = options.redisUrl ?? REDIS_URL;
+    this.location = z.object(redisLocationFields).parse({ REDIS_URL: this.redisUrl, ...options.redisEnv });
     this.env = {
       REDIS_URL: this.redisUrl,
+      ...options.redisEnv,
       QUEUE_PREFIX: this.prefix,
       ENGINE: 'simulated',
       SIMULATED_SUBTOPICS: '3',
       SIMULATED_ROUNDS: '2',
       COORDINATOR_LOCK_MS: '2000',
-      // A dead coordinator's sleeping round step wakes within a lock period too.
-      STEP_RECHECK_MIN_MS: '1000',
-      STEP_RECHECK_MAX_MS: '2000',
       SUBAGENT_LOCK_MS: '2000',
       TASK_BACKOFF_MS: '200',
       SHUTDOWN_GRACE_MS: '2000',
@@ -116,9 +126,16 @@ export class ChaosCluster {
     };
   }
 
-  get redis(): Redis {
+  /** A new client of the drill's Redis (one node, a Cluster or behind Sentinel). */
+  connect(): RedisClient {
+    const c = connectRedis(this.location, { maxRetriesPerRequest: 3 });
+    c.on('error', () => undefined);
+    return c;
+  }
+
+  get redis(): RedisClient {
     if (!this.redisConn) {
-      this.redisConn = new Redis(this.redisUrl, { maxRetriesPerRequest: 3 });
+      this.redisConn = this.connect();
       // Redis is killed on purpose here; one listener keeps its errors from being unhandled.
       this.redisConn.on('error', () => undefined);
     }
@@ -127,10 +144,10 @@ export class ChaosCluster {
 
   get queues(): { coordinator: Queue; subagents: Queue } {
     if (!this.queueHandles) {
-      const connection = { url: this.redisUrl };
+      const connection = (this.queueConnection = bullConnection(this.location));
       this.queueHandles = {
-        coordinator: new Queue(COORDINATOR_QUEUE, { connection, prefix: this.prefix }),
-        subagents: new Queue(SUBAGENT_QUEUE, { connection, prefix: this.prefix }),
+        coordinator: new Queue(COORDINATOR_QUEUE, { connection, prefix: queuePrefix(this.prefix) }),
+        subagents: new Queue(SUBAGENT_QUEUE, { connection, prefix: queuePrefix(this.prefix) }),
       };
       for (const q of Object.values(this.queueHandles)) q.on('error', () => undefined);
     }
@@ -163,6 +180,12 @@ export class ChaosCluster {
 
   /** Starts coordinators and workers side by side (a 2-core machine still starts them faster together). */
   async startAll(coordinators: number, workers: number): Promise<void> {
+    const topology = process.env.CHAOS_REDIS;
+    if ((topology === 'cluster' || topology === 'sentinel') && !this.options.redisUrl && !this.options.redisEnv && !this.owned) {
+      this.owned = topology === 'cluster' ? await OwnedRedisCluster.start(3) : await OwnedSentinel.start();
+      this.location = z.object(redisLocationFields).parse({ REDIS_URL: this.redisUrl, ...this.owned.env });
+      Object.assign(this.env, this.owned.env);
+    }
     await Promise.all([...Array.from({ length: coordinators }, () => this.startCoordinator()), ...Array.from({ length: workers }, () => this.startWorker())]);
   }
 
@@ -214,8 +237,10 @@ export class ChaosCluster {
     writeFileSync(join(tmpdir(), `orrery-chaos-${this.name}.log`), [...this.coordinators, ...this.workers].map((p) => `==== ${p.name} (${p.child.pid})\n${p.output()}`).join('\n') + this.logs.join('\n'));
     await Promise.all([...this.coordinators, ...this.workers].map((p) => p.kill('SIGKILL')));
     if (this.queueHandles) await Promise.all(Object.values(this.queueHandles).map((q) => q.close().catch(() => undefined)));
-    if (this.redisUrl === REDIS_URL) await dropPrefix(this.prefix).catch(() => undefined);
+    if (this.queueConnection instanceof Cluster) this.queueConnection.disconnect();
+    if (this.redisUrl === REDIS_URL && !this.options.redisEnv && !this.owned) await dropPrefix(this.prefix).catch(() => undefined);
     this.redisConn?.disconnect();
+    await this.owned?.destroy();
   }
 }
 
@@ -297,7 +322,9 @@ export function expectSameRun(disturbed: RunFingerprint, baseline: RunFingerprin
 /** Runs `topic` to the end, undisturbed, and returns its fingerprint. */
 export async function baselineRun(cluster: ChaosCluster, topic: string, engine: 'simulated' | 'corpus' = 'simulated'): Promise<RunFingerprint> {
   const { id } = await cluster.client.submit({ topic, engine });
-  expect(await cluster.waitForEnd(id)).toBe('done');
+  // The corpus engine's first runs index the speeches in every process: 147–155 s for three at once at load
+  // average 25 on 2 cores (the simulated engine's: about 2 s).
+  expect(await cluster.waitForEnd(id, 240_000)).toBe('done');
   return fingerprint(cluster, id);
 }
 

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselineRun, ChaosCluster, expectSameRun, fingerprint } from './chaos-support';
 
@@ -9,7 +8,7 @@ const TOPIC = 'chaos drill: the hub dies between steps';
  * within a millisecond or so): usually in the middle of the step that wrote it, or just after it.
  */
 async function killOnEvent(cluster: ChaosCluster, runId: string, type: string): Promise<void> {
-  const conn = new Redis(cluster.redisUrl);
+  const conn = cluster.connect();
   try {
     let after = '0-0';
     for (;;) {

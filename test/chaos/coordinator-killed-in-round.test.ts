@@ -19,11 +19,11 @@ describe('chaos: the coordinator is SIGKILLed while a round is out', () => {
     await waitFor(async () => (await cluster.queues.subagents.getActiveCount()) > 0, 30_000, 'a task to be taken');
     await cluster.kill(cluster.coordinators[0]!);
 
-    // The round's tasks finish while no coordinator is alive: their results wait in Redis, and so does the
-    // round step that waits on them, asleep as a delayed job.
+    // The round's tasks finish while no coordinator is alive: their results wait in Redis, kept on the round
+    // step, the flow's parent, which BullMQ released to the coordinators' queue when the last one was done.
     const roundTasks = (await cluster.run(id))!.rounds[0]!.taskIds;
     await waitFor(async () => (await Promise.all(roundTasks.map(async (t) => (await cluster.queues.subagents.getJob(t))?.finishedOn))).every(Boolean), 30_000, "the round's tasks to finish");
-    expect(await (await cluster.queues.coordinator.getJob(`${id}.round.1`))?.getState()).toBe('delayed');
+    expect(await (await cluster.queues.coordinator.getJob(`${id}.round.1`))?.getState()).toBe('waiting');
     expect((await cluster.run(id))?.status).toBe('researching');
 
     await cluster.startCoordinator();

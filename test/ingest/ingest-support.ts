@@ -1,6 +1,6 @@
 import { openPassageStore, type PassageStore, type StoreLocation } from '@orrery/engines';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
-import { IngestState, startIngest } from '@orrery/runtime';
+import { IngestState, queuePrefix, startIngest } from '@orrery/runtime';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
@@ -51,7 +51,7 @@ export class IngestCluster {
     const storeEnv = this.location.kind === 'postgres' ? { CORPUS_STORE: this.location.url, CORPUS_STORE_SCHEMA: this.location.schema } : { CORPUS_STORE: this.location.file };
     this.env = { QUEUE_PREFIX: this.prefix, ...storeEnv, ENGINE: 'corpus', ...env };
     this.state = new IngestState(this.redis, this.prefix);
-    this.queue = new Queue(INGEST_QUEUE, { connection: { url: REDIS_URL }, prefix: this.prefix });
+    this.queue = new Queue(INGEST_QUEUE, { connection: { url: REDIS_URL }, prefix: queuePrefix(this.prefix) });
   }
 
   file(name: string, content: string): string {

@@ -3,8 +3,9 @@
  * (verdict, merge, `task.completed`) and the decisions a result carries, each written once however often the
  * same result is checked (at-least-once delivery, the completion event and the round step, two replicas).
  */
-import { Queue } from 'bullmq';
+import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { queuePrefix } from '@orrery/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COORDINATOR_QUEUE, type SearchResult, type SearchTask, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { loadCoordinatorConfig } from '../../apps/coordinator/src/config/coordinator-config';
@@ -58,6 +59,7 @@ const result = (taskId: string, decisions: SearchResult['decisions'] = []): Sear
 describe('result check and intake (real Redis)', () => {
   let redis: Redis;
   let queues: Queue[];
+  let flows: FlowProducer;
   let keys: RunKeys;
   let events: RunEventsService;
   const engines = new EngineFactory(loadEngineConfig({ CORPORA: `kestrel=${FIXTURE_CORPUS}` }));
@@ -72,14 +74,15 @@ describe('result check and intake (real Redis)', () => {
   beforeAll(() => {
     redis = redisClient();
     const connection = { url: REDIS_URL };
-    queues = [new Queue(COORDINATOR_QUEUE, { connection, prefix }), new Queue(SUBAGENT_QUEUE, { connection, prefix })];
+    queues = [new Queue(COORDINATOR_QUEUE, { connection, prefix: queuePrefix(prefix) }), new Queue(SUBAGENT_QUEUE, { connection, prefix: queuePrefix(prefix) })];
+    flows = new FlowProducer({ connection, prefix: queuePrefix(prefix) });
     keys = new RunKeys(prefix);
     events = new RunEventsService(redis, config, keys);
-    metrics = new MetricsService(new TaskDispatcher(queues[0]!, queues[1]!, config, new DispatchedTasks()));
+    metrics = new MetricsService(new TaskDispatcher(queues[0]!, queues[1]!, flows, config, new DispatchedTasks()));
   });
 
   afterAll(async () => {
-    await Promise.all(queues.map((q) => q.close()));
+    await Promise.all([...queues, flows].map((q) => q.close()));
     redis.disconnect();
     await dropPrefix(prefix);
   });

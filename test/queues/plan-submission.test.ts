@@ -3,7 +3,8 @@
  * answered 503 must not have its plan job added on reconnect (a run nobody was told about). Real
  * redis-server, real BullMQ.
  */
-import { Queue } from 'bullmq';
+import { FlowProducer, Queue } from 'bullmq';
+import { queuePrefix } from '@orrery/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { loadCoordinatorConfig } from '../../apps/coordinator/src/config/coordinator-config';
@@ -23,13 +24,14 @@ describe('plan submission while Redis is down', () => {
   beforeAll(async () => {
     redis = await OwnedRedis.start();
     const connection = { url: redis.url };
-    const coordinator = new Queue(COORDINATOR_QUEUE, { connection, prefix });
-    const subagents = new Queue(SUBAGENT_QUEUE, { connection, prefix });
-    for (const h of [coordinator, subagents]) h.on('error', () => undefined);
-    inspect = new Queue(COORDINATOR_QUEUE, { connection, prefix });
+    const coordinator = new Queue(COORDINATOR_QUEUE, { connection, prefix: queuePrefix(prefix) });
+    const subagents = new Queue(SUBAGENT_QUEUE, { connection, prefix: queuePrefix(prefix) });
+    const flows = new FlowProducer({ connection, prefix: queuePrefix(prefix) });
+    for (const h of [coordinator, subagents, flows]) h.on('error', () => undefined);
+    inspect = new Queue(COORDINATOR_QUEUE, { connection, prefix: queuePrefix(prefix) });
     inspect.on('error', () => undefined);
-    handles = [coordinator, subagents, inspect];
-    dispatcher = new TaskDispatcher(coordinator, subagents, loadCoordinatorConfig({ REDIS_URL: redis.url, QUEUE_PREFIX: prefix }), new DispatchedTasks());
+    handles = [coordinator, subagents, flows, inspect];
+    dispatcher = new TaskDispatcher(coordinator, subagents, flows, loadCoordinatorConfig({ REDIS_URL: redis.url, QUEUE_PREFIX: prefix }), new DispatchedTasks());
     await dispatcher.onModuleInit();
   });
 

@@ -4,6 +4,7 @@
  * instead of leaving the run waiting for a step that will never come. Real coordinator and worker
  * processes, real Redis and BullMQ: the step carries the deferred failure BullMQ's stalled check sets.
  */
+import { queuePrefix } from '@orrery/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisClient } from '../support/test-env';
 import { type Stack, startStack } from '../support/stack';
@@ -22,7 +23,7 @@ describe('a step failed for good outside its processor', () => {
     // A step as BullMQ leaves one after too many stalls: its hash marked with the deferred failure.
     const job = await stack.queues.coordinator.add('resume', { step: 'resume', runId: id, round: 1, action: 'continue' }, { jobId: `${id}.stalled-step`, delay: 500 });
     const redis = redisClient();
-    await redis.hset(`${stack.prefix}:coordinator:${job.id}`, 'defa', 'job stalled more than allowable limit');
+    await redis.hset(`${queuePrefix(stack.prefix)}:coordinator:${job.id}`, 'defa', 'job stalled more than allowable limit');
     redis.disconnect();
 
     await waitFor(async () => (await stack.client.run(id)).status === 'failed', 20_000, 'the run to be failed');

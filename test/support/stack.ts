@@ -1,5 +1,6 @@
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE, type StoredRunEvent } from '@orrery/protocol';
 import { type Job, Queue } from 'bullmq';
+import { queuePrefix } from '@orrery/runtime';
 import { OrreryClient } from '../../apps/cli/src/client/orrery-client';
 import { type ServiceProcess, startCoordinatorProcess, startWorkerProcess } from './service-processes';
 import { dropPrefix, FIXTURE_CORPUS, REDIS_URL, uniquePrefix } from './test-env';
@@ -25,7 +26,7 @@ export async function startStack(name: string, options: { workers?: number; env?
   const workers: ServiceProcess[] = [];
   for (let i = 1; i <= (options.workers ?? 2); i++) workers.push(await startWorkerProcess({ ...env, SUBAGENT_CONCURRENCY: '1', ...options.workerEnv }, `worker-${i}`));
   const connection = { url: REDIS_URL };
-  const queues = { coordinator: new Queue(COORDINATOR_QUEUE, { connection, prefix }), subagents: new Queue(SUBAGENT_QUEUE, { connection, prefix }) };
+  const queues = { coordinator: new Queue(COORDINATOR_QUEUE, { connection, prefix: queuePrefix(prefix) }), subagents: new Queue(SUBAGENT_QUEUE, { connection, prefix: queuePrefix(prefix) }) };
   const client = new OrreryClient(coordinator.url);
   return {
     prefix,

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
-import { IngestState, startIngest } from '@orrery/runtime';
+import { IngestState, queuePrefix, startIngest } from '@orrery/runtime';
 import { loadSubagentConfig, startSubagents } from '@orrery/subagents';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -46,7 +46,7 @@ async function main(): Promise<number> {
     redisHandle = await ensureRedis();
     process.env.REDIS_URL = redisHandle.url;
     redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 3 });
-    queue = new Queue(INGEST_QUEUE, { connection: { url: redisHandle.url }, prefix });
+    queue = new Queue(INGEST_QUEUE, { connection: { url: redisHandle.url }, prefix: queuePrefix(prefix) });
     const state = new IngestState(redis, prefix);
     const workers = await queue.getWorkersCount();
     if (values['workers-here'] || workers === 0) {

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { SUBAGENT_QUEUE } from '@orrery/protocol';
+import { bullConnection, queuePrefix } from '@orrery/runtime';
 import { loadSubagentConfig } from './config/subagent-config';
 import { EnginesModule } from './engines/engines.module';
 import { IngestModule } from './ingest/ingest.module';
@@ -13,7 +14,7 @@ import { SubagentTasksProcessor } from './tasks/subagent-tasks.processor';
     BullModule.forRootAsync({
       useFactory: () => {
         const config = loadSubagentConfig();
-        return { connection: { url: config.REDIS_URL, maxRetriesPerRequest: null }, prefix: config.QUEUE_PREFIX };
+        return { connection: bullConnection(config, { maxRetriesPerRequest: null }), prefix: queuePrefix(config.QUEUE_PREFIX) };
       },
     }),
     BullModule.registerQueue({ name: SUBAGENT_QUEUE }),

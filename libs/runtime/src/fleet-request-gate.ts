@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**
@@ -8,14 +8,15 @@ import { setTimeout as delay } from 'node:timers/promises';
  * gets through. Without it each task would retry on its own clock, and a fleet would keep hitting the wall (and a task
  * that gave up would start over, paying for its searches again).
  *
- * Keys: `<prefix>:anthropic:gate:pause` (set for the wait, PX), `:recovering` (a 429 was met, no success since),
- * `:probe` (who may send while recovering), and `:ratelimit` (the latest `anthropic-ratelimit-*` headers, for /metrics).
+ * Keys: `<prefix>:{anthropic-gate}:pause` (set for the wait, PX), `:recovering` (a 429 was met, no success since),
+ * `:probe` (who may send while recovering), one hash tag so that the scripts' keys share a cluster slot; and
+ * `<prefix>:anthropic:ratelimit` (the latest `anthropic-ratelimit-*` headers, for /metrics).
  */
 export class FleetRequestGate {
   private readonly keys: { pause: string; recovering: string; probe: string; headers: string };
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
     private readonly options: {
       /** Called with the wait on every 429: the worker stops taking new tasks for that long (BullMQ rate limit). */
@@ -26,8 +27,8 @@ export class FleetRequestGate {
       pollMs?: number;
     } = {},
   ) {
-    const base = `${prefix}:anthropic`;
-    this.keys = { pause: `${base}:gate:pause`, recovering: `${base}:gate:recovering`, probe: `${base}:gate:probe`, headers: `${base}:ratelimit` };
+    const gate = `${prefix}:{anthropic-gate}`;
+    this.keys = { pause: `${gate}:pause`, recovering: `${gate}:recovering`, probe: `${gate}:probe`, headers: `${prefix}:anthropic:ratelimit` };
   }
 
   /** Resolves when this request may go out. */

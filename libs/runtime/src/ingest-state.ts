@@ -1,5 +1,5 @@
 import { type IngestProgress, IngestProgressSchema, LONE_SURROGATE } from '@orrery/protocol';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection';
 
 /**
  * The state's scripts decode it with Redis's cjson, which refuses a lone surrogate; an error message can hold one
@@ -56,15 +56,16 @@ export interface IngestPlanFigures {
  */
 export class IngestState {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 
+  /** The `{corpus}` hash tag keeps a corpus's keys in one cluster slot, for the scripts that touch both. */
   private key(corpus: string): string {
-    return `${this.prefix}:corpus:${corpus}:ingest`;
+    return `${this.prefix}:corpus:{${corpus}}:ingest`;
   }
   private doneKey(corpus: string, planRun: string): string {
-    return `${this.prefix}:corpus:${corpus}:ingest:${planRun}:done`;
+    return `${this.prefix}:corpus:{${corpus}}:ingest:${planRun}:done`;
   }
 
   /** A new ingest of the corpus is planning; `ttlMs` lets the mark lapse if its plan job was never queued. */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection';
 
 /** As `JudgeSwitchStateSchema` in @orrery/protocol says (this library does not depend on it). */
 export interface JudgeSwitchState {
@@ -25,7 +25,7 @@ const parse = (raw: string): JudgeSwitchState | undefined => {
 export class JudgeSwitch {
   private readonly key: string;
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.key = `${prefix}:judge:switch`;

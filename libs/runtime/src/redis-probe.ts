@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { queuePrefix } from './redis-connection';
 
 /** Whether a Redis answers PING at `url`, without retrying or queueing. */
 export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boolean> {
@@ -14,17 +15,19 @@ export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boole
   }
 }
 
-/** Deletes every key under `prefix:` (a benchmark's or a test's own namespace). */
+/** Deletes every key under `prefix:` and its queues' `{prefix}:` (a benchmark's or a test's own namespace). */
 export async function dropPrefix(url: string, prefix: string): Promise<number> {
   const redis = new Redis(url, { maxRetriesPerRequest: 3 });
   let dropped = 0;
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) dropped += await redis.del(...keys);
-    } while (cursor !== '0');
+    for (const pattern of [`${prefix}:*`, `${queuePrefix(prefix)}:*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern.replace(/[{}[\]]/g, '\\$&'), 'COUNT', 1000);
+        cursor = next;
+        if (keys.length) dropped += await redis.del(...keys);
+      } while (cursor !== '0');
+    }
     return dropped;
   } finally {
     redis.disconnect();

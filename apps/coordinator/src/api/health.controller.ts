@@ -1,7 +1,7 @@
 import { Controller, Get, HttpException, Inject } from '@nestjs/common';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { ApiTags } from '@nestjs/swagger';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import type { Principal } from '../auth/principal';
 import { OptionalCaller } from '../auth/request-principal';
 import { TaskDispatcher } from '../queues/task-dispatcher';
@@ -11,7 +11,7 @@ import { REDIS } from '../redis/redis.module';
 @Controller()
 export class HealthController {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly dispatcher: TaskDispatcher,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { WindowCounter } from '../redis/window-counter';
@@ -17,7 +17,7 @@ const VOUCHED_SECONDS = 600;
 export class AuthFailures {
   private readonly counter: WindowCounter;
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     this.counter = new WindowCounter(redis, 60_000);

@@ -1,5 +1,6 @@
 import { loadStoreLocation } from '@orrery/engines';
 import { isAbsolute, resolve } from 'node:path';
+import { checkRedisLocation, redisLocationFields } from '@orrery/runtime';
 import { z } from 'zod';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -25,7 +26,7 @@ const folders = list.superRefine((all, ctx) => {
 
 /** Every setting of the coordinator, read from the environment and validated once at startup. */
 export const CoordinatorConfigSchema = z.object({
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  ...redisLocationFields,
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
   PORT: int(3000),
   HOST: z.string().optional(),
@@ -90,13 +91,6 @@ export const CoordinatorConfigSchema = z.object({
   JOB_RETENTION_SECONDS: int(24 * 3600, 60),
   /** A coordinator step's lock: when a coordinator dies mid-step, another replica takes the step over after this. */
   COORDINATOR_LOCK_MS: int(30_000, 1000),
-  /**
-   * A step waiting on its tasks is woken by the last one's completion; failing that (its coordinator died),
-   * it wakes on a timer to look again: after half its age so far, between these bounds. The timer is only
-   * the fallback, so it is slow by default: a check reads every task's job.
-   */
-  STEP_RECHECK_MIN_MS: int(10_000, 50),
-  STEP_RECHECK_MAX_MS: int(30_000, 50),
   /** On SIGTERM, active steps get this long to finish; then they are released to other replicas. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */
@@ -108,8 +102,7 @@ export const CoordinatorConfigSchema = z.object({
   REDIS_TIMEOUT_MS: int(5000, 100),
   /** /readyz gives Redis and the queues this long to answer. */
   READY_TIMEOUT_MS: int(2000, 100),
-})
-  .refine((c) => c.STEP_RECHECK_MIN_MS <= c.STEP_RECHECK_MAX_MS, { message: 'STEP_RECHECK_MIN_MS must not exceed STEP_RECHECK_MAX_MS', path: ['STEP_RECHECK_MIN_MS'] })
+}).superRefine(checkRedisLocation)
   .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, { message: 'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS', path: ['HTTP_HEADERS_TIMEOUT_MS'] });
 export type CoordinatorConfig = z.infer<typeof CoordinatorConfigSchema>;
 

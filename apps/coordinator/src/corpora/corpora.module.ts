@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
 import { INGEST_QUEUE } from '@orrery/protocol';
 import { IngestState } from '@orrery/runtime';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { QueuesModule } from '../queues/queues.module';
 import { REDIS } from '../redis/redis.module';
@@ -13,7 +13,7 @@ import { CorpusIngest } from './corpus-ingest.service';
 @Module({
   imports: [QueuesModule, BullModule.registerQueue({ name: INGEST_QUEUE })],
   providers: [
-    { provide: IngestState, inject: [REDIS, COORDINATOR_CONFIG], useFactory: (redis: Redis, config: CoordinatorConfig) => new IngestState(redis, config.QUEUE_PREFIX) },
+    { provide: IngestState, inject: [REDIS, COORDINATOR_CONFIG], useFactory: (redis: RedisClient, config: CoordinatorConfig) => new IngestState(redis, config.QUEUE_PREFIX) },
     CorpusIngest,
   ],
   exports: [CorpusIngest, BullModule],

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { StoredRunEvent } from '@orrery/protocol';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
+import { Cluster, type Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { RunKeys } from '../redis/run-keys';
@@ -9,6 +10,8 @@ import { compareStreamIds } from './stream-ids';
 
 const BLOCK_MS = 5000;
 const RETRY_MS = 1000;
+/** On a Cluster, how often the streams are read when the last read found nothing. */
+const CLUSTER_POLL_MS = 100;
 
 interface Follower {
   runId: string;
@@ -20,7 +23,9 @@ interface Follower {
 /**
  * Every live event stream of this process is served by one blocking XREAD on one connection of its own, over all
  * the followed runs at once: the number of Redis connections does not grow with the number of SSE clients. A new
- * follower interrupts the read (CLIENT UNBLOCK) so that its run joins at once.
+ * follower interrupts the read (CLIENT UNBLOCK) so that its run joins at once. On a Redis Cluster each run's stream
+ * sits in a slot of its own and one XREAD cannot span slots: there every stream is read on its own, without
+ * blocking, every CLUSTER_POLL_MS while nothing comes.
  */
 @Injectable()
 export class EventFollower implements OnModuleDestroy {
@@ -35,7 +40,7 @@ export class EventFollower implements OnModuleDestroy {
   private closing = false;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly keys: RunKeys,
   ) {}
@@ -64,6 +69,7 @@ export class EventFollower implements OnModuleDestroy {
 
   private connection(): Redis {
     if (!this.reader) {
+      if (this.redis instanceof Cluster) throw new Error('a Cluster has no one connection to block on');
       this.reader = this.redis.duplicate({ connectionName: `${this.config.QUEUE_PREFIX}:coordinator:events`, maxRetriesPerRequest: 1 });
       this.reader.on('error', (err) => this.logger.debug(`event reader: ${err.message}`));
       this.reader.on('close', () => (this.readerId = undefined));
@@ -73,6 +79,7 @@ export class EventFollower implements OnModuleDestroy {
 
   /** Wakes the blocked read so that it picks up new followers; retried briefly in case it was not blocked yet. */
   private async interrupt(): Promise<void> {
+    if (this.redis instanceof Cluster) return;
     for (let i = 0; i < 20 && !this.closing && this.readGeneration < this.generation; i++) {
       if (this.readerId !== undefined) await this.redis.client('UNBLOCK', this.readerId).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 25));
@@ -89,6 +96,7 @@ export class EventFollower implements OnModuleDestroy {
   }
 
   private async run(): Promise<void> {
+    if (this.redis instanceof Cluster) return this.poll(this.redis);
     const reader = this.connection();
     while (!this.closing && this.followers.size) {
       try {
@@ -103,6 +111,25 @@ export class EventFollower implements OnModuleDestroy {
         this.logger.warn(`event reader: ${(err as Error).message}; retrying`);
         await new Promise((r) => setTimeout(r, RETRY_MS));
       }
+    }
+  }
+
+  private async poll(cluster: Cluster): Promise<void> {
+    while (!this.closing && this.followers.size) {
+      const runIds = [...this.followers.keys()];
+      const reads = await Promise.all(
+        runIds.map((id) =>
+          cluster.xread('COUNT', 500, 'STREAMS', this.keys.events(id), this.earliest(id)).catch((err: Error) => {
+            this.logger.warn(`event reader: ${err.message}; retrying`);
+            return null;
+          }),
+        ),
+      );
+      let found = false;
+      reads.forEach((res, i) => {
+        for (const [, entries] of res ?? []) if (entries.length) (found = true), this.dispatch(runIds[i]!, entries);
+      });
+      if (!found) await new Promise((r) => setTimeout(r, CLUSTER_POLL_MS));
     }
   }
 

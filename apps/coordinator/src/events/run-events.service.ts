@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type RunEvent, RunEventSchema, type StoredRunEvent } from '@orrery/protocol';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { type LuaScript, luaScript } from '../redis/lua-script';
@@ -41,7 +41,7 @@ export class RunEventsService {
   private readonly appendOnce: LuaScript;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly keys: RunKeys,
   ) {

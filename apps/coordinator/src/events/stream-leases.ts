@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { type LuaScript, luaScript } from '../redis/lua-script';
 import { REDIS } from '../redis/redis.module';
@@ -20,7 +20,7 @@ return 1`;
 export class StreamLeases {
   private readonly acquireScript: LuaScript;
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     this.acquireScript = luaScript(redis, 'orreryAcquireStreamLease', ACQUIRE_LUA);

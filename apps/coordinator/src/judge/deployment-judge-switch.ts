@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { EngineFactory } from '@orrery/engines';
 import { JudgeSwitch } from '@orrery/runtime';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 
@@ -9,7 +9,7 @@ import { REDIS } from '../redis/redis.module';
 @Injectable()
 export class DeploymentJudgeSwitch extends JudgeSwitch implements OnModuleInit {
   constructor(
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly engines: EngineFactory,
   ) {

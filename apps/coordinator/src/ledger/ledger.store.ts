@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Finding, FindingSchema, type Source, SourceSchema } from '@orrery/protocol';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { z } from 'zod';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { APPEND_ONCE_LUA, type PreparedEvent } from '../events/run-events.service';
@@ -79,7 +79,7 @@ export class LedgerStore {
   private readonly intakeScript: LuaScript;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly keys: RunKeys,
   ) {

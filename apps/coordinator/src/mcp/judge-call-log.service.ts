@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { clipText, type StepJudgeInput, type StepJudgeVerdict } from '@orrery/engines';
 import type { Decision } from '@orrery/protocol';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import type { Principal } from '../auth/principal';
@@ -18,7 +18,7 @@ export class JudgeCallLog {
   private readonly logger = new Logger('StepJudge');
   readonly key: string;
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
   ) {
     this.key = `${config.QUEUE_PREFIX}:mcp:judge-calls`;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { EngineFactory } from '@orrery/engines';
 import { FleetRequestGate } from '@orrery/runtime';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { TaskDispatcher } from './task-dispatcher';
@@ -16,7 +16,7 @@ export class FleetGate implements OnModuleInit {
   readonly gate: FleetRequestGate;
 
   constructor(
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
     private readonly engines: EngineFactory,
     dispatcher: TaskDispatcher,

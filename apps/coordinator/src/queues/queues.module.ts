@@ -1,24 +1,26 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
+import { bullConnection, queuePrefix } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
 import { FleetGate } from './fleet-gate';
-import { TaskBarrier } from './task-barrier';
-import { TaskDispatcher } from './task-dispatcher';
+import { StepChildren } from './step-children';
+import { ROUND_FLOWS, TaskDispatcher } from './task-dispatcher';
 
 @Module({
   imports: [
     BullModule.forRootAsync({
       inject: [COORDINATOR_CONFIG],
       useFactory: (config: CoordinatorConfig) => ({
-        connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
-        prefix: config.QUEUE_PREFIX,
+        connection: bullConnection(config, { maxRetriesPerRequest: null }),
+        prefix: queuePrefix(config.QUEUE_PREFIX),
       }),
     }),
     BullModule.registerQueue({ name: COORDINATOR_QUEUE }, { name: SUBAGENT_QUEUE }),
+    BullModule.registerFlowProducer({ name: ROUND_FLOWS }),
   ],
-  providers: [TaskDispatcher, DispatchedTasks, TaskBarrier, FleetGate],
-  exports: [TaskDispatcher, DispatchedTasks, TaskBarrier, FleetGate, BullModule],
+  providers: [TaskDispatcher, DispatchedTasks, StepChildren, FleetGate],
+  exports: [TaskDispatcher, DispatchedTasks, StepChildren, FleetGate, BullModule],
 })
 export class QueuesModule {}

@@ -1,18 +1,14 @@
-import { InjectQueue } from '@nestjs/bullmq';
+import { InjectFlowProducer, InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
-import { type Job, type JobState, type JobsOptions, Queue } from 'bullmq';
+import { bullConnection, queuePrefix } from '@orrery/runtime';
+import { type ConnectionOptions, type FlowProducer, type Job, type JobState, type JobsOptions, Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
 import { jobIds } from './job-ids';
 
 const DAY = 24 * 3600;
-/**
- * How long a dispatch holds back its step's job after the tasks: the step's write, and the completion of
- * the step that dispatched, would otherwise land in Redis (and on this machine's cores) while a quick
- * task's result is on its way back. A task that takes seconds does not notice either way.
- */
-const STEP_WRITE_AFTER_MS = 5;
+export const ROUND_FLOWS = 'orrery-rounds';
 
 /** All queue access goes through here: the hub's steps and the spokes' tasks. */
 @Injectable()
@@ -24,18 +20,19 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
    * then have its plan job added later, and a run nobody was told about would start.
    */
   private readonly submissions: Queue;
+  private readonly submissionConnection: ConnectionOptions;
 
   constructor(
     @InjectQueue(COORDINATOR_QUEUE) readonly coordinatorQueue: Queue,
     @InjectQueue(SUBAGENT_QUEUE) readonly subagentQueue: Queue,
+    @InjectFlowProducer(ROUND_FLOWS) private readonly flows: FlowProducer,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly dispatched: DispatchedTasks,
   ) {
     for (const q of [coordinatorQueue, subagentQueue]) q.on('error', (err) => this.logger.warn(`queue ${q.name}: ${err.message}`));
-    this.submissions = new Queue(COORDINATOR_QUEUE, {
-      connection: { url: config.REDIS_URL, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
-      prefix: config.QUEUE_PREFIX,
-    });
+    flows.on('error', (err) => this.logger.warn(`flow producer: ${err.message}`));
+    this.submissionConnection = bullConnection(config, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.submissions = new Queue(COORDINATOR_QUEUE, { connection: this.submissionConnection, prefix: queuePrefix(config.QUEUE_PREFIX) });
     this.submissions.on('error', (err) => this.logger.warn(`submission queue: ${err.message}`));
   }
 
@@ -46,6 +43,8 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.submissions.close().catch(() => undefined);
+    // A Cluster client is handed to BullMQ, which leaves closing it to its owner.
+    if ('disconnect' in this.submissionConnection) this.submissionConnection.disconnect();
   }
 
   /**
@@ -72,6 +71,10 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
       attempts: this.config.TASK_ATTEMPTS,
       backoff: { type: 'exponential', delay: this.config.TASK_BACKOFF_MS },
       ...this.retention(),
+      // A task that fails for good moves to its step's failed dependencies: the step runs without it, and reads
+      // its reason with getIgnoredChildrenFailures(). A removed task leaves the step's dependencies (BullMQ's
+      // removeParentDependencyKey), so neither a failed nor a discarded task can hang its round.
+      ignoreDependencyOnFailure: true,
     };
   }
 
@@ -80,68 +83,37 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     await this.submissions.add('plan', step, this.stepOptions(jobIds.plan(runId)));
   }
 
-  /** One round: its tasks, and the round step that runs once they have all settled. */
+  /** One round as a flow: the parent is the round step, the children are its tasks. */
   async dispatchRound(runId: string, round: number, tasks: SubagentTask[]): Promise<void> {
-    await this.dispatchWithStep({ step: 'round', runId, round }, jobIds.round(runId, round), tasks);
+    await this.dispatchFlow({ step: 'round', runId, round }, jobIds.round(runId, round), tasks);
   }
 
   async dispatchSynthesis(runId: string, task: SubagentTask, attempt = 0): Promise<void> {
-    await this.dispatchWithStep({ step: 'finalize', runId, ...(attempt ? { attempt } : {}) }, jobIds.finalize(runId, attempt), [task]);
+    await this.dispatchFlow({ step: 'finalize', runId, ...(attempt ? { attempt } : {}) }, jobIds.finalize(runId, attempt), [task]);
   }
 
-  /** A retry of a round's failed results: the retried tasks, and the same round step to run again after them. */
+  /** A retry of a round's failed results: a flow whose parent runs the same round step again, on the retried tasks. */
   async dispatchRetry(runId: string, round: number, retry: number, tasks: SubagentTask[]): Promise<void> {
-    await this.dispatchWithStep({ step: 'round', runId, round, retry }, jobIds.retry(runId, round, retry), tasks);
+    await this.dispatchFlow({ step: 'round', runId, round, retry }, jobIds.retry(runId, round, retry), tasks);
   }
 
   /**
-   * The tasks first, as plain jobs: nothing stands between the dispatch and a worker. Then the step that
-   * waits on them, as a delayed job: the last task's completion wakes it (see `wake`), and its own timer
-   * wakes it if that never comes (this coordinator died), so the barrier lives in Redis, not in a process.
-   * The step is written once the tasks have settled or STEP_WRITE_AFTER_MS has passed, whichever is first.
-   * A coordinator killed before it is written is retried from its own step, and deterministic ids make
-   * the repeat a no-op.
+   * A coordinator step as the parent of subagent tasks: BullMQ holds it in `waiting-children` and hands it to
+   * a coordinator once every task has completed or failed for good. The flow is added in one transaction, so a
+   * coordinator killed mid-dispatch leaves all of it or none, and its step's retry dispatches again.
    */
-  private async dispatchWithStep(step: CoordinatorStep, stepJobId: string, tasks: SubagentTask[]): Promise<void> {
-    this.dispatched.add(tasks, stepJobId);
-    const jobs = tasks.map((task) => ({ name: task.kind, data: task, opts: this.taskOptions(task.taskId) }));
-    // addBulk wraps its jobs in MULTI/EXEC: for a single job (a writer, most retries) a plain add is 0.1 ms quicker.
-    if (jobs.length === 1) await this.subagentQueue.add(jobs[0]!.name, jobs[0]!.data, jobs[0]!.opts);
-    else await this.subagentQueue.addBulk(jobs);
-    await this.dispatched.settledOrAfter(stepJobId, STEP_WRITE_AFTER_MS);
-    await this.coordinatorQueue.add(step.step, step, { ...this.stepOptions(stepJobId), delay: this.config.STEP_RECHECK_MIN_MS });
-    // A fast task can finish before its step exists, and its wake-up then finds nothing to wake.
-    if (this.dispatched.allSettled(stepJobId)) void this.wake(stepJobId).catch((err: Error) => this.logger.warn(`waking ${stepJobId}: ${err.message}`));
-  }
-
-  /**
-   * Wakes a step whose tasks have all settled. Best effort: a step already awake or done stays as it is,
-   * and one caught mid-check (it found a task still out and is going back to sleep) is tried again shortly.
-   */
-  async wake(stepJobId: string): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const { job, state } = await this.jobState('steps', stepJobId);
-      if (job && state === 'delayed') {
-        try {
-          await job.promote();
-          return;
-        } catch {
-          // it left the delayed set in between: look again
-        }
-      } else if (state !== 'active') {
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  /**
-   * How long a step whose tasks are still out sleeps before it looks again: half its age so far, between
-   * the configured bounds, so short rounds are checked often and long ones rarely.
-   */
-  recheckDelay(job: Job): number {
-    const { STEP_RECHECK_MIN_MS: min, STEP_RECHECK_MAX_MS: max } = this.config;
-    return Math.min(max, Math.max(min, (Date.now() - job.timestamp) / 2));
+  private async dispatchFlow(step: CoordinatorStep, stepJobId: string, tasks: SubagentTask[]): Promise<void> {
+    this.dispatched.add(tasks);
+    // Once per step: added again, a flow would put a task that already failed for good back among its step's
+    // pending dependencies (BullMQ re-adds an existing child that is not completed), and the step would wait forever.
+    if (await this.coordinatorQueue.getJob(stepJobId)) return;
+    await this.flows.add({
+      name: step.step,
+      queueName: COORDINATOR_QUEUE,
+      data: step,
+      opts: this.stepOptions(stepJobId),
+      children: tasks.map((task) => ({ name: task.kind, queueName: SUBAGENT_QUEUE, data: task, opts: this.taskOptions(task.taskId) })),
+    });
   }
 
   async enqueueResume(runId: string, round: number, action: 'continue' | 'stop', answerVersion: number): Promise<void> {
@@ -160,7 +132,10 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     return job ? { job, state: await job.getState() } : { state: 'unknown' };
   }
 
-  /** Removes a cancelled run's waiting steps and the tasks not yet started; active ones finish unseen. */
+  /**
+   * Removes a cancelled run's waiting steps and the tasks not yet started; active ones finish unseen. A step
+   * still waiting on its tasks stays: once they are gone or done it runs, finds the run cancelled, and stops.
+   */
   async withdraw(queue: 'steps' | 'tasks', jobIds: string[]): Promise<void> {
     for (const jobId of jobIds) {
       try {

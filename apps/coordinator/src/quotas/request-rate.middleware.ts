@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { refuseUnavailable } from '../api/service-unavailable';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
@@ -20,7 +20,7 @@ export class RequestRateMiddleware implements NestMiddleware {
   private readonly keys: QuotaKeys;
 
   constructor(
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     this.counter = new WindowCounter(redis, 60_000);

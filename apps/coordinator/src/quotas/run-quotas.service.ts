@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import type { Principal } from '../auth/principal';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { TaskDispatcher } from '../queues/task-dispatcher';
@@ -49,7 +49,7 @@ export class RunQuotas {
   private readonly admitScript: LuaScript;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly dispatcher: TaskDispatcher,
   ) {

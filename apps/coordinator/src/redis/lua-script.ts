@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 
 /** A Lua script called with its keys and arguments. */
 export type LuaScript = (keys: string[], args: (string | number)[]) => Promise<unknown>;
@@ -7,7 +7,7 @@ export type LuaScript = (keys: string[], args: (string | number)[]) => Promise<u
  * Registers `lua` on the connection under `name`: ioredis then sends EVALSHA (the script's hash)
  * and falls back to EVAL once per server, instead of shipping the whole script on every call.
  */
-export function luaScript(redis: Redis, name: string, lua: string): LuaScript {
+export function luaScript(redis: RedisClient, name: string, lua: string): LuaScript {
   const commands = redis as unknown as Record<string, (...args: (string | number)[]) => Promise<unknown>>;
   if (typeof commands[name] !== 'function') redis.defineCommand(name, { lua });
   return (keys, args) => commands[name]!(keys.length, ...keys, ...args);

@@ -1,8 +1,7 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { RunKeys } from './run-keys';
-import { checkEvictionPolicy } from '@orrery/runtime';
+import { checkEvictionPolicy, connectRedis, type RedisClient } from '@orrery/runtime';
 
 export const REDIS = Symbol('REDIS');
 
@@ -16,7 +15,7 @@ export const REDIS = Symbol('REDIS');
       inject: [COORDINATOR_CONFIG],
       useFactory: (config: CoordinatorConfig) => {
         const logger = new Logger('Redis');
-        const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+        const redis = connectRedis(config, { maxRetriesPerRequest: 1 });
         redis.on('error', (err) => logger.warn(`redis: ${err.message}`));
         return redis;
       },
@@ -26,7 +25,7 @@ export const REDIS = Symbol('REDIS');
 })
 export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 

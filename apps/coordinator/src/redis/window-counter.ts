@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { type LuaScript, luaScript } from './lua-script';
 
 const COUNT_LUA = `
@@ -13,7 +13,7 @@ return {n, redis.call('PTTL', KEYS[1])}`;
 export class WindowCounter {
   private readonly count: LuaScript;
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly windowMs: number,
   ) {
     this.count = luaScript(redis, 'orreryWindowCount', COUNT_LUA);

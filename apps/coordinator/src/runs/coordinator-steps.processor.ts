@@ -1,11 +1,9 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { COORDINATOR_QUEUE, CoordinatorStepSchema } from '@orrery/protocol';
-import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig, loadCoordinatorConfig } from '../config/coordinator-config';
 import { ActiveJobs } from '@orrery/runtime';
-import { TasksPendingError } from '../queues/task-barrier';
-import { TaskDispatcher } from '../queues/task-dispatcher';
 import { RunNotFoundError, RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { FinalizeStep } from './steps/finalize.step';
@@ -32,7 +30,6 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     private readonly resumeStep: ResumeStep,
     private readonly store: RunStore,
     private readonly transitions: RunTransitions,
-    private readonly dispatcher: TaskDispatcher,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     super();
@@ -65,24 +62,19 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
   }
 
   process(job: Job, token?: string): Promise<void> {
-    return this.active.track(job, token, () => this.step(job, token));
+    return this.active.track(job, token, () => this.step(job));
   }
 
-  private async step(job: Job, token: string | undefined): Promise<void> {
+  private async step(job: Job): Promise<void> {
     const parsed = CoordinatorStepSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`invalid coordinator step: ${parsed.error.message}`);
     const step = parsed.data;
     try {
       if (step.step === 'plan') await this.planStep.run(step.runId);
-      else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0);
+      else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0, job);
       else if (step.step === 'resume') await this.resumeStep.run(await this.store.require(step.runId), step.round, step.action);
-      else await this.finalizeStep.run(step.runId, step.attempt ?? 0);
+      else await this.finalizeStep.run(step.runId, step.attempt ?? 0, job);
     } catch (err) {
-      // Its tasks are still out: back to sleep, without spending an attempt, until they settle or the timer.
-      if (err instanceof TasksPendingError) {
-        await job.moveToDelayed(Date.now() + this.dispatcher.recheckDelay(job), token);
-        throw new DelayedError();
-      }
       if (err instanceof RunNotFoundError) throw new UnrecoverableError(err.message);
       const attemptsLeft = (job.opts.attempts ?? 1) - job.attemptsMade - 1;
       this.logger.error(`run ${step.runId} step ${step.step}: ${(err as Error).stack ?? err}`);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import type { Principal } from '../auth/principal';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
@@ -12,7 +12,7 @@ import { REDIS } from '../redis/redis.module';
 @Injectable()
 export class RunIndex {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -28,13 +28,12 @@ export class RunIndex {
 
   async add(owner: string, runId: string, createdAtMs: number): Promise<void> {
     const horizon = createdAtMs - this.config.UNFINISHED_RUN_TTL_SECONDS * 1000;
-    const p = this.redis.pipeline();
-    for (const key of [this.all(), this.of(owner)]) p.zadd(key, createdAtMs, runId).zremrangebyscore(key, '-inf', horizon);
-    await p.exec();
+    // One pipeline per key: on a Cluster a pipeline's keys must share a slot, and these two do not.
+    await Promise.all([this.all(), this.of(owner)].map((key) => this.redis.pipeline().zadd(key, createdAtMs, runId).zremrangebyscore(key, '-inf', horizon).exec()));
   }
 
   async remove(owner: string, runId: string): Promise<void> {
-    await this.redis.pipeline().zrem(this.all(), runId).zrem(this.of(owner), runId).exec();
+    await Promise.all([this.redis.zrem(this.all(), runId), this.redis.zrem(this.of(owner), runId)]);
   }
 
   /** Run ids the principal may list, newest first, created before `beforeMs`. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Run, RunSchema } from '@orrery/protocol';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { createHash } from 'node:crypto';
 import { tokensOf } from '../budget/tokens-of';
 import { RunQuotas } from '../quotas/run-quotas.service';
@@ -35,7 +35,7 @@ export class RunStore {
   private readonly compareAndSet: LuaScript;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     readonly keys: RunKeys,
     private readonly quotas: RunQuotas,
@@ -58,10 +58,12 @@ export class RunStore {
     return raw ? { run: RunSchema.parse(JSON.parse(raw)), raw } : undefined;
   }
 
-  /** Several runs in one round trip, in order; undefined where a run is gone. */
+  /**
+   * Several runs, in order; undefined where a run is gone. One GET each, sent together: each run's keys sit in a
+   * cluster slot of their own, where one MGET cannot span them.
+   */
   async getMany(runIds: string[]): Promise<(Run | undefined)[]> {
-    if (!runIds.length) return [];
-    const raws = await this.redis.mget(...runIds.map((id) => this.keys.run(id)));
+    const raws = await Promise.all(runIds.map((id) => this.redis.get(this.keys.run(id))));
     return raws.map((raw) => (raw ? RunSchema.parse(JSON.parse(raw)) : undefined));
   }
 

@@ -13,7 +13,7 @@ import {
   type Source,
   TERMINAL_RUN_STATUSES,
 } from '@orrery/protocol';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@orrery/runtime';
 import { randomUUID } from 'node:crypto';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { evidenceOf } from '../coverage/round-figures';
@@ -59,7 +59,7 @@ export class RunsService {
     private readonly engines: EngineFactory,
     private readonly ledger: LedgerStore,
     private readonly ingest: CorpusIngest,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 

@@ -47,8 +47,7 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
 
   /**
    * A search result is checked and merged as soon as it lands, so the ledger and the run's progress are
-   * live; its round step checks it again (idempotently) before it decides anything. The last task a step
-   * waits on wakes the step.
+   * live; its round step, the flow's parent, checks it again (idempotently) before it decides anything.
    */
   @OnQueueEvent('completed')
   async onCompleted({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }): Promise<void> {
@@ -67,17 +66,5 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
     } catch (err) {
       this.logger.warn(`early check of ${jobId}: ${(err as Error).message}`);
     }
-    await this.wakeStepOf(jobId);
-  }
-
-  /** A task failed for good (BullMQ's `failed` event comes only once no attempt is left). */
-  @OnQueueEvent('failed')
-  async onFailed({ jobId }: { jobId: string }): Promise<void> {
-    await this.wakeStepOf(jobId);
-  }
-
-  private async wakeStepOf(taskId: string): Promise<void> {
-    const step = this.dispatched.settled(taskId);
-    if (step) await this.dispatcher.wake(step).catch((err: Error) => this.logger.warn(`waking ${step}: ${err.message}`));
   }
 }

@@ -1,10 +1,11 @@
+import { checkRedisLocation, redisLocationFields } from '@orrery/runtime';
 import { z } from 'zod';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
 /** Every setting of a subagent worker process, validated at startup. */
 export const SubagentConfigSchema = z.object({
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  ...redisLocationFields,
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
   SUBAGENT_CONCURRENCY: int(4, 1),
   /** Global rate limit across all worker processes: at most MAX tasks per DURATION_MS (0 = off). */
@@ -26,7 +27,7 @@ export const SubagentConfigSchema = z.object({
   SHUTDOWN_GRACE_MS: int(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */
   STRICT_REDIS: z.enum(['0', '1']).default('0'),
-});
+}).superRefine(checkRedisLocation);
 export type SubagentConfig = z.infer<typeof SubagentConfigSchema>;
 
 export const SUBAGENT_CONFIG = Symbol('SUBAGENT_CONFIG');

@@ -2,8 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { openPassageStore, type PassageStore } from '@orrery/engines';
 import { INGEST_QUEUE } from '@orrery/protocol';
-import { IngestState } from '@orrery/runtime';
-import { Redis } from 'ioredis';
+import { connectRedis, IngestState, type RedisClient } from '@orrery/runtime';
 import { loadSubagentConfig } from '../config/subagent-config';
 import { IngestProcessor } from './ingest.processor';
 import { INGEST_STATE, PASSAGE_STORE } from './ingest.tokens';
@@ -18,19 +17,19 @@ const STATE_REDIS = Symbol('INGEST_STATE_REDIS');
     {
       provide: STATE_REDIS,
       useFactory: () => {
-        const redis = new Redis(loadSubagentConfig().REDIS_URL, { maxRetriesPerRequest: 3, connectionName: 'orrery-ingest-state' });
+        const redis = connectRedis(loadSubagentConfig(), { maxRetriesPerRequest: 3, connectionName: 'orrery-ingest-state' });
         redis.on('error', (err) => new Logger('IngestState').warn(`redis: ${err.message}`));
         return redis;
       },
     },
-    { provide: INGEST_STATE, inject: [STATE_REDIS], useFactory: (redis: Redis) => new IngestState(redis, loadSubagentConfig().QUEUE_PREFIX) },
+    { provide: INGEST_STATE, inject: [STATE_REDIS], useFactory: (redis: RedisClient) => new IngestState(redis, loadSubagentConfig().QUEUE_PREFIX) },
     IngestProcessor,
   ],
 })
 export class IngestModule implements OnApplicationShutdown {
   constructor(
     @Inject(PASSAGE_STORE) private readonly store: PassageStore,
-    @Inject(STATE_REDIS) private readonly redis: Redis,
+    @Inject(STATE_REDIS) private readonly redis: RedisClient,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {

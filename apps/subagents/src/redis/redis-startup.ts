@@ -2,9 +2,8 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { SUBAGENT_QUEUE } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { checkEvictionPolicy } from '@orrery/runtime';
+import { checkEvictionPolicy, connectRedis } from '@orrery/runtime';
 
 /** At startup: an error listener on the worker process's queue handle, and the Redis eviction-policy check. */
 @Injectable()
@@ -17,7 +16,7 @@ export class RedisStartup implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const config = loadSubagentConfig();
-    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectionName: 'orrery-startup-check' });
+    const redis = connectRedis(config, { maxRetriesPerRequest: 1, connectionName: 'orrery-startup-check' });
     redis.on('error', () => undefined);
     try {
       await checkEvictionPolicy(redis, config.STRICT_REDIS === '1', this.logger);

@@ -3,10 +3,9 @@ import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap, ty
 import { clipText, EngineFactory, type ProgressUpdate, stepJudgeSettingsFromEnv } from '@orrery/engines';
 import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { ActiveJobs, FleetRequestGate, JudgeSwitch } from '@orrery/runtime';
+import { ActiveJobs, connectRedis, FleetRequestGate, JudgeSwitch } from '@orrery/runtime';
 import { ProgressGate } from './progress-gate';
 import { rateLimitedFor, toJobError } from './task-errors';
 
@@ -30,7 +29,7 @@ const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
 export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(SubagentTasksProcessor.name);
   private readonly active = new ActiveJobs();
-  private readonly gateRedis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectionName: `orrery-gate:${workerName}`, lazyConnect: true });
+  private readonly gateRedis = connectRedis(config, { maxRetriesPerRequest: 1, connectionName: `orrery-gate:${workerName}`, lazyConnect: true });
   constructor(
     private readonly engines: EngineFactory,
     @InjectQueue(SUBAGENT_QUEUE) private readonly queue: Queue,

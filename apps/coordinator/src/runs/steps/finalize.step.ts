@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema } from '@orrery/protocol';
-import type { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
+import type { RedisClient } from '@orrery/runtime';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { DecisionLogService } from '../../events/decision-log.service';
@@ -9,7 +10,7 @@ import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
 import { MetricsService } from '../../metrics/metrics.service';
 import { jobIds, roundOfTask } from '../../queues/job-ids';
-import { TaskBarrier } from '../../queues/task-barrier';
+import { StepChildren } from '../../queues/step-children';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { verdictOnReport } from '../../verdicts/verdict-on-report';
 import { REDIS } from '../../redis/redis.module';
@@ -30,19 +31,22 @@ export class FinalizeStep {
     private readonly events: RunEventsService,
     private readonly transitions: RunTransitions,
     private readonly metrics: MetricsService,
-    private readonly barrier: TaskBarrier,
+    private readonly children: StepChildren,
     private readonly dispatcher: TaskDispatcher,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  /** `attempt` 0 checks the writer's first draft, 1 its corrected draft. */
-  async run(runId: string, attempt = 0): Promise<void> {
+  /** The parent of the writer's task: `attempt` 0 checks its first draft, 1 its corrected draft. */
+  async run(runId: string, attempt: number, job: Job): Promise<void> {
     let run = await this.store.require(runId);
     // Re-delivered after a crash between ending the run and announcing it: finish() is idempotent and writes what is missing.
     if (run.status === 'done') await this.transitions.finish(runId, 'done');
     if (run.status !== 'synthesizing') return;
-    const settled = (await this.barrier.require([jobIds.write(runId, attempt)])).completed;
+    const outcomes = await this.children.outcomes(job, [jobIds.write(runId, attempt)]);
+    // Delivered outside its flow while the writer works: the flow's own parent runs once it is done.
+    if (!outcomes) return;
+    const settled = outcomes.completed;
     const values = settled.map((t) => t.value);
     const parsed = values.length ? SynthesizeResultSchema.safeParse(typeof values[0] === 'string' ? JSON.parse(values[0]) : values[0]) : undefined;
     let written: SynthesizeResult;
@@ -51,7 +55,7 @@ export class FinalizeStep {
       await logReportedDecisions(this.decisions, runId, draft.taskId, roundOfTask(draft.taskId), draft.decisions);
       const findings = await this.ledger.findings(runId);
       const check = verdictOnReport(draft, { findings, sources: await this.ledger.sources(runId) }, attempt);
-      const original = SynthesizeTaskSchema.safeParse(settled[0]?.job.data);
+      const original = SynthesizeTaskSchema.safeParse(settled[0]?.job?.data);
       const retry = check.verdict === 'retry' && original.success ? { ...original.data, taskId: jobIds.write(runId, attempt + 1), context: { ...original.data.context, correction: check.correction! } } : undefined;
       run = await this.store.mutate(runId, (r) => {
         // Keyed by attempt, so a re-delivered step counts the draft (and dispatches its retry) once.

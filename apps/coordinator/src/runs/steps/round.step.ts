@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Finding, type Round, type Run, SearchTaskSchema } from '@orrery/protocol';
+import type { Job } from 'bullmq';
 import { reserve, settle } from '../../budget';
 import { type RoundFigures, roundFigures } from '../../coverage/round-figures';
 import { DecisionLogService } from '../../events/decision-log.service';
@@ -8,7 +9,7 @@ import { LedgerStore } from '../../ledger/ledger.store';
 import { ResultCheckService, type TaskOutcome, ZERO_USAGE } from '../../ledger/result-check.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { attemptOfTask } from '../../queues/job-ids';
-import { TaskBarrier } from '../../queues/task-barrier';
+import { StepChildren } from '../../queues/step-children';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { taskBudget } from '../../planning/task-builder';
 import { RunStore } from '../run-store';
@@ -30,7 +31,7 @@ const reservationOf = (round: number, taskId: string) => {
 };
 
 /**
- * Runs when a round's tasks are all done (or failed after their retries): give each result a verdict,
+ * Runs when a round's tasks are all done (or failed after their retries): it is their flow's parent. Give each result a verdict,
  * merge what passes into the ledger, re-dispatch what deserves a retry, then measure and decide.
  */
 @Injectable()
@@ -42,21 +43,23 @@ export class RoundStep {
     private readonly decisions: DecisionLogService,
     private readonly events: RunEventsService,
     private readonly dispatcher: TaskDispatcher,
-    private readonly barrier: TaskBarrier,
+    private readonly children: StepChildren,
     private readonly decision: RoundDecision,
     private readonly pending: PendingDispatch,
     private readonly metrics: MetricsService,
   ) {}
 
-  /** `retry` 0 waits on the round's first tasks, N on its N-th retries (the tasks of attempt N). */
-  async run(runId: string, round: number, retry = 0): Promise<void> {
+  /** `retry` 0 is the parent of the round's first tasks, N of its N-th retries (the tasks of attempt N). */
+  async run(runId: string, round: number, retry: number, job: Job): Promise<void> {
     let run = await this.store.require(runId);
     const rec = run.rounds.find((r) => r.n === round);
     // Re-delivered after a crash between the round's write and its events: write what is missing (keyed, so once).
     if (rec?.status === 'completed') await this.reannounce(run, rec);
     if (run.status !== 'researching' || !run.plan || !rec || rec.status === 'completed') return this.pending.dispatch(run);
 
-    const outcomes = await this.collect(run, round, rec.taskIds.filter((t) => attemptOfTask(t) === retry));
+    const outcomes = await this.collect(run, round, job, rec.taskIds.filter((t) => attemptOfTask(t) === retry));
+    // A step delivered outside its flow while the tasks are out: the flow's own parent runs once they settle.
+    if (!outcomes) return;
     const retries = outcomes.flatMap((o) => (o.retry ? [o.retry] : []));
     const estimate = this.pending.taskEstimate(run);
     run = await this.store.mutate(runId, (r) => {
@@ -114,14 +117,15 @@ export class RoundStep {
     await this.complete(run, round);
   }
 
-  /** Verdicts and merges for every task this step waits on (TasksPendingError while any is out); idempotent per task id. */
-  private async collect(run: Run, round: number, taskIds: string[]): Promise<TaskOutcome[]> {
-    const settled = await this.barrier.require(taskIds);
+  /** Verdicts and merges for every task of this step (undefined while any is out); idempotent per task id. */
+  private async collect(run: Run, round: number, step: Job, taskIds: string[]): Promise<TaskOutcome[] | undefined> {
+    const settled = await this.children.outcomes(step, taskIds);
+    if (!settled) return undefined;
     const outcomes: TaskOutcome[] = await Promise.all(
       settled.completed.map(async ({ taskId, value, job }): Promise<TaskOutcome> => {
-        if (job.processedOn && job.finishedOn) this.metrics.taskDuration('search', (job.finishedOn - job.processedOn) / 1000);
-        const task = SearchTaskSchema.safeParse(job.data);
-        if (!task.success) return { taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error: 'the task payload is invalid; result not checked' };
+        if (job?.processedOn && job.finishedOn) this.metrics.taskDuration('search', (job.finishedOn - job.processedOn) / 1000);
+        const task = SearchTaskSchema.safeParse(job?.data);
+        if (!task.success) return { taskId, ok: false, returned: 0, newFindings: 0, newSources: 0, usage: ZERO_USAGE, error: job ? 'the task payload is invalid; result not checked' : 'the task job is gone (beyond JOB_RETENTION_COUNT); its result was not checked' };
         return this.results.check(run.id, round, task.data, value, run.stateVersion);
       }),
     );
