@@ -1,4 +1,4 @@
-import type { Finding, ReportSection, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask, TaskBudget, TokenUsage } from '@orrery/protocol';
+import { type Finding, quoteOccursIn, type ReportSection, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
@@ -414,7 +414,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const quoteIssue = (f: FindingsDraft['findings'][number], i: number): string | undefined => {
       const src = byId.get(f.sourceId);
       if (!src) return `findings.${i}.sourceId: "${f.sourceId}" is not one of the given sources`;
-      if (!src.text.includes(f.quote)) return `findings.${i}.quote: not a verbatim substring of source "${f.sourceId}"`;
+      if (!quoteOccursIn(f.quote, src.text)) return `findings.${i}.quote: not a verbatim substring of source "${f.sourceId}"`;
       return undefined;
     };
     const notes = loop.finalText ? `\nThe researcher's notes (untrusted, may be incomplete):\n${untrustedData('notes', clipText(r.text(loop.finalText), 8000))}` : '';

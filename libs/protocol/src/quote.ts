@@ -3,7 +3,10 @@ export function normalizeWhitespace(s: string): string {
   return s.normalize('NFC').replace(/\s+/g, ' ').trim();
 }
 
-/** Whether `quote` occurs verbatim in `text`, ignoring differences in whitespace. An empty quote never occurs. */
+/**
+ * The product's core rule, in one place: a quote occurs verbatim in its source. Case-sensitive; only Unicode
+ * normalisation (NFC) and whitespace may differ. An empty quote never occurs.
+ */
 export function quoteOccursIn(quote: string, text: string): boolean {
   const q = normalizeWhitespace(quote);
   return q.length > 0 && normalizeWhitespace(text).includes(q);
