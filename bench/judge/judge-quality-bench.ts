@@ -13,12 +13,8 @@
  * (trained on each half, scored on the other) and on all topics (trained and scored on all).
  * --labels writes the labelled decision records (the L0 decision log of every point) for `npm run train:judge`.
  */
-import { decideWithLevels } from '@orrery/coordinator/dist/judge/decide-with-levels';
+import { decideWithLevels, type JudgeSignal, type JudgeVerdict, l0Judge, L1_FEATURES, L1_MODEL, l1Features, l1Judge, type L1Model } from '@orrery/decisions';
 import { verdictToDecision } from '@orrery/coordinator/dist/judge/decision-record';
-import type { JudgeSignal, JudgeVerdict } from '@orrery/coordinator/dist/judge/judge-types';
-import { l0Judge } from '@orrery/coordinator/dist/judge/l0-judge';
-import { L1_FEATURES, l1Features, l1Judge, type L1Model } from '@orrery/coordinator/dist/judge/l1-model';
-import { L1_MODEL } from '@orrery/coordinator/dist/judge/l1-weights';
 import { readFlags } from '../support/flags';
 import type { ReplayTopic } from './judge-replay';
 import { writeLabelledDecisions, type LabelledDecision } from './labelled-decision';

@@ -1,5 +1,5 @@
 import { foldsOf } from '../coverage/kfold-eval';
-import { l1Features, type L1Model } from '@orrery/coordinator/dist/judge/l1-model';
+import { l1Features, type L1Model } from '@orrery/decisions';
 import { DEFAULT_FIT, fitLogistic, type FitOptions } from './logistic-fit';
 import type { LabelledDecision } from './labelled-decision';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { l1Features, l1StopProbability } from '../../apps/coordinator/src/judge/l1-model';
+import { l1Features, l1StopProbability } from '@orrery/decisions';
 import { readLabelledDecisions, writeLabelledDecisions, type LabelledDecision } from '../../bench/judge/labelled-decision';
 import { fitLogistic } from '../../bench/judge/logistic-fit';
 import { labelRounds, scorePolicy, stopScores } from '../../bench/judge/oracle';

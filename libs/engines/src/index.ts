@@ -7,7 +7,5 @@ export * from './corpus';
 export * from './question';
 export * from './engine-config';
 export * from './engine-factory';
-export * from './step-judge';
 export * from './store';
 export * from './ingest';
-export * from './with-timeout';

@@ -17,3 +17,4 @@ export * from './run-view';
 export * from './mcp-tools';
 export * from './ingest';
 export * from './quote';
+export * from './clip-text';

@@ -3,9 +3,8 @@ import type { Run } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import type { CoordinatorConfig } from '../config/coordinator-config';
 import type { DecisionLogService } from '../events/decision-log.service';
-import type { JudgeInput } from './judge-types';
+import { EMPTY_SIGNAL_HISTORY, type JudgeInput } from '@orrery/decisions';
 import { RoundJudgeService } from './round-judge.service';
-import { EMPTY_SIGNAL_HISTORY } from './signal-history';
 
 /** L0 is unsure on this input (middling novelty and coverage), so the judge model is asked. */
 const input: JudgeInput = {
@@ -44,7 +43,8 @@ describe('RoundJudgeService', () => {
 
   it('counts the tokens of an answer it did not act on (the model unsure too)', async () => {
     const d = await service(async () => ({ signal: 'pivot', confidence: 0.2, reason: 'unsure', usage })).decide(run, input, true);
-    expect(d.outcome).toBe('needs_review');
+    expect(d.outcome).toBe('act');
+    expect(d.verdict).toMatchObject({ signal: 'continue', signals: { l2Unsure: true } });
     expect(d.usage).toEqual(usage);
   });
 

@@ -5,9 +5,7 @@ import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import type { RoundFigures } from '../coverage/round-figures';
 import { DecisionLogService } from '../events/decision-log.service';
-import { type L2Judge, type LeveledDecision, decideWithLevels } from './decide-with-levels';
-import { idleRoundsFromRounds } from './idle-rounds';
-import type { JudgeInput, JudgeVerdict } from './judge-types';
+import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type JudgeVerdict, type L2Judge, type LeveledDecision, type ModelVerdict } from '@orrery/decisions';
 
 /** What the judge model offers, when the run's engine has one (the Claude engine does). */
 interface ModelJudge {
@@ -88,7 +86,7 @@ export class RoundJudgeService {
     return usage ? { ...decision, usage } : decision;
   }
 
-  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<{ verdict: JudgeVerdict; usage?: TokenUsage; raw?: string }> {
+  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<{ verdict: ModelVerdict; usage?: TokenUsage; raw?: string }> {
     const h = input.history;
     const v = await engine.judgeVerdict({
       goal: input.goal,
@@ -103,7 +101,7 @@ export class RoundJudgeService {
       abortSignal: signal,
     });
     const { usage, raw, ...verdict } = v;
-    return { verdict: { ...verdict, level: 'L2', stateVersion: input.stateVersion, signals: { model: true } }, ...(usage ? { usage } : {}), ...(raw !== undefined ? { raw } : {}) };
+    return { verdict, ...(usage ? { usage } : {}), ...(raw !== undefined ? { raw } : {}) };
   }
 }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { clipText, type StepJudgeInput, type StepJudgeVerdict } from '@orrery/engines';
+import type { StepJudgeInput, StepJudgeVerdict } from '@orrery/decisions';
+import { clipText } from '@orrery/engines';
 import type { Decision } from '@orrery/protocol';
 import type { Redis } from 'ioredis';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';

@@ -24,7 +24,7 @@ const unsure = { goal: 'g', step: 3, state_summary: 's', recent_actions: ['look'
 
 describe('the judge tool', () => {
   it('asks the model only when the rules are unsure, and logs every call with its latency', async () => {
-    const model = vi.fn<StepJudgeModel>(async () => ({ signal: 'stop', confidence: 0.8, reasons: ['done'] }));
+    const model = vi.fn<StepJudgeModel>(async () => ({ signal: 'stop', confidence: 0.8, reason: 'done' }));
     const t = await judgeClient({ judge: 'on', model });
     expect(await t.judge({ goal: 'g', step: 5, max_steps: 5, state_summary: 's' })).toMatchObject({ signal: 'stop', level: 'L0' });
     expect(model).not.toHaveBeenCalled();

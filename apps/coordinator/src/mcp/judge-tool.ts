@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { clipText, type EngineFactory, type JudgeInput as ModelJudgeInput, judgeStep, type StepJudgeInput, type StepJudgeModel } from '@orrery/engines';
+import { judgeStep, type StepJudgeInput, type StepJudgeModel } from '@orrery/decisions';
+import { clipText, type EngineFactory, type JudgeInput as ModelJudgeInput } from '@orrery/engines';
 import { type JudgeToolInput, JudgeToolInputSchema } from '@orrery/protocol';
 import type { Principal } from '../auth/principal';
 import type { CoordinatorConfig } from '../config/coordinator-config';
@@ -46,7 +47,7 @@ export function stepJudgeModelOf(engines: EngineFactory): StepJudgeModel | undef
       signalHistory: { pivots },
       abortSignal: signal,
     });
-    return { signal: v.signal, confidence: v.confidence, reasons: [v.reason] };
+    return { signal: v.signal, confidence: v.confidence, reason: v.reason };
   };
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { createMcpHandler, type McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
-import { EngineFactory, type StepJudgeModel } from '@orrery/engines';
+import type { StepJudgeModel } from '@orrery/decisions';
+import { EngineFactory } from '@orrery/engines';
 import type { Principal } from '../auth/principal';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { RunStreamsService } from '../events/run-streams.service';

@@ -1,6 +1,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { clipText, EngineFactory, type ProgressUpdate, stepJudgeSettingsFromEnv } from '@orrery/engines';
+import { stepJudgeSettingsFromEnv } from '@orrery/decisions';
+import { clipText, EngineFactory, type ProgressUpdate } from '@orrery/engines';
 import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -47,7 +48,7 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
     this.engines.useRequestGate(new FleetRequestGate(this.gateRedis, config.QUEUE_PREFIX, { onPause: (ms) => this.queue.rateLimit(ms) }));
     // The deployment's judge switch, read before every model judgement inside a task: an admin's flip reaches tasks already running.
     const judgeSwitch = new JudgeSwitch(this.gateRedis, config.QUEUE_PREFIX);
-    this.engines.useJudgeSwitch({ timeoutMs: judgeSettings.timeoutMs, enabled: async () => judgeSettings.judgeEnabled && (await judgeSwitch.enabled()) });
+    this.engines.useJudgeSwitch({ timeoutMs: judgeSettings.timeoutMs, enabled: () => judgeSwitch.modelJudging(judgeSettings.judgeEnabled) });
   }
 
   async onApplicationShutdown(): Promise<void> {

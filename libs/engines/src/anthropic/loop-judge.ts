@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { EngineDecision } from '../engine';
-import { judgeStep, STEP_ESCALATE_BELOW, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '../step-judge';
+import { judgeStep, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '@orrery/decisions';
 import type { LoopStep, StepVerdict } from './agent-loop';
 import { clipText } from '../hygiene/clip-text';
 
@@ -103,7 +103,7 @@ export class LoopJudge {
         const v = await judgeStep(input, { model, timeoutMs: this.o.timeoutMs, escalate: 'always' });
         judged.push({ verdict: v, mode: 'sync' });
         this.log(v, 'sync', n, { latencyMs: Math.round(performance.now() - t0), ...(forced ? { forcedBy: 'two async pivots' } : {}) });
-      } else if (judged[0]!.verdict.confidence < STEP_ESCALATE_BELOW) {
+      } else if (judged[0]!.verdict.route === 'escalate') {
         // Between the scheduled checks the model is asked only where the rules are unsure, without holding the loop.
         this.issueAsync(input, model);
       }

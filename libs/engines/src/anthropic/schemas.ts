@@ -40,12 +40,8 @@ export const RefinementDraftSchema = z.object({
 });
 export type RefinementDraft = z.infer<typeof RefinementDraftSchema>;
 
-export const JudgeVerdictSchema = z.object({
-  signal: z.enum(['continue', 'stop', 'pivot']),
-  confidence: z.number().min(0).max(1),
-  reason: z.string().min(1).max(1000),
-});
-export type JudgeVerdict = z.infer<typeof JudgeVerdictSchema>;
+/** A judge model's answer: the decision kernel's one verdict schema. */
+export { ModelVerdictSchema as JudgeVerdictSchema, type ModelVerdict as JudgeVerdict } from '@orrery/decisions';
 
 export const FindingsDraftSchema = z.object({
   findings: z

@@ -2,7 +2,7 @@ import { type Finding, quoteOccursIn, type ReportSection, type SearchResult, typ
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
-import type { StepJudgeModel } from '../step-judge';
+import type { StepJudgeModel } from '@orrery/decisions';
 import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
 import { LoopJudge } from './loop-judge';
 import { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
@@ -316,7 +316,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       addUsage(usage, res.usage);
       addUsage(judgeSpent, res.usage);
       replies.set(input.stateVersion ?? input.step, res.raw);
-      return { signal: res.value.signal, confidence: res.value.confidence, reasons: [res.value.reason] };
+      return res.value;
     };
     return new LoopJudge({
       goal,

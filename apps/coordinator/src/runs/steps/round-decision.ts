@@ -7,7 +7,7 @@ import type { RoundFigures } from '../../coverage/round-figures';
 import { effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { DeploymentJudgeSwitch } from '../../judge/deployment-judge-switch';
-import { buildReviewSummary } from '../../judge/review-summary';
+import { buildReviewSummary } from '@orrery/decisions';
 import { type JudgedDecision, RoundJudgeService } from '../../judge/round-judge.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { nextMove, type PolicyGaps, type PolicyInput, type PolicyVerdict } from '../../policy/next-move';
@@ -60,7 +60,7 @@ export class RoundDecision {
       const move = nextMove(input);
       if (move.kind === 'ask-judge') {
         // Read at every decision: an admin's flip reaches running runs on their next round.
-        judged = await this.judge.decide(run, judgeInput, run.judgeEnabled && (await this.judgeSwitch.enabled()));
+        judged = await this.judge.decide(run, judgeInput, await this.judgeSwitch.modelJudging(run.judgeEnabled));
         this.metrics.judgeVerdict(judged.verdict.signal, judged.verdict.level);
         input.verdict = { by: 'judge', outcome: judged.outcome, verdict: judged.verdict, input: judgeInput };
         continue;

@@ -1,4 +1,4 @@
-import { ACT_ABOVE, ESCALATE_BELOW } from './judge-thresholds';
+import { ACT_ABOVE, ESCALATE_BELOW } from './thresholds';
 
 export type ConfidenceRoute = 'act' | 'act-and-flag' | 'escalate';
 

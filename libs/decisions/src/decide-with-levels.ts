@@ -1,20 +1,20 @@
-import { CONFIDENCE, DEFAULT_L2_TIMEOUT_MS, ESCALATE_BELOW, L1_ACT_AT } from './judge-thresholds';
+import { CONFIDENCE, DEFAULT_JUDGE_TIMEOUT_MS, ESCALATE_BELOW, L1_ACT_AT, UNSURE_L2_IN_ROW_FOR_REVIEW } from './thresholds';
 import type { JudgeInput, JudgeVerdict } from './judge-types';
 import { judgeOffVerdict } from './judge-off';
 import { l0Rules } from './l0-judge';
 import { l1Judge, type L1Model } from './l1-model';
 import { L1_MODEL } from './l1-weights';
 import { buildReviewSummary, type ReviewSummary } from './review-summary';
-import { routeByConfidence, type ConfidenceRoute } from './route-by-confidence';
-import { isJudgeVerdict } from './verdict-contract';
-import { shortError, withTimeout } from '@orrery/engines';
+import { routeByConfidence, type ConfidenceRoute } from './ladder';
+import { type ModelVerdict, ModelVerdictSchema } from './model-verdict';
+import { shortError, withTimeout } from './with-timeout';
 
-/** An L2 judge (a model). It must echo `input.stateVersion`; it may honour the abort signal. */
-export type L2Judge = (input: JudgeInput, ctx: { signal: AbortSignal }) => Promise<JudgeVerdict>;
+/** An L2 judge (a model): its answer must parse as ModelVerdictSchema. It may honour the abort signal. */
+export type L2Judge = (input: JudgeInput, ctx: { signal: AbortSignal }) => Promise<ModelVerdict>;
 
 export interface DecideOptions {
   l2?: L2Judge;
-  /** Deadline for the L2 call; DEFAULT_L2_TIMEOUT_MS (3000) when absent. */
+  /** Deadline for the L2 call; DEFAULT_JUDGE_TIMEOUT_MS (3000) when absent. */
   timeoutMs?: number;
   /** false = JUDGE=off: rules only, conservative defaults, never L1 or L2. */
   judgeEnabled: boolean;
@@ -31,6 +31,7 @@ export type DecisionFlag =
   | 'l2-timeout'
   | 'l2-error'
   | 'l2-invalid'
+  | 'l2-unsure'
   | 'needs-review';
 
 export interface LeveledDecision {
@@ -55,7 +56,8 @@ export interface LeveledDecision {
  * 3. otherwise L1 (local, microseconds); its confidence >= L1_ACT_AT → act on it (flagged when <= 0.8);
  * 4. L1 unsure and L0 >= 0.5 → act on L0, flagged (as without L1);
  * 5. L0 < 0.5 and an L2 is given → L2 with a timeout. Timeout/error/contract breach → `continue`
- *    (confidence 0.5, flagged). If a valid L2 verdict is also unsure (< 0.5) → L3;
+ *    (confidence 0.5, flagged). A valid L2 verdict that is also unsure (< 0.5) is not acted on: the first in a
+ *    row counts as `continue` (flagged `l2-unsure`, counted in the history), the second in a row goes to a person (L3);
  * 6. L0 < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
  *    than one more round, seed 000 §6.3), flagged.
  */
@@ -90,7 +92,7 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
   }
 
   const l2 = opts.l2;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_L2_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
   const res = await withTimeout((signal) => l2(input, { signal }), timeoutMs);
   if (res.status !== 'ok') {
     const flag = res.status === 'timeout' ? 'l2-timeout' : 'l2-error';
@@ -99,14 +101,20 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
     trail.push(v);
     return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [...l1Flags, flag, 'act-and-flag'], trail, l2Ms: res.ms };
   }
-  if (!isJudgeVerdict(res.value) || res.value.stateVersion !== input.stateVersion) {
-    const v = l2Fallback(input, 'L2 verdict broke the output contract (shape or stateVersion)', 'l2-invalid');
+  const parsed = ModelVerdictSchema.safeParse(res.value);
+  if (!parsed.success) {
+    const v = l2Fallback(input, 'L2 verdict broke the output contract', 'l2-invalid');
     trail.push(v);
     return { outcome: 'act', verdict: v, route: routeByConfidence(v.confidence), flags: [...l1Flags, 'l2-invalid', 'act-and-flag'], trail, l2Ms: res.ms };
   }
-  const second: JudgeVerdict = { ...res.value, level: 'L2' };
+  const second: JudgeVerdict = { ...parsed.data, level: 'L2', stateVersion: input.stateVersion, signals: { model: true } };
   trail.push(second);
-  if (second.confidence < ESCALATE_BELOW) return { ...review(input, 'judge-unsure', second, trail, l1Flags), l2Ms: res.ms };
+  if (second.confidence < ESCALATE_BELOW) {
+    if ((input.history.unsureInRow ?? 0) + 1 >= UNSURE_L2_IN_ROW_FOR_REVIEW) return { ...review(input, 'judge-unsure', second, trail, l1Flags), l2Ms: res.ms };
+    const v: JudgeVerdict = { ...fallbackContinue(second, `L2 unsure (${second.signal} at ${second.confidence}): not acted on → continue`), signals: { ...second.signals, proposedSignal: second.signal, l2Unsure: true } };
+    trail.push(v);
+    return { outcome: 'act', verdict: v, route: 'escalate', flags: [...l1Flags, 'l2-unsure', 'low-confidence-fallback'], trail, l2Ms: res.ms };
+  }
   const route2 = routeByConfidence(second.confidence);
   return { outcome: 'act', verdict: second, route: route2, flags: [...l1Flags, ...(route2 === 'act' ? [] : (['act-and-flag'] as const))], trail, l2Ms: res.ms };
 }
@@ -135,7 +143,7 @@ function fallbackContinue(v: JudgeVerdict, reason: string): JudgeVerdict {
 function l2Fallback(input: JudgeInput, why: string, flag: DecisionFlag): JudgeVerdict {
   return {
     signal: 'continue',
-    confidence: CONFIDENCE.l2Fallback,
+    confidence: CONFIDENCE.modelFallback,
     reason: `${why}: counts as continue`,
     level: 'L2',
     stateVersion: input.stateVersion,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeByConfidence } from './route-by-confidence';
+import { routeByConfidence } from './ladder';
 
 describe('routeByConfidence', () => {
   it.each([

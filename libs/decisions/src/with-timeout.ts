@@ -1,4 +1,4 @@
-import { clipText } from './hygiene/clip-text';
+import { clipText } from '@orrery/protocol';
 
 export type TimedResult<T> =
   | { status: 'ok'; value: T; ms: number }

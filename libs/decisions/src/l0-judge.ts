@@ -1,14 +1,14 @@
-import { budgetCall } from '../budget/budget-thresholds';
+import { budgetCall } from './thresholds';
 import {
   CONFIDENCE,
   CONFIDENCE_TASKS_FAILING,
   FAILED_SHARE_HIGH,
-  IDLE_ROUNDS_THRESHOLD,
+  IDLE_THRESHOLD,
   NOVELTY_HEALTHY,
   NOVELTY_LOW,
   NOVELTY_VERY_LOW,
   WRAP_UP_FRACTION,
-} from './judge-thresholds';
+} from './thresholds';
 import type { BudgetLeft, JudgeInput, JudgeSignal, JudgeSignalValue, JudgeVerdict } from './judge-types';
 import { idleRoundsOf } from './idle-rounds';
 import { applyPivotGuards } from './pivot-guard';
@@ -50,7 +50,7 @@ export function tightestBudget(left: BudgetLeft): { dimension: keyof BudgetLeft;
  *  2. budget-wrap-up: tightest budget fraction < WRAP_UP_FRACTION (0.15) → stop (0.92): synthesize, list gaps
  *  3. coverage >= target: novelty < NOVELTY_LOW (0.15) → stop "saturated" (0.9); else continue (0.65)
  *  4. tasks-failing: failed/dispatched >= FAILED_SHARE_HIGH (0.5) → continue (0.4, escalates): not a content signal
- *  5. below target, idle rounds >= IDLE_ROUNDS_THRESHOLD (3) → pivot "dead-end" (0.85);
+ *  5. below target, idle rounds >= IDLE_THRESHOLD (3) → pivot "dead-end" (0.85);
  *     novelty < NOVELTY_VERY_LOW (0.05) → pivot "low-novelty" (0.7)
  *  6. novelty >= NOVELTY_HEALTHY (0.3) with >= 1 new finding → continue "healthy-yield" (0.9)
  *  7. otherwise → continue "ambiguous", confidence interpolated 0.35..0.7 over novelty [0.05, 0.3)
@@ -97,7 +97,7 @@ export function l0Rules(input: JudgeInput): JudgeVerdict {
     confidence = CONFIDENCE_TASKS_FAILING;
     rule = 'tasks-failing';
     reason = `${lastActions.tasksFailed}/${lastActions.tasksDispatched} tasks failed: yield says nothing about the topic`;
-  } else if (idle >= IDLE_ROUNDS_THRESHOLD) {
+  } else if (idle >= IDLE_THRESHOLD) {
     signal = 'pivot';
     confidence = CONFIDENCE.pivotDeadEnd;
     rule = 'dead-end';

@@ -70,6 +70,8 @@ export interface SignalHistory {
   lastNonContinue: { signal: 'stop' | 'pivot'; round: number } | null;
   lastPivotRound: number | null;
   pivotCount: number;
+  /** Rounds in a row, ending with the last one, whose L2 verdict was unsure (not acted on); absent = 0. */
+  unsureInRow?: number;
 }
 
 export interface JudgeInput {

@@ -1,3 +1,5 @@
+import type { ConfidenceRoute } from '../ladder';
+import type { ModelVerdict } from '../model-verdict';
 /** Types of the step judge: a stateless continue/stop/pivot verdict for one step of any agent loop. */
 
 export type StepSignal = 'continue' | 'stop' | 'pivot';
@@ -46,6 +48,7 @@ export type StepRule =
   | 'pivot-cooldown-stop'
   | 'pivot-cap-stop'
   | 'judge-model'
+  | 'judge-model-unsure'
   | 'judge-model-timeout'
   | 'judge-model-error'
   | 'judge-model-invalid';
@@ -58,22 +61,17 @@ export interface StepJudgeVerdict {
   reasons: string[];
   stateVersion: number;
   rule: StepRule;
+  /** Where the ladder puts it: act, act and flag, or (a model unsure, the rules too) do not act and escalate. */
+  route: ConfidenceRoute;
 }
 
-/** What an L2 judge model answers; `stateVersion` and `level` are filled in by the judge. */
-export interface StepModelVerdict {
-  signal: StepSignal;
-  confidence: number;
-  reasons: string[];
-}
-
-/** An L2 judge model. It may honour the abort signal (aborted on timeout). */
-export type StepJudgeModel = (input: StepJudgeInput, ctx: { signal: AbortSignal }) => Promise<StepModelVerdict>;
+/** An L2 judge model: its answer must parse as ModelVerdictSchema. It may honour the abort signal (aborted on timeout). */
+export type StepJudgeModel = (input: StepJudgeInput, ctx: { signal: AbortSignal }) => Promise<ModelVerdict>;
 
 export interface StepJudgeOptions {
   /** The L2 model, asked only when the rules are unsure. */
   model?: StepJudgeModel;
-  /** Deadline for the model; STEP_DEFAULT_TIMEOUT_MS when absent. */
+  /** Deadline for the model; DEFAULT_JUDGE_TIMEOUT_MS when absent. */
   timeoutMs?: number;
   /** false = JUDGE=off: rules only, the model is never called. Default true. */
   judgeEnabled?: boolean;

@@ -1,4 +1,4 @@
-import { RECENT_ACTIONS_WINDOW } from './step-thresholds';
+import { RECENT_ACTIONS_WINDOW } from '../thresholds';
 import type { StepAction, StepJudgeInput } from './step-judge-types';
 
 export interface ActionFacts {

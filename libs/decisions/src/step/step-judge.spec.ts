@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { judgeStep } from './judge-step';
 import { stepJudgeSettingsFromEnv } from './step-judge-settings';
 import { stepJudgeL0 } from './step-rules';
-import { IDLE_STEPS_THRESHOLD, REPEATED_ACTION_THRESHOLD, STEP_CONFIDENCE, STEP_MAX_PIVOTS, STEP_PIVOT_COOLDOWN } from './step-thresholds';
+import { CONFIDENCE, IDLE_THRESHOLD, MAX_PIVOTS, PIVOT_COOLDOWN, REPEATED_ACTION_THRESHOLD } from '../thresholds';
 import type { StepAction, StepJudgeInput, StepJudgeModel } from './step-judge-types';
 
 const base = (p: Partial<StepJudgeInput> = {}): StepJudgeInput => ({ goal: 'find the config error', step: 10, stateSummary: 'reading config files', ...p });
@@ -13,7 +13,7 @@ const idleTail = (n: number): StepAction[] => Array.from({ length: n }, (_, i) =
 describe('step rules (L0)', () => {
   it('continues with high confidence when the last action brought new information', () => {
     const v = stepJudgeL0(base({ recentActions: [found('read a.yml', 'port: 80'), found('read b.yml', 'host: x')] }));
-    expect(v).toMatchObject({ signal: 'continue', level: 'L0', rule: 'progress', confidence: STEP_CONFIDENCE.progress, stateVersion: 10 });
+    expect(v).toMatchObject({ signal: 'continue', level: 'L0', rule: 'progress', confidence: CONFIDENCE.progress, stateVersion: 10 });
   });
   it('echoes the caller state version, else the step', () => {
     expect(stepJudgeL0(base({ stateVersion: 42 })).stateVersion).toBe(42);
@@ -28,9 +28,9 @@ describe('step rules (L0)', () => {
     expect(stepJudgeL0(base({ recentActions: at }))).toMatchObject({ signal: 'pivot', rule: 'repeated-action' });
     expect(stepJudgeL0(base({ recentActions: at.slice(1) })).rule).toBe('unsure');
   });
-  it('pivots after IDLE_STEPS_THRESHOLD idle steps in a row, not fewer', () => {
-    expect(stepJudgeL0(base({ recentActions: idleTail(IDLE_STEPS_THRESHOLD) }))).toMatchObject({ signal: 'pivot', rule: 'idle-steps' });
-    expect(stepJudgeL0(base({ recentActions: [found('a', 'x'), ...idleTail(IDLE_STEPS_THRESHOLD - 1)] })).rule).toBe('unsure');
+  it('pivots after IDLE_THRESHOLD idle steps in a row, not fewer', () => {
+    expect(stepJudgeL0(base({ recentActions: idleTail(IDLE_THRESHOLD) }))).toMatchObject({ signal: 'pivot', rule: 'idle-steps' });
+    expect(stepJudgeL0(base({ recentActions: [found('a', 'x'), ...idleTail(IDLE_THRESHOLD - 1)] })).rule).toBe('unsure');
   });
   it('counts a result seen before, or newInformation: false, as idle', () => {
     const again = [found('read a', 'port: 80'), found('read b', 'port: 80'), { action: 'read c', newInformation: false }, found('read d', ' PORT:  80 ')];
@@ -52,29 +52,29 @@ describe('step rules (L0)', () => {
 describe('pivot guards with a history', () => {
   const pivotNow = { recentActions: Array.from({ length: 3 }, () => 'search x') };
   it('turns a pivot inside the cooldown into stop when the path is still dead', () => {
-    const v = stepJudgeL0(base({ ...pivotNow, step: 10, history: [{ step: 10 - (STEP_PIVOT_COOLDOWN - 1), signal: 'pivot' }] }));
+    const v = stepJudgeL0(base({ ...pivotNow, step: 10, history: [{ step: 10 - (PIVOT_COOLDOWN - 1), signal: 'pivot' }] }));
     expect(v).toMatchObject({ signal: 'stop', rule: 'pivot-cooldown-stop' });
   });
   it('turns an L2 pivot inside the cooldown into continue when the path is not dead', async () => {
-    const model: StepJudgeModel = async () => ({ signal: 'pivot', confidence: 0.9, reasons: ['try another source'] });
+    const model: StepJudgeModel = async () => ({ signal: 'pivot', confidence: 0.9, reason: 'try another source' });
     const v = await judgeStep(base({ recentActions: ['a'], history: ['continue', 'pivot'] }), { model });
     expect(v).toMatchObject({ signal: 'continue', level: 'L2', rule: 'pivot-cooldown-continue' });
   });
   /** What a pivot outside the cooldown becomes after one earlier pivot: itself, unless one pivot is the cap. */
-  const afterOnePivot = STEP_MAX_PIVOTS > 1 ? 'pivot' : 'stop';
+  const afterOnePivot = MAX_PIVOTS > 1 ? 'pivot' : 'stop';
   it('allows a pivot at exactly the cooldown (up to the cap)', () => {
-    const v = stepJudgeL0(base({ ...pivotNow, step: 10, history: [{ step: 10 - STEP_PIVOT_COOLDOWN, signal: 'pivot' }] }));
+    const v = stepJudgeL0(base({ ...pivotNow, step: 10, history: [{ step: 10 - PIVOT_COOLDOWN, signal: 'pivot' }] }));
     expect(v.signal).toBe(afterOnePivot);
   });
   it('reads bare signals as one per step ending at step - 1', () => {
     const h = (n: number) => ['pivot', ...Array.from({ length: n }, () => 'continue' as const)] as const;
-    expect(stepJudgeL0(base({ ...pivotNow, history: [...h(STEP_PIVOT_COOLDOWN - 2)] })).signal).toBe('stop');
-    expect(stepJudgeL0(base({ ...pivotNow, history: [...h(STEP_PIVOT_COOLDOWN - 1)] })).signal).toBe(afterOnePivot);
+    expect(stepJudgeL0(base({ ...pivotNow, history: [...h(PIVOT_COOLDOWN - 2)] })).signal).toBe('stop');
+    expect(stepJudgeL0(base({ ...pivotNow, history: [...h(PIVOT_COOLDOWN - 1)] })).signal).toBe(afterOnePivot);
   });
   it('stops when the pivot cap is reached, pivots below it', () => {
     const pivots = (n: number) => Array.from({ length: n }, (_, i) => ({ step: i * 4 + 1, signal: 'pivot' as const }));
-    expect(stepJudgeL0(base({ ...pivotNow, step: 40, history: pivots(STEP_MAX_PIVOTS) }))).toMatchObject({ signal: 'stop', rule: 'pivot-cap-stop' });
-    expect(stepJudgeL0(base({ ...pivotNow, step: 40, history: pivots(STEP_MAX_PIVOTS - 1) })).signal).toBe('pivot');
+    expect(stepJudgeL0(base({ ...pivotNow, step: 40, history: pivots(MAX_PIVOTS) }))).toMatchObject({ signal: 'stop', rule: 'pivot-cap-stop' });
+    expect(stepJudgeL0(base({ ...pivotNow, step: 40, history: pivots(MAX_PIVOTS - 1) })).signal).toBe('pivot');
   });
   it('ignores history entries at or after the judged step', () => {
     expect(stepJudgeL0(base({ ...pivotNow, history: [{ step: 10, signal: 'pivot' }, { step: 11, signal: 'pivot' }] })).signal).toBe('pivot');
@@ -95,7 +95,7 @@ describe('judgeStep levels', () => {
     expect(model).not.toHaveBeenCalled();
   });
   it('asks the model when unsure and takes its verdict', async () => {
-    const model = vi.fn<StepJudgeModel>(async () => ({ signal: 'stop', confidence: 0.8, reasons: ['goal reached'] }));
+    const model = vi.fn<StepJudgeModel>(async () => ({ signal: 'stop', confidence: 0.8, reason: 'goal reached' }));
     const v = await judgeStep({ ...unsure, stateVersion: 3 }, { model });
     expect(v).toMatchObject({ signal: 'stop', level: 'L2', confidence: 0.8, stateVersion: 3, rule: 'judge-model' });
     expect(v.reasons).toContain('goal reached');
@@ -106,12 +106,12 @@ describe('judgeStep levels', () => {
     const model: StepJudgeModel = (_i, { signal }) =>
       new Promise((resolve) => {
         signal.addEventListener('abort', () => (aborted = true));
-        setTimeout(() => resolve({ signal: 'stop', confidence: 1, reasons: [] }), 1000);
+        setTimeout(() => resolve({ signal: 'stop', confidence: 1, reason: 'x' }), 1000);
       });
     const t0 = performance.now();
     const v = await judgeStep(unsure, { model, timeoutMs: 30 });
     expect(performance.now() - t0).toBeLessThan(500);
-    expect(v).toMatchObject({ signal: 'continue', level: 'L2', rule: 'judge-model-timeout', confidence: STEP_CONFIDENCE.l2Fallback });
+    expect(v).toMatchObject({ signal: 'continue', level: 'L2', rule: 'judge-model-timeout', confidence: CONFIDENCE.modelFallback });
     expect(aborted).toBe(true);
   });
   it('answers continue when the model throws (even synchronously) or breaks the contract', async () => {
@@ -119,7 +119,7 @@ describe('judgeStep levels', () => {
       throw new Error('boom');
     };
     expect(await judgeStep(unsure, { model: throws })).toMatchObject({ signal: 'continue', rule: 'judge-model-error' });
-    const bad = (async () => ({ signal: 'halt', confidence: 2, reasons: [] })) as unknown as StepJudgeModel;
+    const bad = (async () => ({ signal: 'halt', confidence: 2, reason: 'x' })) as unknown as StepJudgeModel;
     expect(await judgeStep(unsure, { model: bad })).toMatchObject({ signal: 'continue', rule: 'judge-model-invalid' });
   });
 });
@@ -132,5 +132,22 @@ describe('stepJudgeSettingsFromEnv', () => {
   it('rejects a malformed value naming the variable', () => {
     expect(() => stepJudgeSettingsFromEnv({ JUDGE: 'maybe' })).toThrow(/JUDGE/);
     expect(() => stepJudgeSettingsFromEnv({ JUDGE_TIMEOUT_MS: 'soon' })).toThrow(/JUDGE_TIMEOUT_MS/);
+  });
+});
+
+describe('the ladder on the step judge', () => {
+  const unsure = base({ recentActions: [found('read a.conf', 'x'), nothing('grep timeout')] });
+  it('does not act on a model answer below 0.5: continue, flagged to escalate', async () => {
+    const v = await judgeStep(unsure, { model: async () => ({ signal: 'stop', confidence: 0.2, reason: 'maybe done' }) });
+    expect(v).toMatchObject({ signal: 'continue', level: 'L2', rule: 'judge-model-unsure', route: 'escalate' });
+  });
+  it('keeps the rules\' verdict where they are sure enough to act, on a scheduled check', async () => {
+    const v = await judgeStep(base({ recentActions: [found('read a.conf', 'timeout=5')] }), { escalate: 'always', model: async () => ({ signal: 'stop', confidence: 0.3, reason: 'maybe done' }) });
+    expect(v).toMatchObject({ signal: 'continue', level: 'L0', rule: 'progress', route: 'act' });
+    expect(v.reasons.at(-1)).toMatch(/judge model unsure \(stop at 0.3\): not acted on/);
+  });
+  it('acts and flags from 0.5 to 0.8, acts above', async () => {
+    expect(await judgeStep(unsure, { model: async () => ({ signal: 'stop', confidence: 0.5, reason: 'done' }) })).toMatchObject({ signal: 'stop', route: 'act-and-flag' });
+    expect(await judgeStep(unsure, { model: async () => ({ signal: 'stop', confidence: 0.81, reason: 'done' }) })).toMatchObject({ signal: 'stop', route: 'act' });
   });
 });

@@ -1,4 +1,4 @@
-import { COVERED_MIN_EVIDENCE } from './judge-thresholds';
+import { COVERED_MIN_EVIDENCE } from './thresholds';
 import type { BudgetLeft, JudgeInput, JudgeVerdict, SubtopicCoverage } from './judge-types';
 
 export type ReviewCause = 'budget-exhausted-below-target' | 'judge-unsure';

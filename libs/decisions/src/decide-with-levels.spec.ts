@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decideWithLevels, type L2Judge } from './decide-with-levels';
-import { CONFIDENCE } from './judge-thresholds';
-import type { JudgeInput, JudgeVerdict } from './judge-types';
+import { CONFIDENCE } from './thresholds';
+import type { JudgeInput } from './judge-types';
+import type { ModelVerdict } from './model-verdict';
 import { L1_FEATURES, type L1Model } from './l1-model';
-import { EMPTY_SIGNAL_HISTORY } from './signal-history';
+import { EMPTY_SIGNAL_HISTORY, signalHistory } from './signal-history';
 
 function input(p: { novelty?: number; coverage?: number; budget?: Partial<JudgeInput['state']['budgetLeft']>; history?: Partial<JudgeInput['history']>; round?: number } = {}): JudgeInput {
   return {
@@ -30,7 +31,7 @@ function input(p: { novelty?: number; coverage?: number; budget?: Partial<JudgeI
 const l1With = (bias: number): L1Model => ({ features: L1_FEATURES, mean: L1_FEATURES.map(() => 0), scale: L1_FEATURES.map(() => 1), weights: L1_FEATURES.map(() => 0), bias, min: L1_FEATURES.map(() => -1e9), max: L1_FEATURES.map(() => 1e9), trainedOn: 'test' });
 const UNSURE_L1 = l1With(0);
 
-const l2Says = (v: Partial<JudgeVerdict>): L2Judge => async (i) => ({ signal: 'stop', confidence: 0.9, reason: 'l2', level: 'L2', stateVersion: i.stateVersion, signals: {}, ...v });
+const l2Says = (v: Partial<ModelVerdict>): L2Judge => async () => ({ signal: 'stop', confidence: 0.9, reason: 'l2', ...v });
 
 describe('decideWithLevels', () => {
   it('acts on a confident L0 verdict without calling L2', async () => {
@@ -56,7 +57,7 @@ describe('decideWithLevels', () => {
       });
     const d = await decideWithLevels(input(), { l2, judgeEnabled: true, timeoutMs: 20, l1: UNSURE_L1 });
     expect(d.outcome).toBe('act');
-    expect(d.verdict).toMatchObject({ signal: 'continue', level: 'L2', confidence: CONFIDENCE.l2Fallback });
+    expect(d.verdict).toMatchObject({ signal: 'continue', level: 'L2', confidence: CONFIDENCE.modelFallback });
     expect(d.flags).toContain('l2-timeout');
     expect(d.verdict.reason).toContain('timed out');
     expect(aborted).toBe(true);
@@ -67,15 +68,23 @@ describe('decideWithLevels', () => {
     expect(d.flags).toContain('l2-error');
     expect(d.verdict.reason).toContain('529 overloaded');
   });
-  it('rejects an L2 verdict that breaks the contract or echoes another state version', async () => {
-    const bad = await decideWithLevels(input(), { l2: async () => ({ signal: 'maybe' }) as unknown as JudgeVerdict, judgeEnabled: true, l1: UNSURE_L1 });
+  it('rejects an L2 verdict that breaks the contract, and stamps the judged state version on a valid one', async () => {
+    const bad = await decideWithLevels(input(), { l2: async () => ({ signal: 'maybe' }) as unknown as ModelVerdict, judgeEnabled: true, l1: UNSURE_L1 });
     expect(bad.flags).toContain('l2-invalid');
     expect(bad.verdict.signal).toBe('continue');
-    const old = await decideWithLevels(input(), { l2: l2Says({ stateVersion: 10 }), judgeEnabled: true, l1: UNSURE_L1 });
-    expect(old.flags).toContain('l2-invalid');
+    const ok = await decideWithLevels(input(), { l2: l2Says({}), judgeEnabled: true, l1: UNSURE_L1 });
+    expect(ok.verdict).toMatchObject({ level: 'L2', stateVersion: 11 });
   });
-  it('escalates to L3 with a structured summary when L2 is also unsure', async () => {
-    const d = await decideWithLevels(input(), { l2: l2Says({ signal: 'pivot', confidence: 0.3 }), judgeEnabled: true, l1: UNSURE_L1 });
+  it('does not act on a first unsure L2 verdict: continue, flagged, counted in the history', async () => {
+    const d = await decideWithLevels(input(), { l2: l2Says({ signal: 'stop', confidence: 0.2 }), judgeEnabled: true, l1: UNSURE_L1 });
+    expect(d.outcome).toBe('act');
+    expect(d.route).toBe('escalate');
+    expect(d.verdict).toMatchObject({ signal: 'continue', level: 'L2', signals: { proposedSignal: 'stop', l2Unsure: true } });
+    expect(d.flags).toContain('l2-unsure');
+    expect(signalHistory(EMPTY_SIGNAL_HISTORY, d.verdict, 3)).toMatchObject({ unsureInRow: 1 });
+  });
+  it('escalates to L3 with a structured summary after the second unsure L2 verdict in a row', async () => {
+    const d = await decideWithLevels(input({ history: { unsureInRow: 1 } }), { l2: l2Says({ signal: 'pivot', confidence: 0.3 }), judgeEnabled: true, l1: UNSURE_L1 });
     expect(d.outcome).toBe('needs_review');
     expect(d.verdict.level).toBe('L3');
     expect(d.review).toBeDefined();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { l0Judge } from './l0-judge';
-import { MAX_PIVOTS, PIVOT_COOLDOWN_ROUNDS } from './judge-thresholds';
+import { MAX_PIVOTS, PIVOT_COOLDOWN } from './thresholds';
 import type { JudgeInput, SignalHistory } from './judge-types';
 import { EMPTY_SIGNAL_HISTORY, signalHistory } from './signal-history';
 
@@ -28,12 +28,12 @@ describe('oscillation', () => {
       if (v.signal === 'stop') break;
     }
     const pivotRounds = signals.flatMap((s, i) => (s === 'pivot' ? [i + 1] : []));
-    expect(pivotRounds).toEqual(Array.from({ length: MAX_PIVOTS }, (_, i) => 1 + i * PIVOT_COOLDOWN_ROUNDS));
+    expect(pivotRounds).toEqual(Array.from({ length: MAX_PIVOTS }, (_, i) => 1 + i * PIVOT_COOLDOWN));
     expect(pivotRounds.length).toBe(MAX_PIVOTS);
-    for (let i = 1; i < pivotRounds.length; i++) expect(pivotRounds[i]! - pivotRounds[i - 1]!).toBe(PIVOT_COOLDOWN_ROUNDS);
+    for (let i = 1; i < pivotRounds.length; i++) expect(pivotRounds[i]! - pivotRounds[i - 1]!).toBe(PIVOT_COOLDOWN);
     expect(signals.at(-1)).toBe('stop');
-    expect(signals.length).toBe(1 + MAX_PIVOTS * PIVOT_COOLDOWN_ROUNDS);
-    expect(signals.filter((s) => s === 'continue').length).toBe(MAX_PIVOTS * (PIVOT_COOLDOWN_ROUNDS - 1));
+    expect(signals.length).toBe(1 + MAX_PIVOTS * PIVOT_COOLDOWN);
+    expect(signals.filter((s) => s === 'continue').length).toBe(MAX_PIVOTS * (PIVOT_COOLDOWN - 1));
     expect(history.pivotCount).toBe(MAX_PIVOTS);
   });
 });

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { l0Judge, l0Rules } from './l0-judge';
 import {
   CONFIDENCE,
-  IDLE_ROUNDS_THRESHOLD,
+  IDLE_THRESHOLD,
   MAX_PIVOTS,
   NOVELTY_HEALTHY,
   NOVELTY_LOW,
   NOVELTY_VERY_LOW,
-  PIVOT_COOLDOWN_ROUNDS,
+  PIVOT_COOLDOWN,
   WRAP_UP_FRACTION,
-} from './judge-thresholds';
+} from './thresholds';
 import type { JudgeInput } from './judge-types';
 import { EMPTY_SIGNAL_HISTORY } from './signal-history';
 
@@ -102,11 +102,11 @@ describe('l0Judge: coverage and novelty rules', () => {
     expect(v.confidence).toBeCloseTo(CONFIDENCE.middleMin, 6);
     expect(v.confidence).toBeLessThan(0.5);
   });
-  it('pivots on a dead end at IDLE_ROUNDS_THRESHOLD idle rounds, not one below', () => {
+  it('pivots on a dead end at IDLE_THRESHOLD idle rounds, not one below', () => {
     const idle = { yield: { newFindings: 0, newSources: 0 }, novelty: 0.1 };
-    expect(rule(input({ ...idle, idleRounds: IDLE_ROUNDS_THRESHOLD }))).toBe('dead-end');
-    expect(l0Judge(input({ ...idle, idleRounds: IDLE_ROUNDS_THRESHOLD })).confidence).toBe(CONFIDENCE.pivotDeadEnd);
-    expect(rule(input({ ...idle, idleRounds: IDLE_ROUNDS_THRESHOLD - 1 }))).toBe('ambiguous');
+    expect(rule(input({ ...idle, idleRounds: IDLE_THRESHOLD }))).toBe('dead-end');
+    expect(l0Judge(input({ ...idle, idleRounds: IDLE_THRESHOLD })).confidence).toBe(CONFIDENCE.pivotDeadEnd);
+    expect(rule(input({ ...idle, idleRounds: IDLE_THRESHOLD - 1 }))).toBe('ambiguous');
   });
   it('continues on a healthy yield at NOVELTY_HEALTHY, ambiguous just below it', () => {
     const at = l0Judge(input({ novelty: NOVELTY_HEALTHY }));
@@ -142,22 +142,22 @@ describe('l0Judge: coverage and novelty rules', () => {
 describe('pivot guards', () => {
   const wantsPivot = { novelty: 0.01, yield: { newFindings: 1, newSources: 1 } };
   it('holds a pivot inside the cooldown as continue (yield alive)', () => {
-    const v = l0Judge(input({ ...wantsPivot, round: 6, history: { lastPivotRound: 6 - (PIVOT_COOLDOWN_ROUNDS - 1), pivotCount: 1 } }));
+    const v = l0Judge(input({ ...wantsPivot, round: 6, history: { lastPivotRound: 6 - (PIVOT_COOLDOWN - 1), pivotCount: 1 } }));
     expect(v.signal).toBe('continue');
-    expect(v.signals.guard).toBe('cooldown-continue');
+    expect(v.signals.guard).toBe('pivot-cooldown-continue');
     expect(v.signals.proposedSignal).toBe('pivot');
     expect(v.reason).toContain('cooldown');
   });
-  it('allows the pivot once PIVOT_COOLDOWN_ROUNDS rounds have passed', () => {
-    const v = l0Judge(input({ ...wantsPivot, round: 6, history: { lastPivotRound: 6 - PIVOT_COOLDOWN_ROUNDS, pivotCount: MAX_PIVOTS - 1 } }));
+  it('allows the pivot once PIVOT_COOLDOWN rounds have passed', () => {
+    const v = l0Judge(input({ ...wantsPivot, round: 6, history: { lastPivotRound: 6 - PIVOT_COOLDOWN, pivotCount: MAX_PIVOTS - 1 } }));
     expect(v.signal).toBe('pivot');
     expect(v.signals.guard).toBe('none');
   });
   it('turns a pivot inside the cooldown into stop when yield is dead', () => {
-    const v = l0Judge(input({ novelty: 0, idleRounds: IDLE_ROUNDS_THRESHOLD, yield: { newFindings: 0, newSources: 0 }, round: 6, history: { lastPivotRound: 5, pivotCount: 1 } }));
+    const v = l0Judge(input({ novelty: 0, idleRounds: IDLE_THRESHOLD, yield: { newFindings: 0, newSources: 0 }, round: 6, history: { lastPivotRound: 5, pivotCount: 1 } }));
     expect(v.signal).toBe('stop');
-    expect(v.signals.guard).toBe('cooldown-stop');
-    expect(v.reason).toContain('yield dead');
+    expect(v.signals.guard).toBe('pivot-cooldown-stop');
+    expect(v.reason).toContain('the path is still dead');
   });
   it('allows the last pivot under the cap and stops instead of one more', () => {
     expect(l0Judge(input({ ...wantsPivot, round: 20, history: { lastPivotRound: 10, pivotCount: MAX_PIVOTS - 1 } })).signal).toBe('pivot');

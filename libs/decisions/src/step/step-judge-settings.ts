@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { STEP_DEFAULT_TIMEOUT_MS } from './step-thresholds';
+import { DEFAULT_JUDGE_TIMEOUT_MS } from '../thresholds';
 
 /** The judge's switches from the environment, validated: JUDGE=on|off, JUDGE_TIMEOUT_MS. */
 export const StepJudgeSettingsSchema = z.object({
   JUDGE: z.enum(['on', 'off']).default('on'),
-  JUDGE_TIMEOUT_MS: z.coerce.number().int().min(1).default(STEP_DEFAULT_TIMEOUT_MS),
+  JUDGE_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_JUDGE_TIMEOUT_MS),
 });
 
 export interface StepJudgeSettings {
