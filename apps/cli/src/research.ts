@@ -2,12 +2,13 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { describeUsage } from '@orrery/engines';
+import { EngineNameSchema } from '@orrery/protocol';
 import { OrreryClient } from './client/orrery-client';
 import { ProgressRenderer } from './progress/progress-renderer';
 import { type LocalService, startLocalService } from './service/local-service';
 import { forTerminal } from './terminal/terminal-text';
 
-const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated]
+const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] [--engine ${EngineNameSchema.options.join('|')}]
 
 Runs one research job and prints its cited report (Markdown, or JSON with --json).
 Uses the Orrery server at ORRERY_URL if one answers; otherwise starts the coordinator and a worker here.
@@ -44,7 +45,7 @@ async function main(): Promise<number> {
       client = new OrreryClient(service.url);
     }
 
-    const engine = values.engine as 'auto' | 'corpus' | 'anthropic' | 'simulated' | undefined;
+    const engine = values.engine === undefined ? undefined : EngineNameSchema.parse(values.engine);
     const started = Date.now();
     const { id } = await client.submit({ topic, ...(engine ? { engine } : {}), ...(corpusPath ? { corpus: LOCAL_CORPUS } : {}) });
     const progress = new ProgressRenderer();

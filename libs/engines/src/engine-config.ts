@@ -1,3 +1,4 @@
+import { EngineNameSchema } from '@orrery/protocol';
 import { z } from 'zod';
 import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic/options';
 import { priceTable } from './anthropic/pricing';
@@ -18,7 +19,7 @@ export const splitList = (value: string): string[] =>
  */
 export const EngineConfigSchema = z
   .object({
-    ENGINE: z.enum(['auto', 'corpus', 'anthropic', 'simulated']).default('auto'),
+    ENGINE: EngineNameSchema.default('auto'),
     DEFAULT_CORPUS: z.string().default('sotu'),
     CORPORA: z.string().default(''),
     SIMULATED_LATENCY_MS: int(0),

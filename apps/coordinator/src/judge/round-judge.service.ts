@@ -1,21 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { clipText, EngineFactory, type JudgeInput as ModelJudgeInput } from '@orrery/engines';
+import { clipText, EngineFactory, type ModelJudge } from '@orrery/engines';
 import type { Round, Run, TokenUsage } from '@orrery/protocol';
 import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import type { RoundFigures } from '../coverage/round-figures';
 import { DecisionLogService } from '../events/decision-log.service';
-import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type JudgeVerdict, type L2Judge, type LeveledDecision, type ModelVerdict } from '@orrery/decisions';
-
-/** What the judge model offers, when the run's engine has one (the Claude engine does). */
-interface ModelJudge {
-  judgeVerdict(input: ModelJudgeInput): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string; usage?: TokenUsage; raw?: string }>;
-}
+import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type L2Judge, type LeveledDecision, type ModelVerdict } from '@orrery/decisions';
 
 /** A decision and the tokens the judge model spent on it (none when the rules decided alone). */
 export type JudgedDecision = LeveledDecision & { usage?: TokenUsage };
-
-const hasModelJudge = (e: unknown): e is ModelJudge => typeof (e as Partial<ModelJudge>)?.judgeVerdict === 'function';
 
 /** The judge after every round: L0 rules first, the judge model only where they are unsure, a person last. */
 @Injectable()
@@ -48,12 +41,12 @@ export class RoundJudgeService {
 
   /** `judgeEnabled`: the run's JUDGE setting and the deployment's switch, read just before this decision. */
   async decide(run: Run, input: JudgeInput, judgeEnabled: boolean): Promise<JudgedDecision> {
-    const engine = this.engines.coordinator(run.engine);
+    const judge = this.engines.coordinator(run.engine).capabilities.judge;
     let usage: TokenUsage | undefined;
     let raw: string | undefined;
-    const l2: L2Judge | undefined = hasModelJudge(engine)
+    const l2: L2Judge | undefined = judge
       ? async (i, ctx) => {
-          const asked = await this.askModel(engine, i, ctx.signal);
+          const asked = await this.askModel(judge, i, ctx.signal);
           usage = asked.usage;
           raw = asked.raw;
           return asked.verdict;

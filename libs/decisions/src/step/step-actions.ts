@@ -9,6 +9,8 @@ export interface ActionFacts {
   /** Whether the newest action is known to have brought new information. */
   lastBroughtInformation: boolean;
   actionsSeen: number;
+  /** Actions in the window known to have brought new information. */
+  withNewInformation: number;
 }
 
 const key = (s: string): string => s.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -21,7 +23,7 @@ export function actionFacts(input: Pick<StepJudgeInput, 'recentActions'>): Actio
   const all = input.recentActions ?? [];
   const actions = all.length > RECENT_ACTIONS_WINDOW ? all.slice(-RECENT_ACTIONS_WINDOW) : all;
   const n = actions.length;
-  if (n === 0) return { lastActionRepeats: 0, idleSteps: 0, lastBroughtInformation: false, actionsSeen: 0 };
+  if (n === 0) return { lastActionRepeats: 0, idleSteps: 0, lastBroughtInformation: false, actionsSeen: 0, withNewInformation: 0 };
 
   const keys = actions.map((a) => key(typeof a === 'string' ? a : a.action));
   const last = keys[n - 1]!;
@@ -36,7 +38,7 @@ export function actionFacts(input: Pick<StepJudgeInput, 'recentActions'>): Actio
   }
   let idleSteps = 0;
   for (let i = n - 1; i >= 0 && info[i] === false; i--) idleSteps++;
-  return { lastActionRepeats, idleSteps, lastBroughtInformation: info[n - 1] === true, actionsSeen: n };
+  return { lastActionRepeats, idleSteps, lastBroughtInformation: info[n - 1] === true, actionsSeen: n, withNewInformation: info.filter((x) => x === true).length };
 }
 
 function informationOf(a: string | StepAction, earlierResults: ReadonlySet<string>): boolean | undefined {

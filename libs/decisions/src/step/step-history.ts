@@ -22,3 +22,15 @@ export function pivotHistory(input: Pick<StepJudgeInput, 'step' | 'history'>): P
   }
   return { pivotCount, lastPivotStep };
 }
+
+/** The last stop or pivot before `input.step`, counted as pivotHistory counts steps; null when there was none. */
+export function lastNonContinueStep(input: Pick<StepJudgeInput, 'step' | 'history'>): { signal: 'stop' | 'pivot'; step: number } | null {
+  const h = input.history ?? [];
+  for (let i = h.length - 1; i >= 0; i--) {
+    const e = h[i]!;
+    const signal: StepSignal = typeof e === 'string' ? e : e.signal;
+    const step = typeof e === 'string' ? input.step - (h.length - i) : e.step;
+    if (signal !== 'continue' && step < input.step) return { signal, step };
+  }
+  return null;
+}

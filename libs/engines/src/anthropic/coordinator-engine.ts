@@ -1,5 +1,5 @@
 import type { Plan, PlanCoverage, Subtopic, TokenUsage } from '@orrery/protocol';
-import type { CoordinatorEngine, EngineDecision, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
+import type { CoordinatorCapabilities, CoordinatorEngine, EngineDecision, JudgeInput, JudgeVerdictResult, ModelJudge, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage } from '../usage';
 import { isFallbackWorthy, StructuredOutputError } from './errors';
@@ -11,32 +11,10 @@ import {
   JudgeVerdictSchema,
   PlanDraftSchema,
   RefinementDraftSchema,
-  type JudgeVerdict,
   type SubtopicDraft,
 } from './schemas';
 import { structuredCall } from './structured';
 import { clipText } from '../hygiene/clip-text';
-
-export interface JudgeInput {
-  /** The run's goal (topic); redacted before it is sent. */
-  goal: string;
-  /** The round that just completed (1-based). */
-  round: number;
-  /** What the last round did, one line each (e.g. "search: wind turbine design → 4 findings, 3 new sources"). */
-  lastActions: string[];
-  yield: { newFindings: number; newSources: number; novelty?: number; coverage?: number };
-  /** A compact state summary (budget left, evidence per subtopic...). */
-  stateSummary: string;
-  signalHistory: { lastNonContinue?: { signal: 'stop' | 'pivot'; roundsAgo: number }; pivots: number };
-  /** Abort (e.g. the judge's timeout); a judge that times out counts as continue upstream. */
-  abortSignal?: AbortSignal;
-}
-
-export interface JudgeVerdictResult extends JudgeVerdict {
-  usage: TokenUsage;
-  /** The model's reply as it came, for the decision log. */
-  raw: string;
-}
 
 /** Coverage check thresholds: share of facets covered, and the largest tolerated overlap between two subtopics. */
 export const COVERAGE_THRESHOLD = 0.8;
@@ -91,8 +69,9 @@ const l2 = (decisionType: string, confidence: number, conclusion: string, signal
 });
 
 /** The hub's side of the Claude engine: plan, coverage critique, gap finding (L2), and the L2 judge verdict. */
-export class AnthropicCoordinatorEngine implements CoordinatorEngine {
+export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge {
   readonly name = 'anthropic' as const;
+  readonly capabilities: CoordinatorCapabilities;
   private readonly o: ResolvedEngineOptions;
   private readonly fallback?: CoordinatorEngine;
 
@@ -102,6 +81,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
   constructor(options: AnthropicEngineOptions) {
     this.o = resolveOptions(options);
     this.fallback = isCoordinatorEngine(options.fallback) ? options.fallback : undefined;
+    this.capabilities = { judge: this, usesCorpus: true, ...(this.fallback ? { fallback: this.fallback.name } : {}) };
     const tokens = this.o.taskTokenEstimate;
     const searches = this.o.webSearch.enabled ? (this.o.webSearch.maxUses ?? 5) : 0;
     this.taskEstimate = {
@@ -289,7 +269,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
       untrustedData('goal', r.text(input.goal)),
       `Round just completed: ${input.round}`,
       `Last actions:\n${input.lastActions.map((a) => `- ${r.text(a)}`).join('\n') || '- (none)'}`,
-      `Yield of the last round: ${input.yield.newFindings} new findings, ${input.yield.newSources} new sources${input.yield.novelty !== undefined ? `, novelty ${input.yield.novelty.toFixed(2)}` : ''}${input.yield.coverage !== undefined ? `, coverage ${input.yield.coverage.toFixed(2)}` : ''}`,
+      yieldLine(input.yield),
       `State: ${r.text(input.stateSummary)}`,
       `Signal history: ${h.lastNonContinue ? `last ${h.lastNonContinue.signal} ${h.lastNonContinue.roundsAgo} rounds ago` : 'no stop or pivot so far'}; ${h.pivots} pivots in all.`,
     ].join('\n');
@@ -324,4 +304,10 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     const fb = await this.fallback.plan(input);
     return { plan: fb.plan, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
   }
+}
+
+/** The judge prompt's yield line: a round's findings and sources, or a step's actions that brought new information. */
+function yieldLine(y: JudgeInput['yield']): string {
+  if ('actions' in y) return `Yield of the recent steps: ${y.actionsWithNewInformation} of the last ${y.actions} actions brought new information; ${y.idleSteps} steps in a row brought nothing new`;
+  return `Yield of the last round: ${y.newFindings} new findings, ${y.newSources} new sources${y.novelty !== undefined ? `, novelty ${y.novelty.toFixed(2)}` : ''}${y.coverage !== undefined ? `, coverage ${y.coverage.toFixed(2)}` : ''}`;
 }

@@ -1,7 +1,6 @@
 export { runAgentLoop, compactToolResults, budgetSpent, CLEARED_TOOL_RESULT } from './agent-loop';
 export type { AgentLoopConfig, AgentLoopResult, ClientToolHandler, ClientToolOutcome, LoopBudget, LoopStats, LoopStatus, LoopStep, StepVerdict } from './agent-loop';
 export { AnthropicCoordinatorEngine, COVERAGE_THRESHOLD, MAX_OVERLAP } from './coordinator-engine';
-export type { JudgeInput, JudgeVerdictResult } from './coordinator-engine';
 export { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
 export { MessagesApi, hasServerTool, withCacheBreakpoints } from './messages-client';
 export type { MessagesApiOptions, SendParams, SendResult } from './messages-client';

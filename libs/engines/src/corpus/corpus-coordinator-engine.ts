@@ -34,6 +34,7 @@ const INITIAL_FACETS = { straightforward: 0, breadth: 3, depth: 2 } as const;
  */
 export class CorpusCoordinatorEngine implements CoordinatorEngine {
   readonly name = 'corpus' as const;
+  readonly capabilities = { usesCorpus: true } as const;
   /** Offline: a task spends no model tokens. */
   readonly taskEstimate = { tokens: 0, costUsd: 0 };
 
