@@ -85,6 +85,10 @@ describe('the loop judge and the judge switch in Claude runs', () => {
     // Every task went on past step 2 to its own end.
     const tasks = (await admin.run(id)).counters.tasksDispatched - 1;
     expect(api.accepted.filter((r) => r.role === 'researcher').length).toBeGreaterThan(2 * tasks);
+    // The loop judge's judgements reach /metrics, by level and surface, with their latency.
+    const metrics = await (await fetch(`${stack.coordinator.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+    expect(metrics).toMatch(/^orrery_judge_verdicts_total\{signal="continue",level="L2",surface="loop"\} [1-9]/m);
+    expect(metrics).toMatch(/^orrery_judge_latency_seconds_count\{level="L2",surface="loop"\} [1-9]/m);
   });
 
   it('POST /v1/admin/judge off mid-run: no judge-model request reaches the API afterwards, the run finishes, GET and /metrics show it', async () => {

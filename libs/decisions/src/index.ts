@@ -19,3 +19,4 @@ export * from './step/step-history';
 export * from './step/step-rules';
 export * from './step/judge-step';
 export * from './step/step-judge-settings';
+export * from './spend-projection';

@@ -7,8 +7,8 @@ import type { RoundFigures } from '../coverage/round-figures';
 import { DecisionLogService } from '../events/decision-log.service';
 import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type L2Judge, type LeveledDecision, type ModelVerdict } from '@orrery/decisions';
 
-/** A decision and the tokens the judge model spent on it (none when the rules decided alone). */
-export type JudgedDecision = LeveledDecision & { usage?: TokenUsage };
+/** A decision, how long the levels took (ms, the log writes not counted), and the tokens the judge model spent on it (none when the rules decided alone). */
+export type JudgedDecision = LeveledDecision & { ms: number; usage?: TokenUsage };
 
 /** The judge after every round: L0 rules first, the judge model only where they are unsure, a person last. */
 @Injectable()
@@ -52,7 +52,8 @@ export class RoundJudgeService {
           return asked.verdict;
         }
       : undefined;
-    const decision = await decideWithLevels(input, { judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) });
+    const t0 = performance.now();
+    const decision = { ...(await decideWithLevels(input, { judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) })), ms: performance.now() - t0 };
     for (const [i, v] of decision.trail.entries()) {
       await this.decisions.log(
         run.id,

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { actionFacts, judgeStep, lastNonContinueStep, pivotHistory, type StepJudgeInput, type StepJudgeModel } from '@orrery/decisions';
+import { actionFacts, judgeStep, lastNonContinueStep, pivotHistory, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '@orrery/decisions';
 import { clipText, type ModelJudge } from '@orrery/engines';
 import { type JudgeToolInput, JudgeToolInputSchema, type TokenUsage } from '@orrery/protocol';
 import type { Principal } from '../auth/principal';
@@ -58,6 +58,8 @@ export interface JudgeToolDeps {
   spend: { hasRoom: () => Promise<boolean>; charge: (usage: TokenUsage) => void };
   config: Pick<CoordinatorConfig, 'JUDGE_TIMEOUT_MS'>;
   log: JudgeCallLog;
+  /** Every judgement, for the metrics. */
+  onJudged?: (verdict: StepJudgeVerdict, seconds: number) => void;
 }
 
 /** `judge`: the stateless step judge for any agent loop. */
@@ -77,7 +79,9 @@ export function registerJudgeTool(server: McpServer, deps: JudgeToolDeps): void 
       const usage: TokenUsage[] = [];
       const model = judging ? stepJudgeModel(deps.judge!, (u) => (usage.push(u), deps.spend.charge(u))) : undefined;
       const v = await judgeStep(input, { judgeEnabled: judging, timeoutMs: deps.config.JUDGE_TIMEOUT_MS, ...(model ? { model } : {}) });
-      deps.log.record(deps.principal, input, v, performance.now() - started, usage[0]);
+      const ms = performance.now() - started;
+      deps.log.record(deps.principal, input, v, ms, usage[0]);
+      deps.onJudged?.(v, ms / 1000);
       return jsonResult({ signal: v.signal, confidence: v.confidence, level: v.level, route: v.route, reasons: v.reasons, state_version: v.stateVersion, rule: v.rule });
     },
   );

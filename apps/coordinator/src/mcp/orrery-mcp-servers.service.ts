@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal';
 import { tokensOf } from '../budget/tokens-of';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
+import { MetricsService } from '../metrics/metrics.service';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { RunStreamsService } from '../events/run-streams.service';
 import { RunsService } from '../runs/runs.service';
@@ -29,6 +30,7 @@ export class OrreryMcpServers implements OnApplicationShutdown {
     private readonly judgeLog: JudgeCallLog,
     private readonly judgeSwitch: DeploymentJudgeSwitch,
     private readonly quotas: RunQuotas,
+    private readonly metrics: MetricsService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     this.judgeModel = engines.judgeModel();
@@ -46,6 +48,7 @@ export class OrreryMcpServers implements OnApplicationShutdown {
       spend: { hasRoom: () => this.quotas.hasSpendRoom(principal), charge: (u) => this.quotas.chargeSpend(principal.id, { tokens: tokensOf(u), costUsd: u.costUsd }) },
       config: this.config,
       log: this.judgeLog,
+      onJudged: (v, seconds) => this.metrics.judged('mcp', { signal: v.signal, level: v.level, seconds, timedOut: v.rule === 'judge-model-timeout' }),
     });
     registerCorpusTools(server, this.engines);
     registerRunResources(server, principal, this.runs);
