@@ -119,6 +119,10 @@ async function main(): Promise<void> {
     }),
   );
   for (const k of ['L0', 'L1', 'L2', 'fallback']) if (byLevel.has(k)) console.log(row(`  decided by ${k === 'fallback' ? 'the no-key fallback' : k}`, stopScores(byLevel.get(k)!)));
+  const heldPoints = held.pts.flat();
+  const spoke = heldPoints.filter((p) => l1Judge(p.l0, L1_MODEL).confidence > 0).length;
+  const decidedL1 = byLevel.get('L1')?.length ?? 0;
+  console.log(`  L1 speaks (confidence > 0) at ${spoke} of ${heldPoints.length} points and decides (confidence >= 0.7, L0 unsure) at ${decidedL1} (${Math.round((100 * decidedL1) / heldPoints.length)}%)`);
   console.log(row('L0 alone (rules; unsure → continue)', (await score(held, (p) => chain(p, null))).policy));
   console.log(row('L1 alone (every point)', (await score(held, (p) => ({ signal: l1Judge(p.l0, L1_MODEL).signal, level: 'L1' }))).policy));
   console.log(row('overall: L0 → L1 chain', full.policy));

@@ -45,6 +45,7 @@ export function judgeInputOf(topic: string, s: RoundSnapshot, previous: readonly
     history: EMPTY_SIGNAL_HISTORY,
     stateVersion: s.round,
     targetCoverage: TARGET_COVERAGE,
+    ...(s.forecast ? { forecast: s.forecast } : {}),
   };
 }
 

@@ -3,7 +3,7 @@ import { decideWithLevels, type L2Judge } from './decide-with-levels';
 import { CONFIDENCE } from './thresholds';
 import type { JudgeInput } from './judge-types';
 import type { ModelVerdict } from './model-verdict';
-import { L1_FEATURES, type L1Model } from './l1-model';
+import type { L1Model } from './l1-model';
 import { EMPTY_SIGNAL_HISTORY, signalHistory } from './signal-history';
 
 function input(p: { novelty?: number; coverage?: number; budget?: Partial<JudgeInput['state']['budgetLeft']>; history?: Partial<JudgeInput['history']>; round?: number } = {}): JudgeInput {
@@ -28,7 +28,7 @@ function input(p: { novelty?: number; coverage?: number; budget?: Partial<JudgeI
 }
 
 /** An L1 whose P(stop) is sigmoid(bias) whatever the round: bias 0 is unsure, ±3 is sure (0.953). */
-const l1With = (bias: number): L1Model => ({ features: L1_FEATURES, mean: L1_FEATURES.map(() => 0), scale: L1_FEATURES.map(() => 1), weights: L1_FEATURES.map(() => 0), bias, min: L1_FEATURES.map(() => -1e9), max: L1_FEATURES.map(() => 1e9), trainedOn: 'test' });
+const l1With = (bias: number): L1Model => ({ features: ['round'], mean: [0], scale: [1], weights: [0], bias, min: [-1e9], max: [1e9], trainedOn: 'test' });
 const UNSURE_L1 = l1With(0);
 
 const l2Says = (v: Partial<ModelVerdict>): L2Judge => async () => ({ signal: 'stop', confidence: 0.9, reason: 'l2', ...v });

@@ -74,6 +74,19 @@ export interface SignalHistory {
   unsureInRow?: number;
 }
 
+/**
+ * What the next round can find, as the engine's refinement sees it before the judge decides (the corpus engine
+ * forecasts; an engine that cannot leaves it out, and L1 then abstains).
+ */
+export interface RoundForecast {
+  /** Tasks a refinement would dispatch next: new gap-targeted subtopics and thin ones to retry. */
+  gapTasks: number;
+  /** On-topic passages those tasks are expected to bring that the ledger does not hold. */
+  expectedNewPassages: number;
+  /** Share (0..1) of the scouting evidence the ledger still misses. */
+  uncoveredShare: number;
+}
+
 export interface JudgeInput {
   /** The run's goal (topic). */
   goal: string;
@@ -85,4 +98,5 @@ export interface JudgeInput {
   stateVersion: number;
   /** Coverage share (0..1) at which the research is considered complete enough. */
   targetCoverage: number;
+  forecast?: RoundForecast;
 }

@@ -25,18 +25,22 @@ describe('L1 model', () => {
     expect(l1Judge(l0, model({ bias: -1 }))).toMatchObject({ signal: 'continue', confidence: 0.731 });
     expect(l1Judge(l0, model({})).signal).toBe('stop');
   });
-  it('abstains (confidence 0) on a feature outside its training range, past a 10% slack', () => {
+  it('reads a feature past its training range as the nearest end, and says so', () => {
     const l0 = (round: number) => ({ signal: 'continue' as const, confidence: 0.6, reason: 'r', level: 'L0' as const, stateVersion: 1, signals: { round, newFindings: 3 } });
-    const m = model({ bias: 3 });
-    expect(l1Judge(l0(11), m).confidence).toBe(0.953);
-    const out = l1Judge(l0(11.5), m);
-    expect(out).toMatchObject({ signal: 'stop', confidence: 0, signals: { outOfRange: 'round' } });
-    expect(out.reason).toMatch(/abstains: round outside/);
-    expect(l1Judge(l0(-1.1), m).confidence).toBe(0);
+    const m = model({ weights: [1, 0], mean: [5, 0] });
+    expect(l1Judge(l0(10), m).confidence).toBe(0.993);
+    expect(l1Judge(l0(25), m)).toMatchObject({ signal: 'stop', confidence: 0.993, signals: { clamped: 'round' } });
+    expect(l1Judge(l0(-4), m)).toMatchObject({ signal: 'continue', confidence: 0.993, signals: { clamped: 'round' } });
+  });
+  it('abstains (confidence 0) where a forecast signal it uses is missing, never reading it as 0', () => {
+    const m = model({ features: ['round', 'gapTasks'], bias: 3 });
+    const l0 = { signal: 'continue' as const, confidence: 0.6, reason: 'r', level: 'L0' as const, stateVersion: 1, signals: { round: 2 } };
+    expect(l1Judge(l0, m)).toMatchObject({ confidence: 0, signals: { missing: 'gapTasks' } });
+    expect(l1Judge({ ...l0, signals: { round: 2, gapTasks: 0 } }, m).confidence).toBe(0.953);
   });
   it('the committed weights fit the feature list and give a probability on a real L0 verdict', () => {
-    expect(L1_MODEL.features).toEqual(L1_FEATURES);
-    for (const a of [L1_MODEL.mean, L1_MODEL.scale, L1_MODEL.weights, L1_MODEL.min, L1_MODEL.max]) expect(a).toHaveLength(L1_FEATURES.length);
+    for (const f of L1_MODEL.features) expect(L1_FEATURES).toContain(f);
+    for (const a of [L1_MODEL.mean, L1_MODEL.scale, L1_MODEL.weights, L1_MODEL.min, L1_MODEL.max]) expect(a).toHaveLength(L1_MODEL.features.length);
     const l0 = l0Judge({
       goal: 'g',
       round: 1,
@@ -49,5 +53,35 @@ describe('L1 model', () => {
     const p = l1StopProbability(L1_MODEL, l1Features(l0.signals));
     expect(p).toBeGreaterThanOrEqual(0);
     expect(p).toBeLessThanOrEqual(1);
+  });
+  it('the committed model decides across the range its features take, coverage and novelty well away from 1', () => {
+    const at = (coverage: number, novelty: number, forecast?: { gapTasks: number; expectedNewPassages: number; uncoveredShare: number }) =>
+      l1Judge(
+        l0Judge({
+          goal: 'g',
+          round: 2,
+          lastActions: { tasksDispatched: 4, newSources: 6, newFindings: 8, newFacets: 2 },
+          state: { subtopics: [], coverage, novelty, budgetLeft: { tokens: 1, tasks: 0.6, rounds: 0.6, wallSeconds: 1 } },
+          history: EMPTY_SIGNAL_HISTORY,
+          stateVersion: 2,
+          targetCoverage: 0.8,
+          ...(forecast ? { forecast } : {}),
+        }),
+        L1_MODEL,
+      );
+    const nothingLeft = { gapTasks: 0, expectedNewPassages: 0, uncoveredShare: 0.01 };
+    const muchLeft = { gapTasks: 4, expectedNewPassages: 16, uncoveredShare: 0.35 };
+    for (const coverage of [0.25, 0.5, 0.8]) {
+      for (const novelty of [0.05, 0.4, 0.9]) {
+        const empty = at(coverage, novelty, nothingLeft);
+        const full = at(coverage, novelty, muchLeft);
+        expect(empty.confidence).toBeGreaterThan(0.5);
+        expect(full.confidence).toBeGreaterThan(0.5);
+        // More left to find never makes stopping likelier.
+        expect(Number(full.signals['pStop'])).toBeLessThanOrEqual(Number(empty.signals['pStop']));
+      }
+    }
+    // Without a forecast (an engine that gives none) it abstains rather than guess.
+    expect(at(0.5, 0.4).confidence).toBe(0);
   });
 });

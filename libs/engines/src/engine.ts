@@ -11,7 +11,7 @@ import type {
   SynthesizeTask,
   TokenUsage,
 } from '@orrery/protocol';
-import type { ModelVerdict } from '@orrery/decisions';
+import type { ModelVerdict, RoundForecast } from '@orrery/decisions';
 import { emptyUsage } from './usage';
 
 /** A decision an engine took; the coordinator stamps runId, ts and stateVersion and logs it. */
@@ -138,6 +138,12 @@ export interface CoordinatorEngine {
    * evidence it found, the subtopics that came back empty). Only new subtopics; the hub searches nothing old.
    */
   replan(input: RefinementInput): Promise<RefinementOutput>;
+  /**
+   * What the next round can find, for the judge before it decides: the refinement's gap tasks, the new passages
+   * they are expected to bring, the share of the evidence still uncovered. Cheap and side-effect free; engines
+   * that cannot tell without a model call leave it out.
+   */
+  forecast?(input: RefinementInput): Promise<RoundForecast>;
   /**
    * Which of these sources the hub's own precision guard holds to be about the topic. The result check
    * asks it for findings whose words do not name the topic (a storm's aid pledges, an actor's private

@@ -75,7 +75,7 @@ describe('RoundJudgeService', () => {
       ['round:3:judge:2', 'L2'],
     ]);
     // Coverage 0.34 lies below anything the committed L1 was trained on: it abstains, and says why.
-    expect(logged[1]!.signals).toMatchObject({ outOfRange: 'coverage', flags: ['l1-unsure'] });
+    expect(logged[1]!.signals).toMatchObject({ missing: 'gapTasks', flags: ['l1-unsure'] });
   });
 
   it('has no usage when the rules decided alone', async () => {

@@ -5,7 +5,7 @@ import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import type { RoundFigures } from '../coverage/round-figures';
 import { DecisionLogService } from '../events/decision-log.service';
-import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type L2Judge, type LeveledDecision, type ModelVerdict } from '@orrery/decisions';
+import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type L2Judge, type LeveledDecision, type ModelVerdict, type RoundForecast } from '@orrery/decisions';
 
 /** A decision, how long the levels took (ms, the log writes not counted), and the tokens the judge model spent on it (none when the rules decided alone). */
 export type JudgedDecision = LeveledDecision & { ms: number; usage?: TokenUsage };
@@ -19,7 +19,7 @@ export class RoundJudgeService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  input(run: Run, rec: Round, figures: RoundFigures, newFacets: number, now: number): JudgeInput {
+  input(run: Run, rec: Round, figures: RoundFigures, newFacets: number, now: number, forecast?: RoundForecast): JudgeInput {
     const left = remaining(run.budgetLedger, now);
     const rounds = run.rounds.map((r) => (r.n === rec.n ? { ...rec, status: 'completed' as const } : r));
     return {
@@ -36,6 +36,7 @@ export class RoundJudgeService {
       history: run.signalHistory,
       stateVersion: run.stateVersion,
       targetCoverage: this.config.TARGET_COVERAGE,
+      ...(forecast ? { forecast } : {}),
     };
   }
 

@@ -8,7 +8,7 @@ import { effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
 import { DeploymentJudgeSwitch } from '../../judge/deployment-judge-switch';
-import { buildReviewSummary, projectSpend, WRAP_UP_FRACTION } from '@orrery/decisions';
+import { buildReviewSummary, projectSpend, type RoundForecast, WRAP_UP_FRACTION } from '@orrery/decisions';
 import { type JudgedDecision, RoundJudgeService } from '../../judge/round-judge.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { nextMove, type PolicyGaps, type PolicyInput, type PolicyVerdict } from '../../policy/next-move';
@@ -54,13 +54,16 @@ export class RoundDecision {
     };
     const log = (d: EngineDecision) => this.decisions.log(run.id, `round:${rec.n}:${d.decisionType}`, d, run.stateVersion);
     const newFacets = plan.subtopics.filter((s) => (run.evidence[s.id] ?? 0) === 0 && (figures.evidence[s.id] ?? 0) > 0).length;
-    const judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs);
+    let judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs);
     let judged: JudgedDecision | undefined;
     let usage: TokenUsage | undefined;
     const spent = () => ({ ...(judged?.usage ? { judgeUsage: judged.usage } : {}), ...(usage ? { usage } : {}) });
     for (;;) {
       const move = nextMove(input);
       if (move.kind === 'ask-judge') {
+        // What the next round can find, where the engine can tell cheaply: the judge's forecast.
+        const forecast = await this.forecast(run, rec.n, findings, figures);
+        if (forecast) judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs, forecast);
         // Read at every decision: an admin's flip reaches running runs on their next round.
         judged = await this.judge.decide(run, judgeInput, await this.judgeSwitch.modelJudging(run.judgeEnabled));
         this.metrics.judged('round', { signal: judged.verdict.signal, level: judged.verdict.level, seconds: judged.ms / 1000, timedOut: judged.flags.includes('l2-timeout') });
@@ -83,6 +86,13 @@ export class RoundDecision {
       }
       return { kind: 'synthesize', ...history, ...spent() };
     }
+  }
+
+  private async forecast(run: Run, round: number, findings: Finding[], figures: RoundFigures): Promise<RoundForecast | undefined> {
+    const engine = this.engines.coordinator(run.engine);
+    if (!engine.forecast) return undefined;
+    const input = { runId: run.id, topic: run.topic, ...(run.corpus ? { corpus: run.corpus } : {}), plan: run.plan!, round, findings, evidence: figures.evidence, maxNewTasks: this.config.MAX_NEW_TASKS_PER_ROUND };
+    return engine.forecast(input);
   }
 
   /** Another round is coming: when the spend rate so far projects past the budget in it, say so before it does. */
