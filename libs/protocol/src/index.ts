@@ -18,3 +18,4 @@ export * from './mcp-tools';
 export * from './ingest';
 export * from './quote';
 export * from './clip-text';
+export * from './validation';

@@ -2,7 +2,7 @@ import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { stepJudgeSettingsFromEnv } from '@orrery/decisions';
 import { clipText, EngineFactory, type ProgressUpdate } from '@orrery/engines';
-import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
+import { formatZodError, SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hostname } from 'node:os';
@@ -73,7 +73,7 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
   private async runTask(job: Job): Promise<TaskResult> {
     const parsed = SubagentTaskSchema.safeParse(job.data);
     if (!parsed.success) {
-      throw new UnrecoverableError(`invalid task payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new UnrecoverableError(`invalid task payload: ${formatZodError(parsed.error)}`);
     }
     const task = parsed.data;
     // Neither is awaited, so they cost the task no round trip; one connection keeps them in order, ahead

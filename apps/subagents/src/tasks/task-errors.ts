@@ -1,3 +1,4 @@
+import { formatZodError } from '@orrery/protocol';
 import { EngineError, EngineUnavailableError, StructuredOutputError } from '@orrery/engines';
 import { UnrecoverableError } from 'bullmq';
 import { ZodError } from 'zod';
@@ -30,6 +31,6 @@ export function rateLimitedFor(err: unknown): number | undefined {
 export function toJobError(err: unknown): Error {
   if (isRetryableTaskError(err)) return err instanceof Error ? err : new Error(String(err));
   if (err instanceof UnrecoverableError) return err;
-  const message = err instanceof ZodError ? `schema check failed: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : err instanceof Error ? err.message : String(err);
+  const message = err instanceof ZodError ? `schema check failed: ${formatZodError(err)}` : err instanceof Error ? err.message : String(err);
   return new UnrecoverableError(`${message} (not retryable)`);
 }

@@ -12,7 +12,7 @@ import type { EngineDecision } from '../engine';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
 import { AnthropicEngineError } from './errors';
 import { asParams, MAX_STREAMING_TOKENS, orphanedServerToolUses, textOf, type MessagesApi } from './messages-client';
-import { CONTINUE_AFTER_EMPTY_REPLY, CONTINUE_AFTER_MAX_TOKENS, CONTINUE_AFTER_STOP_SEQUENCE, NUDGE_TEXT } from './prompts';
+import { CONTINUE_AFTER_EMPTY_REPLY, CONTINUE_AFTER_MAX_TOKENS, NUDGE_TEXT } from './prompts';
 
 export interface ClientToolOutcome {
   content: string;
@@ -24,7 +24,7 @@ export type ClientToolHandler = (input: unknown, call: ToolUseBlock) => Promise<
 
 export type LoopStatus =
   | 'completed' // end_turn
-  | 'stop-sequence' // stop_sequence, configured to finish
+  | 'stop-sequence' // stop_sequence: the loop sends none, so only an API that stops on one anyway
   | 'truncated' // max_tokens after the allowed continuations
   | 'refused' // refusal
   | 'idle-stopped' // health monitor ended it
@@ -76,9 +76,6 @@ export interface AgentLoopConfig {
   maxIterations: number;
   /** Tool calls in a row without a new source before the one nudge; 0 disables the health monitor. Default 3. */
   idleThreshold?: number;
-  stopSequences?: string[];
-  /** What a `stop_sequence` stop means: finish (default) or ask the model to continue. */
-  onStopSequence?: 'finish' | 'continue';
   /** Continuations after max_tokens before the result is marked truncated. Default 2. */
   maxTokensContinuations?: number;
   /** Compactions after model_context_window_exceeded before finishing with what is there. Default 2. */
@@ -288,7 +285,6 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
         messages,
         maxTokens: Math.max(1, Math.min(maxTokens, tokensLeft)),
         tools: cfg.tools,
-        stopSequences: cfg.stopSequences,
         ...(container ? { container } : {}),
         label: cfg.label,
         ...(deadline.signal ? { signal: deadline.signal } : {}),
@@ -471,11 +467,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
       }
 
       case 'stop_sequence': {
-        if (cfg.onStopSequence === 'continue' && stats.requests < cfg.maxIterations) {
-          appendAssistant(messages, completeBlocks(msg.content));
-          messages.push({ role: 'user', content: CONTINUE_AFTER_STOP_SEQUENCE });
-          continue;
-        }
+        // The loop sends no stop sequences, so the API should never stop on one; if it does, the reply is final.
         appendAssistant(messages, completeBlocks(msg.content));
         return finish('stop-sequence');
       }

@@ -20,7 +20,6 @@ export interface SendParams {
   messages: MessageParam[];
   maxTokens: number;
   tools?: ToolUnion[];
-  stopSequences?: string[];
   outputFormat?: JSONOutputFormat;
   /** The container a previous response of this conversation ran code in; sent back on every follow-up. */
   container?: string;
@@ -125,7 +124,6 @@ export class MessagesApi {
       cache_control: EPHEMERAL,
     };
     if (p.tools?.length) params.tools = p.tools;
-    if (p.stopSequences?.length) params.stop_sequences = p.stopSequences;
     if (p.outputFormat) params.output_config = { format: p.outputFormat };
     if (p.container) params.container = p.container;
     return params;

@@ -1,3 +1,4 @@
+import { formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
 import { roundUsd } from '../usage';
 
@@ -92,7 +93,7 @@ export function priceTable(overrides: { prices?: string; webSearchPer1k?: number
       throw new Error(`ANTHROPIC_PRICES: not JSON (${(err as Error).message})`);
     }
     const parsed = PriceOverrideSchema.safeParse(json);
-    if (!parsed.success) throw new Error(`ANTHROPIC_PRICES: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success) throw new Error(`ANTHROPIC_PRICES: ${formatZodError(parsed.error)}`);
     for (const [model, p] of Object.entries(parsed.data)) {
       models[model] = { input: p.input, output: p.output, cacheWrite: p.cacheWrite ?? p.input * 1.25, cacheRead: p.cacheRead ?? p.input * 0.1 };
     }
