@@ -62,7 +62,7 @@ async function ingest(prefix: string, path: string): Promise<{ seconds: number; 
   const state = new IngestState(redis, prefix);
   try {
     const t0 = performance.now();
-    const id = await startIngest(queue, state, 'scale', sourceOf(path), 3);
+    const id = await startIngest(queue, state, 'scale', sourceOf(path, [path]), 3);
     for (;;) {
       const p = await state.get('scale');
       if (p?.ingestId === id && p.status === 'ready') return { seconds: (performance.now() - t0) / 1000, progress: p };

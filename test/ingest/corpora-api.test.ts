@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServiceProcess, startCoordinatorProcess, waitFor } from '../support/service-processes';
 import { newApiKey } from '../support/test-env';
@@ -14,7 +15,7 @@ describe('POST /v1/corpora and research on a corpus still ingesting', () => {
     fetch(`${coordinator.url}${route}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
 
   beforeAll(async () => {
-    coordinator = await startCoordinatorProcess({ ...cluster.env, API_KEYS: user, ADMIN_API_KEYS: admin, CORPORA: `docs=${path}`, DEFAULT_CORPUS: 'docs' });
+    coordinator = await startCoordinatorProcess({ ...cluster.env, API_KEYS: user, ADMIN_API_KEYS: admin, CORPORA: `docs=${path}`, DEFAULT_CORPUS: 'docs', INGEST_ROOTS: cluster.dir });
   });
   afterAll(async () => {
     await coordinator.kill('SIGKILL');
@@ -28,6 +29,15 @@ describe('POST /v1/corpora and research on a corpus still ingesting', () => {
     expect((await call('POST', '/v1/corpora', admin, { name: '../etc' })).status).toBe(400);
     expect((await call('POST', '/v1/corpora', admin, { name: 'nope' })).status).toBe(400);
     expect((await call('POST', '/v1/corpora', admin, { name: 'docs', path: 'relative/file.jsonl' })).status).toBe(400);
+  });
+
+  it('refuses a path outside INGEST_ROOTS, as written or after ..', async () => {
+    for (const outside of ['/etc/hostname', '/dev/zero', '/etc', `${cluster.dir}/../elsewhere.jsonl`, `${cluster.dir}-sibling/docs.jsonl`]) {
+      const res = await call('POST', '/v1/corpora', admin, { name: 'outside', path: outside });
+      expect(res.status, outside).toBe(400);
+      expect((await res.json()).message, outside).toBe('path: must lie in one of the folders INGEST_ROOTS names');
+    }
+    expect((await call('GET', '/v1/corpora/outside', user)).status).toBe(404);
   });
 
   it('answers 409 with the ingest’s progress while the corpus ingests, and 202 once it is ready', { timeout: 90_000 }, async () => {
@@ -62,5 +72,77 @@ describe('POST /v1/corpora and research on a corpus still ingesting', () => {
     const report = await (await call('GET', `/v1/research/${id}/report`, user)).json();
     expect(report.sources.length).toBeGreaterThan(0);
     expect(report.sources.every((s: { id: string }) => /^doc-\d+\/p\d$/.test(s.id))).toBe(true);
+  });
+
+  it('shows any key where and what a failed ingest met, never the path or the file’s text: REST, research’s 409, MCP', { timeout: 60_000 }, async () => {
+    const environ = cluster.file('environ.jsonl', `${toJsonl(generatedPassages(2))}PORT=39101\0SECRET=hunter2\n`);
+    expect((await call('POST', '/v1/corpora', admin, { name: 'environ', path: environ })).status).toBe(202);
+    await waitFor(async () => (await (await call('GET', '/v1/corpora/environ', user)).json()).status === 'failed', 30_000, 'the ingest to fail');
+    const leaks = (text: string) => [cluster.dir, 'environ.jsonl', 'PORT', 'hunter2'].filter((s) => text.includes(s));
+
+    const progress = await (await call('GET', '/v1/corpora/environ', user)).json();
+    expect(progress.error).toBe('plan: line 3: not valid JSON');
+    expect(leaks(JSON.stringify(progress))).toEqual([]);
+
+    const busy = await call('POST', '/v1/research', user, { topic: 'What do the documents say about salmon?', corpus: 'environ' });
+    expect(busy.status).toBe(409);
+    const body = await busy.text();
+    expect(body).toContain('line 3: not valid JSON');
+    expect(leaks(body)).toEqual([]);
+
+    const client = new Client({ name: 'orrery-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${coordinator.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${user}` } } }));
+    try {
+      const r = await client.callTool({ name: 'research', arguments: { topic: 'What do the documents say about salmon?', corpus: 'environ' } });
+      expect(r.isError).toBe(true);
+      const text = JSON.stringify(r.content);
+      expect(text).toContain('line 3: not valid JSON');
+      expect(leaks(text)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('POST /v1/corpora without INGEST_ROOTS', () => {
+  const cluster = new IngestCluster('ingest-no-roots');
+  const admin = newApiKey();
+  const user = newApiKey();
+  let coordinator: ServiceProcess & { url: string };
+  const path = cluster.file('docs.jsonl', toJsonl(generatedPassages(20)));
+  const environ = cluster.file('environ.jsonl', `${toJsonl(generatedPassages(2))}PORT=39101\0SECRET=hunter2\n`);
+  const post = (body: unknown) => fetch(`${coordinator.url}/v1/corpora`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  beforeAll(async () => {
+    coordinator = await startCoordinatorProcess({ ...cluster.env, API_KEYS: user, ADMIN_API_KEYS: admin, CORPORA: `docs=${path},environ=${environ}` });
+  });
+  afterAll(async () => {
+    await coordinator.kill('SIGKILL');
+    await cluster.stop();
+  });
+
+  it('reads no path a request names, until the operator sets the folders; a CORPORA name still ingests', async () => {
+    for (const p of [path, '/dev/zero']) {
+      const res = await post({ name: 'fresh', path: p });
+      expect(res.status, p).toBe(400);
+      expect((await res.json()).message, p).toMatch(/until its operator sets INGEST_ROOTS/);
+    }
+    expect((await post({ name: 'docs' })).status).toBe(202);
+  });
+
+  it('a configured corpus that cannot be read fails its run with the line and the problem, not the path or the text', { timeout: 60_000 }, async () => {
+    const get = (route: string) => fetch(`${coordinator.url}${route}`, { headers: { authorization: `Bearer ${user}` } });
+    const started = await fetch(`${coordinator.url}/v1/research`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ topic: 'What do the documents say about salmon?', corpus: 'environ' }),
+    });
+    expect(started.status).toBe(202);
+    const { id } = await started.json();
+    let run: { status: string } = { status: '' };
+    await waitFor(async () => ['done', 'failed', 'needs_review'].includes((run = await (await get(`/v1/research/${id}`)).json()).status), 45_000, 'the run to end');
+    const everything = JSON.stringify(run) + (await (await get(`/v1/research/${id}/events`)).text());
+    expect(everything).toContain('line 3: not valid JSON');
+    for (const leak of [cluster.dir, 'environ.jsonl', 'PORT', 'hunter2']) expect(everything).not.toContain(leak);
   });
 });

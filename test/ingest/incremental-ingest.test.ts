@@ -1,10 +1,14 @@
 import { ingestJobIds } from '@orrery/runtime';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/service-processes';
 import { generatedPassages, IngestCluster, toJsonl } from './ingest-support';
 
 describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue into the %s store is incremental', (store) => {
-  const cluster = new IngestCluster(`ingest-incr-${store}`, { INGEST_CHUNK_PASSAGES: '40' }, store);
+  const cluster = new IngestCluster(`ingest-incr-${store}`, { INGEST_CHUNK_PASSAGES: '40', INGEST_MAX_FILE_BYTES: '200000', INGEST_MAX_RECORD_BYTES: '2000' }, store);
   beforeAll(async () => {
     await cluster.startWorker('ingest-worker-1');
     await cluster.startWorker('ingest-worker-2');
@@ -52,7 +56,7 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     const path = cluster.file('broken.jsonl', lines.join('\n'));
     const ingestId = await cluster.ingest('broken', path);
     await waitFor(async () => (await cluster.state.get('broken'))?.status === 'failed', 30_000, 'the ingest to fail');
-    expect((await cluster.state.get('broken'))!.error).toMatch(/broken\.jsonl:3: not valid JSON/);
+    expect((await cluster.state.get('broken'))!.error).toMatch(/^plan: line 3: not valid JSON/);
     const plan = await cluster.queue.getJob(ingestJobIds.plan('broken', ingestId));
     expect(plan!.attemptsMade).toBe(1);
   });
@@ -63,8 +67,45 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     const path = cluster.file('emoji.jsonl', `${good}x${'😀'.repeat(20)}\n`);
     await cluster.ingest('emoji', path);
     await waitFor(async () => (await cluster.state.get('emoji'))?.status === 'failed', 30_000, 'the ingest to fail');
-    expect((await cluster.state.get('emoji'))!.error).toMatch(/emoji\.jsonl:4: not valid JSON/);
+    expect((await cluster.state.get('emoji'))!.error).toMatch(/^plan: line 4: not valid JSON/);
     const fixed = cluster.file('emoji.jsonl', good);
     expect((await cluster.waitReady('emoji', await cluster.ingest('emoji', fixed))).passages).toBe(3);
+  });
+
+  const failedWith = async (corpus: string, path: string): Promise<string> => {
+    await cluster.ingest(corpus, path);
+    await waitFor(async () => (await cluster.state.get(corpus))?.status === 'failed', 30_000, `the ingest of ${corpus} to fail`);
+    return (await cluster.state.get(corpus))!.error!;
+  };
+
+  it('what any key reads of a failed ingest names the line and the problem, never the path or the text', { timeout: 60_000 }, async () => {
+    const path = cluster.file('environ.jsonl', `${toJsonl(generatedPassages(2))}PORT=39101\0SECRET=hunter2\n`);
+    const error = await failedWith('environ', path);
+    expect(error).toBe('plan: line 3: not valid JSON');
+    expect(error).not.toContain(cluster.dir);
+  });
+
+  it('reads only regular files within the folders the ingest names, under the size caps', { timeout: 90_000 }, async () => {
+    // Outside the folders (cluster.dir): a path there, or a symlink inside that leads there.
+    const outside = mkdtempSync(join(tmpdir(), 'orrery-outside-'));
+    try {
+      const secret = join(outside, 'secret.jsonl');
+      writeFileSync(secret, toJsonl(generatedPassages(2)));
+      expect(await failedWith('outside', secret)).toBe('plan: the source: lies outside the folders ingest may read');
+      const link = join(cluster.dir, 'link.jsonl');
+      symlinkSync(secret, link);
+      expect(await failedWith('link', link)).toBe('plan: the source: lies outside the folders ingest may read');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+    // A FIFO would hold the plan job open for a writer that never comes.
+    const fifo = join(cluster.dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    expect(await failedWith('fifo', fifo)).toMatch(/^plan: the source: is not a regular file/);
+    expect(await failedWith('big', cluster.file('big.jsonl', toJsonl(generatedPassages(600))))).toBe('plan: the source: is larger than INGEST_MAX_FILE_BYTES (200000 bytes)');
+    const long = cluster.file('long.jsonl', `${toJsonl(generatedPassages(2))}${JSON.stringify({ id: 'long', text: 'x'.repeat(5000) })}\n`);
+    expect(await failedWith('long', long)).toBe('plan: line 3: is longer than INGEST_MAX_RECORD_BYTES (2000 bytes)');
+    // The workers survived all of it and still ingest.
+    expect((await cluster.waitReady('after', await cluster.ingest('after', cluster.file('after.jsonl', toJsonl(generatedPassages(5)))))).passages).toBe(5);
   });
 });

@@ -67,7 +67,7 @@ export class IngestCluster {
   }
 
   ingest(corpus: string, path: string): Promise<string> {
-    return startIngest(this.queue, this.state, corpus, { kind: 'jsonl', path }, 3);
+    return startIngest(this.queue, this.state, corpus, { kind: 'jsonl', path, within: [this.dir] }, 3);
   }
 
   async waitReady(corpus: string, ingestId: string, timeoutMs = 60_000): Promise<IngestProgress> {

@@ -33,7 +33,9 @@ async function main(): Promise<number> {
   }
   const [spec] = parseCorporaSpec(values.corpus);
   if (!spec) throw new Error('--corpus must look like NAME=PATH');
-  const source = sourceOf(resolve(spec.path));
+  // The operator's own path: its reads stay within it (symlinks resolved), like any request's within its folders.
+  const path = resolve(spec.path);
+  const source = sourceOf(path, [path]);
   const prefix = process.env.QUEUE_PREFIX ?? 'orrery';
 
   let redisHandle: RedisHandle | undefined;

@@ -2,6 +2,7 @@ import { EngineNameSchema, envInt, formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
 import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic/options';
 import { priceTable } from './anthropic/pricing';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './corpus/source-files';
 
 const onOff = (def: 'on' | 'off') => z.enum(['on', 'off']).default(def);
 
@@ -21,6 +22,10 @@ export const EngineConfigSchema = z
     ENGINE: EngineNameSchema.default('auto'),
     DEFAULT_CORPUS: z.string().default('sotu'),
     CORPORA: z.string().default(''),
+    /** Bytes of one file an ingest or a configured corpus reads (a JSONL file is streamed). */
+    INGEST_MAX_FILE_BYTES: envInt(DEFAULT_READ_LIMITS.maxFileBytes, 1),
+    /** Bytes read whole at once: one JSONL line, or one text file of a folder. */
+    INGEST_MAX_RECORD_BYTES: envInt(DEFAULT_READ_LIMITS.maxRecordBytes, 1),
     SIMULATED_LATENCY_MS: envInt(0),
     SIMULATED_SUBTOPICS: envInt(4, 1),
     SIMULATED_ROUNDS: envInt(2, 1),
@@ -78,6 +83,12 @@ export const EngineConfigSchema = z
     }
   });
 export type EngineConfig = z.infer<typeof EngineConfigSchema>;
+
+/** What reading a corpus's files may take, from the settings. */
+export const readLimitsOf = (c: Pick<EngineConfig, 'INGEST_MAX_FILE_BYTES' | 'INGEST_MAX_RECORD_BYTES'>): ReadLimits => ({
+  maxFileBytes: c.INGEST_MAX_FILE_BYTES,
+  maxRecordBytes: c.INGEST_MAX_RECORD_BYTES,
+});
 
 export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineConfig {
   // An empty variable (`ANTHROPIC_API_KEY=`) means unset.

@@ -6,7 +6,7 @@ import { LocalRequestGate, type RequestGate } from './anthropic/request-gate';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
 import type { Passage } from './corpus/passage';
 import type { CoordinatorEngine, ModelJudge, PassageSearch, SubagentEngine } from './engine';
-import { splitList, type EngineConfig } from './engine-config';
+import { readLimitsOf, splitList, type EngineConfig } from './engine-config';
 import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated';
 
 export class EngineUnavailableError extends Error {}
@@ -26,7 +26,7 @@ export class EngineFactory {
   readonly corpora: CorpusRegistry;
 
   constructor(readonly config: EngineConfig) {
-    this.corpora = new CorpusRegistry({ corpora: config.CORPORA });
+    this.corpora = new CorpusRegistry({ corpora: config.CORPORA, readLimits: readLimitsOf(config) });
   }
 
   /** A configured corpus, or one ingested into the passage store. */

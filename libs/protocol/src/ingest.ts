@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { CorpusNameSchema } from './names';
+import { CorpusNameSchema, IngestCorpusNameSchema } from './names';
 
-/** Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt files, on the planning worker's disk. */
-export const IngestSourceSchema = z.strictObject({ kind: z.enum(['jsonl', 'folder']), path: z.string().min(1).max(4096) });
+/**
+ * Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt files, on the planning worker's disk; every file
+ * it reads must lie in one of the `within` folders once symlinks are resolved (those the request's path was checked
+ * against, or the operator's own path).
+ */
+export const IngestSourceSchema = z.strictObject({
+  kind: z.enum(['jsonl', 'folder']),
+  path: z.string().min(1).max(4096),
+  within: z.array(z.string().min(1).max(4096)).min(1).max(64),
+});
 export type IngestSource = z.infer<typeof IngestSourceSchema>;
 
 /** A passage as a chunk job carries it to the store (the shape of the store port's StoredPassage). */
@@ -24,10 +32,10 @@ export const PlanRunSchema = z.string().regex(/^[a-z0-9-]{1,64}\.[a-z0-9]{1,16}$
  * the changed passages as `chunk` jobs; a `chunk` writes its passages (idempotent by id, so a redone chunk is harmless).
  */
 export const IngestJobSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('plan'), corpus: CorpusNameSchema, ingestId: IngestIdSchema, source: IngestSourceSchema }),
+  z.strictObject({ kind: z.literal('plan'), corpus: IngestCorpusNameSchema, ingestId: IngestIdSchema, source: IngestSourceSchema }),
   z.strictObject({
     kind: z.literal('chunk'),
-    corpus: CorpusNameSchema,
+    corpus: IngestCorpusNameSchema,
     ingestId: IngestIdSchema,
     planRun: PlanRunSchema,
     chunk: z.number().int().nonnegative(),
@@ -59,5 +67,5 @@ export const IngestProgressSchema = z.strictObject({
 export type IngestProgress = z.infer<typeof IngestProgressSchema>;
 
 /** `POST /v1/corpora`: (re)ingest a corpus by name, from the path `CORPORA` gives it or from `path` (admins only). */
-export const CorpusIngestRequestSchema = z.strictObject({ name: CorpusNameSchema, path: z.string().min(1).max(4096).optional() });
+export const CorpusIngestRequestSchema = z.strictObject({ name: IngestCorpusNameSchema, path: z.string().min(1).max(4096).optional() });
 export type CorpusIngestRequest = z.infer<typeof CorpusIngestRequestSchema>;

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** The queues: the hub's own steps, the spokes' tasks, and the jobs that index corpora into the passage store. */
+/**
+ * The queues: the hub's own steps, the spokes' tasks, and the jobs that index corpora into the passage store. None is
+ * named `corpus`: that key space holds the corpora's ingest state (IngestState).
+ */
 export const QueueNameSchema = z.enum(['coordinator', 'subagents', 'ingest']);
 export type QueueName = z.infer<typeof QueueNameSchema>;
 export const COORDINATOR_QUEUE: QueueName = 'coordinator';

@@ -49,9 +49,10 @@ export interface IngestPlanFigures {
 }
 
 /**
- * Each corpus's last ingest in Redis (`<prefix>:ingest:<corpus>`, JSON; a plan run's completed chunks in
- * `…:<planRun>:done`): written by whoever starts an ingest and by the ingest jobs, read by the coordinator (409 while
- * ingesting) and the CLI.
+ * Each corpus's last ingest in Redis (`<prefix>:corpus:<corpus>:ingest`, JSON; a plan run's completed chunks in
+ * `…:ingest:<planRun>:done`): written by whoever starts an ingest and by the ingest jobs, read by the coordinator (409
+ * while ingesting) and the CLI. The `corpus` key space is no queue's: BullMQ keeps a queue's own keys under
+ * `<prefix>:<queue>:`, so under `<prefix>:ingest:` a corpus named `events` or `wait` would be the ingest queue's.
  */
 export class IngestState {
   constructor(
@@ -60,10 +61,10 @@ export class IngestState {
   ) {}
 
   private key(corpus: string): string {
-    return `${this.prefix}:ingest:${corpus}`;
+    return `${this.prefix}:corpus:${corpus}:ingest`;
   }
   private doneKey(corpus: string, planRun: string): string {
-    return `${this.prefix}:ingest:${corpus}:${planRun}:done`;
+    return `${this.prefix}:corpus:${corpus}:ingest:${planRun}:done`;
   }
 
   /** A new ingest of the corpus is planning; `ttlMs` lets the mark lapse if its plan job was never queued. */

@@ -1,4 +1,4 @@
-import { INGEST_QUEUE, type IngestJob, type IngestSource } from '@orrery/protocol';
+import { INGEST_QUEUE, IngestCorpusNameSchema, type IngestJob, type IngestSource } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { IngestState } from './ingest-state';
@@ -18,6 +18,8 @@ export const ingestJobIds = {
  */
 export async function startIngest(queue: Queue, state: IngestState, corpus: string, source: IngestSource, attempts: number): Promise<string> {
   if (queue.name !== INGEST_QUEUE) throw new Error(`startIngest needs the ${INGEST_QUEUE} queue, not ${queue.name}`);
+  const name = IngestCorpusNameSchema.safeParse(corpus);
+  if (!name.success) throw new Error(name.error.issues.map((i) => i.message).join('; '));
   const ingestId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   await state.begin(corpus, ingestId, PLANNING_MARK_MS);
   const job: IngestJob = { kind: 'plan', corpus, ingestId, source };

@@ -1,5 +1,6 @@
 import { loadStoreLocation } from '@orrery/engines';
 import { envInt, formatZodError } from '@orrery/protocol';
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
 const list = z
@@ -16,6 +17,11 @@ const keys = list.superRefine((all, ctx) => {
     }
   });
 });
+
+/** Absolute folders, normalised (no `..`, no trailing slash). */
+const folders = list.superRefine((all, ctx) => {
+  for (const f of all) if (!isAbsolute(f)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(f)} is not an absolute path` });
+}).transform((all) => all.map((f) => resolve(f)));
 
 /** Every setting of the coordinator, read from the environment and validated once at startup. */
 export const CoordinatorConfigSchema = z.object({
@@ -56,6 +62,8 @@ export const CoordinatorConfigSchema = z.object({
   TASK_ATTEMPTS: envInt(3, 1),
   /** Attempts of each ingest job (plan and chunks) before the ingest counts as failed. */
   INGEST_ATTEMPTS: envInt(3, 1),
+  /** The folders a path in POST /v1/corpora must lie in (on the workers' disk). No default: unset, no request names a path. */
+  INGEST_ROOTS: folders,
   TASK_BACKOFF_MS: envInt(1000),
   BUDGET_MAX_TOKENS: envInt(2_000_000, 1),
   BUDGET_MAX_TASKS: envInt(40, 1),

@@ -1,10 +1,10 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { BadRequestException, ConflictException, Inject, Injectable } from '@nestjs/common';
-import { EngineFactory, parseCorporaSpec, sourceOf } from '@orrery/engines';
+import { EngineFactory, liesWithin, parseCorporaSpec, sourceOf } from '@orrery/engines';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
 import { IngestState, startIngest } from '@orrery/runtime';
 import type { Queue } from 'bullmq';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 
 /** Ingests corpora through the ingest queue, and answers whether a corpus may be researched yet. */
@@ -17,14 +17,19 @@ export class CorpusIngest {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  /** Starts (re)ingesting `name` from `path`, else from the path `CORPORA` gives it. */
+  /**
+   * Starts (re)ingesting `name` from `path`, which must lie in INGEST_ROOTS, else from the path `CORPORA` gives it
+   * (the operator's own, trusted as it is). The worker checks again as it reads, with symlinks resolved.
+   */
   async start(name: string, path?: string): Promise<IngestProgress> {
-    const from = path ?? parseCorporaSpec(this.engines.config.CORPORA).find((c) => c.name === name)?.path;
+    const configured = parseCorporaSpec(this.engines.config.CORPORA).find((c) => c.name === name)?.path;
+    const from = path ?? configured;
     if (!from) throw new BadRequestException(`corpus ${name} is not in CORPORA; give its path`);
     if (!isAbsolute(from)) throw new BadRequestException('path must be absolute (a path on the workers’ disk)');
+    const within = path === undefined ? [from] : this.allowedFolders(path);
     let source;
     try {
-      source = sourceOf(from);
+      source = sourceOf(from, within);
     } catch (err) {
       throw new BadRequestException(`path: ${(err as Error).message}`);
     }
@@ -34,12 +39,26 @@ export class CorpusIngest {
     return (await this.state.get(name)) ?? { corpus: name, ingestId, status: 'planning', passages: 0, changed: 0, removed: 0, chunks: 0, chunksDone: 0, startedAt: new Date().toISOString() };
   }
 
+  /** The folders a request's path may be read from: INGEST_ROOTS, which must hold it (as written; the worker resolves symlinks). */
+  private allowedFolders(path: string): string[] {
+    const roots = this.config.INGEST_ROOTS;
+    if (!roots.length) throw new BadRequestException('path: this server reads no path a request names until its operator sets INGEST_ROOTS; ingest a corpus CORPORA names instead');
+    const full = resolve(path);
+    if (!roots.some((root) => liesWithin(full, root))) throw new BadRequestException('path: must lie in one of the folders INGEST_ROOTS names');
+    return roots;
+  }
+
   progress(name: string): Promise<IngestProgress | undefined> {
     return this.state.get(name);
   }
 
-  /** 409 with the ingest's progress while the corpus is still being ingested (or its last ingest failed). */
+  /**
+   * 409 with the ingest's progress while the corpus is still being ingested (or its last ingest failed). Only a corpus
+   * research reads from the passage store has an ingest to wait for: a configured one (built in, or in `CORPORA`) is
+   * read from its files, so no ingest under its name, failed or not, changes what research on it reads.
+   */
   async assertResearchable(name: string): Promise<void> {
+    if (this.engines.corpusNames().includes(name)) return;
     const current = await this.state.get(name);
     if (current && current.status !== 'ready') throw this.busy(current);
   }

@@ -1,6 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { IngestSourceError, type PassageStore, planIngest, sourcePassages } from '@orrery/engines';
+import { IngestSourceError, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourcePassages } from '@orrery/engines';
 import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
 import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
 import { type Job, Queue, UnrecoverableError } from 'bullmq';
@@ -10,6 +10,7 @@ import { loadSubagentConfig } from '../config/subagent-config';
 import { INGEST_STATE, PASSAGE_STORE } from './ingest.tokens';
 
 const config = loadSubagentConfig();
+const readLimits = readLimitsOf(loadEngineConfig());
 const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
 const REMOVE_BATCH = 1000;
 
@@ -62,7 +63,14 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
       } catch (caught) {
         const err = caught instanceof IngestSourceError ? new UnrecoverableError(caught.message) : (caught as Error);
         const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        if (last) await this.state.fail(data.corpus, data.ingestId, `${data.kind === 'chunk' ? `chunk ${data.chunk}` : 'plan'}: ${err.message}`).catch(() => undefined);
+        const step = data.kind === 'chunk' ? `chunk ${data.chunk}` : 'plan';
+        // Every key may read the recorded error: a source's error says where and what (never its path or text), any
+        // other names only its kind. The log keeps the rest.
+        const detail = caught instanceof IngestSourceError ? caught.detail : (caught as Error).message;
+        const from = data.kind === 'plan' ? ` from ${data.source.path}` : '';
+        this.logger.warn(`ingest ${data.ingestId} of ${data.corpus}${from}, ${step}${last ? '' : ' (will retry)'}: ${detail}`);
+        const recorded = caught instanceof IngestSourceError ? caught.message : `failed (${(caught as Error).name}; the worker's log has the reason)`;
+        if (last) await this.state.fail(data.corpus, data.ingestId, `${step}: ${recorded}`).catch(() => undefined);
         throw err;
       }
     });
@@ -73,7 +81,7 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     const planRun = `${ingestId}.${randomBytes(4).toString('hex')}`;
     await this.state.planning(corpus, ingestId, planRun);
     const stored = await this.store.hashes(corpus);
-    const plan = await planIngest(sourcePassages(job.source), stored, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
+    const plan = await planIngest(sourcePassages(job.source, readLimits), stored, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
       const payload: IngestJob = { kind: 'chunk', corpus, ingestId, planRun, chunk, passages };
       await this.queue.add('chunk', payload, {
         jobId: ingestJobIds.chunk(corpus, planRun, chunk),

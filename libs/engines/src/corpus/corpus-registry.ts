@@ -1,3 +1,4 @@
+import { BUILTIN_CORPUS } from '@orrery/protocol';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCorporaSpec } from './corpora-config';
@@ -10,9 +11,10 @@ import { SOTU_SPLIT_VERSION, SOTU_VOCABULARY, sotuPassages } from './ingest-sotu
 import type { Passage } from './passage';
 import { openPassageStore } from '../store/open-passage-store';
 import type { PassageStore } from '../store/passage-store';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './source-files';
 import { DEFAULT_WORKING_SET, topicWorkingSet, type WorkingSetOptions } from './topic-working-set';
 
-export const BUILTIN_CORPUS = 'sotu';
+export { BUILTIN_CORPUS };
 
 export type CorpusKind = 'builtin' | 'jsonl' | 'folder' | 'memory';
 
@@ -50,6 +52,8 @@ export interface CorpusRegistryOptions {
   /** Where ingested corpora live (default: the store `CORPUS_STORE` names, opened on first use); null: none. */
   store?: PassageStore | null;
   workingSet?: WorkingSetOptions;
+  /** Caps on reading a configured corpus's files (trusted paths: the operator named them, so no folder check). */
+  readLimits?: ReadLimits;
 }
 
 /** Working indexes a process keeps (the most recently used). */
@@ -68,11 +72,13 @@ export class CorpusRegistry {
   private store: PassageStore | null | undefined;
   private readonly workingSetOptions: WorkingSetOptions;
   private readonly workingSets = new Map<string, Promise<CorpusView>>();
+  private readonly readLimits: ReadLimits;
 
   constructor(options: CorpusRegistryOptions = {}) {
     this.cacheDir = options.cacheDir === undefined ? INDEX_CACHE_DIR : options.cacheDir;
     this.store = options.store;
     this.workingSetOptions = options.workingSet ?? DEFAULT_WORKING_SET;
+    this.readLimits = options.readLimits ?? DEFAULT_READ_LIMITS;
     if (options.builtins !== false) this.entries.set(BUILTIN_CORPUS, {
         kind: 'builtin',
         read: () => derivePassagesCached(`sotu-${SOTU_SPLIT_VERSION}`, () => sotuPassages(), this.cacheDir),
@@ -95,7 +101,8 @@ export class CorpusRegistry {
     } catch {
       throw new Error(`corpus ${name}: ${full} does not exist`);
     }
-    this.set(name, isDir ? { kind: 'folder', read: () => readFolderPassages(full) } : { kind: 'jsonl', read: () => readJsonlPassages(full) });
+    const scope = { limits: this.readLimits };
+    this.set(name, isDir ? { kind: 'folder', read: () => readFolderPassages(full, scope) } : { kind: 'jsonl', read: () => readJsonlPassages(full, scope) });
   }
 
   /** Register passages held in memory (tests, embedders). */

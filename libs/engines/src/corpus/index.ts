@@ -7,6 +7,7 @@ export * from './index-cache';
 export * from './ingest-folder';
 export * from './ingest-jsonl';
 export * from './ingest-sotu';
+export * from './source-files';
 export * from './passage';
 export * from './split-passages';
 export * from './stable-id';

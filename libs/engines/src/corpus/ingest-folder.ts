@@ -1,15 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Passage } from './passage';
+import { OPERATOR_SCOPE, type ReadScope, SourceFiles } from './source-files';
 import { splitIntoPassages } from './split-passages';
 import { safeId } from './stable-id';
 
 const TEXT_FILE = /\.(md|markdown|txt)$/i;
 
-function listTextFiles(root: string): string[] {
+/** Symlinks are not followed (a Dirent of one is neither file nor folder), nor are devices, FIFOs or sockets read. */
+function listTextFiles(files: SourceFiles, root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of files.entries(dir, 'a folder of the source')) {
       if (entry.name.startsWith('.')) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
@@ -31,15 +32,18 @@ function titleOf(text: string, relPath: string): string {
  * Ingest a folder of `.md`/`.txt` files (recursively, in sorted order) into passages with ids
  * `<relative-path>#<n>` (1-based, made safe), titled after the document.
  */
-export function readFolderPassages(root: string): Passage[] {
-  return [...folderPassages(root)].map((f) => f.passage);
+export function readFolderPassages(root: string, scope: ReadScope = OPERATOR_SCOPE): Passage[] {
+  return [...folderPassages(root, scope)].map((f) => f.passage);
 }
 
 /** The folder's passages one file at a time, each with the relative path of the file it was split from. */
-export function* folderPassages(root: string): Generator<{ file: string; passage: Passage }> {
-  for (const file of listTextFiles(root)) {
+export function* folderPassages(path: string, scope: ReadScope = OPERATOR_SCOPE): Generator<{ file: string; passage: Passage }> {
+  const files = new SourceFiles(scope);
+  const root = files.folder(path, 'the source');
+  // Errors name a file by its place in name order: its path is not for every key to see.
+  for (const [k, file] of listTextFiles(files, root).entries()) {
     const rel = relative(root, file).split(sep).join('/');
-    const text = readFileSync(file, 'utf8');
+    const text = files.readText(file, `file ${k + 1} of the folder`);
     const title = titleOf(text, rel);
     const chunks = splitIntoPassages(text);
     for (let i = 0; i < chunks.length; i++) yield { file: rel, passage: { id: `${safeId(rel)}#${i + 1}`, title, text: chunks[i]! } };

@@ -18,9 +18,9 @@ describe('JSONL ingest', () => {
     ]);
   });
   it('names the line of a bad or duplicate row', () => {
-    expect(() => parseJsonlPassages('{"id":"a","text":"x"}\n{"id":"a","text":"y"}', 'c.jsonl')).toThrow(/c\.jsonl:2: duplicate/);
-    expect(() => parseJsonlPassages('{"id":"a"}', 'c.jsonl')).toThrow(/c\.jsonl:1/);
-    expect(() => parseJsonlPassages('nope', 'c.jsonl')).toThrow(/not valid JSON/);
+    expect(() => parseJsonlPassages('{"id":"a","text":"x"}\n{"id":"a","text":"y"}')).toThrow(/^line 2: duplicate id/);
+    expect(() => parseJsonlPassages('{"id":"a"}')).toThrow(/^line 1: needs/);
+    expect(() => parseJsonlPassages('nope')).toThrow(/^line 1: not valid JSON/);
   });
 });
 

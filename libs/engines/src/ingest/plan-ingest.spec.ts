@@ -23,7 +23,7 @@ describe('planIngest', () => {
   });
 
   it('refuses a duplicate id and an empty source', async () => {
-    await expect(planIngest(from([passage('a', 'x'), passage('a', 'y')]), new Map(), 10, async () => undefined)).rejects.toThrow(/duplicate passage id "a"/);
+    await expect(planIngest(from([passage('a', 'x'), passage('a', 'y')]), new Map(), 10, async () => undefined)).rejects.toThrow(/^passage 2: duplicate id \(an earlier passage has it\)$/);
     await expect(planIngest(from([]), new Map(), 10, async () => undefined)).rejects.toThrow(/no passages/);
   });
 

@@ -1,7 +1,5 @@
+import { IngestSourceError } from '../corpus/source-files';
 import type { StoredPassage } from '../store/passage-store';
-
-/** The source itself is wrong (unreadable, bad JSON, a duplicate id, no passages): retrying cannot help. */
-export class IngestSourceError extends Error {}
 
 export interface IngestPlan {
   /** Passages in the source. */
@@ -29,7 +27,7 @@ export async function planIngest(
   let chunks = 0;
   let changed = 0;
   for await (const p of readingSource(source)) {
-    if (seen.has(p.id)) throw new IngestSourceError(`duplicate passage id ${JSON.stringify(p.id)}`);
+    if (seen.has(p.id)) throw new IngestSourceError(`passage ${seen.size + 1}: duplicate id (an earlier passage has it)`, `duplicate passage id ${JSON.stringify(p.id)}`);
     seen.add(p.id);
     if (stored.get(p.id) === p.contentHash) continue;
     changed++;
@@ -45,11 +43,11 @@ export async function planIngest(
   return { passages: seen.size, changed, removed, chunks };
 }
 
-/** The source's passages; what reading them throws is the source's fault. */
+/** The source's passages; what reading them throws is the source's fault (its message, which may name a path, is detail). */
 async function* readingSource(source: AsyncIterable<StoredPassage>): AsyncGenerator<StoredPassage> {
   try {
     yield* source;
   } catch (err) {
-    throw err instanceof IngestSourceError ? err : new IngestSourceError((err as Error).message);
+    throw err instanceof IngestSourceError ? err : new IngestSourceError('the source cannot be read', (err as Error).message);
   }
 }

@@ -1,10 +1,10 @@
 import type { IngestSource } from '@orrery/protocol';
-import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { folderPassages } from '../corpus/ingest-folder';
 import { parseJsonlLine } from '../corpus/ingest-jsonl';
 import type { Passage } from '../corpus/passage';
+import { type ReadLimits, SourceFiles } from '../corpus/source-files';
 import type { StoredPassage } from '../store/passage-store';
 
 /** The hash a re-ingest compares: a passage whose title, url and text are unchanged is not written again. */
@@ -20,31 +20,33 @@ export function toStoredPassage(p: Passage, document: string): StoredPassage {
   return { ...clean, document: document.replace(NUL, ''), contentHash: passageHash(clean) };
 }
 
-/** A path's source kind: a folder of .md/.txt files, else a JSONL file. */
-export function sourceOf(path: string): IngestSource {
+/**
+ * A path's source kind (a folder of .md/.txt files, else a JSONL file) and the folders its reads must stay within
+ * (the worker checks them as it reads: `within`).
+ */
+export function sourceOf(path: string, within: readonly string[]): IngestSource {
   let dir: boolean;
   try {
     dir = statSync(path).isDirectory();
   } catch {
     throw new Error(`${path} does not exist`);
   }
-  return { kind: dir ? 'folder' : 'jsonl', path };
+  return { kind: dir ? 'folder' : 'jsonl', path, within: [...within] };
 }
 
 /**
  * The source's passages, streamed (a JSONL file line by line, a folder file by file), so that reading a large corpus
- * holds one line or one file at a time. A JSONL passage's document is its title (the file or page it came from);
- * a folder passage's, the file's relative path.
+ * holds one line or one file at a time, every file within `source.within` and the limits. A JSONL passage's document
+ * is its title (the file or page it came from); a folder passage's, the file's relative path.
  */
-export async function* sourcePassages(source: IngestSource): AsyncGenerator<StoredPassage> {
+export async function* sourcePassages(source: IngestSource, limits: ReadLimits): AsyncGenerator<StoredPassage> {
+  const scope = { within: source.within, limits };
   if (source.kind === 'folder') {
-    for (const { file, passage } of folderPassages(source.path)) yield toStoredPassage(passage, file);
+    for (const { file, passage } of folderPassages(source.path, scope)) yield toStoredPassage(passage, file);
     return;
   }
-  const lines = createInterface({ input: createReadStream(source.path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let n = 0;
-  for await (const line of lines) {
-    const passage = parseJsonlLine(line, `${source.path}:${++n}`);
+  for await (const { n, line } of new SourceFiles(scope).lines(source.path)) {
+    const passage = parseJsonlLine(line, `line ${n}`);
     if (passage) yield toStoredPassage(passage, passage.title);
   }
 }
