@@ -20,3 +20,4 @@ export * from './step/step-rules';
 export * from './step/judge-step';
 export * from './step/step-judge-settings';
 export * from './spend-projection';
+export * from './conservative';

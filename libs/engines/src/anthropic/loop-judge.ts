@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { EngineDecision } from '../engine';
-import { judgeStep, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '@orrery/decisions';
+import { judgeStep, mostConservative, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '@orrery/decisions';
 import type { LoopStep, StepVerdict } from './agent-loop';
 import { clipText } from '../hygiene/clip-text';
 
@@ -41,9 +41,6 @@ const summaryOf = (input: StepJudgeInput): string => {
   const action = last === undefined ? '(none)' : typeof last === 'string' ? last : `${last.action}${last.newInformation === false ? ' (nothing new)' : ''}`;
   return clipText(`step ${input.step}${input.maxSteps ? ` of ${input.maxSteps}` : ''}; ${input.stateSummary}; last call ${action}`, 500);
 };
-
-/** stop > pivot > continue: when two levels disagree the more conservative wins. */
-const RANK = { continue: 0, pivot: 1, stop: 2 } as const;
 
 /** What the model saw the step do: each tool call as `name: query` (or the passage id), so repeats show. */
 function actionsOf(content: ContentBlock[], newSources: number): StepAction[] {
@@ -108,7 +105,7 @@ export class LoopJudge {
         this.issueAsync(input, model);
       }
     }
-    const final = judged.reduce((a, b) => (RANK[b.verdict.signal] > RANK[a.verdict.signal] ? b : a));
+    const final = mostConservative(judged, (j) => j.verdict.signal);
     const signals = new Set(judged.map((j) => j.verdict.signal));
     this.history.push({ step: n, signal: final.verdict.signal });
     if (signals.size > 1) {
