@@ -71,7 +71,7 @@ export interface TaskEstimate {
 }
 
 /** What a judge model is asked: a round of a run, or a step of an agent loop (the MCP judge). */
-export interface JudgeInput {
+export interface ModelJudgeInput {
   /** The run's goal (topic); redacted before it is sent. */
   goal: string;
   /** The round (or step) that just completed (1-based). */
@@ -95,7 +95,7 @@ export interface JudgeVerdictResult extends ModelVerdict {
 
 /** A judge model (L2). Throws when its answer fails validation twice: the kernel counts that as continue. */
 export interface ModelJudge {
-  judgeVerdict(input: JudgeInput): Promise<JudgeVerdictResult>;
+  judgeVerdict(input: ModelJudgeInput): Promise<JudgeVerdictResult>;
 }
 
 /** What the hub's side of an engine can do, declared on the port: callers ask it, never the engine's name. */

@@ -1,5 +1,6 @@
+import { ModelVerdictSchema } from '@orrery/decisions';
 import type { Plan, PlanCoverage, Subtopic, TokenUsage } from '@orrery/protocol';
-import type { CoordinatorCapabilities, CoordinatorEngine, EngineDecision, JudgeInput, JudgeVerdictResult, ModelJudge, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
+import type { CoordinatorCapabilities, CoordinatorEngine, EngineDecision, JudgeVerdictResult, ModelJudgeInput, ModelJudge, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage } from '../usage';
 import { isFallbackWorthy, StructuredOutputError } from './errors';
@@ -8,7 +9,6 @@ import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions
 import { SYSTEM_PROMPTS, untrustedData } from './prompts';
 import {
   CoverageCritiqueSchema,
-  JudgeVerdictSchema,
   PlanDraftSchema,
   RefinementDraftSchema,
   type SubtopicDraft,
@@ -262,7 +262,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
    * The L2 judge: continue, stop or pivot, with a calibrated confidence. Throws when the model's verdict fails
    * validation twice (there is no engine to fall back to: the judge treats a failed or timed-out verdict as continue).
    */
-  async judgeVerdict(input: JudgeInput): Promise<JudgeVerdictResult> {
+  async judgeVerdict(input: ModelJudgeInput): Promise<JudgeVerdictResult> {
     const r = new Redactor();
     const h = input.signalHistory;
     const user = [
@@ -279,7 +279,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
         model: this.o.judgeModel,
         system: SYSTEM_PROMPTS.judge,
         user,
-        schema: JudgeVerdictSchema,
+        schema: ModelVerdictSchema,
         purpose: 'judge verdict',
         maxTokens: 512,
         signal: input.abortSignal,
@@ -307,7 +307,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
 }
 
 /** The judge prompt's yield line: a round's findings and sources, or a step's actions that brought new information. */
-function yieldLine(y: JudgeInput['yield']): string {
+function yieldLine(y: ModelJudgeInput['yield']): string {
   if ('actions' in y) return `Yield of the recent steps: ${y.actionsWithNewInformation} of the last ${y.actions} actions brought new information; ${y.idleSteps} steps in a row brought nothing new`;
   return `Yield of the last round: ${y.newFindings} new findings, ${y.newSources} new sources${y.novelty !== undefined ? `, novelty ${y.novelty.toFixed(2)}` : ''}${y.coverage !== undefined ? `, coverage ${y.coverage.toFixed(2)}` : ''}`;
 }

@@ -4,7 +4,7 @@ import { CLEARED_TOOL_RESULT, compactToolResults } from './agent-loop';
 import { slugify } from './coordinator-engine';
 import { orphanedServerToolUses, withCacheBreakpoints } from './messages-client';
 import { roleFromSystem, SYSTEM_PROMPTS, untrustedSource } from './prompts';
-import { JudgeVerdictSchema } from './schemas';
+import { ModelVerdictSchema } from '@orrery/decisions';
 import { outputFormatFor } from './structured';
 
 describe('prompts', () => {
@@ -26,7 +26,7 @@ describe('prompts', () => {
 
 describe('structured output format', () => {
   it('is a strict JSON schema (additionalProperties false) built from the zod schema', () => {
-    const f = outputFormatFor(JudgeVerdictSchema);
+    const f = outputFormatFor(ModelVerdictSchema);
     expect(f.type).toBe('json_schema');
     expect(f.schema).toMatchObject({ type: 'object', additionalProperties: false, required: ['signal', 'confidence', 'reason'] });
   });

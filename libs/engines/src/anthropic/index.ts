@@ -20,8 +20,6 @@ export { AGENT_ROLES, roleFromSystem, SYSTEM_PROMPTS, UNTRUSTED_NOTICE } from '.
 export type { AgentRole } from './prompts';
 export { LocalRequestGate, rateLimitHeaders, retryAfterMs } from './request-gate';
 export type { GateTicket, RateLimitHeaders, RequestGate } from './request-gate';
-export { JudgeVerdictSchema } from './schemas';
-export type { JudgeVerdict } from './schemas';
 export { SourceLedger, webSourceId } from './sources';
 export { structuredCall } from './structured';
 export { AnthropicSubagentEngine } from './subagent-engine';

@@ -40,9 +40,6 @@ export const RefinementDraftSchema = z.object({
 });
 export type RefinementDraft = z.infer<typeof RefinementDraftSchema>;
 
-/** A judge model's answer: the decision kernel's one verdict schema. */
-export { ModelVerdictSchema as JudgeVerdictSchema, type ModelVerdict as JudgeVerdict } from '@orrery/decisions';
-
 export const FindingsDraftSchema = z.object({
   findings: z
     .array(

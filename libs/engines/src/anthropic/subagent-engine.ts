@@ -2,14 +2,14 @@ import { type Finding, quoteOccursIn, type ReportSection, type SearchResult, typ
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
-import type { StepJudgeModel } from '@orrery/decisions';
+import { ModelVerdictSchema, type StepJudgeModel } from '@orrery/decisions';
 import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
 import { LoopJudge } from './loop-judge';
 import { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
 import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
 import { priceOf } from './pricing';
 import { LOOP_JUDGE_SYSTEM, SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
-import { FindingsDraftSchema, JudgeVerdictSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
+import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
 import { SourceLedger } from './sources';
 import { structuredCall } from './structured';
 import { researchTools } from './tools';
@@ -312,7 +312,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         `Recent tool calls:\n${(input.recentActions ?? []).slice(-8).map((a) => `- ${redactor.text(typeof a === 'string' ? a : `${a.action}${a.newInformation === false ? ' (nothing new)' : ''}`)}`).join('\n') || '- (none)'}`,
         `State: ${input.stateSummary}`,
       ].join('\n');
-      const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: JudgeVerdictSchema, purpose: 'loop judge verdict', maxTokens: 512, signal: ctx.signal });
+      const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: ModelVerdictSchema, purpose: 'loop judge verdict', maxTokens: 512, signal: ctx.signal });
       addUsage(usage, res.usage);
       addUsage(judgeSpent, res.usage);
       replies.set(input.stateVersion ?? input.step, res.raw);
