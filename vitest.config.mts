@@ -11,6 +11,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@orrery/protocol': src('libs/protocol/src/index.ts'),
+      '@orrery/decisions': src('libs/decisions/src/index.ts'),
       '@orrery/engines': src('libs/engines/src/index.ts'),
       '@orrery/runtime': src('libs/runtime/src/index.ts'),
     },

@@ -1,3 +1,4 @@
+import type { RoundForecast } from '@orrery/decisions';
 import type { Finding, Plan, Source, Subtopic, SynthesizeResult } from '@orrery/protocol';
 import { type BroughtFinding, evidenceOf } from '@orrery/coordinator/dist/coverage/round-figures';
 import { buildSearchTask, buildSynthesisTask, type TaskLimits, type TaskRun } from '@orrery/coordinator/dist/planning/task-builder';
@@ -37,6 +38,8 @@ export interface RoundSnapshot {
   newSources: number;
   tasksInRound: number;
   tasksSoFar: number;
+  /** The engine's forecast of the next round, as the service gives the judge (absent at the round cap). */
+  forecast?: RoundForecast;
   /** The report the writer would give on the ledger as it is now. */
   synthesize(): Promise<SynthesizeResult>;
 }
@@ -113,7 +116,11 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
     }
     const novelty = returned ? fresh / returned : 0;
     const r = round;
-    await o.onRound?.({ round, plan, findings, brought, evidenceBefore, returned, newFindings: fresh, newSources: sources.size - sourcesBefore, tasksInRound: next.length, tasksSoFar: tasks, synthesize: () => synthesizeLedger(r) });
+    const forecast =
+      o.onRound && coord.forecast && round < o.maxRounds
+        ? await coord.forecast({ runId: RUN_ID, topic: o.topic, corpus: o.corpus, plan, round, findings: [...findings.values()], evidence: evidenceNow(), maxNewTasks: o.maxNewTasks })
+        : undefined;
+    await o.onRound?.({ round, plan, findings, brought, evidenceBefore, returned, newFindings: fresh, newSources: sources.size - sourcesBefore, tasksInRound: next.length, tasksSoFar: tasks, ...(forecast ? { forecast } : {}), synthesize: () => synthesizeLedger(r) });
     if (round >= o.maxRounds) {
       stopReason = 'max-rounds';
       break;

@@ -1,4 +1,4 @@
-import type { JudgeInput } from '@orrery/coordinator/dist/judge/judge-types';
+import type { JudgeInput } from '@orrery/decisions';
 
 /** mulberry32: a tiny seeded PRNG, so every run times the same inputs. */
 export function prng(seed: number): () => number {

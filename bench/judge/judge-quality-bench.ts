@@ -13,12 +13,8 @@
  * (trained on each half, scored on the other) and on all topics (trained and scored on all).
  * --labels writes the labelled decision records (the L0 decision log of every point) for `npm run train:judge`.
  */
-import { decideWithLevels } from '@orrery/coordinator/dist/judge/decide-with-levels';
+import { decideWithLevels, type JudgeSignal, type JudgeVerdict, l0Judge, L1_FEATURES, L1_MODEL, l1Features, l1Judge, type L1Model } from '@orrery/decisions';
 import { verdictToDecision } from '@orrery/coordinator/dist/judge/decision-record';
-import type { JudgeSignal, JudgeVerdict } from '@orrery/coordinator/dist/judge/judge-types';
-import { l0Judge } from '@orrery/coordinator/dist/judge/l0-judge';
-import { L1_FEATURES, l1Features, l1Judge, type L1Model } from '@orrery/coordinator/dist/judge/l1-model';
-import { L1_MODEL } from '@orrery/coordinator/dist/judge/l1-weights';
 import { readFlags } from '../support/flags';
 import type { ReplayTopic } from './judge-replay';
 import { writeLabelledDecisions, type LabelledDecision } from './labelled-decision';
@@ -123,6 +119,10 @@ async function main(): Promise<void> {
     }),
   );
   for (const k of ['L0', 'L1', 'L2', 'fallback']) if (byLevel.has(k)) console.log(row(`  decided by ${k === 'fallback' ? 'the no-key fallback' : k}`, stopScores(byLevel.get(k)!)));
+  const heldPoints = held.pts.flat();
+  const spoke = heldPoints.filter((p) => l1Judge(p.l0, L1_MODEL).confidence > 0).length;
+  const decidedL1 = byLevel.get('L1')?.length ?? 0;
+  console.log(`  L1 speaks (confidence > 0) at ${spoke} of ${heldPoints.length} points and decides (confidence >= 0.7, L0 unsure) at ${decidedL1} (${Math.round((100 * decidedL1) / heldPoints.length)}%)`);
   console.log(row('L0 alone (rules; unsure → continue)', (await score(held, (p) => chain(p, null))).policy));
   console.log(row('L1 alone (every point)', (await score(held, (p) => ({ signal: l1Judge(p.l0, L1_MODEL).signal, level: 'L1' }))).policy));
   console.log(row('overall: L0 → L1 chain', full.policy));

@@ -1,7 +1,5 @@
 import { roundFigures } from '@orrery/coordinator/dist/coverage/round-figures';
-import { idleRoundsFromRounds } from '@orrery/coordinator/dist/judge/idle-rounds';
-import type { JudgeInput } from '@orrery/coordinator/dist/judge/judge-types';
-import { EMPTY_SIGNAL_HISTORY } from '@orrery/coordinator/dist/judge/signal-history';
+import { EMPTY_SIGNAL_HISTORY, idleRoundsFromRounds, type JudgeInput } from '@orrery/decisions';
 import type { CoordinatorEngine, SubagentEngine } from '@orrery/engines';
 import { DEFAULT_LOOP, runResearchLoop, type RoundSnapshot } from '../coverage/research-loop';
 import { scoreReport, type TopicJudgments } from '../coverage/score';
@@ -47,6 +45,7 @@ export function judgeInputOf(topic: string, s: RoundSnapshot, previous: readonly
     history: EMPTY_SIGNAL_HISTORY,
     stateVersion: s.round,
     targetCoverage: TARGET_COVERAGE,
+    ...(s.forecast ? { forecast: s.forecast } : {}),
   };
 }
 

@@ -7,10 +7,7 @@
  * JSON.stringify of the input (what merely logging the input costs). The L1 model (l1Judge on the L0 verdict
  * it is given) is timed the same way.
  */
-import { l0Judge } from '@orrery/coordinator/dist/judge/l0-judge';
-import type { JudgeInput } from '@orrery/coordinator/dist/judge/judge-types';
-import { l1Judge } from '@orrery/coordinator/dist/judge/l1-model';
-import { L1_MODEL } from '@orrery/coordinator/dist/judge/l1-weights';
+import { type JudgeInput, l0Judge, L1_MODEL, l1Judge } from '@orrery/decisions';
 import { benchInputs } from './bench-inputs';
 
 function arg(name: string, dflt: number): number {

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { DecisionSchema } from '@orrery/protocol';
+import { DecisionSchema, formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
 
 /**
@@ -28,7 +28,7 @@ export function readLabelledDecisions(path: string): LabelledDecision[] {
     .filter(([l]) => l.trim())
     .map(([l, n]) => {
       const r = LabelledDecisionSchema.safeParse(JSON.parse(l));
-      if (!r.success) throw new Error(`${path}:${n}: not a labelled decision: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!r.success) throw new Error(`${path}:${n}: not a labelled decision: ${formatZodError(r.error)}`);
       return r.data;
     });
 }

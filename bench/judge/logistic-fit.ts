@@ -1,4 +1,4 @@
-import { L1_FEATURES, type L1Feature, type L1Model } from '@orrery/coordinator/dist/judge/l1-model';
+import { L1_FEATURES, type L1Feature, type L1Model } from '@orrery/decisions';
 
 export interface FitOptions {
   /** L2 penalty on the weights (not the bias), per example. */

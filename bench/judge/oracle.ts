@@ -1,4 +1,4 @@
-import type { JudgeLevel, JudgeSignal } from '@orrery/coordinator/dist/judge/judge-types';
+import type { JudgeLevel, JudgeSignal } from '@orrery/decisions';
 
 /** One more round is worth it when it raises the report's section_recall by at least this much. */
 export const ORACLE_MIN_GAIN = 0.01;

@@ -1,7 +1,7 @@
 /**
  * Trains the L1 round judge from labelled decision logs and writes its weights into the coordinator.
  *
- *   node bench/dist/judge/train-judge.js --labels <labelled.jsonl> [--all] [--out apps/coordinator/src/judge/l1-weights.ts]
+ *   node bench/dist/judge/train-judge.js --labels <labelled.jsonl> [--all] [--out libs/decisions/src/l1-weights.ts]
  *
  * The labels come from `npm run bench:judge-quality -- … --labels <labelled.jsonl>`. By default it trains on
  * the fixed first half of the topics (by hash), so the bench can report on the other half; --all trains on all.
@@ -17,7 +17,7 @@ function main(): void {
   const f = readFlags(process.argv.slice(2), { values: ['--labels', '--out'], switches: ['--all'] }, USAGE);
   const labels = f.value('--labels');
   if (!labels) throw new Error(USAGE);
-  const out = f.value('--out') ?? 'apps/coordinator/src/judge/l1-weights.ts';
+  const out = f.value('--out') ?? 'libs/decisions/src/l1-weights.ts';
   const t0 = performance.now();
   const rows = readLabelledDecisions(labels).filter(isRoundJudgeL0);
   const half = halves(rows.map((r) => r.topic));

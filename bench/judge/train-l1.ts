@@ -1,5 +1,5 @@
 import { foldsOf } from '../coverage/kfold-eval';
-import { l1Features, type L1Model } from '@orrery/coordinator/dist/judge/l1-model';
+import { L1_FEATURES, l1Features, type L1Model } from '@orrery/decisions';
 import { DEFAULT_FIT, fitLogistic, type FitOptions } from './logistic-fit';
 import type { LabelledDecision } from './labelled-decision';
 
@@ -11,14 +11,21 @@ export function halves(topics: readonly string[]): Map<string, number> {
 /** The round judge's L0 records: what L1 sees when it is asked. */
 export const isRoundJudgeL0 = (r: LabelledDecision): boolean => r.decision.decisionType === 'judge' && r.decision.level === 'L0';
 
-/** Fits L1 on labelled round-judge decisions: features from the L0 record's signals, 1 = the oracle says stop. */
+/**
+ * Fits L1 on labelled round-judge decisions: features from the L0 record's signals, 1 = the oracle says stop.
+ * A feature that never varies in the training data (coverage is 1 after nearly every replayed round; no replay
+ * idles, fails or pivots) teaches nothing and is left out, so the model does not hold a live run to that value.
+ */
 export function trainL1(rows: readonly LabelledDecision[], trainedOn: string, o: FitOptions = DEFAULT_FIT): L1Model {
   const use = rows.filter(isRoundJudgeL0);
+  const all = use.map((r) => l1Features(r.decision.signals));
+  const varying = L1_FEATURES.filter((_, j) => all.every((x) => Number.isFinite(x[j]!)) && new Set(all.map((x) => x[j])).size > 1);
   return fitLogistic(
-    use.map((r) => l1Features(r.decision.signals)),
+    use.map((r) => l1Features(r.decision.signals, varying)),
     use.map((r) => (r.oracle === 'stop' ? 1 : 0)),
     trainedOn,
     o,
+    varying,
   );
 }
 

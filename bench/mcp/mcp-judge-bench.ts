@@ -9,7 +9,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { toStepJudgeInput } from '@orrery/coordinator/dist/mcp/judge-tool';
-import { judgeStep, type StepJudgeInput } from '@orrery/engines';
+import { judgeStep, type StepJudgeInput } from '@orrery/decisions';
 import { JudgeToolInputSchema } from '@orrery/protocol';
 import { resolve } from 'node:path';
 import { readFlags } from '../support/flags';

@@ -122,18 +122,6 @@ describe('agent loop against the fake Messages API', () => {
     expect(sent.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'text']);
   });
 
-  it('stop_sequence: finishes or continues as configured', async () => {
-    api.enqueue(reply.stopSequence('part one', '###'));
-    const finished = await loop({ stopSequences: ['###'] });
-    expect(finished.status).toBe('stop-sequence');
-    expect(api.accepted[0]!.body.stop_sequences).toEqual(['###']);
-    api.reset();
-    api.enqueue(reply.stopSequence('part one', '###'), reply.text('part two'));
-    const continued = await loop({ stopSequences: ['###'], onStopSequence: 'continue' });
-    expect(continued.status).toBe('completed');
-    expect(api.accepted).toHaveLength(2);
-  });
-
   it('refusal: stops and records it', async () => {
     api.enqueue(reply.refusal('cyber', 'declined'));
     const r = await loop();

@@ -67,6 +67,30 @@ describe('the loop judge and the judge switch in Claude runs', () => {
     expect(l2.find((d) => d.signals['mode'] === 'sync')).toMatchObject({ signals: { step: 2, stateVersion: 2, input: expect.stringMatching(/^step 2 of \d+; /), modelReply: expect.stringContaining('"signal":"continue"'), latencyMs: expect.any(Number) } });
   });
 
+  it('a judge model that answers stop at 0.2 does not end a task: below 0.5 the ladder does not act', async () => {
+    api.reset();
+    const script = researchScript({ rounds: 1, subtopics: 2 });
+    let loopJudgeCalls = 0;
+    const judge: FakeHandler = (req) => (req.system.includes('tool loop') ? (loopJudgeCalls++, reply.json({ signal: 'stop', confidence: 0.2, reason: 'probably enough' })) : (script['judge'] as FakeHandler)(req));
+    api.scriptByRole({ ...script, judge });
+    const { id } = await admin.submit({ topic: 'How has the Kestrel River changed: floods, dams and fisheries?' });
+    const events: unknown[] = [];
+    await admin.waitForEnd(id, (e) => events.push(e));
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
+    const loop = (await decisionsOf(id)).filter((d) => d.decisionType === 'loop-judge');
+    // The model was asked (synchronously at step 2) and said stop, unsure; no task was stopped by it.
+    expect(loopJudgeCalls).toBeGreaterThan(0);
+    expect(loop.filter((d) => d.signals['stopped'] === true)).toEqual([]);
+    expect(loop.find((d) => d.signals['mode'] === 'sync')).toMatchObject({ signals: { step: 2, signal: 'continue' }, conclusion: expect.stringContaining('judge model unsure (stop at 0.2): not acted on') });
+    // Every task went on past step 2 to its own end.
+    const tasks = (await admin.run(id)).counters.tasksDispatched - 1;
+    expect(api.accepted.filter((r) => r.role === 'researcher').length).toBeGreaterThan(2 * tasks);
+    // The loop judge's judgements reach /metrics, by level and surface, with their latency.
+    const metrics = await (await fetch(`${stack.coordinator.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+    expect(metrics).toMatch(/^orrery_judge_verdicts_total\{signal="continue",level="L2",surface="loop"\} [1-9]/m);
+    expect(metrics).toMatch(/^orrery_judge_latency_seconds_count\{level="L2",surface="loop"\} [1-9]/m);
+  });
+
   it('POST /v1/admin/judge off mid-run: no judge-model request reaches the API afterwards, the run finishes, GET and /metrics show it', async () => {
     api.reset();
     expect((await judgeSwitch(USER)).status).toBe(403);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { l1Features, l1StopProbability } from '../../apps/coordinator/src/judge/l1-model';
+import { l1Features, l1StopProbability } from '@orrery/decisions';
 import { readLabelledDecisions, writeLabelledDecisions, type LabelledDecision } from '../../bench/judge/labelled-decision';
 import { fitLogistic } from '../../bench/judge/logistic-fit';
 import { labelRounds, scorePolicy, stopScores } from '../../bench/judge/oracle';
@@ -70,9 +70,9 @@ describe('the L1 trainer', () => {
     // Another decision type and another level are not what L1 judges: left out.
     rows.push({ ...rec('x', 1, 0.9, 'stop'), decision: { ...rec('x', 1, 0.9, 'stop').decision, level: 'L2' } });
     const m = trainL1(rows, 'synthetic');
-    for (const r of rows.slice(0, -1)) expect(l1StopProbability(m, l1Features(r.decision.signals)) >= 0.5).toBe(r.oracle === 'stop');
-    expect(l1StopProbability(m, l1Features(signals(1, 0.1)))).toBeGreaterThan(0.9);
-    expect(l1StopProbability(m, l1Features(signals(1, 0.9)))).toBeLessThan(0.1);
+    for (const r of rows.slice(0, -1)) expect(l1StopProbability(m, l1Features(r.decision.signals, m.features)) >= 0.5).toBe(r.oracle === 'stop');
+    expect(l1StopProbability(m, l1Features(signals(1, 0.1), m.features))).toBeGreaterThan(0.9);
+    expect(l1StopProbability(m, l1Features(signals(1, 0.9), m.features))).toBeLessThan(0.1);
     expect(m.trainedOn).toBe('synthetic');
   });
   it('fits a plain logistic regression with L2 shrinkage: a larger penalty gives smaller weights', () => {

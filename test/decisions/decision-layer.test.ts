@@ -51,6 +51,18 @@ describe('the decision layer, end to end', () => {
     expect(decisions.some((d) => d.decisionType === 'judge')).toBe(false);
   });
 
+  it('writes a decision and an event when the spend rate projects past the budget before the wrap-up threshold', async () => {
+    // Round 1 dispatches six of eleven tasks: 45% left, 55% a round, so round 2 would overrun at that rate.
+    const { id } = await stack.client.submit({ topic: 'renewable energy grid overview', engine: 'simulated', budget: { maxTasks: 11 } });
+    const events = await stack.follow(id);
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
+    expect(events.find((e) => e.type === 'budget.warning')).toMatchObject({ round: 1, dimension: 'tasks', left: expect.closeTo(5 / 11, 6) });
+    const decisions = await decisionsOf(id);
+    expect(decisions.find((d) => d.decisionType === 'budget-warning')).toMatchObject({ level: 'L0', signals: { round: 1, dimension: 'tasks' }, conclusion: expect.stringMatching(/^warning: the tasks budget has 45% left/) });
+    const metrics = await (await fetch(`${stack.coordinator.url}/metrics`)).text();
+    expect(metrics).toMatch(/orrery_budget_overrun_warnings_total\{dimension="tasks"\} [1-9]/);
+  });
+
   it('pauses as needs_review when the budget runs out below target coverage, then resumes on a human decision', async () => {
     const { id } = await stack.client.submit({ topic: 'renewable energy storage overview', engine: 'simulated', budget: { maxTasks: 6 } });
     let status = '';
@@ -94,7 +106,9 @@ describe('the decision layer, end to end', () => {
 
     const metrics = await (await fetch(`${stack.coordinator.url}/metrics`)).text();
     expect(metrics).toMatch(/orrery_runs_total\{status="done"\} [1-9]/);
-    expect(metrics).toMatch(/orrery_judge_verdicts_total\{signal="\w+",level="L0"\} [1-9]/);
+    expect(metrics).toMatch(/orrery_judge_verdicts_total\{signal="\w+",level="L0",surface="round"\} [1-9]/);
+    expect(metrics).toMatch(/orrery_judge_latency_seconds_count\{level="L0",surface="round"\} [1-9]/);
+    expect(metrics).toMatch(/# TYPE orrery_judge_timeouts_total counter/);
     expect(metrics).toMatch(/orrery_result_verdicts_total\{verdict="pass"\} [1-9]/);
     expect(metrics).toMatch(/orrery_tasks_total\{kind="search",outcome="pass"\} [1-9]/);
     expect(metrics).toMatch(/orrery_queue_jobs\{queue="subagents",state="waiting"\} 0/);

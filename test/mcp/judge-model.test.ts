@@ -8,7 +8,7 @@ import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { EngineFactory, loadEngineConfig } from '@orrery/engines';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JudgeCallLog } from '../../apps/coordinator/src/mcp/judge-call-log.service';
-import { registerJudgeTool, stepJudgeModelOf } from '../../apps/coordinator/src/mcp/judge-tool';
+import { registerJudgeTool } from '../../apps/coordinator/src/mcp/judge-tool';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
 
 describe('the judge tool with a judge model', () => {
@@ -22,7 +22,14 @@ describe('the judge tool with a judge model', () => {
     const engines = new EngineFactory(loadEngineConfig({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL }));
     const log = { record: vi.fn() };
     const server = new McpServer({ name: 'test', version: '1' });
-    registerJudgeTool(server, { principal: { id: 'key:test', admin: false }, model: stepJudgeModelOf(engines), config: { JUDGE: 'on', JUDGE_TIMEOUT_MS: 1000 }, log: log as unknown as JudgeCallLog });
+    registerJudgeTool(server, {
+      principal: { id: 'key:test', admin: false },
+      judge: engines.judgeModel(),
+      modelJudging: async () => true,
+      spend: { hasRoom: async () => true, charge: () => undefined },
+      config: { JUDGE_TIMEOUT_MS: 1000 },
+      log: log as unknown as JudgeCallLog,
+    });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);
     const client = new Client({ name: 'test', version: '1' });

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { STEP_MAX_PIVOTS, STEP_PIVOT_COOLDOWN } from '@orrery/engines';
+import { MAX_PIVOTS, PIVOT_COOLDOWN } from '@orrery/decisions';
 import { expect } from 'vitest';
 
 export const TOOLS = ['cancel_research', 'fetch', 'get_report', 'judge', 'list_runs', 'research', 'research_status', 'search'];
@@ -59,11 +59,11 @@ export async function judgeCases(client: Client): Promise<void> {
   expect(typeof pivot.confidence).toBe('number');
   // A pivot inside the cooldown becomes stop (the loop goes on: the last pivot did not help); at the cooldown it
   // is allowed, unless that one pivot already reached the cap.
-  const cooled = jsonOf(await call(client, 'judge', { ...base, step: 10, recent_actions: loop, history: [{ step: 10 - (STEP_PIVOT_COOLDOWN - 1), signal: 'pivot' }] }));
+  const cooled = jsonOf(await call(client, 'judge', { ...base, step: 10, recent_actions: loop, history: [{ step: 10 - (PIVOT_COOLDOWN - 1), signal: 'pivot' }] }));
   expect(cooled).toMatchObject({ signal: 'stop', rule: 'pivot-cooldown-stop' });
-  const bare = ['pivot', ...Array.from({ length: STEP_PIVOT_COOLDOWN - 1 }, () => 'continue')];
+  const bare = ['pivot', ...Array.from({ length: PIVOT_COOLDOWN - 1 }, () => 'continue')];
   const allowed = jsonOf(await call(client, 'judge', { ...base, step: 10, recent_actions: loop, history: bare }));
-  expect(allowed).toMatchObject(STEP_MAX_PIVOTS > 1 ? { signal: 'pivot', rule: 'repeated-action' } : { signal: 'stop', rule: 'pivot-cap-stop' });
+  expect(allowed).toMatchObject(MAX_PIVOTS > 1 ? { signal: 'pivot', rule: 'repeated-action' } : { signal: 'stop', rule: 'pivot-cap-stop' });
 }
 
 /** search → an id → fetch gives the passage back, title and URL included. */

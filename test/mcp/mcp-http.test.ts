@@ -143,6 +143,21 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     }
   });
 
+  it("the deployment's kill switch stops the MCP judge's model too", async () => {
+    const a = await connect(A);
+    const redis = redisClient();
+    try {
+      await redis.set(`${stack.prefix}:judge:switch`, JSON.stringify({ enabled: false }));
+      const before = slowJudge.requests.length;
+      const v = jsonOf(await call(a, 'judge', { goal: 'g', step: 3, state_summary: 'nothing yet', recent_actions: ['look around'] }));
+      expect(v).toMatchObject({ signal: 'continue', level: 'L0', rule: 'unsure', route: 'escalate' });
+      expect(slowJudge.requests.length).toBe(before);
+    } finally {
+      await redis.del(`${stack.prefix}:judge:switch`);
+      redis.disconnect();
+    }
+  });
+
   it('search and fetch round-trip an id', async () => {
     await searchFetchRoundTrip(await connect(A), 'sotu', 'tariff protection of American industry');
   });

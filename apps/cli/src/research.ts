@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { describeUsage } from '@orrery/engines';
+import { EngineNameSchema } from '@orrery/protocol';
 import { OrreryClient } from './client/orrery-client';
 import { ProgressRenderer } from './progress/progress-renderer';
 import { type LocalService, startLocalService } from './service/local-service';
@@ -9,7 +10,7 @@ import { interruption } from './terminal/interruption';
 import { reportForStdout } from './terminal/report-output';
 import { forTerminal, jsonForTerminal } from './terminal/terminal-text';
 
-const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated]
+const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--corpus PATH] [--engine ${EngineNameSchema.options.join('|')}]
 
 Runs one research job and prints its cited report: laid out for the terminal when stdout is one, else as Markdown
 (or JSON with --json). npm's -s keeps its own banner off stdout, so "npm run -s research -- ... --json | jq" works.
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
       client = new OrreryClient(service.url);
     }
 
-    const engine = values.engine as 'auto' | 'corpus' | 'anthropic' | 'simulated' | undefined;
+    const engine = values.engine === undefined ? undefined : EngineNameSchema.parse(values.engine);
     const started = Date.now();
     const { id } = await interrupted.race(client.submit({ topic, ...(engine ? { engine } : {}), ...(corpusPath ? { corpus: LOCAL_CORPUS } : {}) }));
     const progress = new ProgressRenderer();

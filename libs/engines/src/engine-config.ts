@@ -1,9 +1,9 @@
+import { EngineNameSchema, envInt, formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
 import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic/options';
 import { priceTable } from './anthropic/pricing';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './corpus/source-files';
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const onOff = (def: 'on' | 'off') => z.enum(['on', 'off']).default(def);
 
 /** A comma-separated list (blank entries dropped). */
@@ -19,7 +19,7 @@ export const splitList = (value: string): string[] =>
  */
 export const EngineConfigSchema = z
   .object({
-    ENGINE: z.enum(['auto', 'corpus', 'anthropic', 'simulated']).default('auto'),
+    ENGINE: EngineNameSchema.default('auto'),
     DEFAULT_CORPUS: z.string().default('sotu'),
     /**
      * The corpus a Claude run without `corpus` uses. Unset by default: a Claude run researches the web, and uses a
@@ -28,13 +28,13 @@ export const EngineConfigSchema = z
     CLAUDE_DEFAULT_CORPUS: z.string().min(1).optional(),
     CORPORA: z.string().default(''),
     /** Bytes of one file an ingest or a configured corpus reads (a JSONL file is streamed). */
-    INGEST_MAX_FILE_BYTES: int(DEFAULT_READ_LIMITS.maxFileBytes, 1),
+    INGEST_MAX_FILE_BYTES: envInt(DEFAULT_READ_LIMITS.maxFileBytes, 1),
     /** Bytes read whole at once: one JSONL line, or one text file of a folder. */
-    INGEST_MAX_RECORD_BYTES: int(DEFAULT_READ_LIMITS.maxRecordBytes, 1),
-    SIMULATED_LATENCY_MS: int(0),
-    SIMULATED_SUBTOPICS: int(4, 1),
-    SIMULATED_ROUNDS: int(2, 1),
-  SIMULATED_EMPTY_EVERY: int(0),
+    INGEST_MAX_RECORD_BYTES: envInt(DEFAULT_READ_LIMITS.maxRecordBytes, 1),
+    SIMULATED_LATENCY_MS: envInt(0),
+    SIMULATED_SUBTOPICS: envInt(4, 1),
+    SIMULATED_ROUNDS: envInt(2, 1),
+  SIMULATED_EMPTY_EVERY: envInt(0),
     /** Pivot drills: gap subtopics come back empty ('gaps'), re-planned ones too ('new'). */
     SIMULATED_DRY: z.enum(['none', 'gaps', 'new']).default('none'),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
@@ -45,9 +45,9 @@ export const EngineConfigSchema = z
     /** The model a refused Claude request is retried on before the corpus fallback; unset, none. */
     ANTHROPIC_REFUSAL_FALLBACK_MODEL: z.string().min(1).optional(),
     /** Retries of a request after 529, 5xx or a connection failure. 429s are waited out at the fleet's gate instead. */
-    ANTHROPIC_MAX_RETRIES: int(4),
+    ANTHROPIC_MAX_RETRIES: envInt(4),
     /** Longest one request waits out 429s (retry-after) before its task gives its turn back to the queue. */
-    ANTHROPIC_RATE_LIMIT_MAX_WAIT_MS: int(600_000, 1000),
+    ANTHROPIC_RATE_LIMIT_MAX_WAIT_MS: envInt(600_000, 1000),
     /** Price overrides, JSON: {"claude-sonnet-5-5": {"input": 3, "output": 15}} (dollars per million tokens). */
     ANTHROPIC_PRICES: z.string().default(''),
     WEB_SEARCH_PRICE_PER_1K: z.coerce.number().nonnegative().optional(),
@@ -56,25 +56,25 @@ export const EngineConfigSchema = z
      * Tokens the hub reserves per Claude search task before dispatch (settled to the actual usage). The researcher
      * thinks at high effort on every turn, and thinking is output: 60k leaves a task room for it.
      */
-    TASK_TOKEN_ESTIMATE: int(60_000),
+    TASK_TOKEN_ESTIMATE: envInt(60_000),
     /** Tool calls (client and server) one search task may make. */
-    TASK_MAX_TOOL_CALLS: int(40, 1),
+    TASK_MAX_TOOL_CALLS: envInt(40, 1),
     /** The loop judge inside each Claude research task: a synchronous judge-model call every this many steps, asynchronous ones between. */
-    LOOP_JUDGE_EVERY: int(5, 1),
+    LOOP_JUDGE_EVERY: envInt(5, 1),
     /** Per-request timeout of the Messages API client. */
-    ANTHROPIC_TIMEOUT_MS: int(300_000, 1000),
+    ANTHROPIC_TIMEOUT_MS: envInt(300_000, 1000),
     WEB_SEARCH: onOff('on'),
-    WEB_SEARCH_MAX_USES: int(5, 1),
+    WEB_SEARCH_MAX_USES: envInt(5, 1),
     WEB_SEARCH_ALLOWED_DOMAINS: z.string().default(''),
     WEB_SEARCH_BLOCKED_DOMAINS: z.string().default(''),
     /** Who may call the web tools: the model only, or code execution too (filters pages in a container first). */
     WEB_TOOL_CALLERS: z.enum(['direct', 'code-execution']).default('direct'),
     /** Web fetch (server tool), limited to URLs web search returned; needs WEB_SEARCH=on. */
     WEB_FETCH: onOff('off'),
-    WEB_FETCH_MAX_USES: int(3, 1),
+    WEB_FETCH_MAX_USES: envInt(3, 1),
     WEB_FETCH_ALLOWED_DOMAINS: z.string().default(''),
     WEB_FETCH_BLOCKED_DOMAINS: z.string().default(''),
-    WEB_FETCH_MAX_CONTENT_TOKENS: int(0),
+    WEB_FETCH_MAX_CONTENT_TOKENS: envInt(0),
   })
   .superRefine((c, ctx) => {
     try {
@@ -105,7 +105,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const parsed = EngineConfigSchema.safeParse(cleaned);
   if (!parsed.success) {
-    throw new Error(`Invalid engine configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(`Invalid engine configuration: ${formatZodError(parsed.error)}`);
   }
   return parsed.data;
 }

@@ -1,11 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { EngineName, ResolvedEngine } from '@orrery/protocol';
+import { ENGINE_NAMES, type EngineName, type ResolvedEngine } from '@orrery/protocol';
 import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions } from './anthropic';
 import { priceTable, type PriceTable } from './anthropic/pricing';
 import { LocalRequestGate, type RequestGate } from './anthropic/request-gate';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
 import type { Passage } from './corpus/passage';
-import type { CoordinatorEngine, PassageSearch, SubagentEngine } from './engine';
+import type { CoordinatorEngine, ModelJudge, PassageSearch, SubagentEngine } from './engine';
 import { readLimitsOf, splitList, type EngineConfig } from './engine-config';
 import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated';
 
@@ -171,6 +171,29 @@ export class EngineFactory {
       emptyEvery: this.config.SIMULATED_EMPTY_EVERY,
       dry: this.config.SIMULATED_DRY,
     };
+  }
+
+  /**
+   * The deployment's judge model for callers outside a run (the MCP judge): the first engine this process can build
+   * that declares one, in the order the protocol lists them; none without.
+   */
+  judgeModel(): ModelJudge | undefined {
+    for (const name of ENGINE_NAMES) {
+      if (this.available(name)) {
+        const judge = this.coordinator(name).capabilities.judge;
+        if (judge) return judge;
+      }
+    }
+    return undefined;
+  }
+
+  private available(name: ResolvedEngine): boolean {
+    try {
+      this.resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   coordinator(name: ResolvedEngine): CoordinatorEngine {

@@ -11,6 +11,7 @@ import type {
   SynthesizeTask,
   TokenUsage,
 } from '@orrery/protocol';
+import type { ModelVerdict, RoundForecast } from '@orrery/decisions';
 import { emptyUsage } from './usage';
 
 /** A decision an engine took; the coordinator stamps runId, ts and stateVersion and logs it. */
@@ -69,9 +70,65 @@ export interface TaskEstimate {
   costUsd: number;
 }
 
+/** What a judge model is asked: a round of a run, or a step of an agent loop (the MCP judge). */
+export interface ModelJudgeInput {
+  /** The run's goal (topic); redacted before it is sent. */
+  goal: string;
+  /** The round (or step) that just completed (1-based). */
+  round: number;
+  /** What the last round did, one line each (e.g. "search: wind turbine design → 4 findings, 3 new sources"). */
+  lastActions: string[];
+  /** What the round brought; a step tells how many of its recent actions brought new information instead. */
+  yield: { newFindings: number; newSources: number; novelty?: number; coverage?: number } | { actionsWithNewInformation: number; actions: number; idleSteps: number };
+  /** A compact state summary (budget left, evidence per subtopic...). */
+  stateSummary: string;
+  signalHistory: { lastNonContinue?: { signal: 'stop' | 'pivot'; roundsAgo: number }; pivots: number };
+  /** Abort (e.g. the judge's timeout); a judge that times out counts as continue upstream. */
+  abortSignal?: AbortSignal;
+}
+
+export interface JudgeVerdictResult extends ModelVerdict {
+  usage: TokenUsage;
+  /** The model's reply as it came, for the decision log. */
+  raw: string;
+}
+
+/** A judge model (L2). Throws when its answer fails validation twice: the kernel counts that as continue. */
+export interface ModelJudge {
+  judgeVerdict(input: ModelJudgeInput): Promise<JudgeVerdictResult>;
+}
+
+/** What the hub's side of an engine can do, declared on the port: callers ask it, never the engine's name. */
+export interface CoordinatorCapabilities {
+  /** A judge model the round judge and the MCP judge may ask where the rules are unsure; absent when the engine has none. */
+  readonly judge?: ModelJudge;
+  /** The engine researches a corpus: a run names one (the default when it does not), which must be ingested and known. */
+  readonly usesCorpus: boolean;
+  /** The engine it falls back to when its model's output fails validation; absent when none. */
+  readonly fallback?: ResolvedEngine;
+}
+
+/**
+ * A failure an engine reports with what a worker needs to know: whether another attempt can succeed, and for a
+ * rate limit how long to wait. Engines throw subclasses (AnthropicEngineError); callers test for this one.
+ */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown; rateLimitedForMs?: number },
+  ) {
+    super(message, options);
+    this.rateLimitedForMs = options?.rateLimitedForMs;
+  }
+  /** Set when the engine was rate limited: how long its queue should stay shut. */
+  readonly rateLimitedForMs?: number;
+}
+
 /** The hub's side of an engine: planning and gap finding. Runs in the coordinator. */
 export interface CoordinatorEngine {
   readonly name: ResolvedEngine;
+  readonly capabilities: CoordinatorCapabilities;
   /** Model tokens and dollars a search task of this engine is expected to take (zero for an engine without a model). */
   readonly taskEstimate: TaskEstimate;
   plan(input: PlanningInput): Promise<PlanningOutput>;
@@ -81,6 +138,12 @@ export interface CoordinatorEngine {
    * evidence it found, the subtopics that came back empty). Only new subtopics; the hub searches nothing old.
    */
   replan(input: RefinementInput): Promise<RefinementOutput>;
+  /**
+   * What the next round can find, for the judge before it decides: the refinement's gap tasks, the new passages
+   * they are expected to bring, the share of the evidence still uncovered. Cheap and side-effect free; engines
+   * that cannot tell without a model call leave it out.
+   */
+  forecast?(input: RefinementInput): Promise<RoundForecast>;
   /**
    * Which of these sources the hub's own precision guard holds to be about the topic. The result check
    * asks it for findings whose words do not name the topic (a storm's aid pledges, an actor's private

@@ -8,7 +8,5 @@ export * from './markup';
 export * from './question';
 export * from './engine-config';
 export * from './engine-factory';
-export * from './step-judge';
 export * from './store';
 export * from './ingest';
-export * from './with-timeout';

@@ -35,6 +35,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     coverage: z.number(),
   }),
   z.strictObject({ ...base, type: z.literal('decision'), decision: DecisionSchema }),
+  /** The spend rate so far projects past the budget in the next round, before the wrap-up threshold can act. */
+  z.strictObject({ ...base, type: z.literal('budget.warning'), round: z.number().int(), dimension: z.string(), left: z.number(), perRound: z.number() }),
   z.strictObject({ ...base, type: z.literal('report.ready'), sections: z.number().int(), citations: z.number().int() }),
   z.strictObject({ ...base, type: z.literal('run.finished'), status: RunStatusSchema, error: z.string().optional() }),
 ]);

@@ -16,3 +16,6 @@ export * from './queues';
 export * from './run-view';
 export * from './mcp-tools';
 export * from './ingest';
+export * from './quote';
+export * from './clip-text';
+export * from './validation';

@@ -6,6 +6,8 @@ export const SignalHistorySchema = z.strictObject({
   lastNonContinue: z.strictObject({ signal: z.enum(['stop', 'pivot']), round: z.number().int() }).nullable(),
   lastPivotRound: z.number().int().nullable(),
   pivotCount: z.number().int().nonnegative(),
+  /** Rounds in a row whose judge model was unsure (not acted on): the second goes to a person. */
+  unsureInRow: z.number().int().positive().optional(),
 });
 export type SignalHistoryRecord = z.infer<typeof SignalHistorySchema>;
 

@@ -36,7 +36,10 @@ export const IngestCorpusNameSchema = CorpusNameSchema.superRefine((name, ctx) =
   if (reason) ctx.addIssue({ code: 'custom', message: reason });
 });
 
-export const EngineNameSchema = z.enum(['auto', 'corpus', 'anthropic', 'simulated']);
+/** The engines, listed once: every other list (config, CLI, the web page's choice) derives from or is checked against it. */
+export const ENGINE_NAMES = ['corpus', 'anthropic', 'simulated'] as const;
+export const ResolvedEngineSchema = z.enum(ENGINE_NAMES);
+/** A request may also say `auto`: Claude when an API key is set, else the corpus engine. */
+export const EngineNameSchema = z.enum(['auto', ...ENGINE_NAMES]);
 export type EngineName = z.infer<typeof EngineNameSchema>;
-export const ResolvedEngineSchema = z.enum(['corpus', 'anthropic', 'simulated']);
 export type ResolvedEngine = z.infer<typeof ResolvedEngineSchema>;

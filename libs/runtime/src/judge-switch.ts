@@ -1,26 +1,13 @@
+import { type JudgeSwitchState, modelJudgingOn, readJudgeSwitch } from '@orrery/decisions';
 import type { RedisClient } from './redis-connection';
 
-/** As `JudgeSwitchStateSchema` in @orrery/protocol says (this library does not depend on it). */
-export interface JudgeSwitchState {
-  enabled: boolean;
-  changedAt?: string;
-  changedBy?: string;
-}
-
-const parse = (raw: string): JudgeSwitchState | undefined => {
-  try {
-    const v = JSON.parse(raw) as Partial<JudgeSwitchState> | null;
-    return v && typeof v.enabled === 'boolean' ? { enabled: v.enabled, ...(typeof v.changedAt === 'string' ? { changedAt: v.changedAt } : {}), ...(typeof v.changedBy === 'string' ? { changedBy: v.changedBy } : {}) } : undefined;
-  } catch {
-    return undefined;
-  }
-};
+export type { JudgeSwitchState };
 
 /**
  * The judge switch of a whole deployment (one QUEUE_PREFIX), in Redis: off stops every model judgement at once, in
- * the hub's round judge and in the workers' loop judges, running runs included; the rules go on alone. Read at every
- * decision (one GET), never cached, so a flip takes effect on the next judgement anywhere. No key means on; a value
- * that does not parse counts as off (conservative: an operator meant something).
+ * the hub's round judge, the workers' loop judges and the MCP judge, running runs included; the rules go on alone.
+ * Read at every decision (one GET), never cached, so a flip takes effect on the next judgement anywhere. How a
+ * stored value reads is the decision kernel's rule (readJudgeSwitch).
  */
 export class JudgeSwitch {
   private readonly key: string;
@@ -32,13 +19,16 @@ export class JudgeSwitch {
   }
 
   async state(): Promise<JudgeSwitchState> {
-    const raw = await this.redis.get(this.key);
-    if (raw === null) return { enabled: true };
-    return parse(raw) ?? { enabled: false };
+    return readJudgeSwitch(await this.redis.get(this.key));
   }
 
   async enabled(): Promise<boolean> {
     return (await this.state()).enabled;
+  }
+
+  /** Whether a model may judge now, for a process whose JUDGE setting is `judgeSetting`. */
+  async modelJudging(judgeSetting: 'on' | 'off' | boolean): Promise<boolean> {
+    return modelJudgingOn(judgeSetting, await this.state());
   }
 
   async set(enabled: boolean, changedBy?: string): Promise<JudgeSwitchState> {

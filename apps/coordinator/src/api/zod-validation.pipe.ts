@@ -1,3 +1,4 @@
+import { zodIssues } from '@orrery/protocol';
 import { BadRequestException, type PipeTransform } from '@nestjs/common';
 import type { ZodType } from 'zod';
 
@@ -7,7 +8,7 @@ export class ZodValidationPipe<T> implements PipeTransform<unknown, T> {
   transform(value: unknown): T {
     const parsed = this.schema.safeParse(value ?? {});
     if (parsed.success) return parsed.data;
-    const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
+    const problems = zodIssues(parsed.error);
     throw new BadRequestException({ statusCode: 400, error: 'Bad Request', message: problems.join('; '), issues: problems });
   }
 }

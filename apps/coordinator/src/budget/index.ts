@@ -1,4 +1,3 @@
-export * from './budget-thresholds';
 export * from './resolve-budget';
 export * from './tokens-of';
 export * from './ledger-state';

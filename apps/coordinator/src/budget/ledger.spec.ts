@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createLedger, openReserved } from './ledger-state';
-import { isExhausted, remaining, shouldWrapUp } from './remaining';
+import { budgetCall } from '@orrery/decisions';
+import { remaining, tightestOf } from './remaining';
+import type { BudgetLedgerState } from './ledger-state';
 import { reserve } from './reserve';
 import { chargeTokens, release, settle } from './settle';
-import { canStartRound, startRound } from './start-round';
+import { startRound } from './start-round';
+
+/** The budget call the round policy makes on a ledger: the tightest dimension, dollars included. */
+const call = (st: BudgetLedgerState, nowMs: number) => budgetCall(tightestOf(remaining(st, nowMs)).fraction);
 
 const budget = { maxTokens: 10_000, maxTasks: 10, maxRounds: 4, maxWallSeconds: 100, maxCostUsd: 10 };
 const T0 = 1_000_000;
@@ -110,11 +115,11 @@ describe('BudgetLedger: dollars', () => {
   });
   it('wraps up below 15% of the dollars and refuses to reserve once they are spent', () => {
     let st = settle(createLedger(budget, T0), { taskId: 'a', usage: usage(10, 8.4) }).state;
-    expect(shouldWrapUp(st, T0)).toBe(false);
+    expect(call(st, T0)).toBe('ok');
     st = settle(st, { taskId: 'b', usage: usage(10, 0.2) }).state;
-    expect(shouldWrapUp(st, T0)).toBe(true);
+    expect(call(st, T0)).not.toBe('ok');
     st = chargeTokens(st, 'judge', usage(1, 1.4)).state;
-    expect(isExhausted(st, T0)).toBe(true);
+    expect(call(st, T0)).toBe('exhausted');
     const none = reserve(st, { id: 'r9', tasks: 1, tokens: 10, costUsd: 0.1 });
     expect(none.ok).toBe(false);
     if (!none.ok) expect(none.reason).toContain('no dollar left');
@@ -128,22 +133,21 @@ describe('BudgetLedger: rounds, wrap-up, exhaustion', () => {
     expect(st.roundsStarted).toBe(1);
     expect(remaining(st, T0).rounds).toBe(0.75);
     st = startRound(startRound(startRound(st, 2), 3), 4);
-    expect(canStartRound(st)).toBe(false);
-    expect(isExhausted(st, T0)).toBe(true);
+    expect(call(st, T0)).toBe('exhausted');
   });
   it('wraps up strictly below 15% left in any dimension', () => {
     const st = createLedger(budget, T0);
-    expect(shouldWrapUp(st, T0 + 84_000)).toBe(false); // 16% wall left
-    expect(shouldWrapUp(st, T0 + 85_000)).toBe(false); // exactly 15%
-    expect(shouldWrapUp(st, T0 + 85_001)).toBe(true);
-    expect(isExhausted(st, T0 + 85_001)).toBe(false);
-    expect(isExhausted(st, T0 + 100_000)).toBe(true);
+    expect(call(st, T0 + 84_000)).toBe('ok'); // 16% wall left
+    expect(call(st, T0 + 85_000)).toBe('ok'); // exactly 15%
+    expect(call(st, T0 + 85_001)).not.toBe('ok');
+    expect(call(st, T0 + 85_001)).not.toBe('exhausted');
+    expect(call(st, T0 + 100_000)).toBe('exhausted');
   });
   it('wraps up on tokens once settled usage passes 85%', () => {
     let st = createLedger(budget, T0);
     st = settle(st, { taskId: 'a', usage: 8500 }).state;
-    expect(shouldWrapUp(st, T0)).toBe(false);
+    expect(call(st, T0)).toBe('ok');
     st = settle(st, { taskId: 'b', usage: 1 }).state;
-    expect(shouldWrapUp(st, T0)).toBe(true);
+    expect(call(st, T0)).not.toBe('ok');
   });
 });

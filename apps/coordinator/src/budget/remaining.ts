@@ -1,4 +1,3 @@
-import { budgetCall } from './budget-thresholds';
 import { openReserved, type BudgetLedgerState } from './ledger-state';
 
 export interface BudgetFractions {
@@ -34,14 +33,4 @@ export function tightestOf(f: BudgetFractions): { dimension: keyof BudgetFractio
   let best: { dimension: keyof BudgetFractions; fraction: number } = { dimension: 'tokens', fraction: f.tokens };
   for (const dimension of ['tasks', 'rounds', 'wallSeconds', 'costUsd'] as const) if (f[dimension] < best.fraction) best = { dimension, fraction: f[dimension] };
   return best;
-}
-
-/** True when any dimension has strictly less than WRAP_UP_FRACTION (15%) left: stop exploring, synthesize, list gaps. */
-export function shouldWrapUp(state: BudgetLedgerState, nowMs: number): boolean {
-  return budgetCall(tightestOf(remaining(state, nowMs)).fraction) !== 'ok';
-}
-
-/** True when any dimension has nothing left. */
-export function isExhausted(state: BudgetLedgerState, nowMs: number): boolean {
-  return budgetCall(tightestOf(remaining(state, nowMs)).fraction) === 'exhausted';
 }

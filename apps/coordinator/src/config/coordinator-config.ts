@@ -1,9 +1,9 @@
 import { loadStoreLocation } from '@orrery/engines';
+import { envInt, formatZodError } from '@orrery/protocol';
 import { isAbsolute, resolve } from 'node:path';
 import { checkRedisLocation, redisLocationFields } from '@orrery/runtime';
 import { z } from 'zod';
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const list = z
   .string()
   .optional()
@@ -28,7 +28,7 @@ const folders = list.superRefine((all, ctx) => {
 export const CoordinatorConfigSchema = z.object({
   ...redisLocationFields,
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
-  PORT: int(3000),
+  PORT: envInt(3000),
   HOST: z.string().optional(),
   API_KEYS: keys,
   /** Operators' keys: every run, Bull Board's actions, /metrics, /readyz details. Valid API keys too. */
@@ -41,67 +41,67 @@ export const CoordinatorConfigSchema = z.object({
     .optional()
     .transform((v) => (v === undefined || v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
   /** Per key (admins excepted): requests per minute, runs started per sliding minute, unfinished runs at once, tokens and US dollars per UTC day; 0 = no limit. */
-  QUOTA_REQUESTS_PER_MINUTE: int(1200),
-  QUOTA_RUNS_PER_MINUTE: int(20),
-  QUOTA_CONCURRENT_RUNS: int(5),
-  QUOTA_TOKENS_PER_DAY: int(20_000_000),
+  QUOTA_REQUESTS_PER_MINUTE: envInt(1200),
+  QUOTA_RUNS_PER_MINUTE: envInt(20),
+  QUOTA_CONCURRENT_RUNS: envInt(5),
+  QUOTA_TOKENS_PER_DAY: envInt(20_000_000),
   QUOTA_COST_USD_PER_DAY: z.coerce.number().nonnegative().default(100),
   /** No new run (503) while more jobs than this wait in the queues; 0 = no bound. */
-  QUEUE_MAX_WAITING: int(10_000),
+  QUEUE_MAX_WAITING: envInt(10_000),
   /** Failed authentications per client address per minute before it gets 429; 0 = no limit. */
-  AUTH_FAILURES_PER_MINUTE: int(20),
+  AUTH_FAILURES_PER_MINUTE: envInt(20),
   /** Live SSE streams per key (admins excepted, across replicas) and per process. */
-  SSE_MAX_STREAMS_PER_KEY: int(20, 1),
-  SSE_MAX_STREAMS: int(1000, 1),
+  SSE_MAX_STREAMS_PER_KEY: envInt(20, 1),
+  SSE_MAX_STREAMS: envInt(1000, 1),
   /** An idle SSE stream gets a comment this often (and renews its place). */
-  SSE_KEEPALIVE_MS: int(15_000, 100),
-  COORDINATOR_CONCURRENCY: int(4, 1),
-  MAX_SUBTOPICS: int(8, 1),
-  FINDINGS_PER_TASK: int(6, 1),
-  MAX_CITATIONS: int(25, 1),
-  MAX_NEW_TASKS_PER_ROUND: int(4, 0),
-  TASK_ATTEMPTS: int(3, 1),
+  SSE_KEEPALIVE_MS: envInt(15_000, 100),
+  COORDINATOR_CONCURRENCY: envInt(4, 1),
+  MAX_SUBTOPICS: envInt(8, 1),
+  FINDINGS_PER_TASK: envInt(6, 1),
+  MAX_CITATIONS: envInt(25, 1),
+  MAX_NEW_TASKS_PER_ROUND: envInt(4, 0),
+  TASK_ATTEMPTS: envInt(3, 1),
   /** Attempts of each ingest job (plan and chunks) before the ingest counts as failed. */
-  INGEST_ATTEMPTS: int(3, 1),
+  INGEST_ATTEMPTS: envInt(3, 1),
   /** The folders a path in POST /v1/corpora must lie in (on the workers' disk). No default: unset, no request names a path. */
   INGEST_ROOTS: folders,
-  TASK_BACKOFF_MS: int(1000),
-  BUDGET_MAX_TOKENS: int(2_000_000, 1),
-  BUDGET_MAX_TASKS: int(40, 1),
-  BUDGET_MAX_ROUNDS: int(3, 1),
-  BUDGET_MAX_WALL_SECONDS: int(900, 1),
+  TASK_BACKOFF_MS: envInt(1000),
+  BUDGET_MAX_TOKENS: envInt(2_000_000, 1),
+  BUDGET_MAX_TASKS: envInt(40, 1),
+  BUDGET_MAX_ROUNDS: envInt(3, 1),
+  BUDGET_MAX_WALL_SECONDS: envInt(900, 1),
   /** US dollars per run, priced per request (ANTHROPIC_PRICES); a request's budget.maxCostUsd may only lower it. */
   BUDGET_MAX_COST_USD: z.coerce.number().positive().default(25),
-  BUDGET_CAP_TOKENS: int(10_000_000, 1),
-  BUDGET_CAP_TASKS: int(200, 1),
-  BUDGET_CAP_ROUNDS: int(10, 1),
-  BUDGET_CAP_WALL_SECONDS: int(3600, 1),
+  BUDGET_CAP_TOKENS: envInt(10_000_000, 1),
+  BUDGET_CAP_TASKS: envInt(200, 1),
+  BUDGET_CAP_ROUNDS: envInt(10, 1),
+  BUDGET_CAP_WALL_SECONDS: envInt(3600, 1),
   BUDGET_CAP_COST_USD: z.coerce.number().positive().default(250),
   /** on: L0 rules, then the judge model where one is configured; off: rules only, conservative (kill switch). */
   JUDGE: z.enum(['on', 'off']).default('on'),
-  JUDGE_TIMEOUT_MS: int(3000, 1),
+  JUDGE_TIMEOUT_MS: envInt(3000, 1),
   /** Share of subtopics with enough evidence at which research counts as complete. */
   TARGET_COVERAGE: z.coerce.number().min(0).max(1).default(0.8),
-  RUN_RETENTION_SECONDS: int(7 * 24 * 3600, 5),
-  EVENTS_MAXLEN: int(10_000, 100),
+  RUN_RETENTION_SECONDS: envInt(7 * 24 * 3600, 5),
+  EVENTS_MAXLEN: envInt(10_000, 100),
   /** A run that never finishes (a lost deployment, a bug) still leaves Redis after this long. */
-  UNFINISHED_RUN_TTL_SECONDS: int(30 * 24 * 3600, 3600),
+  UNFINISHED_RUN_TTL_SECONDS: envInt(30 * 24 * 3600, 3600),
   /** Completed jobs kept per queue (by count and by age) so that re-dispatching a deterministic id stays a no-op. */
-  JOB_RETENTION_COUNT: int(10_000, 10),
-  JOB_RETENTION_SECONDS: int(24 * 3600, 60),
+  JOB_RETENTION_COUNT: envInt(10_000, 10),
+  JOB_RETENTION_SECONDS: envInt(24 * 3600, 60),
   /** A coordinator step's lock: when a coordinator dies mid-step, another replica takes the step over after this. */
-  COORDINATOR_LOCK_MS: int(30_000, 1000),
+  COORDINATOR_LOCK_MS: envInt(30_000, 1000),
   /** On SIGTERM, active steps get this long to finish; then they are released to other replicas. */
-  SHUTDOWN_GRACE_MS: int(10_000, 0),
+  SHUTDOWN_GRACE_MS: envInt(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */
   STRICT_REDIS: z.enum(['0', '1']).default('0'),
   /** Time a client has to send its request's headers, and the whole request; then 408 and the socket closes. */
-  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100),
-  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100),
+  HTTP_HEADERS_TIMEOUT_MS: envInt(10_000, 100),
+  HTTP_REQUEST_TIMEOUT_MS: envInt(30_000, 100),
   /** The failed-auth throttle and the request meter give Redis this long to answer; then the request gets 503. */
-  REDIS_TIMEOUT_MS: int(5000, 100),
+  REDIS_TIMEOUT_MS: envInt(5000, 100),
   /** /readyz gives Redis and the queues this long to answer. */
-  READY_TIMEOUT_MS: int(2000, 100),
+  READY_TIMEOUT_MS: envInt(2000, 100),
 }).superRefine(checkRedisLocation)
   .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, { message: 'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS', path: ['HTTP_HEADERS_TIMEOUT_MS'] });
 export type CoordinatorConfig = z.infer<typeof CoordinatorConfigSchema>;
@@ -111,7 +111,7 @@ export const COORDINATOR_CONFIG = Symbol('COORDINATOR_CONFIG');
 export function loadCoordinatorConfig(env: NodeJS.ProcessEnv = process.env): CoordinatorConfig {
   const parsed = CoordinatorConfigSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    const problems = formatZodError(parsed.error);
     throw new Error(`Invalid coordinator configuration: ${problems}`);
   }
   // The passage store is opened on the first question on a stored corpus; its settings are checked now.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capBudgetByEffort, effortFor } from './effort-for';
+import { effortFor } from './effort-for';
 
 describe('effortFor', () => {
   it('straightforward is one task, one round, direct answer', () => {
@@ -11,12 +11,6 @@ describe('effortFor', () => {
     expect(b.maxSubagentsPerRound).toBeGreaterThan(d.maxSubagentsPerRound);
     expect(d.maxRounds).toBeGreaterThan(b.maxRounds);
     expect(b.fullPipeline && d.fullPipeline).toBe(true);
-  });
-  it('caps a budget without raising it', () => {
-    const budget = { maxTokens: 100_000, maxTasks: 30, maxRounds: 4, maxWallSeconds: 600 };
-    expect(capBudgetByEffort(budget, effortFor('straightforward'))).toEqual({ ...budget, maxRounds: 1, maxTasks: 1 });
-    expect(capBudgetByEffort(budget, effortFor('depth'))).toEqual({ ...budget, maxRounds: 4, maxTasks: 21 });
-    expect(capBudgetByEffort({ ...budget, maxTasks: 3 }, effortFor('breadth')).maxTasks).toBe(3);
   });
   it('returns a copy callers may change', () => {
     const e = effortFor('breadth');

@@ -15,7 +15,7 @@ export interface EffortCaps {
  * - straightforward: 1 search task, 1 round, direct cited answer;
  * - breadth: many parallel subtopics, few rounds;
  * - depth: fewer subtopics, more rounds to follow threads.
- * These are caps: the run's budget still applies (see capBudgetByEffort).
+ * These are caps: the run's budget still applies.
  */
 export const EFFORT: Readonly<Record<RequestClass, Readonly<EffortCaps>>> = Object.freeze({
   straightforward: Object.freeze({ maxSubagentsPerRound: 1, maxRounds: 1, fullPipeline: false, maxFindingsPerTask: 5 }),
@@ -25,13 +25,4 @@ export const EFFORT: Readonly<Record<RequestClass, Readonly<EffortCaps>>> = Obje
 
 export function effortFor(cls: RequestClass): EffortCaps {
   return { ...EFFORT[cls] };
-}
-
-/** The run's budget lowered to what the effort needs (rounds and tasks); never raises it. */
-export function capBudgetByEffort(budget: Budget, effort: EffortCaps): Budget {
-  return {
-    ...budget,
-    maxRounds: Math.min(budget.maxRounds, effort.maxRounds),
-    maxTasks: Math.min(budget.maxTasks, effort.maxSubagentsPerRound * effort.maxRounds + (effort.fullPipeline ? 1 : 0)),
-  };
 }

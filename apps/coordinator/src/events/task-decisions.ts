@@ -28,11 +28,18 @@ export function taskDecision(jobId: string, round: number, progress: TaskProgres
 }
 
 /** Logs the decisions a task's result carries (its progress lines, again), under the same keys as the live path. */
-export async function logReportedDecisions(log: DecisionLogService, runId: string, taskId: string, round: number, reported: readonly TaskProgress[] = []): Promise<void> {
+export async function logReportedDecisions(
+  log: DecisionLogService,
+  runId: string,
+  taskId: string,
+  round: number,
+  reported: readonly TaskProgress[] = [],
+  onLogged?: (d: EngineDecision) => void,
+): Promise<void> {
   await Promise.all(
-    reported.map((p) => {
+    reported.map(async (p) => {
       const d = taskDecision(taskId, round, p);
-      return d ? log.log(runId, d.key, d.decision) : undefined;
+      if (d && (await log.log(runId, d.key, d.decision))) onLogged?.(d.decision);
     }),
   );
 }

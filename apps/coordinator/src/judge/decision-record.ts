@@ -1,6 +1,5 @@
-import type { Decision } from '@orrery/protocol';
-import type { JudgeVerdict } from './judge-types';
-import { clipText } from '@orrery/engines';
+import type { JudgeVerdict } from '@orrery/decisions';
+import { clipText, type Decision } from '@orrery/protocol';
 
 /** A verdict as the protocol's structured decision record (the `decision` run event). */
 export function verdictToDecision(runId: string, verdict: JudgeVerdict, opts: { now: Date; flags?: readonly string[]; decisionType?: string }): Decision {

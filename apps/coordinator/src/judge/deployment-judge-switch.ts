@@ -18,6 +18,6 @@ export class DeploymentJudgeSwitch extends JudgeSwitch implements OnModuleInit {
 
   /** Engines built in this process (the CLI hosts the workers too) read the same switch and JUDGE. */
   onModuleInit(): void {
-    this.engines.useJudgeSwitch({ timeoutMs: this.config.JUDGE_TIMEOUT_MS, enabled: async () => this.config.JUDGE === 'on' && (await this.enabled()) });
+    this.engines.useJudgeSwitch({ timeoutMs: this.config.JUDGE_TIMEOUT_MS, enabled: () => this.modelJudging(this.config.JUDGE) });
   }
 }

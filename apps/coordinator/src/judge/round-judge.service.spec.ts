@@ -3,9 +3,8 @@ import type { Run } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import type { CoordinatorConfig } from '../config/coordinator-config';
 import type { DecisionLogService } from '../events/decision-log.service';
-import type { JudgeInput } from './judge-types';
+import { EMPTY_SIGNAL_HISTORY, type JudgeInput } from '@orrery/decisions';
 import { RoundJudgeService } from './round-judge.service';
-import { EMPTY_SIGNAL_HISTORY } from './signal-history';
 
 /** L0 is unsure on this input (middling novelty and coverage), so the judge model is asked. */
 const input: JudgeInput = {
@@ -27,7 +26,7 @@ const usage = { inputTokens: 420, outputTokens: 37, cacheReadTokens: 0, cacheWri
 
 type Logged = { key: string; level: string; confidence: number; conclusion: string; signals: Record<string, unknown> };
 function service(judgeVerdict?: () => Promise<unknown>, logged: Logged[] = []): RoundJudgeService {
-  const engines = { coordinator: () => (judgeVerdict ? { judgeVerdict } : {}) } as unknown as EngineFactory;
+  const engines = { coordinator: () => ({ capabilities: { usesCorpus: true, ...(judgeVerdict ? { judge: { judgeVerdict } } : {}) } }) } as unknown as EngineFactory;
   const decisions = { log: async (_run: string, key: string, d: Omit<Logged, 'key'>) => void logged.push({ key, level: d.level, confidence: d.confidence, conclusion: d.conclusion, signals: d.signals }) } as unknown as DecisionLogService;
   return new RoundJudgeService(engines, decisions, { JUDGE_TIMEOUT_MS: 2000 } as CoordinatorConfig);
 }
@@ -44,7 +43,8 @@ describe('RoundJudgeService', () => {
 
   it('counts the tokens of an answer it did not act on (the model unsure too)', async () => {
     const d = await service(async () => ({ signal: 'pivot', confidence: 0.2, reason: 'unsure', usage })).decide(run, input, true);
-    expect(d.outcome).toBe('needs_review');
+    expect(d.outcome).toBe('act');
+    expect(d.verdict).toMatchObject({ signal: 'continue', signals: { l2Unsure: true } });
     expect(d.usage).toEqual(usage);
   });
 
@@ -75,7 +75,7 @@ describe('RoundJudgeService', () => {
       ['round:3:judge:2', 'L2'],
     ]);
     // Coverage 0.34 lies below anything the committed L1 was trained on: it abstains, and says why.
-    expect(logged[1]!.signals).toMatchObject({ outOfRange: 'coverage', flags: ['l1-unsure'] });
+    expect(logged[1]!.signals).toMatchObject({ missing: 'gapTasks', flags: ['l1-unsure'] });
   });
 
   it('has no usage when the rules decided alone', async () => {

@@ -1,23 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { clipText, EngineFactory, type JudgeInput as ModelJudgeInput } from '@orrery/engines';
+import { clipText, EngineFactory, type ModelJudge } from '@orrery/engines';
 import type { Round, Run, TokenUsage } from '@orrery/protocol';
 import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import type { RoundFigures } from '../coverage/round-figures';
 import { DecisionLogService } from '../events/decision-log.service';
-import { type L2Judge, type LeveledDecision, decideWithLevels } from './decide-with-levels';
-import { idleRoundsFromRounds } from './idle-rounds';
-import type { JudgeInput, JudgeVerdict } from './judge-types';
+import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type L2Judge, type LeveledDecision, type ModelVerdict, type RoundForecast } from '@orrery/decisions';
 
-/** What the judge model offers, when the run's engine has one (the Claude engine does). */
-interface ModelJudge {
-  judgeVerdict(input: ModelJudgeInput): Promise<{ signal: JudgeVerdict['signal']; confidence: number; reason: string; usage?: TokenUsage; raw?: string }>;
-}
-
-/** A decision and the tokens the judge model spent on it (none when the rules decided alone). */
-export type JudgedDecision = LeveledDecision & { usage?: TokenUsage };
-
-const hasModelJudge = (e: unknown): e is ModelJudge => typeof (e as Partial<ModelJudge>)?.judgeVerdict === 'function';
+/** A decision, how long the levels took (ms, the log writes not counted), and the tokens the judge model spent on it (none when the rules decided alone). */
+export type JudgedDecision = LeveledDecision & { ms: number; usage?: TokenUsage };
 
 /** The judge after every round: L0 rules first, the judge model only where they are unsure, a person last. */
 @Injectable()
@@ -28,7 +19,7 @@ export class RoundJudgeService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  input(run: Run, rec: Round, figures: RoundFigures, newFacets: number, now: number): JudgeInput {
+  input(run: Run, rec: Round, figures: RoundFigures, newFacets: number, now: number, forecast?: RoundForecast): JudgeInput {
     const left = remaining(run.budgetLedger, now);
     const rounds = run.rounds.map((r) => (r.n === rec.n ? { ...rec, status: 'completed' as const } : r));
     return {
@@ -45,23 +36,25 @@ export class RoundJudgeService {
       history: run.signalHistory,
       stateVersion: run.stateVersion,
       targetCoverage: this.config.TARGET_COVERAGE,
+      ...(forecast ? { forecast } : {}),
     };
   }
 
   /** `judgeEnabled`: the run's JUDGE setting and the deployment's switch, read just before this decision. */
   async decide(run: Run, input: JudgeInput, judgeEnabled: boolean): Promise<JudgedDecision> {
-    const engine = this.engines.coordinator(run.engine);
+    const judge = this.engines.coordinator(run.engine).capabilities.judge;
     let usage: TokenUsage | undefined;
     let raw: string | undefined;
-    const l2: L2Judge | undefined = hasModelJudge(engine)
+    const l2: L2Judge | undefined = judge
       ? async (i, ctx) => {
-          const asked = await this.askModel(engine, i, ctx.signal);
+          const asked = await this.askModel(judge, i, ctx.signal);
           usage = asked.usage;
           raw = asked.raw;
           return asked.verdict;
         }
       : undefined;
-    const decision = await decideWithLevels(input, { judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) });
+    const t0 = performance.now();
+    const decision = { ...(await decideWithLevels(input, { judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) })), ms: performance.now() - t0 };
     for (const [i, v] of decision.trail.entries()) {
       await this.decisions.log(
         run.id,
@@ -88,7 +81,7 @@ export class RoundJudgeService {
     return usage ? { ...decision, usage } : decision;
   }
 
-  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<{ verdict: JudgeVerdict; usage?: TokenUsage; raw?: string }> {
+  private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<{ verdict: ModelVerdict; usage?: TokenUsage; raw?: string }> {
     const h = input.history;
     const v = await engine.judgeVerdict({
       goal: input.goal,
@@ -103,7 +96,7 @@ export class RoundJudgeService {
       abortSignal: signal,
     });
     const { usage, raw, ...verdict } = v;
-    return { verdict: { ...verdict, level: 'L2', stateVersion: input.stateVersion, signals: { model: true } }, ...(usage ? { usage } : {}), ...(raw !== undefined ? { raw } : {}) };
+    return { verdict, ...(usage ? { usage } : {}), ...(raw !== undefined ? { raw } : {}) };
   }
 }
 

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { clipText, type StepJudgeInput, type StepJudgeVerdict } from '@orrery/engines';
-import type { Decision } from '@orrery/protocol';
+import type { StepJudgeInput, StepJudgeVerdict } from '@orrery/decisions';
+import { clipText } from '@orrery/engines';
+import type { Decision, TokenUsage } from '@orrery/protocol';
 import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import type { Principal } from '../auth/principal';
+import { tokensOf } from '../budget/tokens-of';
 
 /** The newest this many judge calls are kept. */
 const KEPT_CALLS = 10_000;
@@ -24,7 +26,7 @@ export class JudgeCallLog {
     this.key = `${config.QUEUE_PREFIX}:mcp:judge-calls`;
   }
 
-  record(principal: Principal, input: StepJudgeInput, verdict: StepJudgeVerdict, latencyMs: number): Decision {
+  record(principal: Principal, input: StepJudgeInput, verdict: StepJudgeVerdict, latencyMs: number, usage?: TokenUsage): Decision {
     const decision: Decision = {
       runId: `mcp:${principal.id}`,
       ts: new Date().toISOString(),
@@ -35,6 +37,8 @@ export class JudgeCallLog {
       signals: {
         signal: verdict.signal,
         rule: verdict.rule,
+        route: verdict.route,
+        ...(usage ? { tokens: tokensOf(usage), costUsd: usage.costUsd } : {}),
         latencyMs: Math.round(latencyMs * 1000) / 1000,
         step: input.step,
         recentActions: input.recentActions?.length ?? 0,

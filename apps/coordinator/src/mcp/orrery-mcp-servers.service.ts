@@ -1,13 +1,17 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { createMcpHandler, type McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
-import { EngineFactory, type StepJudgeModel } from '@orrery/engines';
+import { EngineFactory, type ModelJudge } from '@orrery/engines';
 import type { Principal } from '../auth/principal';
+import { tokensOf } from '../budget/tokens-of';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
+import { MetricsService } from '../metrics/metrics.service';
+import { RunQuotas } from '../quotas/run-quotas.service';
 import { RunStreamsService } from '../events/run-streams.service';
 import { RunsService } from '../runs/runs.service';
 import { registerCorpusTools } from './corpus-tools';
 import { JudgeCallLog } from './judge-call-log.service';
-import { registerJudgeTool, stepJudgeModelOf } from './judge-tool';
+import { registerJudgeTool } from './judge-tool';
 import { registerResearchTools } from './research-tools';
 import { registerRunResources } from './run-resources';
 
@@ -16,7 +20,7 @@ export const MCP_SERVER_INFO = { name: 'orrery', version: '0.1.0' } as const;
 /** One MCP server per caller (per HTTP request): every tool acts as that principal, through the same services as REST. */
 @Injectable()
 export class OrreryMcpServers implements OnApplicationShutdown {
-  private readonly judgeModel: StepJudgeModel | undefined;
+  private readonly judgeModel: ModelJudge | undefined;
   private readonly logger = new Logger('MCP');
   private handler: McpHttpHandler | undefined;
   constructor(
@@ -24,9 +28,12 @@ export class OrreryMcpServers implements OnApplicationShutdown {
     private readonly streams: RunStreamsService,
     private readonly engines: EngineFactory,
     private readonly judgeLog: JudgeCallLog,
+    private readonly judgeSwitch: DeploymentJudgeSwitch,
+    private readonly quotas: RunQuotas,
+    private readonly metrics: MetricsService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
-    this.judgeModel = stepJudgeModelOf(engines);
+    this.judgeModel = engines.judgeModel();
   }
 
   create(principal: Principal): McpServer {
@@ -34,7 +41,15 @@ export class OrreryMcpServers implements OnApplicationShutdown {
       instructions: 'Orrery researches a topic with a hub of subagents and returns a report whose every claim cites a retrieved source. Start with research (wait: true for the report), or search/fetch a corpus; judge tells an agent loop whether to continue, stop or pivot.',
     });
     registerResearchTools(server, { principal, runs: this.runs, streams: this.streams });
-    registerJudgeTool(server, { principal, model: this.judgeModel, config: this.config, log: this.judgeLog });
+    registerJudgeTool(server, {
+      principal,
+      judge: this.judgeModel,
+      modelJudging: () => this.judgeSwitch.modelJudging(this.config.JUDGE),
+      spend: { hasRoom: () => this.quotas.hasSpendRoom(principal), charge: (u) => this.quotas.chargeSpend(principal.id, { tokens: tokensOf(u), costUsd: u.costUsd }) },
+      config: this.config,
+      log: this.judgeLog,
+      onJudged: (v, seconds) => this.metrics.judged('mcp', { signal: v.signal, level: v.level, seconds, timedOut: v.rule === 'judge-model-timeout' }),
+    });
     registerCorpusTools(server, this.engines);
     registerRunResources(server, principal, this.runs);
     return server;

@@ -1,9 +1,13 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { EngineDecision } from '@orrery/engines';
 import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
 import { FleetGate } from '../queues/fleet-gate';
 import { TaskDispatcher } from '../queues/task-dispatcher';
+
+/** Where a judgement was asked: after a run's round, inside a Claude task's loop, or over MCP. */
+export type JudgeSurface = 'round' | 'loop' | 'mcp';
 
 /**
  * Prometheus metrics of this coordinator replica. The verdict distribution is how a judge that always
@@ -14,7 +18,16 @@ export class MetricsService implements OnModuleDestroy {
   readonly registry = new Registry();
   private readonly runs = new Counter({ name: 'orrery_runs_total', help: 'Runs by the status they reached', labelNames: ['status'], registers: [this.registry] });
   private readonly tasks = new Counter({ name: 'orrery_tasks_total', help: 'Subagent task results by kind and outcome', labelNames: ['kind', 'outcome'], registers: [this.registry] });
-  private readonly verdicts = new Counter({ name: 'orrery_judge_verdicts_total', help: 'Judge verdicts by signal and level', labelNames: ['signal', 'level'], registers: [this.registry] });
+  private readonly verdicts = new Counter({ name: 'orrery_judge_verdicts_total', help: 'Judge verdicts acted on, by signal, deciding level and surface (round, loop, mcp)', labelNames: ['signal', 'level', 'surface'], registers: [this.registry] });
+  private readonly judgeSeconds = new Histogram({
+    name: 'orrery_judge_latency_seconds',
+    help: 'Time a judgement took, by deciding level and surface (round, loop, mcp): the rules alone, or with the judge model',
+    labelNames: ['level', 'surface'],
+    buckets: [0.0001, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly judgeTimeouts = new Counter({ name: 'orrery_judge_timeouts_total', help: 'Judge-model calls that timed out (counted as continue), by surface', labelNames: ['level', 'surface'], registers: [this.registry] });
+  private readonly spendWarnings = new Counter({ name: 'orrery_budget_overrun_warnings_total', help: "Runs whose spend rate projected past their budget before the wrap-up threshold, by the dimension", labelNames: ['dimension'], registers: [this.registry] });
   private readonly resultVerdicts = new Counter({ name: 'orrery_result_verdicts_total', help: 'Verdicts on subagent results', labelNames: ['verdict'], registers: [this.registry] });
   private readonly escalations = new Counter({ name: 'orrery_escalations_total', help: 'Escalations by level', labelNames: ['level'], registers: [this.registry] });
   private readonly fallbacks = new Counter({ name: 'orrery_fallbacks_total', help: 'Fallbacks by what fell back', labelNames: ['what'], registers: [this.registry] });
@@ -96,8 +109,20 @@ export class MetricsService implements OnModuleDestroy {
   taskRoundTrip(kind: string, seconds: number): void {
     this.roundTripSeconds.observe({ kind }, seconds);
   }
-  judgeVerdict(signal: string, level: string): void {
-    this.verdicts.inc({ signal, level });
+  /** One judgement on a surface: the verdict acted on, its level, how long it took, whether the model timed out. */
+  judged(surface: JudgeSurface, j: { signal: string; level: string; seconds?: number; timedOut?: boolean }): void {
+    this.verdicts.inc({ signal: j.signal, level: j.level, surface });
+    if (j.seconds !== undefined) this.judgeSeconds.observe({ level: j.level, surface }, j.seconds);
+    if (j.timedOut) this.judgeTimeouts.inc({ level: 'L2', surface });
+  }
+  /** A decision a task reported, newly logged: the loop judge's judgements count on the `loop` surface. */
+  taskDecisionLogged(d: EngineDecision): void {
+    if (d.decisionType !== 'loop-judge' || d.signals['stale'] === true || typeof d.signals['signal'] !== 'string') return;
+    const ms = d.signals['latencyMs'];
+    this.judged('loop', { signal: d.signals['signal'], level: d.level, ...(typeof ms === 'number' ? { seconds: ms / 1000 } : {}), timedOut: d.signals['rule'] === 'judge-model-timeout' });
+  }
+  spendWarning(dimension: string): void {
+    this.spendWarnings.inc({ dimension });
   }
   resultVerdict(verdict: string): void {
     this.resultVerdicts.inc({ verdict });

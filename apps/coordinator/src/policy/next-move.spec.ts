@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EFFORT } from '../effort/effort-for';
-import { l0Rules } from '../judge/l0-judge';
-import { MAX_PIVOTS, PIVOT_COOLDOWN_ROUNDS } from '../judge/judge-thresholds';
-import type { JudgeInput, JudgeVerdict, SignalHistory } from '../judge/judge-types';
-import { EMPTY_SIGNAL_HISTORY, signalHistory } from '../judge/signal-history';
+import { EMPTY_SIGNAL_HISTORY, type JudgeInput, type JudgeVerdict, l0Rules, MAX_PIVOTS, PIVOT_COOLDOWN, type SignalHistory, signalHistory } from '@orrery/decisions';
 import { nextMove, type NextMove, type PolicyInput, type PolicyState, type PolicyVerdict } from './next-move';
 
 const state = (p: Partial<PolicyState> = {}): PolicyState => ({
@@ -82,13 +79,13 @@ describe('nextMove: pivot guards', () => {
     expect(m).toMatchObject({ kind: 'find-gaps', signal: 'continue', history: { pivotCount: 1 } });
   });
   it(`after ${MAX_PIVOTS} pivot(s) and the cooldown, a further pivot ends the run (pivot cap)`, () => {
-    const round = 2 + PIVOT_COOLDOWN_ROUNDS;
+    const round = 2 + PIVOT_COOLDOWN;
     const m = nextMove({ state: state({ round, history: afterPivot }), figures: figures(), verdict: judged('pivot', round, afterPivot) });
     expect(m).toMatchObject({ kind: 'synthesize', rule: 'judge-stop' });
     expect(m.kind === 'synthesize' && m.decision.conclusion).toMatch(/pivot cap reached/);
   });
   it('the pivot cap fits inside the depth round cap: a run can reach it', () => {
-    expect(2 + MAX_PIVOTS * PIVOT_COOLDOWN_ROUNDS).toBeLessThanOrEqual(EFFORT.depth.maxRounds - 1);
+    expect(2 + MAX_PIVOTS * PIVOT_COOLDOWN).toBeLessThanOrEqual(EFFORT.depth.maxRounds - 1);
   });
 });
 

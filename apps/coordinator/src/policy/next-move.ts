@@ -1,10 +1,6 @@
 import { clipText, type EngineDecision } from '@orrery/engines';
 import type { RequestClass, Subtopic } from '@orrery/protocol';
-import { budgetCall } from '../budget/budget-thresholds';
-import { applyPivotGuards } from '../judge/pivot-guard';
-import type { JudgeInput, JudgeVerdict, SignalHistory } from '../judge/judge-types';
-import type { ReviewCause } from '../judge/review-summary';
-import { signalHistory } from '../judge/signal-history';
+import { applyPivotGuards, budgetCall, type JudgeInput, type JudgeVerdict, type ReviewCause, type SignalHistory, signalHistory } from '@orrery/decisions';
 
 /** The run as the policy sees it after a round (or on a person's answer): plain data, no clock, no I/O. */
 export interface PolicyState {

@@ -85,6 +85,16 @@ export class RunQuotas {
     await this.redis.zrem(this.keys.active(owner), runId);
   }
 
+  /** Whether the key's tokens and dollars of today leave room for another model call (the MCP judge's). */
+  async hasSpendRoom(principal: Principal): Promise<boolean> {
+    if (principal.admin) return true;
+    const c = this.config;
+    const day = utcDay();
+    const [tokens, micro] = await this.redis.mget(this.keys.tokens(principal.id, day), this.keys.cost(principal.id, day));
+    if (c.QUOTA_TOKENS_PER_DAY > 0 && Number(tokens ?? 0) >= c.QUOTA_TOKENS_PER_DAY) return false;
+    return !(c.QUOTA_COST_USD_PER_DAY > 0 && Number(micro ?? 0) >= Math.round(c.QUOTA_COST_USD_PER_DAY * MICRO_USD));
+  }
+
   /** What a run just spent, counted against its owner's day. Best effort: a failed count is logged. */
   chargeSpend(owner: string, spent: { tokens: number; costUsd: number }): void {
     const tokens = Math.round(spent.tokens);

@@ -2,7 +2,7 @@ import type { Finding, Run, Source } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '@orrery/engines';
 import { createLedger } from '../budget';
-import { assembleReport, directAnswer } from './report-assembler';
+import { assembleReport, citationHolds, directAnswer } from './report-assembler';
 import { reportToMarkdown } from './report-markdown';
 
 function run(topic: string): Run {
@@ -78,5 +78,25 @@ describe('directAnswer', () => {
     const report = assembleReport(r, directAnswer(r, forged, 25), sources);
     expect(report.summaryCitations).toBeUndefined();
     expect(report.metadata.droppedCitations).toBe(1);
+  });
+});
+
+describe("the report's citation check", () => {
+  const text = 'We must enforce the law at the border.';
+  const ledger = new Map([['s1', source('s1', '2019, Donald J. Trump', text)]]);
+
+  it('keeps a quote that occurs verbatim, whatever its whitespace', () => {
+    expect(citationHolds(ledger, 's1', 'enforce the  law\nat the border')).toBe(true);
+  });
+
+  it('drops a quote whose case differs from the source: a quote is verbatim', () => {
+    expect(citationHolds(ledger, 's1', 'We must enforce the Law at the border')).toBe(false);
+    const r = run('What was said about the border?');
+    const written = {
+      ...directAnswer(r, [], 25),
+      sections: [{ title: 'Border', subtopicId: 'answer', paragraphs: [{ text: 'A claim.', citations: [{ sourceId: 's1', quote: 'WE MUST ENFORCE THE LAW' }] }] }],
+    };
+    const report = assembleReport(r, written, [...ledger.values()]);
+    expect(report.sections.flatMap((s) => s.paragraphs)).toEqual([]);
   });
 });

@@ -1,14 +1,12 @@
 import { emptyUsage } from '@orrery/engines';
-import type { Finding, Report, ReportSection, Run, Source, SynthesizeResult } from '@orrery/protocol';
+import { type Finding, quoteOccursIn, type Report, type ReportSection, type Run, type Source, type SynthesizeResult } from '@orrery/protocol';
 import { subtopicCoverage } from '../coverage/subtopic-coverage';
-
-const normalize = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** A citation stands only if its source is in the ledger and its quote occurs in that source. */
 export function citationHolds(ledger: Map<string, Source>, sourceId: string, quote?: string): boolean {
   const source = ledger.get(sourceId);
   if (!source) return false;
-  return quote === undefined || normalize(source.text).includes(normalize(quote));
+  return quote === undefined || quoteOccursIn(quote, source.text);
 }
 
 /** When the writer failed, the report is still produced from the ledger's findings: nothing is lost. */

@@ -71,9 +71,10 @@ export class RunsService {
       if (err instanceof EngineUnavailableError) throw new BadRequestException(err.message);
       throw err;
     }
+    const { usesCorpus } = this.engines.coordinator(engine).capabilities;
     const corpus = request.corpus ?? this.engines.defaultCorpusFor(engine);
     // Ingesting first: a corpus ingested for the first time has no passages yet, and is unknown until it is ready.
-    if (corpus !== undefined && engine !== 'simulated') await withTimeout(this.ingest.assertResearchable(corpus), 2000, 'ingest state');
+    if (corpus !== undefined && usesCorpus) await withTimeout(this.ingest.assertResearchable(corpus), 2000, 'ingest state');
     if (corpus !== undefined && !(await this.engines.knowsCorpus(corpus))) {
       throw new BadRequestException(`corpus: unknown corpus "${corpus}"`);
     }

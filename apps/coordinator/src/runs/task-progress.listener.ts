@@ -42,7 +42,7 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
     const key = `progress:${jobId}:${createHash('sha1').update(`${stage}\n${message}`).digest('hex').slice(0, 12)}`;
     await this.events.append(runId, key, 'task.progress', { round: roundOfTask(jobId), taskId: jobId, stage, message }).catch((err) => this.logger.warn(err.message));
     // Decisions taken inside a task (fallback, idle-stop, redaction, caps, refusal, truncation, compaction) join the run's decision log.
-    await logReportedDecisions(this.decisions, runId, jobId, roundOfTask(jobId), [progress.data]).catch((err) => this.logger.warn(err.message));
+    await logReportedDecisions(this.decisions, runId, jobId, roundOfTask(jobId), [progress.data], (d) => this.metrics.taskDecisionLogged(d)).catch((err) => this.logger.warn(err.message));
   }
 
   /**

@@ -1,6 +1,5 @@
-import type { Finding, SearchResult, SearchTask } from '@orrery/protocol';
+import { type Finding, quoteOccursIn, type SearchResult, type SearchTask } from '@orrery/protocol';
 import { mentionsTerm, overlap, termKeys } from './term-overlap';
-import { quoteOccursIn } from './text-match';
 import { MIN_RELEVANT_TERM_OVERLAP } from './verdict-thresholds';
 import type { FindingIssue } from './verdict-types';
 

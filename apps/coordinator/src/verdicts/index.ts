@@ -1,6 +1,5 @@
 export * from './verdict-types';
 export * from './verdict-thresholds';
-export * from './text-match';
 export * from './term-overlap';
 export * from './check-findings';
 export * from './build-correction';

@@ -1,7 +1,6 @@
 import type { SearchResult, SearchTask } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import { filterResult } from './filter-result';
-import { quoteOccursIn } from './text-match';
 import { verdictOnResult } from './verdict-on-result';
 
 const task: SearchTask = {
@@ -43,15 +42,6 @@ const result = (findings: SearchResult['findings'], sources: SearchResult['sourc
   sources,
 });
 const judge = (r: unknown, attempt = 0) => verdictOnResult({ task, result: r, topic: 'immigration', attempt });
-
-describe('quoteOccursIn', () => {
-  it('ignores whitespace differences but not wording or case', () => {
-    expect(quoteOccursIn('We must  enforce the law at the\tborder', TEXT)).toBe(true);
-    expect(quoteOccursIn('We must enforce laws at the border', TEXT)).toBe(false);
-    expect(quoteOccursIn('we must enforce the law', TEXT)).toBe(false);
-    expect(quoteOccursIn('   ', TEXT)).toBe(false);
-  });
-});
 
 describe('verdictOnResult', () => {
   it('passes a result whose findings check out', () => {

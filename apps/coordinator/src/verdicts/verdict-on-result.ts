@@ -1,4 +1,4 @@
-import { SearchResultSchema, type SearchResult, type SearchTask } from '@orrery/protocol';
+import { SearchResultSchema, type SearchResult, type SearchTask, zodIssues } from '@orrery/protocol';
 import { buildCorrection } from './build-correction';
 import { checkFindings } from './check-findings';
 import { MAX_RETRIES } from './verdict-thresholds';
@@ -22,7 +22,7 @@ export type CheckedResult = { ok: true; result: SearchResult; byFinding: Map<str
 export function parseSearchResult(task: SearchTask, raw: unknown): { ok: true; result: SearchResult } | { ok: false; problems: string[] } {
   const parsed = SearchResultSchema.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+    return { ok: false, problems: zodIssues(parsed.error, 5) };
   }
   if (parsed.data.taskId !== task.taskId) return { ok: false, problems: [`taskId "${parsed.data.taskId}" is not "${task.taskId}"`] };
   return { ok: true, result: parsed.data };

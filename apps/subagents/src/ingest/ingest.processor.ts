@@ -1,7 +1,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { IngestSourceError, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourcePassages } from '@orrery/engines';
-import { INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
+import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
 import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
 import { type Job, Queue, UnrecoverableError } from 'bullmq';
 import { randomBytes } from 'node:crypto';
@@ -52,7 +52,7 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     return this.active.track(job, token, async () => {
       const parsed = IngestJobSchema.safeParse(job.data);
       if (!parsed.success) {
-        const message = `invalid ingest job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+        const message = `invalid ingest job: ${formatZodError(parsed.error)}`;
         const { corpus, ingestId } = (job.data ?? {}) as { corpus?: unknown; ingestId?: unknown };
         if (typeof corpus === 'string' && typeof ingestId === 'string') await this.state.fail(corpus, ingestId, message).catch(() => undefined);
         throw new UnrecoverableError(message);

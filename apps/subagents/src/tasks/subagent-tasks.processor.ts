@@ -1,7 +1,8 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { clipText, EngineFactory, type ProgressUpdate, stepJudgeSettingsFromEnv } from '@orrery/engines';
-import { SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
+import { stepJudgeSettingsFromEnv } from '@orrery/decisions';
+import { clipText, EngineFactory, type ProgressUpdate } from '@orrery/engines';
+import { formatZodError, SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
@@ -46,7 +47,7 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
     this.engines.useRequestGate(new FleetRequestGate(this.gateRedis, config.QUEUE_PREFIX, { onPause: (ms) => this.queue.rateLimit(ms) }));
     // The deployment's judge switch, read before every model judgement inside a task: an admin's flip reaches tasks already running.
     const judgeSwitch = new JudgeSwitch(this.gateRedis, config.QUEUE_PREFIX);
-    this.engines.useJudgeSwitch({ timeoutMs: judgeSettings.timeoutMs, enabled: async () => judgeSettings.judgeEnabled && (await judgeSwitch.enabled()) });
+    this.engines.useJudgeSwitch({ timeoutMs: judgeSettings.timeoutMs, enabled: () => judgeSwitch.modelJudging(judgeSettings.judgeEnabled) });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -71,7 +72,7 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
   private async runTask(job: Job): Promise<TaskResult> {
     const parsed = SubagentTaskSchema.safeParse(job.data);
     if (!parsed.success) {
-      throw new UnrecoverableError(`invalid task payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new UnrecoverableError(`invalid task payload: ${formatZodError(parsed.error)}`);
     }
     const task = parsed.data;
     // Neither is awaited, so they cost the task no round trip; one connection keeps them in order, ahead

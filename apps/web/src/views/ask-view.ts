@@ -5,6 +5,9 @@ import { ago, count, dollars, tokens } from '../format.js';
 import type { View } from './view.js';
 
 const ENGINES = ['auto', 'corpus', 'anthropic', 'simulated'] as const satisfies readonly EngineName[];
+// The page has no zod at run time, so it keeps its own list of the protocol's engines: this fails to compile if they differ.
+const allEngines: Exclude<EngineName, (typeof ENGINES)[number]> extends never ? true : never = true;
+void allEngines;
 const STATUSES = ['queued', 'planning', 'researching', 'synthesizing', 'needs_review', 'done', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
 // Every status is offered in the filter: this fails to compile if the protocol gains one.
 const allStatuses: Exclude<RunStatus, (typeof STATUSES)[number]> extends never ? true : never = true;

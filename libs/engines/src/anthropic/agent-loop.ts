@@ -13,7 +13,7 @@ import { addUsage, emptyUsage, totalTokens } from '../usage';
 import { AnthropicEngineError } from './errors';
 import { asParams, MAX_STREAMING_TOKENS, orphanedServerToolUses, textOf, type ContextManagement, type MessagesApi } from './messages-client';
 import type { Effort } from './role-settings';
-import { CONTINUE_AFTER_EMPTY_REPLY, CONTINUE_AFTER_MAX_TOKENS, CONTINUE_AFTER_STOP_SEQUENCE, NUDGE_TEXT } from './prompts';
+import { CONTINUE_AFTER_EMPTY_REPLY, CONTINUE_AFTER_MAX_TOKENS, NUDGE_TEXT } from './prompts';
 
 export interface ClientToolOutcome {
   content: string;
@@ -25,7 +25,7 @@ export type ClientToolHandler = (input: unknown, call: ToolUseBlock) => Promise<
 
 export type LoopStatus =
   | 'completed' // end_turn
-  | 'stop-sequence' // stop_sequence, configured to finish
+  | 'stop-sequence' // stop_sequence: the loop sends none, so only an API that stops on one anyway
   | 'truncated' // max_tokens after the allowed continuations
   | 'refused' // refusal
   | 'idle-stopped' // health monitor ended it
@@ -86,9 +86,6 @@ export interface AgentLoopConfig {
   maxIterations: number;
   /** Tool calls in a row without a new source before the one nudge; 0 disables the health monitor. Default 3. */
   idleThreshold?: number;
-  stopSequences?: string[];
-  /** What a `stop_sequence` stop means: finish (default) or ask the model to continue. */
-  onStopSequence?: 'finish' | 'continue';
   /** Continuations after max_tokens before the result is marked truncated. Default 2. */
   maxTokensContinuations?: number;
   /**
@@ -281,7 +278,6 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
         ...(cfg.contextManagement ? { contextManagement: cfg.contextManagement } : {}),
         ...(cfg.effort ? { effort: cfg.effort } : {}),
         ...(cfg.thinkingDisplay ? { thinkingDisplay: cfg.thinkingDisplay } : {}),
-        stopSequences: cfg.stopSequences,
         ...(container ? { container } : {}),
         label: cfg.label,
         ...(deadline.signal ? { signal: deadline.signal } : {}),
@@ -464,11 +460,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
       }
 
       case 'stop_sequence': {
-        if (cfg.onStopSequence === 'continue' && stats.requests < cfg.maxIterations) {
-          appendAssistant(messages, completeBlocks(msg.content));
-          messages.push({ role: 'user', content: CONTINUE_AFTER_STOP_SEQUENCE });
-          continue;
-        }
+        // The loop sends no stop sequences, so the API should never stop on one; if it does, the reply is final.
         appendAssistant(messages, completeBlocks(msg.content));
         return finish('stop-sequence');
       }

@@ -1,5 +1,6 @@
+import { ModelVerdictSchema } from '@orrery/decisions';
 import type { Plan, PlanCoverage, Subtopic, TokenUsage } from '@orrery/protocol';
-import type { CoordinatorEngine, EngineDecision, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
+import type { CoordinatorCapabilities, CoordinatorEngine, EngineDecision, JudgeVerdictResult, ModelJudgeInput, ModelJudge, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage } from '../usage';
 import { isFallbackWorthy, StructuredOutputError } from './errors';
@@ -8,36 +9,13 @@ import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions
 import { SYSTEM_PROMPTS, untrustedData } from './prompts';
 import {
   CoverageCritiqueSchema,
-  JudgeVerdictSchema,
   PlanDraftSchema,
   RefinementDraftSchema,
-  type JudgeVerdict,
   type SubtopicDraft,
 } from './schemas';
 import { JUDGE_ANSWER_TOKENS, maxTokensFor, ROLE_EFFORT } from './role-settings';
 import { structuredCall } from './structured';
 import { clipText } from '../hygiene/clip-text';
-
-export interface JudgeInput {
-  /** The run's goal (topic); redacted before it is sent. */
-  goal: string;
-  /** The round that just completed (1-based). */
-  round: number;
-  /** What the last round did, one line each (e.g. "search: wind turbine design → 4 findings, 3 new sources"). */
-  lastActions: string[];
-  yield: { newFindings: number; newSources: number; novelty?: number; coverage?: number };
-  /** A compact state summary (budget left, evidence per subtopic...). */
-  stateSummary: string;
-  signalHistory: { lastNonContinue?: { signal: 'stop' | 'pivot'; roundsAgo: number }; pivots: number };
-  /** Abort (e.g. the judge's timeout); a judge that times out counts as continue upstream. */
-  abortSignal?: AbortSignal;
-}
-
-export interface JudgeVerdictResult extends JudgeVerdict {
-  usage: TokenUsage;
-  /** The model's reply as it came, for the decision log. */
-  raw: string;
-}
 
 /** The share of a search task's tokens that are output (thinking, notes), for its dollar reservation. */
 const TASK_OUTPUT_SHARE = 0.2;
@@ -112,8 +90,9 @@ const l2 = (decisionType: string, confidence: number, conclusion: string, signal
 });
 
 /** The hub's side of the Claude engine: plan, coverage critique, gap finding (L2), and the L2 judge verdict. */
-export class AnthropicCoordinatorEngine implements CoordinatorEngine {
+export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge {
   readonly name = 'anthropic' as const;
+  readonly capabilities: CoordinatorCapabilities;
   private readonly o: ResolvedEngineOptions;
   private readonly fallback?: CoordinatorEngine;
 
@@ -123,6 +102,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
   constructor(options: AnthropicEngineOptions) {
     this.o = resolveOptions(options);
     this.fallback = isCoordinatorEngine(options.fallback) ? options.fallback : undefined;
+    this.capabilities = { judge: this, usesCorpus: true, ...(this.fallback ? { fallback: this.fallback.name } : {}) };
     const tokens = this.o.taskTokenEstimate;
     const searches = this.o.webSearch.enabled ? (this.o.webSearch.maxUses ?? 5) : 0;
     this.taskEstimate = {
@@ -327,14 +307,14 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
    * The L2 judge: continue, stop or pivot, with a calibrated confidence. Throws when the model's verdict fails
    * validation twice (there is no engine to fall back to: the judge treats a failed or timed-out verdict as continue).
    */
-  async judgeVerdict(input: JudgeInput): Promise<JudgeVerdictResult> {
+  async judgeVerdict(input: ModelJudgeInput): Promise<JudgeVerdictResult> {
     const r = new Redactor();
     const h = input.signalHistory;
     const user = [
       untrustedData('goal', r.text(input.goal)),
       `Round just completed: ${input.round}`,
       `Last actions:\n${input.lastActions.map((a) => `- ${r.text(a)}`).join('\n') || '- (none)'}`,
-      `Yield of the last round: ${input.yield.newFindings} new findings, ${input.yield.newSources} new sources${input.yield.novelty !== undefined ? `, novelty ${input.yield.novelty.toFixed(2)}` : ''}${input.yield.coverage !== undefined ? `, coverage ${input.yield.coverage.toFixed(2)}` : ''}`,
+      yieldLine(input.yield),
       `State: ${r.text(input.stateSummary)}`,
       `Signal history: ${h.lastNonContinue ? `last ${h.lastNonContinue.signal} ${h.lastNonContinue.roundsAgo} rounds ago` : 'no stop or pivot so far'}; ${h.pivots} pivots in all.`,
     ].join('\n');
@@ -344,7 +324,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
         model: this.o.judgeModel,
         system: SYSTEM_PROMPTS.judge,
         user,
-        schema: JudgeVerdictSchema,
+        schema: ModelVerdictSchema,
         purpose: 'judge verdict',
         effort: ROLE_EFFORT.judge,
         maxTokens: maxTokensFor('judge', JUDGE_ANSWER_TOKENS),
@@ -383,4 +363,10 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine {
     const fb = await fallback.plan(input);
     return { plan: fb.plan, decisions: [...decisions, ...fb.decisions], usage: addUsage(usage, fb.usage) };
   }
+}
+
+/** The judge prompt's yield line: a round's findings and sources, or a step's actions that brought new information. */
+function yieldLine(y: ModelJudgeInput['yield']): string {
+  if ('actions' in y) return `Yield of the recent steps: ${y.actionsWithNewInformation} of the last ${y.actions} actions brought new information; ${y.idleSteps} steps in a row brought nothing new`;
+  return `Yield of the last round: ${y.newFindings} new findings, ${y.newSources} new sources${y.novelty !== undefined ? `, novelty ${y.novelty.toFixed(2)}` : ''}${y.coverage !== undefined ? `, coverage ${y.coverage.toFixed(2)}` : ''}`;
 }

@@ -1,22 +1,22 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { TokenUsage } from '@orrery/protocol';
-import type { EngineDecision } from '../engine';
+import { type EngineDecision, EngineError } from '../engine';
 
 /**
  * A Messages API failure after the engine's own retries. `retryable` says whether a later attempt can succeed
  * (rate limit, overload, 5xx, connection): the worker lets BullMQ back off and retry those; the rest are permanent.
  */
-export class AnthropicEngineError extends Error {
+export class AnthropicEngineError extends EngineError {
   override readonly name = 'AnthropicEngineError';
   constructor(
     message: string,
-    readonly retryable: boolean,
+    retryable: boolean,
     readonly status?: number,
     readonly errorType?: string,
     readonly requestId?: string,
     options?: { cause?: unknown; retryAfterMs?: number; aborted?: boolean },
   ) {
-    super(message, options);
+    super(message, retryable, { ...(options?.cause !== undefined ? { cause: options.cause } : {}), ...(status === 429 ? { rateLimitedForMs: Math.max(1000, options?.retryAfterMs ?? 1000) } : {}) });
     this.retryAfterMs = options?.retryAfterMs;
     this.aborted = options?.aborted ?? false;
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { slugify } from './coordinator-engine';
 import { orphanedServerToolUses, withCacheBreakpoints } from './messages-client';
 import { roleFromSystem, SYSTEM_PROMPTS, untrustedSource } from './prompts';
-import { JudgeVerdictSchema } from './schemas';
+import { ModelVerdictSchema } from '@orrery/decisions';
 import { outputFormatFor } from './structured';
 
 describe('prompts', () => {
@@ -25,7 +25,7 @@ describe('prompts', () => {
 
 describe('structured output format', () => {
   it('is a strict JSON schema (additionalProperties false) built from the zod schema', () => {
-    const f = outputFormatFor(JudgeVerdictSchema);
+    const f = outputFormatFor(ModelVerdictSchema);
     expect(f.type).toBe('json_schema');
     expect(f.schema).toMatchObject({ type: 'object', additionalProperties: false, required: ['signal', 'confidence', 'reason'] });
   });

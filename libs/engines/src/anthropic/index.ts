@@ -1,7 +1,6 @@
 export { runAgentLoop, budgetSpent } from './agent-loop';
 export type { AgentLoopConfig, AgentLoopResult, ClientToolHandler, ClientToolOutcome, LoopBudget, LoopStats, LoopStatus, LoopStep, StepVerdict } from './agent-loop';
 export { AnthropicCoordinatorEngine, COVERAGE_THRESHOLD, MAX_OVERLAP } from './coordinator-engine';
-export type { JudgeInput, JudgeVerdictResult } from './coordinator-engine';
 export { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
 export { MessagesApi, hasServerTool, withCacheBreakpoints } from './messages-client';
 export type { MessagesApiOptions, SendParams, SendResult } from './messages-client';
@@ -21,8 +20,6 @@ export { AGENT_ROLES, roleFromSystem, SYSTEM_PROMPTS, UNTRUSTED_NOTICE } from '.
 export type { AgentRole } from './prompts';
 export { LocalRequestGate, rateLimitHeaders, retryAfterMs } from './request-gate';
 export type { GateTicket, RateLimitHeaders, RequestGate } from './request-gate';
-export { JudgeVerdictSchema } from './schemas';
-export type { JudgeVerdict } from './schemas';
 export { SourceLedger, webSourceId } from './sources';
 export { structuredCall } from './structured';
 export { AnthropicSubagentEngine } from './subagent-engine';

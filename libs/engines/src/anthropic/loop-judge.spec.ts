@@ -13,7 +13,7 @@ const search = (query: string, newSources: number): LoopStep => ({
   usage,
   newSources,
 });
-const says = (signal: StepModelVerdict['signal'], confidence = 0.8): StepJudgeModel => async () => ({ signal, confidence, reasons: [`model says ${signal}`] });
+const says = (signal: StepModelVerdict['signal'], confidence = 0.8): StepJudgeModel => async () => ({ signal, confidence, reason: `model says ${signal}` });
 const judge = (o: Partial<LoopJudgeOptions>) => new LoopJudge({ goal: 'g', label: 'task', every: 5, timeoutMs: 1000, enabled: async () => true, ...o });
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
@@ -36,7 +36,7 @@ describe('LoopJudge', () => {
     const calls: number[] = [];
     const model: StepJudgeModel = async (input) => {
       calls.push(input.step);
-      return { signal: 'continue', confidence: 0.9, reasons: ['fine'] };
+      return { signal: 'continue', confidence: 0.9, reason: 'fine' };
     };
     const j = judge({ every: 3, model, replyOf: (v) => `reply for step ${v}` });
     // Odd steps find nothing new (the rules are unsure), even steps bring sources (the rules see progress).
@@ -54,7 +54,7 @@ describe('LoopJudge', () => {
   it('drops an asynchronous judgement that comes back after the loop moved on', async () => {
     let release!: () => void;
     const slow: StepJudgeModel = (input) =>
-      input.step === 1 ? new Promise((r) => (release = () => r({ signal: 'stop', confidence: 0.9, reasons: ['late stop'] }))) : says('continue')(input, { signal: new AbortController().signal });
+      input.step === 1 ? new Promise((r) => (release = () => r({ signal: 'stop', confidence: 0.9, reason: 'late stop' }))) : says('continue')(input, { signal: new AbortController().signal });
     const j = judge({ every: 100, model: slow });
     await j.onStep(search('a', 0));
     await j.onStep(search('b', 2));
@@ -66,7 +66,7 @@ describe('LoopJudge', () => {
   });
 
   it('when sync and async disagree, the conservative one wins and the conflict is recorded', async () => {
-    const model: StepJudgeModel = async (input) => (input.step === 1 ? { signal: 'stop', confidence: 0.9, reasons: ['async stop'] } : { signal: 'continue', confidence: 0.9, reasons: ['sync continue'] });
+    const model: StepJudgeModel = async (input) => (input.step === 1 ? { signal: 'stop', confidence: 0.9, reason: 'async stop' } : { signal: 'continue', confidence: 0.9, reason: 'sync continue' });
     const j = judge({ every: 2, model });
     await j.onStep(search('a', 0));
     await tick();

@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { EngineDecision } from '../engine';
-import { judgeStep, STEP_ESCALATE_BELOW, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '../step-judge';
+import { judgeStep, mostConservative, stepJudgeL0, type StepAction, type StepHistoryEntry, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '@orrery/decisions';
 import type { LoopStep, StepVerdict } from './agent-loop';
 import { clipText } from '../hygiene/clip-text';
 
@@ -41,9 +41,6 @@ const summaryOf = (input: StepJudgeInput): string => {
   const action = last === undefined ? '(none)' : typeof last === 'string' ? last : `${last.action}${last.newInformation === false ? ' (nothing new)' : ''}`;
   return clipText(`step ${input.step}${input.maxSteps ? ` of ${input.maxSteps}` : ''}; ${input.stateSummary}; last call ${action}`, 500);
 };
-
-/** stop > pivot > continue: when two levels disagree the more conservative wins. */
-const RANK = { continue: 0, pivot: 1, stop: 2 } as const;
 
 /** What the model saw the step do: each tool call as `name: query` (or the passage id), so repeats show. */
 function actionsOf(content: ContentBlock[], newSources: number): StepAction[] {
@@ -103,12 +100,12 @@ export class LoopJudge {
         const v = await judgeStep(input, { model, timeoutMs: this.o.timeoutMs, escalate: 'always' });
         judged.push({ verdict: v, mode: 'sync' });
         this.log(v, 'sync', n, { latencyMs: Math.round(performance.now() - t0), ...(forced ? { forcedBy: 'two async pivots' } : {}) });
-      } else if (judged[0]!.verdict.confidence < STEP_ESCALATE_BELOW) {
+      } else if (judged[0]!.verdict.route === 'escalate') {
         // Between the scheduled checks the model is asked only where the rules are unsure, without holding the loop.
         this.issueAsync(input, model);
       }
     }
-    const final = judged.reduce((a, b) => (RANK[b.verdict.signal] > RANK[a.verdict.signal] ? b : a));
+    const final = mostConservative(judged, (j) => j.verdict.signal);
     const signals = new Set(judged.map((j) => j.verdict.signal));
     this.history.push({ step: n, signal: final.verdict.signal });
     if (signals.size > 1) {

@@ -36,7 +36,6 @@ export interface SendParams {
   messages: MessageParam[];
   maxTokens: number;
   tools?: ToolUnion[];
-  stopSequences?: string[];
   outputFormat?: JSONOutputFormat;
   /** `output_config.effort`: how hard the model thinks (effort docs); unset, the model's default. */
   effort?: Effort;
@@ -160,7 +159,6 @@ export class MessagesApi {
       ...(cache ? { cache_control: EPHEMERAL } : {}),
     };
     if (p.tools?.length) params.tools = p.tools;
-    if (p.stopSequences?.length) params.stop_sequences = p.stopSequences;
     if (p.outputFormat || p.effort) params.output_config = { ...(p.outputFormat ? { format: p.outputFormat } : {}), ...(p.effort ? { effort: p.effort } : {}) };
     // Adaptive thinking is what these models do by default; sent only to choose how it is displayed.
     if (p.thinkingDisplay) params.thinking = { type: 'adaptive', display: p.thinkingDisplay };

@@ -1,3 +1,4 @@
+import { formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
 import { roundUsd } from '../usage';
 
@@ -158,7 +159,7 @@ export function priceTable(overrides: { prices?: string; webSearchPer1k?: number
       throw new Error(`ANTHROPIC_PRICES: not JSON (${(err as Error).message})`);
     }
     const parsed = PriceOverrideSchema.safeParse(json);
-    if (!parsed.success) throw new Error(`ANTHROPIC_PRICES: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success) throw new Error(`ANTHROPIC_PRICES: ${formatZodError(parsed.error)}`);
     for (const [model, p] of Object.entries(parsed.data)) {
       const s = standard(p.input, p.output);
       models[model] = band(p.input, p.output, p.cacheWrite5m ?? p.cacheWrite ?? s.cacheWrite5m, p.cacheWrite1h ?? s.cacheWrite1h, p.cacheRead ?? s.cacheRead);

@@ -102,6 +102,5 @@ export const NUDGE_TEXT =
   'Health check: your last several tool calls found no new sources. Do not search further unless you have a clearly different angle; conclude now with your research notes based on what you have.';
 
 export const CONTINUE_AFTER_MAX_TOKENS = 'Your previous reply was cut off at the output token limit. Continue exactly where you left off, more concisely.';
-export const CONTINUE_AFTER_STOP_SEQUENCE = 'Continue.';
 /** After an empty end_turn: a new user turn, as the stop reasons docs advise (resending the same history gets nothing again). */
 export const CONTINUE_AFTER_EMPTY_REPLY = 'Please continue.';

@@ -56,13 +56,6 @@ export const RefinementDraftSchema = z.object({
 });
 export type RefinementDraft = z.infer<typeof RefinementDraftSchema>;
 
-export const JudgeVerdictSchema = z.object({
-  signal: z.enum(['continue', 'stop', 'pivot']),
-  confidence: unit,
-  reason: z.string().min(1).max(1000),
-});
-export type JudgeVerdict = z.infer<typeof JudgeVerdictSchema>;
-
 export const FindingsDraftSchema = z.object({
   findings: z
     .array(

@@ -1,6 +1,6 @@
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import type { JSONOutputFormat, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { TokenUsage } from '@orrery/protocol';
+import { type TokenUsage, zodIssues } from '@orrery/protocol';
 import type { z } from 'zod';
 import type { EngineDecision } from '../engine';
 import { StructuredOutputError } from './errors';
@@ -46,7 +46,7 @@ export function outputFormatFor(schema: z.ZodType): JSONOutputFormat {
 }
 
 function formatIssues(error: z.ZodError): string[] {
-  return error.issues.slice(0, 10).map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  return zodIssues(error, 10);
 }
 
 const retryDecision = (purpose: string, why: string, signals: EngineDecision['signals']): EngineDecision => ({

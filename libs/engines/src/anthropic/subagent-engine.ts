@@ -1,16 +1,16 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import type { Finding, ReportSection, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask, TaskBudget, TokenUsage } from '@orrery/protocol';
+import { type Finding, quoteOccursIn, type ReportSection, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
-import type { StepJudgeModel } from '../step-judge';
+import { ModelVerdictSchema, type StepJudgeModel } from '@orrery/decisions';
 import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
 import { LoopJudge } from './loop-judge';
 import { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
 import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
 import { priceOf } from './pricing';
 import { LOOP_JUDGE_SYSTEM, SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
-import { FindingsDraftSchema, JudgeVerdictSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
+import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
 import type { ContextManagement } from './messages-client';
 import { SourceLedger } from './sources';
 import { JUDGE_ANSWER_TOKENS, maxTokensFor, ROLE_EFFORT } from './role-settings';
@@ -365,11 +365,11 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         `Recent tool calls:\n${(input.recentActions ?? []).slice(-8).map((a) => `- ${redactor.text(typeof a === 'string' ? a : `${a.action}${a.newInformation === false ? ' (nothing new)' : ''}`)}`).join('\n') || '- (none)'}`,
         `State: ${input.stateSummary}`,
       ].join('\n');
-      const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: JudgeVerdictSchema, purpose: 'loop judge verdict', effort: ROLE_EFFORT.judge, maxTokens: maxTokensFor('judge', JUDGE_ANSWER_TOKENS), signal: ctx.signal });
+      const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: ModelVerdictSchema, purpose: 'loop judge verdict', effort: ROLE_EFFORT.judge, maxTokens: maxTokensFor('judge', JUDGE_ANSWER_TOKENS), signal: ctx.signal });
       addUsage(usage, res.usage);
       addUsage(judgeSpent, res.usage);
       replies.set(input.stateVersion ?? input.step, res.raw);
-      return { signal: res.value.signal, confidence: res.value.confidence, reasons: [res.value.reason] };
+      return res.value;
     };
     return new LoopJudge({
       goal,
@@ -470,7 +470,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const quoteIssue = (f: FindingsDraft['findings'][number], i: number): string | undefined => {
       const src = byId.get(f.sourceId);
       if (!src) return `findings.${i}.sourceId: "${f.sourceId}" is not one of the given sources`;
-      if (!src.text.includes(f.quote)) return `findings.${i}.quote: not a verbatim substring of source "${f.sourceId}"`;
+      if (!quoteOccursIn(f.quote, src.text)) return `findings.${i}.quote: not a verbatim substring of source "${f.sourceId}"`;
       return undefined;
     };
     const notes = loop.finalText ? `\nThe researcher's notes (untrusted, may be incomplete):\n${untrustedData('notes', clipText(r.text(loop.finalText), 8000))}` : '';

@@ -1,3 +1,4 @@
+import type { RoundForecast } from '@orrery/decisions';
 import type { Plan, Subtopic } from '@orrery/protocol';
 import { ZERO_USAGE, type CoordinatorEngine, type EngineDecision, type PlanningInput, type PlanningOutput, type RefinementInput, type RefinementOutput } from '../engine';
 import type { CorpusRegistry } from './corpus-registry';
@@ -37,6 +38,7 @@ const INITIAL_FACETS = { straightforward: 0, breadth: 3, depth: 2 } as const;
  */
 export class CorpusCoordinatorEngine implements CoordinatorEngine {
   readonly name = 'corpus' as const;
+  readonly capabilities = { usesCorpus: true } as const;
   /** Offline: a task spends no model tokens. */
   readonly taskEstimate = { tokens: 0, costUsd: 0 };
 
@@ -165,6 +167,13 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
   /** A pivot: a new decomposition from the facets and eras of the scouting evidence the ledger has not touched. */
   async replan(input: RefinementInput): Promise<RefinementOutput> {
     return this.refined(input, 'replan');
+  }
+
+  async forecast(input: RefinementInput): Promise<RoundForecast> {
+    const { index, profile } = await this.profileOf(input);
+    const r = refinePlan(index, profile, input, this.options.refinement, 'refine');
+    const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+    return { gapTasks: r.newSubtopics.length + r.thinSubtopicIds.length, expectedNewPassages: num(r.signals['expectedNewPassages']), uncoveredShare: num(r.signals['uncoveredShare']) };
   }
 
   private async refined(input: RefinementInput, mode: 'refine' | 'replan'): Promise<RefinementOutput> {

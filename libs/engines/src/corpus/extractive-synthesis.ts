@@ -1,4 +1,4 @@
-import type { Citation, Finding, ReportSection, SynthesizeTask } from '@orrery/protocol';
+import { type Citation, type Finding, quoteOccursIn, type ReportSection, type SynthesizeTask } from '@orrery/protocol';
 import { questionForm } from '../question/question-form';
 import { reportShape } from '../question/report-shape';
 import { absentReport } from './absent-prose';
@@ -44,7 +44,7 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     const usable: Finding[] = [];
     for (const f of [...section.findings].sort(byRelevance)) {
       const text = sourceText.get(f.sourceId);
-      if (text === undefined || !f.quote || !text.includes(f.quote)) {
+      if (text === undefined || !f.quote || !quoteOccursIn(f.quote, text)) {
         dropped++;
         continue;
       }

@@ -1,3 +1,4 @@
+import { formatZodError } from '@orrery/protocol';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { INDEX_CACHE_DIR } from '../corpus/index-cache';
@@ -35,6 +36,6 @@ export const StoreConfigSchema = z
 export function loadStoreLocation(env: NodeJS.ProcessEnv = process.env): StoreLocation {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('CORPUS_STORE') && v !== ''));
   const parsed = StoreConfigSchema.safeParse(cleaned);
-  if (!parsed.success) throw new Error(`invalid store config: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new Error(`invalid store config: ${formatZodError(parsed.error)}`);
   return parsed.data;
 }

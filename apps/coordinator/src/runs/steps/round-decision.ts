@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EngineFactory, type EngineDecision } from '@orrery/engines';
 import type { Finding, Round, Run, TokenUsage } from '@orrery/protocol';
-import { remaining, tightestOf } from '../../budget';
+import { type BudgetFractions, remaining, tightestOf } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import type { RoundFigures } from '../../coverage/round-figures';
 import { effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
+import { RunEventsService } from '../../events/run-events.service';
 import { DeploymentJudgeSwitch } from '../../judge/deployment-judge-switch';
-import { buildReviewSummary } from '../../judge/review-summary';
+import { buildReviewSummary, projectSpend, type RoundForecast, WRAP_UP_FRACTION } from '@orrery/decisions';
 import { type JudgedDecision, RoundJudgeService } from '../../judge/round-judge.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { nextMove, type PolicyGaps, type PolicyInput, type PolicyVerdict } from '../../policy/next-move';
@@ -23,6 +24,7 @@ export class RoundDecision {
     private readonly engines: EngineFactory,
     private readonly judge: RoundJudgeService,
     private readonly decisions: DecisionLogService,
+    private readonly events: RunEventsService,
     private readonly metrics: MetricsService,
     private readonly judgeSwitch: DeploymentJudgeSwitch,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
@@ -52,16 +54,19 @@ export class RoundDecision {
     };
     const log = (d: EngineDecision) => this.decisions.log(run.id, `round:${rec.n}:${d.decisionType}`, d, run.stateVersion);
     const newFacets = plan.subtopics.filter((s) => (run.evidence[s.id] ?? 0) === 0 && (figures.evidence[s.id] ?? 0) > 0).length;
-    const judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs);
+    let judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs);
     let judged: JudgedDecision | undefined;
     let usage: TokenUsage | undefined;
     const spent = () => ({ ...(judged?.usage ? { judgeUsage: judged.usage } : {}), ...(usage ? { usage } : {}) });
     for (;;) {
       const move = nextMove(input);
       if (move.kind === 'ask-judge') {
+        // What the next round can find, where the engine can tell cheaply: the judge's forecast.
+        const forecast = await this.forecast(run, rec.n, findings, figures);
+        if (forecast) judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs, forecast);
         // Read at every decision: an admin's flip reaches running runs on their next round.
-        judged = await this.judge.decide(run, judgeInput, run.judgeEnabled && (await this.judgeSwitch.enabled()));
-        this.metrics.judgeVerdict(judged.verdict.signal, judged.verdict.level);
+        judged = await this.judge.decide(run, judgeInput, await this.judgeSwitch.modelJudging(run.judgeEnabled));
+        this.metrics.judged('round', { signal: judged.verdict.signal, level: judged.verdict.level, seconds: judged.ms / 1000, timedOut: judged.flags.includes('l2-timeout') });
         input.verdict = { by: 'judge', outcome: judged.outcome, verdict: judged.verdict, input: judgeInput };
         continue;
       }
@@ -73,6 +78,7 @@ export class RoundDecision {
       }
       await log(move.decision);
       const history = move.history ? { history: move.history } : {};
+      if (move.kind === 'round') await this.warnOnSpend(run, rec.n, left);
       if (move.kind === 'round') return { kind: 'round', subtopicIds: move.subtopicIds, newSubtopics: move.newSubtopics, ...history, ...spent() };
       if (move.kind === 'review') {
         const review = judged?.review ?? buildReviewSummary(judgeInput, move.cause, judged?.trail ?? []);
@@ -80,6 +86,30 @@ export class RoundDecision {
       }
       return { kind: 'synthesize', ...history, ...spent() };
     }
+  }
+
+  private async forecast(run: Run, round: number, findings: Finding[], figures: RoundFigures): Promise<RoundForecast | undefined> {
+    const engine = this.engines.coordinator(run.engine);
+    if (!engine.forecast) return undefined;
+    const input = { runId: run.id, topic: run.topic, ...(run.corpus ? { corpus: run.corpus } : {}), plan: run.plan!, round, findings, evidence: figures.evidence, maxNewTasks: this.config.MAX_NEW_TASKS_PER_ROUND };
+    return engine.forecast(input);
+  }
+
+  /** Another round is coming: when the spend rate so far projects past the budget in it, say so before it does. */
+  private async warnOnSpend(run: Run, round: number, left: BudgetFractions): Promise<void> {
+    const over = projectSpend({ ...left }, run.budgetLedger.roundsStarted);
+    if (!over) return;
+    const pct = (x: number) => `${Math.round(x * 100)}%`;
+    const decision: EngineDecision = {
+      decisionType: 'budget-warning',
+      level: 'L0',
+      confidence: 0.8,
+      conclusion: `warning: the ${over.dimension} budget has ${pct(over.left)} left and each round so far spent ${pct(over.perRound)}: round ${round + 1} may overrun it before the wrap-up at ${pct(WRAP_UP_FRACTION)}`,
+      signals: { round, dimension: over.dimension, left: Math.round(over.left * 1000) / 1000, perRound: Math.round(over.perRound * 1000) / 1000 },
+    };
+    const logged = await this.decisions.log(run.id, `round:${round}:budget-warning`, decision, run.stateVersion);
+    await this.events.append(run.id, `budget.warning:${round}`, 'budget.warning', { round, dimension: over.dimension, left: over.left, perRound: over.perRound });
+    if (logged) this.metrics.spendWarning(over.dimension);
   }
 
   /** The engine's gaps: thin subtopics to search again and new ones to add; on a pivot, a new decomposition. */

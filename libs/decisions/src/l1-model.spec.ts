@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { l0Judge } from './l0-judge';
+import { L1_FEATURES, l1Features, l1Judge, l1StopProbability, type L1Model } from './l1-model';
+import { L1_MODEL } from './l1-weights';
+import { EMPTY_SIGNAL_HISTORY } from './signal-history';
+
+const model = (p: Partial<L1Model>): L1Model => ({ features: ['round', 'newFindings'], mean: [0, 0], scale: [1, 1], weights: [0, 0], bias: 0, min: [0, 0], max: [10, 10], trainedOn: 'test', ...p });
+
+describe('L1 model', () => {
+  it('reads its features from the L0 signals: counts as log(1 + n), missing or non-numeric as 0', () => {
+    expect(l1Features({ round: 2, newFindings: 9, rule: 'ambiguous' }, ['round', 'newFindings', 'novelty', 'newSources'])).toEqual([2, Math.log(10), 0, 0]);
+    expect(l1Features({ round: 'two', newFindings: -3 }, ['round', 'newFindings'])).toEqual([0, 0]);
+  });
+  it('is a logistic regression over standardised features', () => {
+    const m = model({ mean: [1, 0], scale: [2, 1], weights: [1.5, -0.5], bias: 0.25 });
+    const z = 0.25 + 1.5 * ((3 - 1) / 2) - 0.5 * 2;
+    expect(l1StopProbability(m, [3, 2])).toBeCloseTo(1 / (1 + Math.exp(-z)), 12);
+    expect(l1StopProbability(model({ scale: [0, 0], weights: [1, 1] }), [1, 1])).toBeCloseTo(1 / (1 + Math.exp(-2)), 12);
+  });
+  it('says stop at P(stop) >= 0.5 with that confidence, else continue with 1 - P, never pivot', () => {
+    const l0 = { signal: 'pivot' as const, confidence: 0.4, reason: 'r', level: 'L0' as const, stateVersion: 7, signals: { round: 3, newFindings: 0 } };
+    const stop = l1Judge(l0, model({ weights: [2, 0], mean: [2, 0] }));
+    expect(stop).toMatchObject({ signal: 'stop', level: 'L1', stateVersion: 7, confidence: 0.881 });
+    expect(stop.signals).toMatchObject({ l0Signal: 'pivot', l0Confidence: 0.4, pStop: 0.881, round: 3 });
+    expect(l1Judge(l0, model({ bias: -1 }))).toMatchObject({ signal: 'continue', confidence: 0.731 });
+    expect(l1Judge(l0, model({})).signal).toBe('stop');
+  });
+  it('reads a feature past its training range as the nearest end, and says so', () => {
+    const l0 = (round: number) => ({ signal: 'continue' as const, confidence: 0.6, reason: 'r', level: 'L0' as const, stateVersion: 1, signals: { round, newFindings: 3 } });
+    const m = model({ weights: [1, 0], mean: [5, 0] });
+    expect(l1Judge(l0(10), m).confidence).toBe(0.993);
+    expect(l1Judge(l0(25), m)).toMatchObject({ signal: 'stop', confidence: 0.993, signals: { clamped: 'round' } });
+    expect(l1Judge(l0(-4), m)).toMatchObject({ signal: 'continue', confidence: 0.993, signals: { clamped: 'round' } });
+  });
+  it('abstains (confidence 0) where a forecast signal it uses is missing, never reading it as 0', () => {
+    const m = model({ features: ['round', 'gapTasks'], bias: 3 });
+    const l0 = { signal: 'continue' as const, confidence: 0.6, reason: 'r', level: 'L0' as const, stateVersion: 1, signals: { round: 2 } };
+    expect(l1Judge(l0, m)).toMatchObject({ confidence: 0, signals: { missing: 'gapTasks' } });
+    expect(l1Judge({ ...l0, signals: { round: 2, gapTasks: 0 } }, m).confidence).toBe(0.953);
+  });
+  it('the committed weights fit the feature list and give a probability on a real L0 verdict', () => {
+    for (const f of L1_MODEL.features) expect(L1_FEATURES).toContain(f);
+    for (const a of [L1_MODEL.mean, L1_MODEL.scale, L1_MODEL.weights, L1_MODEL.min, L1_MODEL.max]) expect(a).toHaveLength(L1_MODEL.features.length);
+    const l0 = l0Judge({
+      goal: 'g',
+      round: 1,
+      lastActions: { tasksDispatched: 5, newSources: 12, newFindings: 20, newFacets: 5 },
+      state: { subtopics: [], coverage: 1, novelty: 0.6, budgetLeft: { tokens: 1, tasks: 0.8, rounds: 0.8, wallSeconds: 1 } },
+      history: EMPTY_SIGNAL_HISTORY,
+      stateVersion: 1,
+      targetCoverage: 0.8,
+    });
+    const p = l1StopProbability(L1_MODEL, l1Features(l0.signals));
+    expect(p).toBeGreaterThanOrEqual(0);
+    expect(p).toBeLessThanOrEqual(1);
+  });
+  it('the committed model decides across the range its features take, coverage and novelty well away from 1', () => {
+    const at = (coverage: number, novelty: number, forecast?: { gapTasks: number; expectedNewPassages: number; uncoveredShare: number }) =>
+      l1Judge(
+        l0Judge({
+          goal: 'g',
+          round: 2,
+          lastActions: { tasksDispatched: 4, newSources: 6, newFindings: 8, newFacets: 2 },
+          state: { subtopics: [], coverage, novelty, budgetLeft: { tokens: 1, tasks: 0.6, rounds: 0.6, wallSeconds: 1 } },
+          history: EMPTY_SIGNAL_HISTORY,
+          stateVersion: 2,
+          targetCoverage: 0.8,
+          ...(forecast ? { forecast } : {}),
+        }),
+        L1_MODEL,
+      );
+    const nothingLeft = { gapTasks: 0, expectedNewPassages: 0, uncoveredShare: 0.01 };
+    const muchLeft = { gapTasks: 4, expectedNewPassages: 16, uncoveredShare: 0.35 };
+    for (const coverage of [0.25, 0.5, 0.8]) {
+      for (const novelty of [0.05, 0.4, 0.9]) {
+        const empty = at(coverage, novelty, nothingLeft);
+        const full = at(coverage, novelty, muchLeft);
+        expect(empty.confidence).toBeGreaterThan(0.5);
+        expect(full.confidence).toBeGreaterThan(0.5);
+        // More left to find never makes stopping likelier.
+        expect(Number(full.signals['pStop'])).toBeLessThanOrEqual(Number(empty.signals['pStop']));
+      }
+    }
+    // Without a forecast (an engine that gives none) it abstains rather than guess.
+    expect(at(0.5, 0.4).confidence).toBe(0);
+  });
+});
