@@ -54,6 +54,8 @@ export interface PassageStore {
   /** Every passage id of a corpus with its content hash (for incremental ingest). */
   hashes(corpus: string): Promise<Map<string, string>>;
   remove(corpus: string, ids: readonly string[]): Promise<void>;
+  /** Delete the whole corpus (its passages, index and term counts); false when it held none. Its generation moves on, so what readers derived from it is stale. */
+  drop(corpus: string): Promise<boolean>;
   /** Full-text (BM25-ranked) search, best first. */
   search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]>;
   /** The passages with these ids, in the order asked; unknown ids are left out. */

@@ -125,6 +125,17 @@ export class PostgresPassageStore implements PassageStore {
     });
   }
 
+  async drop(corpus: string): Promise<boolean> {
+    let had = false;
+    await this.transaction(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store-write:${this.table}:${corpus}`]);
+      had = ((await c.query(`DELETE FROM ${this.table} WHERE corpus = $1`, [corpus])).rowCount ?? 0) > 0;
+      await c.query(`DELETE FROM ${this.dfTable} WHERE corpus = $1`, [corpus]);
+      await this.bump(c, corpus);
+    });
+    return had;
+  }
+
   async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
     const terms = await queryTerms(query);
     const { limit, perDocument } = capOf(options);
