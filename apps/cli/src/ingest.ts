@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
-import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
-import { IngestState, startIngest } from '@orrery/runtime';
+import { CorpusRegistry, openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
+import { INGEST_QUEUE, IngestCorpusNameSchema, type IngestProgress } from '@orrery/protocol';
+import { IngestState, removeCorpus, startIngest } from '@orrery/runtime';
 import { loadSubagentConfig, startSubagents } from '@orrery/subagents';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -11,10 +11,12 @@ import { ensureRedis, type RedisHandle } from './redis/ensure-redis';
 import { forTerminal } from './terminal/terminal-text';
 
 const USAGE = `Usage: npm run ingest -- --corpus NAME=PATH [--workers-here]
+       npm run ingest -- --remove NAME
 
 Ingests a corpus (a JSONL file of {id,text,title?,url?} lines, or a folder of .md/.txt files) into the passage store
-(CORPUS_STORE: a SQLite file, default under the temp dir, or postgres://…) through the ingest queue, and prints progress.
-Incremental: a second ingest re-indexes only changed passages and removes those that are gone.
+(CORPUS_STORE: a SQLite file, default the deployment's own under ~/.local/share/orrery/QUEUE_PREFIX, or postgres://…)
+through the ingest queue, and prints progress. Incremental: a second ingest re-indexes only changed passages and removes
+those that are gone. --remove deletes an ingested corpus (refused while it ingests).
 Workers consuming the queue (npm run start:worker, with the same REDIS_URL, QUEUE_PREFIX and CORPUS_STORE) do the work;
 when none is running, or with --workers-here, a worker runs in this process.`;
 
@@ -26,11 +28,12 @@ function describe(p: IngestProgress): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { corpus: { type: 'string' }, 'workers-here': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help || !values.corpus) {
+  const { values } = parseArgs({ options: { corpus: { type: 'string' }, remove: { type: 'string' }, 'workers-here': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help || !values.corpus === !values.remove) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
+  if (values.remove) return remove(values.remove);
   const [spec] = parseCorporaSpec(values.corpus);
   if (!spec) throw new Error('--corpus must look like NAME=PATH');
   // The operator's own path: its reads stay within it (symlinks resolved), like any request's within its folders.
@@ -82,6 +85,30 @@ async function main(): Promise<number> {
     await queue?.close().catch(() => undefined);
     redis?.disconnect();
     await redisHandle?.stop().catch(() => undefined);
+  }
+}
+
+/** --remove NAME: the same removal as DELETE /v1/corpora/:name, against this deployment's store and ingest state. */
+async function remove(name: string): Promise<number> {
+  const parsed = IngestCorpusNameSchema.safeParse(name);
+  if (!parsed.success) throw new Error(`--remove: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  const prefix = process.env.QUEUE_PREFIX ?? 'orrery';
+  const redisHandle = await ensureRedis();
+  const redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 3 });
+  const store = openPassageStore();
+  try {
+    const registry = new CorpusRegistry({ corpora: process.env.CORPORA, store, cacheDir: null });
+    const removed = await removeCorpus({ drop: (corpus) => registry.dropStored(corpus) }, new IngestState(redis, prefix), name);
+    if (!removed) {
+      process.stderr.write(forTerminal(`orrery: corpus ${name} was never ingested\n`));
+      return 1;
+    }
+    process.stdout.write(forTerminal(`${name}: removed\n`));
+    return 0;
+  } finally {
+    await store.close().catch(() => undefined);
+    redis.disconnect();
+    await redisHandle.stop().catch(() => undefined);
   }
 }
 

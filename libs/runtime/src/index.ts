@@ -7,3 +7,4 @@ export * from './fleet-request-gate';
 export * from './judge-switch';
 export * from './ingest-state';
 export * from './start-ingest';
+export * from './remove-corpus';
