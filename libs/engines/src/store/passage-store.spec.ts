@@ -150,6 +150,23 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     }
   });
 
+  it('keeps a source fingerprint per corpus until it is cleared or the corpus dropped', async () => {
+    expect(await store.sourceFingerprint('printed')).toBeNull();
+    await store.upsert('printed', [passage('p-1', 'printed/a', 'Swifts sleep on the wing.')]);
+    const g = await store.generation('printed');
+    await store.setSourceFingerprint('printed', 'fp-1');
+    await store.setSourceFingerprint('printed', 'fp-2');
+    expect(await store.sourceFingerprint('printed')).toBe('fp-2');
+    expect(await store.sourceFingerprint(corpus)).toBeNull();
+    // Not passage content: readers' working sets stay valid.
+    expect(await store.generation('printed')).toBe(g);
+    await store.setSourceFingerprint('printed', null);
+    expect(await store.sourceFingerprint('printed')).toBeNull();
+    await store.setSourceFingerprint('printed', 'fp-3');
+    await store.drop('printed');
+    expect(await store.sourceFingerprint('printed')).toBeNull();
+  });
+
   it('remove deletes passages and their index entries; unknown ids are ignored', async () => {
     await store.upsert(corpus, [passage('gone', 'birds/gone', 'Dodo birds are extinct.')]);
     expect((await store.search(corpus, 'dodo', { limit: 5 })).map((h) => h.id)).toEqual(['gone']);

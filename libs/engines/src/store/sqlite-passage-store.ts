@@ -24,6 +24,7 @@ export class SqlitePassageStore implements PassageStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS corpora (n INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)');
     this.db.exec('CREATE TABLE IF NOT EXISTS generations (name TEXT PRIMARY KEY, n INTEGER NOT NULL)');
+    this.db.exec('CREATE TABLE IF NOT EXISTS sources (name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)');
   }
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
@@ -79,10 +80,22 @@ export class SqlitePassageStore implements PassageStore {
         had = this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${t})`).pluck().get() === 1;
         this.db.exec(`DROP TABLE IF EXISTS temp.${t}_vocab; DROP TABLE IF EXISTS ${t}_fts; DROP TABLE IF EXISTS ${t}`);
         this.db.prepare('DELETE FROM corpora WHERE name = ?').run(corpus);
+        this.db.prepare('DELETE FROM sources WHERE name = ?').run(corpus);
         this.bump(corpus);
       })
       .immediate();
     return had;
+  }
+
+  async sourceFingerprint(corpus: string): Promise<string | null> {
+    await turn();
+    return this.db.prepare<[string], { fingerprint: string }>('SELECT fingerprint FROM sources WHERE name = ?').get(corpus)?.fingerprint ?? null;
+  }
+
+  async setSourceFingerprint(corpus: string, fingerprint: string | null): Promise<void> {
+    await turn();
+    if (fingerprint === null) this.db.prepare('DELETE FROM sources WHERE name = ?').run(corpus);
+    else this.db.prepare('INSERT INTO sources (name, fingerprint) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET fingerprint = excluded.fingerprint').run(corpus, fingerprint);
   }
 
   async generation(corpus: string): Promise<number> {

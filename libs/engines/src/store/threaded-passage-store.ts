@@ -66,6 +66,14 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('remove', [corpus, ids]) as Promise<void>;
   }
 
+  sourceFingerprint(corpus: string): Promise<string | null> {
+    return this.call('sourceFingerprint', [corpus]) as Promise<string | null>;
+  }
+
+  setSourceFingerprint(corpus: string, fingerprint: string | null): Promise<void> {
+    return this.call('setSourceFingerprint', [corpus, fingerprint]) as Promise<void>;
+  }
+
   drop(corpus: string): Promise<boolean> {
     return this.call('drop', [corpus]) as Promise<boolean>;
   }
