@@ -1,12 +1,13 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CorpusRegistry, openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
-import { INGEST_QUEUE, IngestCorpusNameSchema, type IngestProgress } from '@orrery/protocol';
-import { IngestState, removeCorpus, startIngest } from '@orrery/runtime';
+import { INGEST_QUEUE, IngestCorpusNameSchema } from '@orrery/protocol';
+import { IngestState, removeCorpus } from '@orrery/runtime';
 import { loadSubagentConfig, startSubagents } from '@orrery/subagents';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ingestAndWait } from './ingest/ingest-and-wait';
 import { ensureRedis, type RedisHandle } from './redis/ensure-redis';
 import { forTerminal } from './terminal/terminal-text';
 
@@ -19,13 +20,6 @@ through the ingest queue, and prints progress. Incremental: a second ingest re-i
 those that are gone. --remove deletes an ingested corpus (refused while it ingests).
 Workers consuming the queue (npm run start:worker, with the same REDIS_URL, QUEUE_PREFIX and CORPUS_STORE) do the work;
 when none is running, or with --workers-here, a worker runs in this process.`;
-
-const POLL_MS = 500;
-
-function describe(p: IngestProgress): string {
-  if (p.status === 'planning') return `${p.corpus}: planning (reading the source, comparing content hashes)`;
-  return `${p.corpus}: ${p.status} · ${p.chunksDone}/${p.chunks} chunks · ${p.changed} of ${p.passages} passages to index · ${p.removed} removed`;
-}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { corpus: { type: 'string' }, remove: { type: 'string' }, 'workers-here': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
@@ -43,14 +37,11 @@ async function main(): Promise<number> {
 
   let redisHandle: RedisHandle | undefined;
   let worker: INestApplicationContext | undefined;
-  let redis: Redis | undefined;
   let queue: Queue | undefined;
   try {
     redisHandle = await ensureRedis();
     process.env.REDIS_URL = redisHandle.url;
-    redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 3 });
     queue = new Queue(INGEST_QUEUE, { connection: { url: redisHandle.url }, prefix });
-    const state = new IngestState(redis, prefix);
     const workers = await queue.getWorkersCount();
     if (values['workers-here'] || workers === 0) {
       process.stderr.write(`[orrery] ${workers === 0 ? 'no ingest worker is running; ' : ''}starting one in this process\n`);
@@ -58,19 +49,8 @@ async function main(): Promise<number> {
     } else process.stderr.write(`[orrery] ${workers} worker(s) consume the ingest queue\n`);
 
     const started = Date.now();
-    const ingestId = await startIngest(queue, state, spec.name, source, loadSubagentConfig().INGEST_ATTEMPTS);
-    process.stderr.write(`[orrery] ingest ${ingestId} of ${spec.name} from ${source.path} (${source.kind})\n`);
-    let last = '';
-    let progress: IngestProgress | undefined;
-    for (;;) {
-      progress = await state.get(spec.name);
-      if (!progress || progress.ingestId !== ingestId) throw new Error(`the ingest of ${spec.name} was replaced by another one (${progress?.ingestId ?? 'none'})`);
-      const line = describe(progress);
-      if (line !== last) process.stderr.write(forTerminal(`[orrery] ${line}\n`));
-      last = line;
-      if (progress.status === 'ready' || progress.status === 'failed') break;
-      await new Promise((r) => setTimeout(r, POLL_MS));
-    }
+    const log = (line: string) => process.stderr.write(line);
+    const { progress } = await ingestAndWait({ redisUrl: redisHandle.url, prefix, corpus: spec.name, source, attempts: loadSubagentConfig().INGEST_ATTEMPTS, log });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (progress.status === 'failed') {
       process.stderr.write(forTerminal(`[orrery] ingest failed after ${seconds} s: ${progress.error ?? 'no reason recorded'}\n`));
@@ -83,7 +63,6 @@ async function main(): Promise<number> {
   } finally {
     await worker?.close().catch(() => undefined);
     await queue?.close().catch(() => undefined);
-    redis?.disconnect();
     await redisHandle?.stop().catch(() => undefined);
   }
 }

@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { existsSync } from 'node:fs';
-import { describeUsage } from '@orrery/engines';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { describeUsage, sourceOf } from '@orrery/engines';
+import { loadSubagentConfig } from '@orrery/subagents';
 import { OrreryClient } from './client/orrery-client';
+import { ingestAndWait } from './ingest/ingest-and-wait';
 import { ProgressRenderer } from './progress/progress-renderer';
 import { type LocalService, startLocalService } from './service/local-service';
 import { forTerminal } from './terminal/terminal-text';
@@ -11,9 +14,13 @@ const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] 
 
 Runs one research job and prints its cited report (Markdown, or JSON with --json).
 Uses the Orrery server at ORRERY_URL if one answers; otherwise starts the coordinator and a worker here.
---corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt files to research instead of the bundled speeches.`;
+--corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt files to research instead of the bundled speeches.
+               It is ingested into this deployment's passage store first; asked again, an unchanged file is not read again.`;
 
-const LOCAL_CORPUS = 'local';
+/** The stored corpus a local path is ingested as: one per path, so two folders never replace each other's passages. */
+function localCorpusName(path: string): string {
+  return `local-${createHash('sha1').update(realpathSync(path)).digest('hex').slice(0, 12)}`;
+}
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -40,13 +47,28 @@ async function main(): Promise<number> {
       client = remote;
       process.stderr.write(`[orrery] using the server at ${remote.baseUrl}\n`);
     } else {
-      service = await startLocalService({ extraCorpora: corpusPath ? [`${LOCAL_CORPUS}=${corpusPath}`] : [], log: (line) => process.stderr.write(line) });
+      service = await startLocalService({ log: (line) => process.stderr.write(line) });
       client = new OrreryClient(service.url);
+    }
+    let corpus: string | undefined;
+    if (corpusPath) {
+      corpus = localCorpusName(corpusPath);
+      const prefix = process.env.QUEUE_PREFIX ?? 'orrery';
+      const { progress } = await ingestAndWait({
+        redisUrl: process.env.REDIS_URL!,
+        prefix,
+        corpus,
+        // The user's own path: its reads stay within it (symlinks resolved).
+        source: sourceOf(corpusPath, [corpusPath]),
+        attempts: loadSubagentConfig().INGEST_ATTEMPTS,
+        log: (line) => process.stderr.write(line),
+      });
+      if (progress.status === 'failed') throw new Error(`--corpus: the ingest failed: ${progress.error ?? 'no reason recorded'}`);
     }
 
     const engine = values.engine as 'auto' | 'corpus' | 'anthropic' | 'simulated' | undefined;
     const started = Date.now();
-    const { id } = await client.submit({ topic, ...(engine ? { engine } : {}), ...(corpusPath ? { corpus: LOCAL_CORPUS } : {}) });
+    const { id } = await client.submit({ topic, ...(engine ? { engine } : {}), ...(corpus ? { corpus } : {}) });
     const progress = new ProgressRenderer();
     let status: string;
     try {

@@ -8,16 +8,15 @@ export interface LocalService {
 
 /**
  * Redis (REDIS_URL, localhost, or a redis-server of its own) and the coordinator and a worker in this process,
- * keyless on loopback. `extraCorpora` are `name=path` entries added to CORPORA. Progress goes to `log` (stderr).
+ * keyless on loopback (REDIS_URL is set to the Redis it uses). Progress goes to `log` (stderr).
  */
-export async function startLocalService(opts: { extraCorpora?: string[]; log: (line: string) => void }): Promise<LocalService> {
+export async function startLocalService(opts: { log: (line: string) => void }): Promise<LocalService> {
   const redis: RedisHandle = await ensureRedis();
   let service: InProcessService | undefined;
   try {
     process.env.REDIS_URL = redis.url;
     process.env.API_KEYS = '';
     process.env.ADMIN_API_KEYS = '';
-    if (opts.extraCorpora?.length) process.env.CORPORA = [process.env.CORPORA, ...opts.extraCorpora].filter(Boolean).join(',');
     opts.log(`[orrery] Redis at ${redis.url}${redis.owned ? ' (started for this run)' : ''}; starting the coordinator and a worker in-process\n`);
     service = await startInProcessService();
   } catch (err) {
