@@ -1,7 +1,8 @@
 /**
  * Hostile text: a topic carrying HTML, a javascript: link and a Markdown heading comes back escaped in the
  * Markdown report (checked by rendering it with a permissive Markdown renderer) and as plain data in JSON;
- * control and ANSI characters in a run's events never reach the operator's terminal through `npm run replay`.
+ * control and ANSI characters in a run's events never reach the operator's terminal through `npm run replay`,
+ * nor bidi controls through `npm run research -- --json`.
  */
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -44,6 +45,17 @@ describe('hostile text in reports and terminals', () => {
   it('the JSON report keeps the topic as data, unchanged', async () => {
     const report = await stack.client.report(runId);
     expect(report.topic).toBe(HOSTILE);
+  });
+
+  it('npm run research --json escapes bidi controls (JSON.stringify leaves them raw), and the JSON still reads back the topic unchanged', async () => {
+    const topic = 'Kestrel \u202etxt.exe\u202c \u2067flipped\u2069 \u200fmark \u061cpolicy';
+    const { stdout } = await promisify(execFile)(process.execPath, [resolve(ROOT, 'apps/cli/dist/research.js'), topic, '--json', '--engine', 'simulated'], {
+      env: { ...process.env, ORRERY_URL: stack.coordinator.url },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    expect(stdout).not.toMatch(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
+    expect(stdout).toContain('\\u202etxt.exe\\u202c');
+    expect((JSON.parse(stdout) as { topic: string }).topic).toBe(topic);
   });
 
   it('npm run replay strips control and ANSI characters from what it prints', async () => {

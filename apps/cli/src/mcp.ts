@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { OrreryClient } from './client/orrery-client';
 import { bridgeStdioToHttp } from './mcp/stdio-bridge';
 import { type LocalService, startLocalService } from './service/local-service';
+import { forTerminal } from './terminal/terminal-text';
 
 /**
  * `npm run -s mcp` / `orrery-mcp`: Orrery as an MCP server on stdio. Talks to the server at ORRERY_URL
@@ -12,7 +13,8 @@ import { type LocalService, startLocalService } from './service/local-service';
 const write = process.stdout.write.bind(process.stdout);
 const mcpOut = new Writable({ write: (chunk, encoding, done) => void write(chunk, encoding, done) });
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-const log = (line: string) => void process.stderr.write(line);
+// stderr is a terminal for whoever runs the server by hand; errors quote what the far side sent.
+const log = (line: string) => void process.stderr.write(forTerminal(line));
 
 async function main(): Promise<void> {
   let service: LocalService | undefined;

@@ -36,7 +36,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(`replay: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(forTerminal(`replay: ${err instanceof Error ? err.message : String(err)}\n`));
     process.exit(1);
   },
 );

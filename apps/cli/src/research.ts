@@ -8,7 +8,7 @@ import { OrreryClient } from './client/orrery-client';
 import { ingestAndWait } from './ingest/ingest-and-wait';
 import { ProgressRenderer } from './progress/progress-renderer';
 import { type LocalService, startLocalService } from './service/local-service';
-import { forTerminal } from './terminal/terminal-text';
+import { forTerminal, jsonForTerminal } from './terminal/terminal-text';
 
 const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated]
 
@@ -82,8 +82,7 @@ async function main(): Promise<number> {
       process.stderr.write(forTerminal(`[orrery] errors: ${run.errors.map((e) => e.message).join('; ') || 'none recorded'}\n`));
       return 1;
     }
-    // JSON escapes control characters itself; the Markdown is text for a terminal.
-    process.stdout.write(values.json ? `${JSON.stringify(await client.report(id), null, 2)}\n` : forTerminal(await client.reportMarkdown(id)));
+    process.stdout.write(values.json ? `${jsonForTerminal(await client.report(id))}\n` : forTerminal(await client.reportMarkdown(id)));
     return 0;
   } finally {
     await service?.close();

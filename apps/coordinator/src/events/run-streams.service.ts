@@ -17,6 +17,14 @@ export interface RunStream extends AsyncIterable<StreamItem> {
   close(): void;
 }
 
+/** A stream's places, held before the stream follows a run (see RunStreamsService.reserve). */
+export interface StreamPlace {
+  /** Follows the run from `after` in these places; closing the stream gives them back. Call it once. */
+  follow(runId: string, after?: string): RunStream;
+  /** Gives the places back unused; a no-op once the stream they went to has closed. */
+  release(): void;
+}
+
 /**
  * A run's event stream for any surface (SSE, MCP): the caller must be allowed to see the run, and holds one of
  * its key's SSE_MAX_STREAMS_PER_KEY places (across replicas) and one of this process's SSE_MAX_STREAMS. It
@@ -39,18 +47,36 @@ export class RunStreamsService {
   /** Checks access and takes the stream's places; 404, or 429 with Retry-After, before anything is sent. */
   async open(principal: Principal, runId: string, after = '0-0'): Promise<RunStream> {
     await this.runs.get(principal, runId);
+    return (await this.reserve(principal)).follow(runId, after);
+  }
+
+  /**
+   * Takes a stream's places before the run it will follow exists, so a caller that must follow the run it creates
+   * (MCP research with wait) is refused, 429 with Retry-After, before it creates anything.
+   */
+  async reserve(principal: Principal): Promise<StreamPlace> {
     if (this.live >= this.config.SSE_MAX_STREAMS) throw new QuotaExceededError(`this process serves ${this.config.SSE_MAX_STREAMS} event streams at most; retry shortly`, 5);
     const streamId = randomUUID();
     if (!principal.admin && !(await this.leases.acquire(principal.id, streamId, this.config.SSE_MAX_STREAMS_PER_KEY))) {
       throw new QuotaExceededError(`this key follows ${this.config.SSE_MAX_STREAMS_PER_KEY} event streams already; close one first`, Math.ceil(this.config.SSE_KEEPALIVE_MS / 1000));
     }
     this.live++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.live--;
+      if (!principal.admin) void this.leases.release(principal.id, streamId).catch((err: Error) => this.logger.debug(`stream lease: ${err.message}`));
+    };
+    return { follow: (runId, after = '0-0') => this.follow(principal, runId, after, streamId, release), release };
+  }
+
+  private follow(principal: Principal, runId: string, after: string, streamId: string, release: () => void): RunStream {
     let closed = false;
     const close = () => {
       if (closed) return;
       closed = true;
-      this.live--;
-      if (!principal.admin) void this.leases.release(principal.id, streamId).catch((err: Error) => this.logger.debug(`stream lease: ${err.message}`));
+      release();
       wake();
     };
     const queue: StreamItem[] = [];

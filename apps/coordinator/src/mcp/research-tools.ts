@@ -1,7 +1,8 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { GetReportToolInputSchema, ListRunsToolInputSchema, ResearchToolInputSchema, type ResearchToolInput, RunIdToolInputSchema } from '@orrery/protocol';
 import type { Principal } from '../auth/principal';
-import type { RunStreamsService } from '../events/run-streams.service';
+import type { RunStream, RunStreamsService } from '../events/run-streams.service';
+import { QuotaExceededError } from '../quotas/quota-exceeded.error';
 import { reportToMarkdown } from '../report/report-markdown';
 import type { RunsService } from '../runs/runs.service';
 import { progressMessage } from './run-progress';
@@ -15,21 +16,35 @@ export interface ResearchToolDeps {
 
 /** research, research_status, get_report, cancel_research, list_runs: the REST API's run routes, as tools. */
 export function registerResearchTools(server: McpServer, deps: ResearchToolDeps): void {
-  const { principal, runs } = deps;
+  const { principal, runs, streams } = deps;
 
   server.registerTool(
     'research',
     {
       description:
-        'Start a research run on a topic (corpus engine over a named corpus, or Claude). Returns the run id at once; with wait: true, blocks until the run ends (or timeout_seconds), sends progress notifications (plan, tasks done, rounds, coverage) and returns the cited Markdown report. A client that disconnects does not cancel the run unless cancel_on_disconnect is true.',
+        'Start a research run on a topic (corpus engine over a named corpus, or Claude). Returns the run id at once; with wait: true, blocks until the run ends (or timeout_seconds), sends progress notifications (plan, tasks done, rounds, coverage) and returns the cited Markdown report. A client that disconnects does not cancel the run unless cancel_on_disconnect is true. With wait, a key that already follows as many event streams as it may is refused before any run starts.',
       inputSchema: ResearchToolInputSchema,
       annotations: { openWorldHint: true },
     },
     async (args, ctx) => {
       const { wait, timeout_seconds, cancel_on_disconnect, ...request } = args;
-      const run = await runs.create(principal, request);
-      if (!wait) return jsonResult({ id: run.id, status: run.status, report: `orrery://runs/${run.id}/report` });
-      return waitForReport(deps, run.id, { timeoutSeconds: timeout_seconds, cancelOnDisconnect: cancel_on_disconnect }, ctx);
+      if (!wait) {
+        const run = await runs.create(principal, request);
+        return jsonResult({ id: run.id, status: run.status, report: `orrery://runs/${run.id}/report` });
+      }
+      // The stream's place before the run: past the key's stream cap the call fails having started nothing, so an
+      // agent that retries (or calls without wait) never leaves behind a run whose id it was not told.
+      const place = await streams.reserve(principal).catch((err: unknown) => {
+        throw err instanceof QuotaExceededError ? new Error(`${err.message}; no run was started: retry later, or call research without wait and follow it with research_status`) : err;
+      });
+      let id: string;
+      try {
+        id = (await runs.create(principal, request)).id;
+      } catch (err) {
+        place.release();
+        throw err;
+      }
+      return waitForReport(deps, id, place.follow(id), { timeoutSeconds: timeout_seconds, cancelOnDisconnect: cancel_on_disconnect }, ctx);
     },
   );
 
@@ -85,11 +100,11 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
 async function waitForReport(
   deps: ResearchToolDeps,
   id: string,
+  stream: RunStream,
   opts: { timeoutSeconds: number; cancelOnDisconnect: ResearchToolInput['cancel_on_disconnect'] },
   ctx: ServerContext,
 ) {
-  const { principal, runs, streams } = deps;
-  const stream = await streams.open(principal, id);
+  const { principal, runs } = deps;
   const token = ctx.mcpReq._meta?.progressToken;
   // Aborted when the call's HTTP request closes: the client went away.
   const signal = ctx.mcpReq.signal;

@@ -52,4 +52,14 @@ describe('researchTools', () => {
     expect(await handlers['search_corpus']!({ q: 'wrong field' }, {} as never)).toMatchObject({ isError: true });
     expect(ledger.get('p1')?.text).toBe('Mail [REDACTED:email] about it.');
   });
+
+  it('redacts a passage before cutting it to what is shown, so no value is shown in part', async () => {
+    // The card number straddles the 4,000 characters a passage shows: cut first, its first 12 digits were shown.
+    const text = `${'x'.repeat(3990)} 4111 1111 1111 1111 tail`;
+    const long = { search: () => [{ id: 'p2', title: 'T', text, score: 1 }], get: () => undefined };
+    const { handlers } = researchTools({ webSearch: { enabled: false }, webFetch: { enabled: false }, passages: long, ledger: new SourceLedger(), redactor: new Redactor() });
+    const shown = (await handlers['search_corpus']!({ query: 'x' }, {} as never)).content as string;
+    expect(shown).not.toMatch(/4111/);
+    expect(shown).toContain('[REDACTED');
+  });
 });

@@ -99,7 +99,8 @@ export function researchTools(opts: {
       },
     );
     const show = (hit: { id: string; title: string; url?: string; text: string }) => {
-      const shown = opts.redactor.text(clipText(hit.text, PASSAGE_SHOWN_CHARS));
+      // Redacted before the cut: a value cut in two matches no rule, and its first half would be shown.
+      const shown = clipText(opts.redactor.text(hit.text), PASSAGE_SHOWN_CHARS);
       const title = opts.redactor.text(hit.title);
       const fresh = opts.ledger.addPassage({ ...hit, title, score: 0 }, shown);
       return { block: untrustedSource(hit.id, title, shown, hit.url), fresh };

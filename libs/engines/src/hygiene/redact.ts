@@ -1,8 +1,7 @@
-import { isIPv6 } from 'node:net';
+import { detectionView } from './detection-view';
+import { REDACTION_KINDS, REDACTION_RULES, type RedactionKind } from './redaction-rules';
 
-/** The kinds of personal data `redact` removes. */
-export const REDACTION_KINDS = ['email', 'iban', 'card', 'ssn', 'ipv6', 'ipv4', 'phone'] as const;
-export type RedactionKind = (typeof REDACTION_KINDS)[number];
+export { REDACTION_KINDS, type RedactionKind } from './redaction-rules';
 
 export interface RedactionResult {
   text: string;
@@ -10,106 +9,57 @@ export interface RedactionResult {
   counts: Record<RedactionKind, number>;
 }
 
+/** One value the rules found: its kind and where it lies in the original text. */
+export interface RedactionSpan {
+  kind: RedactionKind;
+  start: number;
+  end: number;
+}
+
 export const redactionMarker = (kind: RedactionKind): string => `[REDACTED:${kind}]`;
 
-/** Luhn checksum over a string of digits. */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
+/** Stands in for a value already taken, same length so view offsets hold; no rule matches it or counts it as a digit or word. */
+const TAKEN = '\ufffc';
+
+/** Every value the rules find in `text`, in text order, none overlapping. */
+export function findRedactions(text: string): RedactionSpan[] {
+  const view = detectionView(text);
+  let read = view.text;
+  const spans: RedactionSpan[] = [];
+  for (const rule of REDACTION_RULES) {
+    read = read.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
+      if (rule.accept && !rule.accept(match)) return match;
+      // With capture groups the offset is the argument after them: the last number.
+      const offset = rest.findLast((v) => typeof v === 'number') as number;
+      const [start, end] = view.original(offset, offset + match.length);
+      spans.push({ kind: rule.kind, start, end });
+      return TAKEN.repeat(match.length);
+    });
   }
-  return sum % 10 === 0;
+  return spans.sort((a, b) => a.start - b.start);
 }
-
-/** ISO 13616 IBAN check: length 15..34 and mod-97 of the rearranged number equals 1. */
-export function ibanValid(raw: string): boolean {
-  const iban = raw.replace(/[\s-]/g, '').toUpperCase();
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
-  const rearranged = iban.slice(4) + iban.slice(0, 4);
-  let remainder = 0;
-  for (const ch of rearranged) {
-    const value = ch >= 'A' && ch <= 'Z' ? String(ch.charCodeAt(0) - 55) : ch;
-    for (const digit of value) remainder = (remainder * 10 + (digit.charCodeAt(0) - 48)) % 97;
-  }
-  return remainder === 1;
-}
-
-interface Detector {
-  kind: RedactionKind;
-  pattern: RegExp;
-  /** Optional check on the matched text; a match that fails it is left alone. */
-  accept?: (match: string) => boolean;
-}
-
-const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
-
-/** Order matters: earlier detectors run first, and their markers contain no digits for later ones to match. */
-const DETECTORS: Detector[] = [
-  { kind: 'email', pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g },
-  {
-    kind: 'iban',
-    // Country code, check digits, then groups of four (optionally space separated) and a short tail.
-    pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g,
-    accept: ibanValid,
-  },
-  {
-    kind: 'card',
-    // 13 to 19 digits, optionally grouped by spaces or dashes, not part of a longer number.
-    pattern: /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])/g,
-    accept: (m) => {
-      const digits = m.replace(/[ -]/g, '');
-      return digits.length >= 13 && digits.length <= 19 && luhnValid(digits);
-    },
-  },
-  {
-    kind: 'ssn',
-    pattern: /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g,
-  },
-  {
-    kind: 'ipv6',
-    pattern: new RegExp(`(?<![\\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:${IPV4}|[0-9A-Fa-f]{0,4})(?![\\w:])`, 'g'),
-    accept: (m) => /[0-9A-Fa-f]/.test(m) && isIPv6(m),
-  },
-  { kind: 'ipv4', pattern: new RegExp(`(?<![\\d.])${IPV4}(?!\\.?\\d)`, 'g') },
-  {
-    kind: 'phone',
-    // International (+CC ...) or North-American style with separators; bare digit runs are not phones.
-    pattern:
-      /(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){1,4}|\(\d{3}\) ?\d{3}[ .-]\d{4}|\d{3}[.-]\d{3}[.-]\d{4})(?![\w])/g,
-    accept: (m) => {
-      const digits = m.replace(/\D/g, '').length;
-      return digits >= 8 && digits <= 15;
-    },
-  },
-];
 
 const zeroCounts = (): Record<RedactionKind, number> =>
   Object.fromEntries(REDACTION_KINDS.map((k) => [k, 0])) as Record<RedactionKind, number>;
 
 /**
- * Replace e-mail addresses, phone numbers, payment card numbers (Luhn-checked), IBANs (mod-97 checked),
- * US SSNs and IPv4/IPv6 addresses with `[REDACTED:<kind>]`. Deterministic, no model involved.
+ * Replaces e-mail addresses, IBANs (mod-97 checked), Chinese resident ids (MOD 11-2 checked), payment card numbers
+ * (Luhn checked), IPv6 and IPv4 addresses, US SSNs and phone numbers with `[REDACTED:<kind>]`, reading the text
+ * normalised (NFKC, Unicode spaces and dashes) but changing nothing else in it. Deterministic, no model involved;
+ * the rules are REDACTION_RULES.
  */
 export function redact(text: string): RedactionResult {
   const counts = zeroCounts();
-  let out = text;
-  for (const d of DETECTORS) {
-    out = out.replace(d.pattern, (match) => {
-      if (d.accept && !d.accept(match)) return match;
-      counts[d.kind] += 1;
-      return redactionMarker(d.kind);
-    });
+  const spans = findRedactions(text);
+  if (!spans.length) return { text, counts };
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += text.slice(at, span.start) + redactionMarker(span.kind);
+    at = span.end;
+    counts[span.kind] += 1;
   }
-  return { text: out, counts };
+  return { text: out + text.slice(at), counts };
 }
 
 /** Adds `b`'s counts into `a` (mutates and returns `a`). */
