@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
@@ -23,5 +24,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Cross-process tests share one Redis and spawn processes: run files one at a time on 2 cores.
     fileParallelism: false,
+    // A process that opens the default passage store (its deployment's, under the data root) writes under the temp
+    // folder, never into the home folder of whoever runs the tests.
+    env: { ORRERY_DATA_DIR: join(tmpdir(), 'orrery-test-data') },
   },
 });

@@ -1,8 +1,14 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServiceProcess, startCoordinatorProcess, waitFor } from '../support/service-processes';
-import { newApiKey } from '../support/test-env';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { newApiKey, REDIS_URL, ROOT } from '../support/test-env';
 import { generatedPassages, IngestCluster, toJsonl } from './ingest-support';
+
+const run = promisify(execFile);
+const CLI_INGEST = resolve(ROOT, 'apps', 'cli', 'dist', 'ingest.js');
 
 describe('POST /v1/corpora and research on a corpus still ingesting', () => {
   const cluster = new IngestCluster('ingest-api');
@@ -72,6 +78,54 @@ describe('POST /v1/corpora and research on a corpus still ingesting', () => {
     const report = await (await call('GET', `/v1/research/${id}/report`, user)).json();
     expect(report.sources.length).toBeGreaterThan(0);
     expect(report.sources.every((s: { id: string }) => /^doc-\d+\/p\d$/.test(s.id))).toBe(true);
+  });
+
+  it('DELETE /v1/corpora/:name (admin keys) removes an ingested corpus: gone from the list, the store and research; refused while it ingests or when configured', { timeout: 90_000 }, async () => {
+    const ingested = await call('POST', '/v1/corpora', admin, { name: 'doomed', path });
+    expect(ingested.status).toBe(202);
+    await waitFor(async () => (await (await call('GET', '/v1/corpora/doomed', user)).json()).status === 'ready', 60_000, 'the corpus to be ready');
+    expect((await cluster.passages().stats('doomed')).passages).toBe(300);
+
+    const forbidden = await call('DELETE', '/v1/corpora/doomed', user);
+    expect(forbidden.status).toBe(403);
+    expect((await call('DELETE', '/v1/corpora/..%2Fetc', admin)).status).toBe(400);
+    expect((await call('DELETE', '/v1/corpora/never-was', admin)).status).toBe(404);
+    const configured = await call('DELETE', '/v1/corpora/docs', admin);
+    expect(configured.status).toBe(409);
+    expect((await configured.json()).message).toMatch(/configured .*CORPORA/);
+
+    // An ingest under way (its planning mark, as POST /v1/corpora leaves it) is not raced.
+    await cluster.state.begin('pending', 'mark-1', 60_000);
+    const busy = await call('DELETE', '/v1/corpora/pending', admin);
+    expect(busy.status).toBe(409);
+    expect((await busy.json()).ingest).toMatchObject({ corpus: 'pending', status: 'planning' });
+
+    const removed = await call('DELETE', '/v1/corpora/doomed', admin);
+    expect(removed.status).toBe(204);
+    expect((await cluster.passages().stats('doomed')).passages).toBe(0);
+    expect((await call('GET', '/v1/corpora/doomed', user)).status).toBe(404);
+    expect((await (await call('GET', '/v1/corpora', user)).json()).corpora).not.toContain('doomed');
+    expect((await call('POST', '/v1/research', user, { topic: 'What do the documents say about salmon?', corpus: 'doomed' })).status).toBe(400);
+    expect((await call('DELETE', '/v1/corpora/doomed', admin)).status).toBe(404);
+  });
+
+  it('npm run ingest -- --remove NAME removes an ingested corpus the same way', { timeout: 90_000 }, async () => {
+    const ingestId = await cluster.ingest('cli-doomed', path);
+    await cluster.waitReady('cli-doomed', ingestId);
+    const env = { ...process.env, ...cluster.env, REDIS_URL };
+    const cli = (...args: string[]) => run(process.execPath, [CLI_INGEST, ...args], { env }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+    const done = await cli('--remove', 'cli-doomed');
+    expect(done).toMatchObject({ code: 0, stdout: 'cli-doomed: removed\n' });
+    expect((await cluster.passages().stats('cli-doomed')).passages).toBe(0);
+    expect(await cluster.state.get('cli-doomed')).toBeUndefined();
+    expect((await (await call('GET', '/v1/corpora', user)).json()).corpora).not.toContain('cli-doomed');
+    const again = await cli('--remove', 'cli-doomed');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/never ingested/);
+    expect((await cli('--remove', '../etc')).code).toBe(1);
   });
 
   it('shows any key where and what a failed ingest met, never the path or the file’s text: REST, research’s 409, MCP', { timeout: 60_000 }, async () => {

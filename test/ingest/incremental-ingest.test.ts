@@ -1,6 +1,6 @@
 import { ingestJobIds } from '@orrery/runtime';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,35 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     const differing = [...hashesAfter].filter(([id, h]) => hashesBefore.get(id) !== h).map(([id]) => id);
     expect(differing).toEqual(['doc-7/p2']);
     expect((await store.search('gen', 'drawbridge', { limit: 5 })).map((h) => h.id)).toEqual(['doc-7/p2']);
+  });
+
+  it('reads an unchanged source (same size, mtime, ctime, inode) no more; any write to it, even one that keeps size and mtime, is read', { timeout: 90_000 }, async () => {
+    const passages = generatedPassages(120);
+    const path = cluster.file('fingerprinted.jsonl', toJsonl(passages));
+    const planOf = async (ingestId: string) => (await cluster.queue.getJob(ingestJobIds.plan('fp', ingestId)))!.returnvalue;
+    const first = await cluster.ingest('fp', path);
+    expect(await cluster.waitReady('fp', first)).toMatchObject({ passages: 120, changed: 120 });
+    expect(await planOf(first)).not.toHaveProperty('unchanged');
+
+    const again = await cluster.ingest('fp', path);
+    expect(await cluster.waitReady('fp', again)).toMatchObject({ passages: 120, changed: 0, removed: 0, chunks: 0 });
+    expect(await planOf(again)).toMatchObject({ unchanged: true, passages: 120 });
+
+    // One letter changed in place, the file's size and mtime put back: only its ctime (and content) tell.
+    const { mtime, atime } = statSync(path);
+    const text = toJsonl(passages).replace('Passage 7 of', 'Passage 7 oF');
+    writeFileSync(path, text);
+    utimesSync(path, atime, mtime);
+    const edited = await cluster.ingest('fp', path);
+    expect(await cluster.waitReady('fp', edited)).toMatchObject({ passages: 120, changed: 1 });
+    expect(await planOf(edited)).not.toHaveProperty('unchanged');
+    const settled = await cluster.ingest('fp', path);
+    await cluster.waitReady('fp', settled);
+    expect(await planOf(settled)).toMatchObject({ unchanged: true });
+
+    // A corpus dropped from the store is read again in full, fingerprint or not.
+    await cluster.passages().drop('fp');
+    expect(await cluster.waitReady('fp', await cluster.ingest('fp', path))).toMatchObject({ passages: 120, changed: 120 });
   });
 
   it('stores a passage whose text holds a NUL character (PostgreSQL refuses NUL in text), without it', { timeout: 60_000 }, async () => {

@@ -4,6 +4,7 @@
  * by answering a Basic challenge with the key as the password, which nothing but the board accepts. A tenant key
  * reads the queues' counts only, however the path is spelled: no job, flow, worker or Redis detail.
  */
+import { queuePrefix } from '@orrery/runtime';
 import { FlowProducer } from 'bullmq';
 import { get as httpGet } from 'node:http';
 import type { Browser } from 'playwright-core';
@@ -30,7 +31,7 @@ describe('Bull Board access', () => {
   beforeAll(async () => {
     [stack, browser] = await Promise.all([startStack('board', { workers: 0, env: { API_KEYS: KEY, ADMIN_API_KEYS: ADMIN } }), launchChromium()]);
     await stack.queues.subagents.add('search', { placeholder: true }, { jobId: 'board-probe' });
-    const flows = new FlowProducer({ connection: { url: REDIS_URL }, prefix: stack.prefix });
+    const flows = new FlowProducer({ connection: { url: REDIS_URL }, prefix: queuePrefix(stack.prefix) });
     await flows.add({ name: 'round', queueName: 'coordinator', data: { topic: SECRET }, opts: { jobId: 'flow-parent' }, children: [{ name: 'search', queueName: 'subagents', data: { topic: SECRET }, opts: { jobId: 'flow-child' } }] });
     await flows.close();
     await (await stack.queues.subagents.getJob('flow-child'))!.updateProgress({ message: SECRET });

@@ -1,36 +1,33 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
-import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
-import { IngestState, queuePrefix, startIngest } from '@orrery/runtime';
+import { CorpusRegistry, openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
+import { INGEST_QUEUE, IngestCorpusNameSchema } from '@orrery/protocol';
+import { IngestState, queuePrefix, removeCorpus } from '@orrery/runtime';
 import { loadSubagentConfig, startSubagents } from '@orrery/subagents';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ingestAndWait } from './ingest/ingest-and-wait';
 import { ensureRedis, type RedisHandle } from './redis/ensure-redis';
 import { forTerminal } from './terminal/terminal-text';
 
 const USAGE = `Usage: npm run ingest -- --corpus NAME=PATH [--workers-here]
+       npm run ingest -- --remove NAME
 
 Ingests a corpus (a JSONL file of {id,text,title?,url?} lines, or a folder of .md/.txt/.html files) into the passage store
-(CORPUS_STORE: a SQLite file, default under the temp dir, or postgres://…) through the ingest queue, and prints progress.
-Incremental: a second ingest re-indexes only changed passages and removes those that are gone.
+(CORPUS_STORE: a SQLite file, default the deployment's own under ~/.local/share/orrery/QUEUE_PREFIX, or postgres://…)
+through the ingest queue, and prints progress. Incremental: a second ingest re-indexes only changed passages and removes
+those that are gone. --remove deletes an ingested corpus (refused while it ingests).
 Workers consuming the queue (npm run start:worker, with the same REDIS_URL, QUEUE_PREFIX and CORPUS_STORE) do the work;
 when none is running, or with --workers-here, a worker runs in this process.`;
 
-const POLL_MS = 500;
-
-function describe(p: IngestProgress): string {
-  if (p.status === 'planning') return `${p.corpus}: planning (reading the source, comparing content hashes)`;
-  return `${p.corpus}: ${p.status} · ${p.chunksDone}/${p.chunks} chunks · ${p.changed} of ${p.passages} passages to index · ${p.removed} removed`;
-}
-
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { corpus: { type: 'string' }, 'workers-here': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help || !values.corpus) {
+  const { values } = parseArgs({ options: { corpus: { type: 'string' }, remove: { type: 'string' }, 'workers-here': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help || !values.corpus === !values.remove) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
+  if (values.remove) return remove(values.remove);
   const [spec] = parseCorporaSpec(values.corpus);
   if (!spec) throw new Error('--corpus must look like NAME=PATH');
   // The operator's own path: its reads stay within it (symlinks resolved), like any request's within its folders.
@@ -40,14 +37,11 @@ async function main(): Promise<number> {
 
   let redisHandle: RedisHandle | undefined;
   let worker: INestApplicationContext | undefined;
-  let redis: Redis | undefined;
   let queue: Queue | undefined;
   try {
     redisHandle = await ensureRedis();
     process.env.REDIS_URL = redisHandle.url;
-    redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 3 });
     queue = new Queue(INGEST_QUEUE, { connection: { url: redisHandle.url }, prefix: queuePrefix(prefix) });
-    const state = new IngestState(redis, prefix);
     const workers = await queue.getWorkersCount();
     if (values['workers-here'] || workers === 0) {
       process.stderr.write(`[orrery] ${workers === 0 ? 'no ingest worker is running; ' : ''}starting one in this process\n`);
@@ -55,19 +49,8 @@ async function main(): Promise<number> {
     } else process.stderr.write(`[orrery] ${workers} worker(s) consume the ingest queue\n`);
 
     const started = Date.now();
-    const ingestId = await startIngest(queue, state, spec.name, source, loadSubagentConfig().INGEST_ATTEMPTS);
-    process.stderr.write(`[orrery] ingest ${ingestId} of ${spec.name} from ${source.path} (${source.kind})\n`);
-    let last = '';
-    let progress: IngestProgress | undefined;
-    for (;;) {
-      progress = await state.get(spec.name);
-      if (!progress || progress.ingestId !== ingestId) throw new Error(`the ingest of ${spec.name} was replaced by another one (${progress?.ingestId ?? 'none'})`);
-      const line = describe(progress);
-      if (line !== last) process.stderr.write(forTerminal(`[orrery] ${line}\n`));
-      last = line;
-      if (progress.status === 'ready' || progress.status === 'failed') break;
-      await new Promise((r) => setTimeout(r, POLL_MS));
-    }
+    const log = (line: string) => process.stderr.write(line);
+    const { progress } = await ingestAndWait({ redisUrl: redisHandle.url, prefix, corpus: spec.name, source, attempts: loadSubagentConfig().INGEST_ATTEMPTS, log });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (progress.status === 'failed') {
       process.stderr.write(forTerminal(`[orrery] ingest failed after ${seconds} s: ${progress.error ?? 'no reason recorded'}\n`));
@@ -80,8 +63,31 @@ async function main(): Promise<number> {
   } finally {
     await worker?.close().catch(() => undefined);
     await queue?.close().catch(() => undefined);
-    redis?.disconnect();
     await redisHandle?.stop().catch(() => undefined);
+  }
+}
+
+/** --remove NAME: the same removal as DELETE /v1/corpora/:name, against this deployment's store and ingest state. */
+async function remove(name: string): Promise<number> {
+  const parsed = IngestCorpusNameSchema.safeParse(name);
+  if (!parsed.success) throw new Error(`--remove: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  const prefix = process.env.QUEUE_PREFIX ?? 'orrery';
+  const redisHandle = await ensureRedis();
+  const redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 3 });
+  const store = openPassageStore();
+  try {
+    const registry = new CorpusRegistry({ corpora: process.env.CORPORA, store, cacheDir: null });
+    const removed = await removeCorpus({ drop: (corpus) => registry.dropStored(corpus) }, new IngestState(redis, prefix), name);
+    if (!removed) {
+      process.stderr.write(forTerminal(`orrery: corpus ${name} was never ingested\n`));
+      return 1;
+    }
+    process.stdout.write(forTerminal(`${name}: removed\n`));
+    return 0;
+  } finally {
+    await store.close().catch(() => undefined);
+    redis.disconnect();
+    await redisHandle.stop().catch(() => undefined);
   }
 }
 

@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { existsSync } from 'node:fs';
-import { describeUsage } from '@orrery/engines';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { describeUsage, sourceOf } from '@orrery/engines';
 import { EngineNameSchema } from '@orrery/protocol';
+import { loadSubagentConfig } from '@orrery/subagents';
 import { OrreryClient } from './client/orrery-client';
+import { ingestAndWait } from './ingest/ingest-and-wait';
 import { ProgressRenderer } from './progress/progress-renderer';
 import { type LocalService, startLocalService } from './service/local-service';
 import { interruption } from './terminal/interruption';
@@ -17,9 +20,13 @@ Runs one research job and prints its cited report: laid out for the terminal whe
 Uses the Orrery server at ORRERY_URL if one answers; otherwise starts the coordinator and a worker here, under a
 queue prefix of their own (QUEUE_PREFIX joins a deployment's queues instead); those runs expire 10 minutes after
 they end. Ctrl-C cancels the run.
---corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt/.html files to research instead of the bundled speeches.`;
+--corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt/.html files to research instead of the bundled speeches.
+               It is ingested into the passage store first; asked again, an unchanged file is not read again.`;
 
-const LOCAL_CORPUS = 'local';
+/** The stored corpus a local path is ingested as: one per path, so two folders never replace each other's passages. */
+function localCorpusName(path: string): string {
+  return `local-${createHash('sha1').update(realpathSync(path)).digest('hex').slice(0, 12)}`;
+}
 /** The exit status of a run stopped by Ctrl-C, as shells report a command ended by SIGINT. */
 const INTERRUPTED = 130;
 
@@ -50,14 +57,30 @@ async function main(): Promise<number> {
       client = remote;
       process.stderr.write(`[orrery] using the server at ${remote.baseUrl}\n`);
     } else {
-      starting = startLocalService({ extraCorpora: corpusPath ? [`${LOCAL_CORPUS}=${corpusPath}`] : [], log: (line) => process.stderr.write(line) });
+      starting = startLocalService({ log: (line) => process.stderr.write(line) });
       service = await interrupted.race(starting);
       client = new OrreryClient(service.url);
+    }
+    let corpus: string | undefined;
+    if (corpusPath) {
+      corpus = localCorpusName(corpusPath);
+      const { progress } = await interrupted.race(
+        ingestAndWait({
+          redisUrl: process.env.REDIS_URL!,
+          prefix: process.env.QUEUE_PREFIX ?? 'orrery',
+          corpus,
+          // The user's own path: its reads stay within it (symlinks resolved).
+          source: sourceOf(corpusPath, [corpusPath]),
+          attempts: loadSubagentConfig().INGEST_ATTEMPTS,
+          log: (line) => process.stderr.write(line),
+        }),
+      );
+      if (progress.status === 'failed') throw new Error(`--corpus: the ingest failed: ${progress.error ?? 'no reason recorded'}`);
     }
 
     const engine = values.engine === undefined ? undefined : EngineNameSchema.parse(values.engine);
     const started = Date.now();
-    const { id } = await interrupted.race(client.submit({ topic, ...(engine ? { engine } : {}), ...(corpusPath ? { corpus: LOCAL_CORPUS } : {}) }));
+    const { id } = await interrupted.race(client.submit({ topic, ...(engine ? { engine } : {}), ...(corpus ? { corpus } : {}) }));
     const progress = new ProgressRenderer();
     let status: string;
     try {

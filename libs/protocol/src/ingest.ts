@@ -40,6 +40,8 @@ export const IngestJobSchema = z.discriminatedUnion('kind', [
     planRun: PlanRunSchema,
     chunk: z.number().int().nonnegative(),
     passages: z.array(StoredPassageSchema).min(1).max(10_000),
+    /** The source's fingerprint when the plan read it: whichever chunk completes the ingest records it in the store. */
+    fingerprint: z.string().max(100).optional(),
   }),
 ]);
 export type IngestJob = z.infer<typeof IngestJobSchema>;

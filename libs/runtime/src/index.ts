@@ -8,3 +8,4 @@ export * from './judge-switch';
 export * from './ingest-state';
 export * from './start-ingest';
 export * from './redis-connection';
+export * from './remove-corpus';

@@ -99,6 +99,11 @@ export class IngestState {
     await this.update(corpus, ingestId, '', { ...current, status: 'failed', error: wellFormed(error.slice(0, 1000)), finishedAt: new Date().toISOString() });
   }
 
+  /** Forgets the corpus's last ingest (the corpus was removed); true when there was one. */
+  async forget(corpus: string): Promise<boolean> {
+    return (await this.redis.del(this.key(corpus))) > 0;
+  }
+
   /** The corpus's last ingest with its chunks done so far; undefined when it was never ingested. */
   async get(corpus: string): Promise<IngestProgress | undefined> {
     const raw = await this.redis.get(this.key(corpus));

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { defaultStoreFile } from '@orrery/engines';
 import { Redis } from 'ioredis';
 
 /** How long the CLI's own runs stay in Redis once they end: long enough to `npm run replay` one, not for days. */
@@ -17,11 +18,14 @@ export interface CliDeployment {
  * The in-process service's place in Redis. Without QUEUE_PREFIX it takes a prefix of its own, so a server on the
  * same Redis (`npm start`, default prefix) never takes its steps, nor it theirs; with QUEUE_PREFIX it joins that
  * deployment. Its runs expire CLI_RUN_RETENTION_SECONDS after they end unless RUN_RETENTION_SECONDS says otherwise.
+ * Its passage store is one of the CLI's own that outlives the prefix (unless CORPUS_STORE names one), so a file asked
+ * about again is found there unchanged and not read again.
  */
 export function cliDeployment(env: NodeJS.ProcessEnv = process.env): CliDeployment {
   const own = !env.QUEUE_PREFIX;
   const prefix = own ? `orrery-cli-${randomBytes(4).toString('hex')}` : env.QUEUE_PREFIX!;
-  return { prefix, own, env: { QUEUE_PREFIX: prefix, RUN_RETENTION_SECONDS: env.RUN_RETENTION_SECONDS || String(CLI_RUN_RETENTION_SECONDS) } };
+  const store: Record<string, string> = own && !env.CORPUS_STORE ? { CORPUS_STORE: defaultStoreFile({ ...env, QUEUE_PREFIX: 'orrery-cli' }) } : {};
+  return { prefix, own, env: { QUEUE_PREFIX: prefix, RUN_RETENTION_SECONDS: env.RUN_RETENTION_SECONDS || String(CLI_RUN_RETENTION_SECONDS), ...store } };
 }
 
 /**

@@ -12,9 +12,9 @@ export interface LocalService {
 /**
  * Redis (REDIS_URL, localhost, or a redis-server of its own) and the coordinator and a worker in this process,
  * keyless on loopback, under a queue prefix of its own unless QUEUE_PREFIX names a deployment to join
- * (`cliDeployment`). `extraCorpora` are `name=path` entries added to CORPORA. Progress goes to `log` (stderr).
+ * (`cliDeployment`). Progress goes to `log` (stderr).
  */
-export async function startLocalService(opts: { extraCorpora?: string[]; log: (line: string) => void }): Promise<LocalService> {
+export async function startLocalService(opts: { log: (line: string) => void }): Promise<LocalService> {
   const redis: RedisHandle = await ensureRedis();
   const deployment = cliDeployment();
   let service: InProcessService | undefined;
@@ -23,7 +23,6 @@ export async function startLocalService(opts: { extraCorpora?: string[]; log: (l
     process.env.API_KEYS = '';
     process.env.ADMIN_API_KEYS = '';
     Object.assign(process.env, deployment.env);
-    if (opts.extraCorpora?.length) process.env.CORPORA = [process.env.CORPORA, ...opts.extraCorpora].filter(Boolean).join(',');
     opts.log(`[orrery] Redis at ${redis.url}${redis.owned ? ' (started for this run)' : ''}; starting the coordinator and a worker in-process (queue prefix ${deployment.prefix})\n`);
     service = await startInProcessService();
   } catch (err) {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EngineFactory } from '@orrery/engines';
 import { type CorpusIngestRequest, CorpusIngestRequestSchema, type CorpusList, CorpusNameSchema } from '@orrery/protocol';
@@ -37,5 +37,13 @@ export class CorporaController {
     const p = await this.ingest.progress(name);
     if (!p) throw new NotFoundException(`corpus ${name} was never ingested`);
     return p;
+  }
+
+  @Delete(':name')
+  @HttpCode(204)
+  @UseGuards(AdminGuard)
+  @ApiOperation({ summary: 'Admin keys only: delete an ingested corpus (its passages and its ingest record); 404 when there is none, 409 while it ingests or for a configured one' })
+  async remove(@Param('name', new ZodValidationPipe(CorpusNameSchema)) name: string): Promise<void> {
+    await this.ingest.remove(name);
   }
 }

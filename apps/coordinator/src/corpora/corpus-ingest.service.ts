@@ -1,8 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { BadRequestException, ConflictException, Inject, Injectable } from '@nestjs/common';
-import { EngineFactory, liesWithin, parseCorporaSpec, sourceOf } from '@orrery/engines';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { ConfiguredCorpusError, EngineFactory, liesWithin, parseCorporaSpec, sourceOf } from '@orrery/engines';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
-import { IngestState, startIngest } from '@orrery/runtime';
+import { CorpusBusyError, IngestState, removeCorpus, startIngest } from '@orrery/runtime';
 import type { Queue } from 'bullmq';
 import { isAbsolute, resolve } from 'node:path';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -46,6 +46,19 @@ export class CorpusIngest {
     const full = resolve(path);
     if (!roots.some((root) => liesWithin(full, root))) throw new BadRequestException('path: must lie in one of the folders INGEST_ROOTS names');
     return roots;
+  }
+
+  /** Deletes an ingested corpus (passages and ingest record): 404 when there is none, 409 while it ingests or for a configured one. */
+  async remove(name: string): Promise<void> {
+    let removed: boolean;
+    try {
+      removed = await removeCorpus({ drop: (corpus) => this.engines.corpora.dropStored(corpus) }, this.state, name);
+    } catch (err) {
+      if (err instanceof CorpusBusyError) throw this.busy(err.ingest);
+      if (err instanceof ConfiguredCorpusError) throw new ConflictException(err.message);
+      throw err;
+    }
+    if (!removed) throw new NotFoundException(`corpus ${name} was never ingested`);
   }
 
   progress(name: string): Promise<IngestProgress | undefined> {

@@ -1,6 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { IngestSourceError, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourcePassages } from '@orrery/engines';
+import { IngestSourceError, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourceFingerprint, sourcePassages } from '@orrery/engines';
 import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
 import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
 import { type Job, Queue, UnrecoverableError } from 'bullmq';
@@ -80,9 +80,21 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     const { corpus, ingestId } = job;
     const planRun = `${ingestId}.${randomBytes(4).toString('hex')}`;
     await this.state.planning(corpus, ingestId, planRun);
+    // Taken before reading: a source that changes while it is read no longer matches it, so the next ingest reads it again.
+    const fingerprint = sourceFingerprint(job.source, readLimits);
+    if (fingerprint && fingerprint === (await this.store.sourceFingerprint(corpus))) {
+      const { passages } = await this.store.stats(corpus);
+      if (passages > 0) {
+        await this.state.planned(corpus, ingestId, planRun, { passages, changed: 0, removed: 0, chunks: 0 });
+        this.logger.log(`ingest ${ingestId} of ${corpus}: source unchanged since its last ingest (${passages} passages), nothing read`);
+        return { passages, changed: 0, removed: 0, chunks: 0, unchanged: true };
+      }
+    }
+    // From the first write on, the store no longer holds what the old fingerprint describes.
+    await this.store.setSourceFingerprint(corpus, null);
     const stored = await this.store.hashes(corpus);
     const plan = await planIngest(sourcePassages(job.source, readLimits), stored, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
-      const payload: IngestJob = { kind: 'chunk', corpus, ingestId, planRun, chunk, passages };
+      const payload: IngestJob = { kind: 'chunk', corpus, ingestId, planRun, chunk, passages, ...(fingerprint ? { fingerprint } : {}) };
       await this.queue.add('chunk', payload, {
         jobId: ingestJobIds.chunk(corpus, planRun, chunk),
         attempts: config.INGEST_ATTEMPTS,
@@ -96,6 +108,9 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     });
     for (let i = 0; i < plan.removed.length; i += REMOVE_BATCH) await this.store.remove(corpus, plan.removed.slice(i, i + REMOVE_BATCH));
     await this.state.planned(corpus, ingestId, planRun, { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks });
+    // No chunks, or all of them done before the plan was recorded: the ingest is complete now, so the plan records it.
+    const now = await this.state.get(corpus);
+    if (fingerprint && now?.ingestId === ingestId && now.planRun === planRun && now.status === 'ready') await this.store.setSourceFingerprint(corpus, fingerprint);
     this.logger.log(`ingest ${ingestId} of ${corpus}: ${plan.passages} passages, ${plan.changed} to index in ${plan.chunks} chunk(s), ${plan.removed.length} removed`);
     return { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks };
   }
@@ -103,6 +118,7 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
   private async chunk(job: Extract<IngestJob, { kind: 'chunk' }>) {
     await this.store.upsert(job.corpus, job.passages);
     const ready = await this.state.chunkDone(job.corpus, job.planRun, job.chunk);
+    if (ready && job.fingerprint) await this.store.setSourceFingerprint(job.corpus, job.fingerprint);
     if (ready) this.logger.log(`ingest ${job.ingestId} of ${job.corpus}: complete`);
     return { chunk: job.chunk, passages: job.passages.length, workerPid: process.pid };
   }

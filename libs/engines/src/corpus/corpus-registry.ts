@@ -16,6 +16,9 @@ import { DEFAULT_WORKING_SET, topicWorkingSet, type WorkingSetOptions } from './
 
 export { BUILTIN_CORPUS };
 
+/** A request tried to change a corpus the operator configured. */
+export class ConfiguredCorpusError extends Error {}
+
 export type CorpusKind = 'builtin' | 'jsonl' | 'folder' | 'memory';
 
 export interface LoadedCorpus {
@@ -145,6 +148,15 @@ export class CorpusRegistry {
     this.workingSets.set(key, view);
     while (this.workingSets.size > WORKING_SETS) this.workingSets.delete(this.workingSets.keys().next().value!);
     return view;
+  }
+
+  /**
+   * Deletes an ingested corpus from the store; false when it held none. A configured corpus (built in, or in `CORPORA`)
+   * is read from its files, so deleting it is the operator's edit, not a request's: refused.
+   */
+  async dropStored(name: string): Promise<boolean> {
+    if (this.entries.has(name)) throw new ConfiguredCorpusError(`corpus ${name} is configured (built in, or in CORPORA), not ingested: remove it from CORPORA instead`);
+    return (await this.passageStore()?.drop(name)) ?? false;
   }
 
   /** One passage by id: from a configured corpus's index, else from the store. */

@@ -7,7 +7,7 @@ import { safeId } from './stable-id';
 const TEXT_FILE = /\.(md|markdown|txt|html?|xhtml)$/i;
 
 /** Symlinks are not followed (a Dirent of one is neither file nor folder), nor are devices, FIFOs or sockets read. */
-function listTextFiles(files: SourceFiles, root: string): string[] {
+export function listTextFiles(files: SourceFiles, root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of files.entries(dir, 'a folder of the source')) {

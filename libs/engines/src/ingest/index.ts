@@ -1,2 +1,3 @@
 export * from './plan-ingest';
 export * from './source-passages';
+export * from './source-fingerprint';

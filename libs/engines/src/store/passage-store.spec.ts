@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -124,6 +124,49 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect(await store.corpora()).toContain(corpus);
   });
 
+  it('drop deletes a whole corpus, also for a connection that read it before; a corpus written again under its name starts empty', async () => {
+    const other = adapter.open();
+    try {
+      await store.upsert('doomed', [passage('d-1', 'doomed/a', 'Moorhens nest in reeds.'), passage('d-2', 'doomed/b', 'Coots dive for weed.')]);
+      expect((await other.search('doomed', 'moorhens', { limit: 5 })).map((h) => h.id)).toEqual(['d-1']);
+      const g = await store.generation('doomed');
+      expect(await store.drop('doomed')).toBe(true);
+      expect(await store.corpora()).not.toContain('doomed');
+      // The other connection sees it gone (no stale table name), and its generation moved on.
+      expect(await other.stats('doomed')).toEqual({ passages: 0, documents: 0 });
+      expect(await other.search('doomed', 'moorhens', { limit: 5 })).toEqual([]);
+      expect(await other.hashes('doomed')).toEqual(new Map());
+      expect((await other.termStats('doomed', ['moorhen'])).passages).toBe(0);
+      expect(await other.generation('doomed')).toBeGreaterThan(g);
+      await other.upsert('doomed', [passage('d-3', 'doomed/c', 'Grebes dance on lakes.')]);
+      expect(await store.hashes('doomed')).toEqual(new Map([['d-3', 'd-3|Grebes dance on lakes.']]));
+      expect((await store.search('doomed', 'moorhens coots grebes', { limit: 5 })).map((h) => h.id)).toEqual(['d-3']);
+      expect(await store.drop('doomed')).toBe(true);
+      expect(await store.drop('doomed')).toBe(false);
+      expect(await store.drop('never-written')).toBe(false);
+      expect(await store.stats(corpus)).toEqual({ passages: 5, documents: 3 });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps a source fingerprint per corpus until it is cleared or the corpus dropped', async () => {
+    expect(await store.sourceFingerprint('printed')).toBeNull();
+    await store.upsert('printed', [passage('p-1', 'printed/a', 'Swifts sleep on the wing.')]);
+    const g = await store.generation('printed');
+    await store.setSourceFingerprint('printed', 'fp-1');
+    await store.setSourceFingerprint('printed', 'fp-2');
+    expect(await store.sourceFingerprint('printed')).toBe('fp-2');
+    expect(await store.sourceFingerprint(corpus)).toBeNull();
+    // Not passage content: readers' working sets stay valid.
+    expect(await store.generation('printed')).toBe(g);
+    await store.setSourceFingerprint('printed', null);
+    expect(await store.sourceFingerprint('printed')).toBeNull();
+    await store.setSourceFingerprint('printed', 'fp-3');
+    await store.drop('printed');
+    expect(await store.sourceFingerprint('printed')).toBeNull();
+  });
+
   it('remove deletes passages and their index entries; unknown ids are ignored', async () => {
     await store.upsert(corpus, [passage('gone', 'birds/gone', 'Dodo birds are extinct.')]);
     expect((await store.search(corpus, 'dodo', { limit: 5 })).map((h) => h.id)).toEqual(['gone']);
@@ -227,5 +270,17 @@ describe('store config', () => {
     expect(loadStoreLocation({ CORPUS_STORE: '/data/passages.sqlite' })).toEqual({ kind: 'sqlite', file: '/data/passages.sqlite' });
     expect(loadStoreLocation({ CORPUS_STORE: 'postgres://u@db:5432/orrery' })).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/orrery', schema: 'orrery' });
     expect(() => loadStoreLocation({ CORPUS_STORE: 'postgres://u@db:5432/x', CORPUS_STORE_SCHEMA: 'Bad-Name' })).toThrow(/CORPUS_STORE_SCHEMA/);
+  });
+
+  it('keeps the default SQLite store per deployment, in a data folder named for it, not under the temp folder', () => {
+    const a = loadStoreLocation({ QUEUE_PREFIX: 'blue' });
+    const b = loadStoreLocation({ QUEUE_PREFIX: 'green' });
+    expect(a).toEqual({ kind: 'sqlite', file: join(homedir(), '.local', 'share', 'orrery', 'blue', 'passages.sqlite') });
+    expect(b).not.toEqual(a);
+    expect(loadStoreLocation({}).kind === 'sqlite' && loadStoreLocation({}).file.startsWith(tmpdir())).toBe(false);
+    expect(loadStoreLocation({ ORRERY_DATA_DIR: '/srv/orrery', QUEUE_PREFIX: 'blue' })).toEqual({ kind: 'sqlite', file: '/srv/orrery/blue/passages.sqlite' });
+    expect(loadStoreLocation({ XDG_DATA_HOME: '/xdg', QUEUE_PREFIX: 'blue' })).toEqual({ kind: 'sqlite', file: '/xdg/orrery/blue/passages.sqlite' });
+    expect(loadStoreLocation({})).toEqual({ kind: 'sqlite', file: join(homedir(), '.local', 'share', 'orrery', 'orrery', 'passages.sqlite') });
+    expect(() => loadStoreLocation({ QUEUE_PREFIX: '../elsewhere' })).toThrow(/QUEUE_PREFIX/);
   });
 });

@@ -54,6 +54,8 @@ export interface PassageStore {
   /** Every passage id of a corpus with its content hash (for incremental ingest). */
   hashes(corpus: string): Promise<Map<string, string>>;
   remove(corpus: string, ids: readonly string[]): Promise<void>;
+  /** Delete the whole corpus (its passages, index and term counts); false when it held none. Its generation moves on, so what readers derived from it is stale. */
+  drop(corpus: string): Promise<boolean>;
   /** Full-text (BM25-ranked) search, best first. */
   search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]>;
   /** The passages with these ids, in the order asked; unknown ids are left out. */
@@ -65,6 +67,12 @@ export interface PassageStore {
   stats(corpus: string): Promise<CorpusStats>;
   /** The names of the corpora that hold at least one passage, sorted. */
   corpora(): Promise<string[]>;
+  /**
+   * The fingerprint (`sourceFingerprint`) of the source the corpus was last fully ingested from, or null: an ingest
+   * that finds the source's fingerprint unchanged reads nothing. Cleared before an ingest writes, set once it is complete.
+   */
+  sourceFingerprint(corpus: string): Promise<string | null>;
+  setSourceFingerprint(corpus: string, fingerprint: string | null): Promise<void>;
   /** A number that changes whenever a write changes the corpus's passages (0: never written), so readers know when what they derived is stale. */
   generation(corpus: string): Promise<number>;
   close(): Promise<void>;

@@ -25,6 +25,7 @@ export class PostgresPassageStore implements PassageStore {
   /** Per corpus and term, the passages that contain it (kept by every write: the GIN index cannot count cheaply). */
   private readonly dfTable: string;
   private readonly generations: string;
+  private readonly sources: string;
   private ready: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
@@ -33,6 +34,7 @@ export class PostgresPassageStore implements PassageStore {
     this.table = `${schema}.passages`;
     this.dfTable = `${schema}.term_df`;
     this.generations = `${schema}.generations`;
+    this.sources = `${schema}.sources`;
     // allowExitOnIdle: idle connections never keep a finished CLI process alive.
     this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
     // An idle connection the server drops must not crash the process; the next query opens another.
@@ -83,6 +85,18 @@ export class PostgresPassageStore implements PassageStore {
     });
   }
 
+  async sourceFingerprint(corpus: string): Promise<string | null> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ fingerprint: string }>(`SELECT fingerprint FROM ${this.sources} WHERE corpus = $1`, [corpus]);
+    return rows[0]?.fingerprint ?? null;
+  }
+
+  async setSourceFingerprint(corpus: string, fingerprint: string | null): Promise<void> {
+    await this.schemaReady();
+    if (fingerprint === null) await this.pool.query(`DELETE FROM ${this.sources} WHERE corpus = $1`, [corpus]);
+    else await this.pool.query(`INSERT INTO ${this.sources} (corpus, fingerprint) VALUES ($1, $2) ON CONFLICT (corpus) DO UPDATE SET fingerprint = excluded.fingerprint`, [corpus, fingerprint]);
+  }
+
   async generation(corpus: string): Promise<number> {
     await this.schemaReady();
     const { rows } = await this.pool.query<{ n: string }>(`SELECT n FROM ${this.generations} WHERE corpus = $1`, [corpus]);
@@ -123,6 +137,18 @@ export class PostgresPassageStore implements PassageStore {
       await this.addDf(c, corpus, delta);
       if (rows.length > 0) await this.bump(c, corpus);
     });
+  }
+
+  async drop(corpus: string): Promise<boolean> {
+    let had = false;
+    await this.transaction(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store-write:${this.table}:${corpus}`]);
+      had = ((await c.query(`DELETE FROM ${this.table} WHERE corpus = $1`, [corpus])).rowCount ?? 0) > 0;
+      await c.query(`DELETE FROM ${this.dfTable} WHERE corpus = $1`, [corpus]);
+      await c.query(`DELETE FROM ${this.sources} WHERE corpus = $1`, [corpus]);
+      await this.bump(c, corpus);
+    });
+    return had;
   }
 
   async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
@@ -215,6 +241,7 @@ export class PostgresPassageStore implements PassageStore {
       await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.generations} (corpus text PRIMARY KEY, n bigint NOT NULL)`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.sources} (corpus text PRIMARY KEY, fingerprint text NOT NULL)`);
     });
   }
 

@@ -14,7 +14,6 @@ export class SqlitePassageStore implements PassageStore {
   // better-sqlite3 is synchronous: every method first lets the event loop turn, so a series of queries
   // interleaves with timers and I/O instead of holding the loop for all of them.
   private readonly db: Database.Database;
-  private readonly tables = new Map<string, string>();
 
   constructor(readonly file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -25,6 +24,7 @@ export class SqlitePassageStore implements PassageStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS corpora (n INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)');
     this.db.exec('CREATE TABLE IF NOT EXISTS generations (name TEXT PRIMARY KEY, n INTEGER NOT NULL)');
+    this.db.exec('CREATE TABLE IF NOT EXISTS sources (name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)');
   }
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
@@ -68,6 +68,34 @@ export class SqlitePassageStore implements PassageStore {
         if (this.db.prepare(`DELETE FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids)).changes > 0) this.bump(corpus);
       })
       .immediate();
+  }
+
+  async drop(corpus: string): Promise<boolean> {
+    await turn();
+    let had = false;
+    this.db
+      .transaction(() => {
+        const t = this.table(corpus, false);
+        if (!t) return;
+        had = this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${t})`).pluck().get() === 1;
+        this.db.exec(`DROP TABLE IF EXISTS temp.${t}_vocab; DROP TABLE IF EXISTS ${t}_fts; DROP TABLE IF EXISTS ${t}`);
+        this.db.prepare('DELETE FROM corpora WHERE name = ?').run(corpus);
+        this.db.prepare('DELETE FROM sources WHERE name = ?').run(corpus);
+        this.bump(corpus);
+      })
+      .immediate();
+    return had;
+  }
+
+  async sourceFingerprint(corpus: string): Promise<string | null> {
+    await turn();
+    return this.db.prepare<[string], { fingerprint: string }>('SELECT fingerprint FROM sources WHERE name = ?').get(corpus)?.fingerprint ?? null;
+  }
+
+  async setSourceFingerprint(corpus: string, fingerprint: string | null): Promise<void> {
+    await turn();
+    if (fingerprint === null) this.db.prepare('DELETE FROM sources WHERE name = ?').run(corpus);
+    else this.db.prepare('INSERT INTO sources (name, fingerprint) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET fingerprint = excluded.fingerprint').run(corpus, fingerprint);
   }
 
   async generation(corpus: string): Promise<number> {
@@ -157,10 +185,11 @@ export class SqlitePassageStore implements PassageStore {
     if (this.db.open) this.db.close();
   }
 
-  /** The corpus's table name (`c<n>`, n from the corpora table, so any corpus name is safe in SQL); created on first write. */
+  /**
+   * The corpus's table name (`c<n>`, n from the corpora table, so any corpus name is safe in SQL); created on first write.
+   * Looked up on every call, never cached: another process may have dropped the corpus since.
+   */
   private table(corpus: string, create: boolean): string | null {
-    const cached = this.tables.get(corpus);
-    if (cached) return cached;
     const find = () => this.db.prepare<[string], { n: number }>('SELECT n FROM corpora WHERE name = ?').get(corpus);
     let row = find();
     if (!row && !create) return null;
@@ -173,9 +202,7 @@ export class SqlitePassageStore implements PassageStore {
       }).immediate();
       row = find()!;
     }
-    const name = `c${row.n}`;
-    this.tables.set(corpus, name);
-    return name;
+    return `c${row.n}`;
   }
 }
 

@@ -1,28 +1,44 @@
 import { formatZodError } from '@orrery/protocol';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { INDEX_CACHE_DIR } from '../corpus/index-cache';
 
-export const DEFAULT_STORE_FILE = join(INDEX_CACHE_DIR, 'passages.sqlite');
+/** The folder under which each deployment keeps its data: `ORRERY_DATA_DIR`, else `$XDG_DATA_HOME/orrery`, else `~/.local/share/orrery`. */
+export function dataRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.ORRERY_DATA_DIR) return env.ORRERY_DATA_DIR;
+  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'orrery');
+}
+
+/**
+ * The default SQLite store of a deployment (one `QUEUE_PREFIX`): a file in a folder named for it, so two deployments
+ * on one machine never see each other's corpora (as they never see each other's queues).
+ */
+export function defaultStoreFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dataRoot(env), env.QUEUE_PREFIX || 'orrery', 'passages.sqlite');
+}
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
 export type StoreLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema: string };
 
 /**
- * `CORPUS_STORE`: a `postgres://…` URL for the PostgreSQL store, else a SQLite file path (default: a file
- * under the index cache dir). `CORPUS_STORE_SCHEMA` names the PostgreSQL schema (default `orrery`).
+ * `CORPUS_STORE`: a `postgres://…` URL for the PostgreSQL store, else a SQLite file path (default: the deployment's
+ * own, `defaultStoreFile`). `CORPUS_STORE_SCHEMA` names the PostgreSQL schema (default `orrery`).
  */
 export const StoreConfigSchema = z
   .object({
     CORPUS_STORE: z.string().trim().default(''),
+    // Same rule as the apps' QUEUE_PREFIX: it names the default store's folder.
+    QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
+    ORRERY_DATA_DIR: z.string().trim().optional(),
+    XDG_DATA_HOME: z.string().trim().optional(),
     CORPUS_STORE_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be lowercase letters, digits and _')
       .default('orrery'),
   })
   .transform((c, ctx): StoreLocation => {
-    if (!POSTGRES_URL.test(c.CORPUS_STORE)) return { kind: 'sqlite', file: c.CORPUS_STORE || DEFAULT_STORE_FILE };
+    if (!POSTGRES_URL.test(c.CORPUS_STORE)) return { kind: 'sqlite', file: c.CORPUS_STORE || defaultStoreFile(c) };
     try {
       new URL(c.CORPUS_STORE);
     } catch {
@@ -34,7 +50,8 @@ export const StoreConfigSchema = z
 
 /** Where the passage store lives, from the environment; a bad value is an error that names the variable. */
 export function loadStoreLocation(env: NodeJS.ProcessEnv = process.env): StoreLocation {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('CORPUS_STORE') && v !== ''));
+  const read = (k: string) => k.startsWith('CORPUS_STORE') || k === 'QUEUE_PREFIX' || k === 'ORRERY_DATA_DIR' || k === 'XDG_DATA_HOME';
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => read(k) && v !== ''));
   const parsed = StoreConfigSchema.safeParse(cleaned);
   if (!parsed.success) throw new Error(`invalid store config: ${formatZodError(parsed.error)}`);
   return parsed.data;

@@ -66,6 +66,18 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('remove', [corpus, ids]) as Promise<void>;
   }
 
+  sourceFingerprint(corpus: string): Promise<string | null> {
+    return this.call('sourceFingerprint', [corpus]) as Promise<string | null>;
+  }
+
+  setSourceFingerprint(corpus: string, fingerprint: string | null): Promise<void> {
+    return this.call('setSourceFingerprint', [corpus, fingerprint]) as Promise<void>;
+  }
+
+  drop(corpus: string): Promise<boolean> {
+    return this.call('drop', [corpus]) as Promise<boolean>;
+  }
+
   /** The query is analysed here (where the engine has the language model loaded), so the thread never loads it to read. */
   async search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]> {
     return (await this.call('searchTerms', [corpus, await queryTerms(query), options])) as StoreHit[];

@@ -1,0 +1,46 @@
+import { INGEST_QUEUE, type IngestProgress, type IngestSource } from '@orrery/protocol';
+import { IngestState, queuePrefix, startIngest } from '@orrery/runtime';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { forTerminal } from '../terminal/terminal-text';
+
+const POLL_MS = 200;
+
+export function describeIngest(p: IngestProgress): string {
+  if (p.status === 'planning') return `${p.corpus}: planning (reading the source, comparing content hashes)`;
+  return `${p.corpus}: ${p.status} · ${p.chunksDone}/${p.chunks} chunks · ${p.changed} of ${p.passages} passages to index · ${p.removed} removed`;
+}
+
+export interface IngestRequest {
+  redisUrl: string;
+  prefix: string;
+  corpus: string;
+  source: IngestSource;
+  attempts: number;
+  /** Progress lines (stderr). */
+  log: (line: string) => void;
+}
+
+/** Starts an ingest through the ingest queue (some worker must consume it) and waits for it to end, logging its progress. */
+export async function ingestAndWait(req: IngestRequest): Promise<{ ingestId: string; progress: IngestProgress }> {
+  const redis = new Redis(req.redisUrl, { maxRetriesPerRequest: 3 });
+  const queue = new Queue(INGEST_QUEUE, { connection: { url: req.redisUrl }, prefix: queuePrefix(req.prefix) });
+  try {
+    const state = new IngestState(redis, req.prefix);
+    const ingestId = await startIngest(queue, state, req.corpus, req.source, req.attempts);
+    req.log(forTerminal(`[orrery] ingest ${ingestId} of ${req.corpus} from ${req.source.path} (${req.source.kind})\n`));
+    let last = '';
+    for (;;) {
+      const progress = await state.get(req.corpus);
+      if (!progress || progress.ingestId !== ingestId) throw new Error(`the ingest of ${req.corpus} was replaced by another one (${progress?.ingestId ?? 'none'})`);
+      const line = describeIngest(progress);
+      if (line !== last) req.log(forTerminal(`[orrery] ${line}\n`));
+      last = line;
+      if (progress.status === 'ready' || progress.status === 'failed') return { ingestId, progress };
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  } finally {
+    await queue.close().catch(() => undefined);
+    redis.disconnect();
+  }
+}
