@@ -16,3 +16,4 @@ export * from './queues';
 export * from './run-view';
 export * from './mcp-tools';
 export * from './ingest';
+export * from './webhook';

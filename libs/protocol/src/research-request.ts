@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BudgetRequestSchema } from './budget';
 import { CorpusNameSchema, EngineNameSchema } from './names';
+import { WebhookRequestSchema } from './webhook';
 
 export const TOPIC_MAX_CHARS = 2000;
 
@@ -30,5 +31,7 @@ export const ResearchRequestSchema = z.strictObject({
   budget: BudgetRequestSchema.optional(),
   /** Ablation switch used by the coverage benchmark; on by default. */
   coverageCheck: z.boolean().optional(),
+  /** POSTed, signed, when the run is done, failed or waits for review. */
+  webhook: WebhookRequestSchema.optional(),
 });
 export type ResearchRequest = z.infer<typeof ResearchRequestSchema>;

@@ -80,6 +80,12 @@ export class ResearchController {
     return this.runs.decisions(caller, id);
   }
 
+  @Get(':id/webhooks')
+  @ApiOperation({ summary: 'The run’s webhook URL and its delivery log: every attempt, its HTTP status or error, and whether it is retried' })
+  webhooks(@Caller() caller: Principal, @Param('id', uuid) id: string) {
+    return this.runs.webhooks(caller, id);
+  }
+
   @Post(':id/decision')
   @HttpCode(202)
   @ApiOperation({ summary: 'Answer a run in needs_review: continue (optionally with extra budget) or stop; 409 once answered' })

@@ -23,6 +23,11 @@ const folders = list.superRefine((all, ctx) => {
   for (const f of all) if (!isAbsolute(f)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(f)} is not an absolute path` });
 }).transform((all) => all.map((f) => resolve(f)));
 
+/** `host:port` entries (IPv6 in brackets), lower-cased: the webhook targets an operator lets through. */
+const hostPorts = list.superRefine((all, ctx) => {
+  for (const h of all) if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(h)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(h)} is not host:port` });
+}).transform((all) => all.map((h) => h.toLowerCase()));
+
 /** Every setting of the coordinator, read from the environment and validated once at startup. */
 export const CoordinatorConfigSchema = z.object({
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
@@ -101,6 +106,14 @@ export const CoordinatorConfigSchema = z.object({
   SHUTDOWN_GRACE_MS: int(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */
   STRICT_REDIS: z.enum(['0', '1']).default('0'),
+  /** Webhook targets that may be loopback, private or plain http (`host:port,...`); every other one must be public https. */
+  WEBHOOK_ALLOWED_HOSTS: hostPorts,
+  /** The deployment secret each key's webhook secret is derived from; unset: one is made once and kept in Redis. */
+  WEBHOOK_SECRET: z.string().min(32, 'WEBHOOK_SECRET needs at least 32 characters (openssl rand -hex 32)').optional(),
+  /** Attempts per webhook event, the first retry's delay (exponential after), and how long one POST may take. */
+  WEBHOOK_ATTEMPTS: int(8, 1),
+  WEBHOOK_BACKOFF_MS: int(2000, 0),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100),
   /** /readyz gives Redis and the queues this long to answer. */
   READY_TIMEOUT_MS: int(2000, 100),
 }).refine((c) => c.STEP_RECHECK_MIN_MS <= c.STEP_RECHECK_MAX_MS, { message: 'STEP_RECHECK_MIN_MS must not exceed STEP_RECHECK_MAX_MS', path: ['STEP_RECHECK_MIN_MS'] });

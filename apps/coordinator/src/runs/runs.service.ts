@@ -28,6 +28,8 @@ import { canSee, type Principal } from '../auth/principal';
 import { createLedger, resolveBudget } from '../budget';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { CorpusIngest } from '../corpora/corpus-ingest.service';
+import { WebhookLog } from '../webhooks/webhook-log';
+import { WebhookTargets } from '../webhooks/webhook-targets.service';
 import { RunIndex } from './run-index';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
@@ -59,6 +61,8 @@ export class RunsService {
     private readonly engines: EngineFactory,
     private readonly ledger: LedgerStore,
     private readonly ingest: CorpusIngest,
+    private readonly webhookTargets: WebhookTargets,
+    private readonly webhookLog: WebhookLog,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
@@ -77,6 +81,7 @@ export class RunsService {
     if (corpus !== undefined && !(await this.engines.knowsCorpus(corpus))) {
       throw new BadRequestException(`corpus: unknown corpus "${corpus}"`);
     }
+    if (request.webhook) await this.webhookTargets.assertAllowed(request.webhook.url);
     // Fail fast with 503 rather than half-create a run while Redis is away.
     await withTimeout(this.redis.ping(), 2000, 'ping').catch((err: Error) => {
       throw new RedisUnavailableError(err.message);
@@ -111,6 +116,7 @@ export class RunsService {
       judgeEnabled: c.JUDGE === 'on',
       signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
       budgetLedger: createLedger(budget, Date.parse(now)),
+      ...(request.webhook ? { webhook: request.webhook } : {}),
     };
     try {
       await withTimeout(this.store.create(run), 3000, 'create run');
@@ -185,6 +191,12 @@ export class RunsService {
     const evidence = evidenceOf(run.plan, findings, brought);
     const measured = run.rounds.filter((r) => r.status === 'completed').at(-1);
     return { share: measured ? measured.coverage : null, target: this.config.TARGET_COVERAGE, subtopics: subtopicCoverage(run.plan, evidence) };
+  }
+
+  /** The run's webhook URL and every delivery attempt so far. */
+  async webhooks(principal: Principal, runId: string) {
+    const run = await this.get(principal, runId);
+    return { url: run.webhook?.url ?? null, deliveries: await this.webhookLog.list(runId) };
   }
 
   async decisions(principal: Principal, runId: string): Promise<Decision[]> {
