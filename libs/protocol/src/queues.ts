@@ -20,7 +20,8 @@ export const CoordinatorStepSchema = z.discriminatedUnion('step', [
   z.strictObject({
     step: z.literal('resume'),
     runId: z.string(),
-    round: z.number().int().positive(),
+    /** 0: the answer to a plan review, before round 1. */
+    round: z.number().int().nonnegative(),
     action: z.enum(['continue', 'stop']),
   }),
   /** `attempt` N waits on the writer's N-th corrected draft (absent: the first draft). */

@@ -33,5 +33,7 @@ export const ResearchRequestSchema = z.strictObject({
   coverageCheck: z.boolean().optional(),
   /** POSTed, signed, when the run is done, failed or waits for review. */
   webhook: WebhookRequestSchema.optional(),
+  /** `plan`: pause in needs_review with the plan before any task is dispatched; POST …/decision approves or edits it. */
+  review: z.enum(['plan'], { message: 'review must be "plan"' }).optional(),
 });
 export type ResearchRequest = z.infer<typeof ResearchRequestSchema>;

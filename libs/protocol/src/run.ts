@@ -77,6 +77,10 @@ export const RunSchema = z.strictObject({
   reviewAnswer: z.strictObject({ action: z.enum(['continue', 'stop']), at: z.iso.datetime() }).optional(),
   /** Where the run's end (and each pause for review) is POSTed. */
   webhook: WebhookRequestSchema.optional(),
+  /** `plan`: the run waits for a person to approve (or edit) its plan before dispatching. */
+  reviewMode: z.enum(['plan']).optional(),
+  /** The plan waiting for approval while the run is in needs_review for plan review; dispatched as approved or edited. */
+  proposedPlan: PlanSchema.optional(),
 });
 export type Run = z.infer<typeof RunSchema>;
 

@@ -30,6 +30,7 @@ import { RunQuotas } from '../quotas/run-quotas.service';
 import { CorpusIngest } from '../corpora/corpus-ingest.service';
 import { WebhookLog } from '../webhooks/webhook-log';
 import { WebhookTargets } from '../webhooks/webhook-targets.service';
+import { checkEditedPlan } from '../planning/check-edited-plan';
 import { RunIndex } from './run-index';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
@@ -117,6 +118,7 @@ export class RunsService {
       signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
       budgetLedger: createLedger(budget, Date.parse(now)),
       ...(request.webhook ? { webhook: request.webhook } : {}),
+      ...(request.review ? { reviewMode: request.review } : {}),
     };
     try {
       await withTimeout(this.store.create(run), 3000, 'create run');
@@ -215,17 +217,36 @@ export class RunsService {
     if (run.status !== 'needs_review' || run.reviewAnswer) throw notInReview(run);
     const c = this.config;
     const caps = { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS, maxCostUsd: c.BUDGET_CAP_COST_USD };
+    const planReview = run.proposedPlan !== undefined;
+    if (decision.plan && !planReview) throw new BadRequestException(`plan: run ${runId} is not waiting for plan review; only a run started with "review": "plan" takes a plan`);
+    if (decision.plan && decision.action !== 'continue') throw new BadRequestException('plan: a plan goes with "action": "continue"');
     const round = run.rounds.length;
+    const extend = (r: Run) => {
+      const extra = decision.extraBudget ?? {};
+      for (const k of Object.keys(caps) as (keyof typeof caps)[]) r.budget[k] = Math.min(caps[k], r.budget[k] + (extra[k] ?? 0));
+      r.budgetLedger.budget = { ...r.budget };
+    };
+    if (planReview && decision.action === 'continue') {
+      // Checked against the budget as this answer leaves it, before anything is written.
+      const trial = structuredClone(run);
+      extend(trial);
+      const problems = checkEditedPlan(decision.plan ?? run.proposedPlan!, {
+        maxSubtopics: c.MAX_SUBTOPICS,
+        ledger: trial.budgetLedger,
+        perTask: this.engines.coordinator(run.engine).taskEstimate,
+        nowMs: Date.now(),
+      });
+      if (problems.length) throw new BadRequestException(`plan: ${problems.join('; ')}`);
+    }
     let lost: Run | undefined;
     const updated = await this.store.mutate(runId, (r) => {
-      if (r.status !== 'needs_review' || r.reviewAnswer) {
+      if (r.status !== 'needs_review' || r.reviewAnswer || (r.proposedPlan !== undefined) !== planReview) {
         lost = r;
         return undefined;
       }
       lost = undefined;
-      const extra = decision.extraBudget ?? {};
-      for (const k of Object.keys(caps) as (keyof typeof caps)[]) r.budget[k] = Math.min(caps[k], r.budget[k] + (extra[k] ?? 0));
-      r.budgetLedger.budget = { ...r.budget };
+      extend(r);
+      if (decision.plan) r.proposedPlan = decision.plan;
       r.reviewAnswer = { action: decision.action, at: new Date().toISOString() };
       return r;
     });
@@ -234,9 +255,11 @@ export class RunsService {
       decisionType: 'human-decision',
       level: 'L3',
       confidence: 1,
-      conclusion: `a person chose to ${decision.action}${decision.extraBudget ? ` with extra budget ${JSON.stringify(decision.extraBudget)}` : ''}`,
-      signals: { action: decision.action, round },
+      conclusion: `a person chose to ${decision.action}${planReview ? (decision.plan ? ' with an edited plan' : ' with the proposed plan') : ''}${decision.extraBudget ? ` with extra budget ${JSON.stringify(decision.extraBudget)}` : ''}`,
+      signals: { action: decision.action, round, ...(planReview ? { planReview: true, subtopics: updated.proposedPlan!.subtopics.length } : {}) },
     });
+    // Nothing was researched yet: a stop at plan review ends the run with nothing to report.
+    if (planReview && decision.action === 'stop') return this.transitions.finish(runId, 'cancelled');
     await this.dispatcher.enqueueResume(runId, round, decision.action, updated.stateVersion);
     return updated;
   }
