@@ -1,5 +1,7 @@
 import type { Plan, Run, SubagentTask } from '@orrery/protocol';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, callError, jsonOf } from '../mcp/mcp-cases';
 import { waitFor } from '../support/service-processes';
 import { type Stack, startStack } from '../support/stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -96,5 +98,26 @@ describe('plan review before dispatch', () => {
     const plan = (await stack.client.run(other.id)).plan!;
     const res = await decide(other.id, { action: 'continue', plan });
     expect(res.status).toBe(409);
+  });
+
+  it('over MCP: research with review "plan" and wait returns the plan; answer_review dispatches the edited one', async () => {
+    const client = new Client({ name: 'orrery-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.coordinator.url}/mcp`)));
+    try {
+      const paused = jsonOf<{ id: string; status: string; proposedPlan: Plan }>(await call(client, 'research', { topic: 'The Kestrel River', review: 'plan', wait: true, timeout_seconds: 60 }));
+      expect(paused.status).toBe('needs_review');
+      const plan = paused.proposedPlan;
+      expect(plan.subtopics.length).toBeGreaterThanOrEqual(2);
+      const status = jsonOf<{ proposedPlan: Plan }>(await call(client, 'research_status', { id: paused.id }));
+      expect(status.proposedPlan).toEqual(plan);
+      const [a, b] = plan.subtopics.filter((s) => s.facetTerms.length > 0);
+      expect(await callError(client, 'answer_review', { id: paused.id, action: 'continue', plan: { ...plan, subtopics: plan.subtopics.map((s) => (s.id === b!.id ? { ...s, facetTerms: a!.facetTerms } : s)) } })).toMatch(/overlap/);
+      const edited: Plan = { ...plan, subtopics: plan.subtopics.slice(0, 2) };
+      expect(jsonOf(await call(client, 'answer_review', { id: paused.id, action: 'continue', plan: edited }))).toMatchObject({ id: paused.id });
+      expect(await stack.client.waitForEnd(paused.id)).toBe('done');
+      expect((await stack.client.run(paused.id)).rounds[0]!.subtopicIds).toEqual(edited.subtopics.map((s) => s.id));
+    } finally {
+      await client.close();
+    }
   });
 });
