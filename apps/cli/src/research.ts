@@ -7,23 +7,28 @@ import { ProgressRenderer } from './progress/progress-renderer';
 import { type LocalService, startLocalService } from './service/local-service';
 import { forTerminal, jsonForTerminal } from './terminal/terminal-text';
 
-const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated]
+const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated] [--follow RUN_ID]
 
 Runs one research job and prints its cited report (Markdown, or JSON with --json).
 Uses the Orrery server at ORRERY_URL if one answers; otherwise starts the coordinator and a worker here.
---corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt files to research instead of the bundled speeches.`;
+--corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt files to research instead of the bundled speeches.
+--follow ID    ask the question as a follow-up on a finished run: it starts from that run's sources and findings (same engine and corpus).`;
 
 const LOCAL_CORPUS = 'local';
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, corpus: { type: 'string' }, engine: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'boolean' }, corpus: { type: 'string' }, engine: { type: 'string' }, follow: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const topic = positionals.join(' ').trim();
   if (values.help || !topic) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
+  }
+  if (values.follow && (values.corpus || values.engine)) {
+    process.stderr.write('--follow: a follow-up uses its parent run\'s engine and corpus; drop --corpus and --engine\n');
+    return 2;
   }
   const corpusPath = values.corpus ? resolve(values.corpus) : undefined;
   if (corpusPath && !existsSync(corpusPath)) {
@@ -46,7 +51,9 @@ async function main(): Promise<number> {
 
     const engine = values.engine as 'auto' | 'corpus' | 'anthropic' | 'simulated' | undefined;
     const started = Date.now();
-    const { id } = await client.submit({ topic, ...(engine ? { engine } : {}), ...(corpusPath ? { corpus: LOCAL_CORPUS } : {}) });
+    const { id } = values.follow
+      ? await client.followUp(values.follow, { question: topic })
+      : await client.submit({ topic, ...(engine ? { engine } : {}), ...(corpusPath ? { corpus: LOCAL_CORPUS } : {}) });
     const progress = new ProgressRenderer();
     let status: string;
     try {

@@ -11,6 +11,8 @@ const signal = z.enum(['continue', 'stop', 'pivot']);
 
 /** The MCP tools' arguments (agents call them over stdio or /mcp). Field names follow the MCP convention: snake_case. */
 export const ResearchToolInputSchema = ResearchRequestSchema.omit({ coverageCheck: true }).extend({
+  /** A follow-up on this finished run of yours: the topic is the question, researched on top of its sources and findings. */
+  parent: runId.optional(),
   /** Block until the run ends (or `timeout_seconds`), sending progress notifications, and return the report. */
   wait: z.boolean().default(false),
   timeout_seconds: z.number().int().min(1).max(3600).default(600),

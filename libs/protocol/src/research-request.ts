@@ -37,3 +37,12 @@ export const ResearchRequestSchema = z.strictObject({
   review: z.enum(['plan'], { message: 'review must be "plan"' }).optional(),
 });
 export type ResearchRequest = z.infer<typeof ResearchRequestSchema>;
+
+/** `POST /v1/research/:id/followups`: a question on a finished run, researched on top of its ledger. */
+export const FollowupRequestSchema = z.strictObject({
+  question: TopicSchema,
+  budget: BudgetRequestSchema.optional(),
+  webhook: WebhookRequestSchema.optional(),
+  review: z.enum(['plan'], { message: 'review must be "plan"' }).optional(),
+});
+export type FollowupRequest = z.infer<typeof FollowupRequestSchema>;

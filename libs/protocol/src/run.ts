@@ -81,6 +81,10 @@ export const RunSchema = z.strictObject({
   reviewMode: z.enum(['plan']).optional(),
   /** The plan waiting for approval while the run is in needs_review for plan review; dispatched as approved or edited. */
   proposedPlan: PlanSchema.optional(),
+  /** A follow-up: the run whose ledger (sources and findings) it started from. */
+  parentId: z.string().optional(),
+  /** The follow-ups asked on this run, oldest first. */
+  followups: z.array(z.string()).optional(),
 });
 export type Run = z.infer<typeof RunSchema>;
 

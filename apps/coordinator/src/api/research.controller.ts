@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Logger, NotFoundException, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, RunStatusSchema, type StoredRunEvent } from '@orrery/protocol';
+import { type FollowupRequest, FollowupRequestSchema, type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, RunStatusSchema, type StoredRunEvent } from '@orrery/protocol';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
@@ -35,6 +35,16 @@ export class ResearchController {
     const run = await this.runs.create(caller, body);
     const self = `/v1/research/${run.id}`;
     return { id: run.id, status: run.status, links: { self, report: `${self}/report`, events: `${self}/events`, cancel: `${self}/cancel` } };
+  }
+
+  @Post(':id/followups')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Ask a follow-up question on a finished run you own: a new run that starts from its sources and findings (parentId links back)' })
+  @ApiBody({ schema: z.toJSONSchema(FollowupRequestSchema, { io: 'input' }) as object })
+  async followUp(@Caller() caller: Principal, @Param('id', uuid) id: string, @Body(new ZodValidationPipe(FollowupRequestSchema)) body: FollowupRequest) {
+    const run = await this.runs.followUp(caller, id, body);
+    const self = `/v1/research/${run.id}`;
+    return { id: run.id, parentId: id, status: run.status, links: { self, report: `${self}/report`, events: `${self}/events`, parent: `/v1/research/${id}` } };
   }
 
   @Get()

@@ -28,9 +28,14 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
       annotations: { openWorldHint: true },
     },
     async (args, ctx) => {
-      const { wait, timeout_seconds, cancel_on_disconnect, ...request } = args;
+      const { wait, timeout_seconds, cancel_on_disconnect, parent, ...request } = args;
+      const start = () => {
+        if (!parent) return runs.create(principal, request);
+        const { topic, engine: _engine, corpus: _corpus, ...rest } = request;
+        return runs.followUp(principal, parent, { question: topic, ...rest });
+      };
       if (!wait) {
-        const run = await runs.create(principal, request);
+        const run = await start();
         return jsonResult({ id: run.id, status: run.status, report: `orrery://runs/${run.id}/report` });
       }
       // The stream's place before the run: past the key's stream cap the call fails having started nothing, so an
@@ -40,7 +45,7 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
       });
       let id: string;
       try {
-        id = (await runs.create(principal, request)).id;
+        id = (await start()).id;
       } catch (err) {
         place.release();
         throw err;

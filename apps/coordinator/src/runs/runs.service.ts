@@ -5,6 +5,7 @@ import {
   type HumanDecision,
   type Report,
   ReportSchema,
+  type FollowupRequest,
   type ResearchRequest,
   type Run,
   type RunCoverage,
@@ -68,7 +69,24 @@ export class RunsService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  async create(principal: Principal, request: ResearchRequest): Promise<Run> {
+  /**
+   * A follow-up question on a finished run the caller owns: a new run on the same engine and corpus whose ledger
+   * starts as a copy of the parent's, so its sources and findings can be cited again and its searches skip them.
+   */
+  async followUp(principal: Principal, parentId: string, request: FollowupRequest): Promise<Run> {
+    const parent = await this.get(principal, parentId);
+    if (parent.status !== 'done') throw new ConflictException(`run ${parentId} is ${parent.status}: follow-ups are asked on a run that is done`);
+    const { question, ...rest } = request;
+    const run = await this.create(principal, { ...rest, topic: question, engine: parent.engine, ...(parent.corpus ? { corpus: parent.corpus } : {}) }, parent);
+    await this.store.mutate(parentId, (r) => {
+      if (r.followups?.includes(run.id)) return undefined;
+      r.followups = [...(r.followups ?? []), run.id];
+      return r;
+    }).catch(() => undefined);
+    return run;
+  }
+
+  async create(principal: Principal, request: ResearchRequest, parent?: Run): Promise<Run> {
     let engine: Run['engine'];
     try {
       engine = this.engines.resolve(request.engine);
@@ -119,10 +137,12 @@ export class RunsService {
       budgetLedger: createLedger(budget, Date.parse(now)),
       ...(request.webhook ? { webhook: request.webhook } : {}),
       ...(request.review ? { reviewMode: request.review } : {}),
+      ...(parent ? { parentId: parent.id } : {}),
     };
     try {
       await withTimeout(this.store.create(run), 3000, 'create run');
       await this.index.add(run.owner, run.id, Date.parse(now));
+      if (parent) await this.ledger.copy(parent.id, run.id);
       await this.events.append(run.id, 'run.created', 'run.created', { topic: run.topic, engine, ...(corpus ? { corpus } : {}) });
       await withTimeout(this.dispatcher.enqueuePlan(run.id), 3000, 'enqueue plan');
     } catch (err) {
