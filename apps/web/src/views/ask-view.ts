@@ -29,6 +29,7 @@ export function askView(main: HTMLElement): View {
   const engine = h('select', { id: 'engine' }, ...ENGINES.map((e) => h('option', { value: e }, e)));
   const corpus = h('select', { id: 'corpus', disabled: true }, h('option', { value: '' }, 'loading…'));
   const budget = BUDGET_FIELDS.map((f) => ({ ...f, input: h('input', { id: `budget-${f.key}`, type: 'number', min: 0, step: f.key === 'maxCostUsd' ? 0.01 : 1, inputmode: 'decimal', placeholder: 'server default' }) }));
+  const reviewPlan = h('input', { type: 'checkbox', id: 'review-plan' });
   const submit = h('button', { type: 'submit' }, 'Start research');
   const error = h('p', { id: 'ask-error', class: 'error', role: 'alert' });
   const form = h(
@@ -45,6 +46,7 @@ export function askView(main: HTMLElement): View {
       h('legend', null, 'Budget (optional; it may only lower the server’s limits)'),
       ...budget.map((b) => h('div', { class: 'field' }, h('label', { for: b.input.id }, b.label), b.input)),
     ),
+    h('label', { class: 'inline', for: 'review-plan' }, reviewPlan, ' Let me review the plan before it runs'),
     h('div', { class: 'actions' }, submit),
     error,
   );
@@ -65,6 +67,7 @@ export function askView(main: HTMLElement): View {
       engine: engine.value as EngineName,
       ...(corpus.value ? { corpus: corpus.value } : {}),
       ...(Object.keys(limits).length ? { budget: limits } : {}),
+      ...(reviewPlan.checked ? { review: 'plan' as const } : {}),
     };
     submit.disabled = true;
     try {
