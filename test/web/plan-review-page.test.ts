@@ -60,4 +60,20 @@ describe('reviewing the plan from the page', () => {
       .sort((x, y) => x.taskId.localeCompare(y.taskId, 'en', { numeric: true }));
     expect(round1.map((t) => t.query)).toEqual(['salmon cooperative cold storage', ...kept.slice(1).map((s) => s.query)]);
   });
+
+  it('asks a follow-up from the box under the report; the new run links to its parent', async () => {
+    const { page } = w;
+    const parent = await stack.client.submit({ topic: 'The Kestrel River' });
+    expect(await stack.client.waitForEnd(parent.id)).toBe('done');
+    await page.goto(`${stack.coordinator.url}/#/runs/${parent.id}/report`);
+    await page.locator('#followup-form').waitFor();
+    await page.getByLabel(/starts from this run/).fill('How did the Harlow Dam change the salmon?');
+    await page.screenshot({ path: resolve(ROOT, 'docs/images/followup.png'), fullPage: true });
+    await page.locator('#followup-submit').click();
+    await page.waitForURL((u) => /#\/runs\/[0-9a-f-]{36}$/.test(u.hash) && !u.hash.includes(parent.id));
+    const childId = /#\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    expect(await stack.client.waitForEnd(childId)).toBe('done');
+    expect((await stack.client.run(childId)).parentId).toBe(parent.id);
+    expect((await stack.client.run(parent.id)).followups).toEqual([childId]);
+  });
 });
