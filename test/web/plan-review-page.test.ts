@@ -76,4 +76,15 @@ describe('reviewing the plan from the page', () => {
     expect((await stack.client.run(childId)).parentId).toBe(parent.id);
     expect((await stack.client.run(parent.id)).followups).toEqual([childId]);
   });
+
+  it('takes a webhook URL on the ask form, and shows why a loopback one is refused', async () => {
+    const { page } = w;
+    await page.goto(`${stack.coordinator.url}/#/`);
+    await page.getByLabel('Question or topic').fill('The Kestrel River');
+    await page.getByLabel('Webhook').fill('https://127.0.0.1:9/hook');
+    await page.getByLabel('Question or topic').press('Enter');
+    await expect.poll(() => page.locator('#ask-error').textContent(), { timeout: 10_000 }).toMatch(/127\.0\.0\.1, a private, loopback or otherwise non-public address/);
+    await page.screenshot({ path: resolve(ROOT, 'docs/images/webhook-refused.png'), fullPage: false });
+    expect(page.url()).not.toMatch(/#\/runs\//);
+  });
 });
