@@ -57,7 +57,17 @@ export class OwnedRedis {
     });
   }
 
+  /** Stops the server without closing its sockets (SIGSTOP): a Redis that hangs rather than refuses. */
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   async destroy(): Promise<void> {
+    this.thaw();
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }

@@ -1,16 +1,21 @@
 /**
  * Bull Board is read-only for ordinary keys: every write (pause, rate limit, add a job, edit or retry one, clean,
  * empty, obliterate) and the Redis statistics are 403; an admin key (ADMIN_API_KEYS) may act. A browser opens it
- * by answering a Basic challenge with the key as the password, which nothing but the board accepts.
+ * by answering a Basic challenge with the key as the password, which nothing but the board accepts. A tenant key
+ * reads the queues' counts only, however the path is spelled: no job, flow, worker or Redis detail.
  */
+import { FlowProducer } from 'bullmq';
+import { get as httpGet } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack';
-import { newApiKey } from '../support/test-env';
+import { newApiKey, REDIS_URL } from '../support/test-env';
 import { launchChromium } from '../support/web-page';
 
 const KEY = newApiKey();
 const ADMIN = newApiKey();
+/** Another tenant's topic, in the progress of a task that belongs to a flow. */
+const SECRET = 'Kestrel River secret topic of another tenant';
 
 describe('Bull Board access', () => {
   let stack: Stack;
@@ -25,6 +30,10 @@ describe('Bull Board access', () => {
   beforeAll(async () => {
     [stack, browser] = await Promise.all([startStack('board', { workers: 0, env: { API_KEYS: KEY, ADMIN_API_KEYS: ADMIN } }), launchChromium()]);
     await stack.queues.subagents.add('search', { placeholder: true }, { jobId: 'board-probe' });
+    const flows = new FlowProducer({ connection: { url: REDIS_URL }, prefix: stack.prefix });
+    await flows.add({ name: 'round', queueName: 'coordinator', data: { topic: SECRET }, opts: { jobId: 'flow-parent' }, children: [{ name: 'search', queueName: 'subagents', data: { topic: SECRET }, opts: { jobId: 'flow-child' } }] });
+    await flows.close();
+    await (await stack.queues.subagents.getJob('flow-child'))!.updateProgress({ message: SECRET });
   });
   afterAll(async () => {
     await browser?.close();
@@ -51,7 +60,7 @@ describe('Bull Board access', () => {
     for (const [method, path, body] of writes) expect((await call(KEY, method, path, body)).status, `${method} ${path}`).toBe(403);
     expect((await call(KEY, 'GET', '/api/redis/stats')).status).toBe(403);
     expect(await stack.queues.subagents.isPaused()).toBe(false);
-    expect(await stack.queues.subagents.count()).toBe(1);
+    expect(await stack.queues.subagents.count()).toBe(2);
     expect((await stack.queues.subagents.getJob('board-probe'))?.data).toEqual({ placeholder: true });
   });
 
@@ -60,6 +69,57 @@ describe('Bull Board access', () => {
     const queues = (await (await call(KEY, 'GET', '/api/queues')).json()) as { queues: Array<{ name: string; readOnlyMode: boolean }> };
     expect(queues.queues.map((q) => q.name).sort()).toEqual(['coordinator', 'ingest', 'subagents', 'webhooks']);
     expect(queues.queues.every((q) => q.readOnlyMode)).toBe(true);
+  });
+
+  it('gives a tenant key only the queues’ counts, under every spelling of a path: letter case, slashes, escapes', async () => {
+    const denied = [
+      '/api/REDIS/stats',
+      '/API/Redis/Stats',
+      '/api/redis/stats/',
+      '/api//redis/stats',
+      '//api/redis/stats',
+      '/api/%72edis/stats',
+      '/api/queues/subagents/flow-child/Flow',
+      '/api/queues/subagents/flow-child/FLOW/',
+      '/api/queues/subagents/flow-child/flow?root=node',
+      '/api/queues/coordinator/flow-parent/flow',
+      '/api/queues/subagents/flow-child/Logs',
+      '/api/queues/subagents/flow-child',
+      '/api/queues/subagents/board-probe',
+      '/api/queues/coordinator/workers',
+      '/api/queues/coordinator/Workers',
+      '/api/queues/subagents/metrics',
+      '/api/job-schedulers',
+      '/api/queues/subagents/default-job-options',
+      '/api/queues/subagents/job-data-schema',
+      '/queue/subagents/board-probe',
+    ];
+    for (const path of denied) {
+      const res = await call(KEY, 'GET', path);
+      expect(res.status, path).toBe(403);
+      expect(await res.text(), path).not.toContain(SECRET);
+    }
+    // Sent as written: fetch and URL resolve `%2e%2e` themselves.
+    const port = new URL(stack.coordinator.url).port;
+    const asWritten = (path: string) =>
+      new Promise<number>((resolve, reject) => httpGet({ host: '127.0.0.1', port, path: `/queues${path}`, headers: { authorization: `Bearer ${KEY}` } }, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject));
+    for (const path of ['/api/queues/subagents/flow-child%2Fflow', '/api/queues/%2e%2e/redis/stats', '/api/queues/x/..%2fredis/stats', '/api/%zz', '/api/queues/sub%00agents']) expect(await asWritten(path), path).toBe(400);
+    for (const path of ['/api/queues?activeQueue=subagents&status=waiting', '/API/Queues/?activeQueue=subagents&status=waiting-children', '/api/queues?activeQueue=coordinator&status=waiting-children', '/api/queues?activeQueue=subagents']) {
+      const res = await call(KEY, 'GET', path);
+      expect(res.status, path).toBe(200);
+      const text = await res.text();
+      for (const hidden of [SECRET, 'board-probe', 'flow-child', 'flow-parent', 'placeholder', 'addr']) expect(text, `${path}: ${hidden}`).not.toContain(hidden);
+      const body = JSON.parse(text) as { queues: Array<{ name: string; counts: Record<string, number>; jobs: unknown[] }> };
+      expect(body.queues.find((q) => q.name === 'subagents')?.counts.waiting, path).toBe(2);
+      expect(body.queues.every((q) => q.jobs.length === 0), path).toBe(true);
+    }
+    expect((await call(KEY, 'GET', '/queue/subagents')).status).toBe(200);
+  });
+
+  it('shows an admin key the flows, jobs and workers as they are', async () => {
+    expect(await (await call(ADMIN, 'GET', '/api/queues/subagents/flow-child/flow')).text()).toContain(SECRET);
+    expect(await (await call(ADMIN, 'GET', '/api/queues?activeQueue=subagents&status=waiting')).text()).toContain('board-probe');
+    expect((await call(ADMIN, 'GET', '/api/queues/coordinator/workers')).status).toBe(200);
   });
 
   it('lets an admin key act', async () => {

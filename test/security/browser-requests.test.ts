@@ -29,6 +29,12 @@ describe('keyless loopback mode against a web page', () => {
     expect(post.status).toBe(403);
   });
 
+  it('refuses a Host that only starts like a loopback name', async () => {
+    for (const host of ['[::1]evil.example', `[::1]evil.example:${port()}`, '[::1].evil.example', `[::1]:${port()}evil.example`, `localhost:${port()}@evil.example`, 'localhost.evil.example', '127.0.0.1.evil.example', 'localhost:x']) {
+      expect((await rawRequest(at(`/v1/research/${runId}`), { headers: { host } })).status, host).toBe(403);
+    }
+  });
+
   it('accepts the loopback names', async () => {
     for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`]) expect((await rawRequest(at(`/v1/research/${runId}`), { headers: { host } })).status, host).toBe(200);
   });

@@ -183,6 +183,26 @@ describe('failed authentication and key strength', () => {
     }
   });
 
+  it('wrong keys on the open routes count like anywhere: 401, then 429 even for the admin key, while no key still gets the open answer', async () => {
+    const ADMIN = newApiKey();
+    const openStack = await startStack('authopen', { workers: 0, env: { API_KEYS: KEY, ADMIN_API_KEYS: ADMIN, AUTH_FAILURES_PER_MINUTE: '5' } });
+    try {
+      const get = (path: string, key?: string) => fetch(`${openStack.coordinator.url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+      expect((await get('/readyz', ADMIN)).status).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await get(i % 2 ? '/healthz' : '/readyz', `guess-${i}-${'x'.repeat(40)}`)).status, `guess ${i + 1}`).toBe(401);
+      for (const path of ['/readyz', '/healthz', '/']) expect((await get(path, `guess-6-${'x'.repeat(40)}`)).status, path).toBe(429);
+      // A right key the address had not used while failing is no exception: the answer does not tell it apart.
+      const admin = await get('/readyz', ADMIN);
+      expect(admin.status).toBe(429);
+      expect(await admin.text()).not.toMatch(/queues/);
+      // Health checks send no key, and go on being answered.
+      expect((await get('/readyz')).status).toBe(200);
+      expect((await get('/healthz')).status).toBe(200);
+    } finally {
+      await openStack.stop();
+    }
+  });
+
   it('refuses to start with an API key shorter than 32 characters, saying how to make one and never printing it', async () => {
     for (const env of [{ API_KEYS: `${KEY},short-key-123` }, { API_KEYS: KEY, ADMIN_API_KEYS: 'admin-short' }]) {
       const proc: ServiceProcess = spawnApp('coordinator', { QUEUE_PREFIX: `${stack.prefix}-bad`, PORT: '0', ...env });

@@ -106,6 +106,27 @@ describe('SSE and Redis connections', () => {
     streams.at(-1)!.abort();
   });
 
+  it('a well-formed Last-Event-ID the stream never sent is a 400; one it sent resumes after it', async () => {
+    // The run's first event id, from its stream.
+    const ctl = new AbortController();
+    const first = await fetch(`${coordinator.url}/v1/research/${runId}/events`, { headers: auth(), signal: ctl.signal });
+    const reader = first.body!.getReader();
+    let text = '';
+    while (!/^id: (\d+-\d+)$/m.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    ctl.abort();
+    const sent = /^id: (\d+)-(\d+)$/m.exec(text)!;
+    const resumed = new AbortController();
+    expect((await fetch(`${coordinator.url}/v1/research/${runId}/events`, { headers: { ...auth(), 'last-event-id': `${sent[1]}-${sent[2]}` }, signal: resumed.signal })).status).toBe(200);
+    resumed.abort();
+    for (const never of [`${sent[1]}-${Number(sent[2]) + 1000}`, `${Number(sent[1]) + 86_400_000}-0`, '18446744073709551615-18446744073709551615']) {
+      const res = await fetch(`${coordinator.url}/v1/research/${runId}/events`, { headers: { ...auth(), 'last-event-id': never } });
+      expect(res.status, never).toBe(400);
+      expect(await res.text()).toMatch(/an event id this stream sent/);
+    }
+    // Another key learns nothing from it: 404, as for a run that does not exist.
+    expect((await fetch(`${coordinator.url}/v1/research/${runId}/events`, { headers: { ...auth(OTHER), 'last-event-id': '1-0' } })).status).toBe(404);
+  });
+
   it('a Last-Event-ID that is no stream id is a 400, not a raw Redis error', async () => {
     const res = await fetch(`${coordinator.url}/v1/research/${runId}/events`, { headers: { ...auth(), 'last-event-id': '99999999999999999999999-0' } });
     expect(res.status).toBe(400);

@@ -12,7 +12,7 @@ import { forTerminal } from './terminal/terminal-text';
 
 const USAGE = `Usage: npm run ingest -- --corpus NAME=PATH [--workers-here]
 
-Ingests a corpus (a JSONL file of {id,text,title?,url?} lines, or a folder of .md/.txt files) into the passage store
+Ingests a corpus (a JSONL file of {id,text,title?,url?} lines, or a folder of .md/.txt/.html files) into the passage store
 (CORPUS_STORE: a SQLite file, default under the temp dir, or postgres://…) through the ingest queue, and prints progress.
 Incremental: a second ingest re-indexes only changed passages and removes those that are gone.
 Workers consuming the queue (npm run start:worker, with the same REDIS_URL, QUEUE_PREFIX and CORPUS_STORE) do the work;

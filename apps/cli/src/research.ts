@@ -5,16 +5,23 @@ import { describeUsage } from '@orrery/engines';
 import { OrreryClient } from './client/orrery-client';
 import { ProgressRenderer } from './progress/progress-renderer';
 import { type LocalService, startLocalService } from './service/local-service';
+import { interruption } from './terminal/interruption';
+import { reportForStdout } from './terminal/report-output';
 import { forTerminal, jsonForTerminal } from './terminal/terminal-text';
 
-const USAGE = `Usage: npm run research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated] [--follow RUN_ID]
+const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--corpus PATH] [--engine auto|corpus|anthropic|simulated] [--follow RUN_ID]
 
-Runs one research job and prints its cited report (Markdown, or JSON with --json).
-Uses the Orrery server at ORRERY_URL if one answers; otherwise starts the coordinator and a worker here.
---corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt files to research instead of the bundled speeches.
+Runs one research job and prints its cited report: laid out for the terminal when stdout is one, else as Markdown
+(or JSON with --json). npm's -s keeps its own banner off stdout, so "npm run -s research -- ... --json | jq" works.
+Uses the Orrery server at ORRERY_URL if one answers; otherwise starts the coordinator and a worker here, under a
+queue prefix of their own (QUEUE_PREFIX joins a deployment's queues instead); those runs expire 10 minutes after
+they end. Ctrl-C cancels the run.
+--corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt/.html files to research instead of the bundled speeches.
 --follow ID    ask the question as a follow-up on a finished run: it starts from that run's sources and findings (same engine and corpus).`;
 
 const LOCAL_CORPUS = 'local';
+/** The exit status of a run stopped by Ctrl-C, as shells report a command ended by SIGINT. */
+const INTERRUPTED = 130;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -36,6 +43,8 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  const interrupted = interruption();
+  let starting: Promise<LocalService> | undefined;
   let service: LocalService | undefined;
   let client: OrreryClient | undefined;
   const remote = process.env.ORRERY_URL ? new OrreryClient(process.env.ORRERY_URL.replace(/\/$/, ''), process.env.ORRERY_API_KEY) : undefined;
@@ -45,32 +54,47 @@ async function main(): Promise<number> {
       client = remote;
       process.stderr.write(`[orrery] using the server at ${remote.baseUrl}\n`);
     } else {
-      service = await startLocalService({ extraCorpora: corpusPath ? [`${LOCAL_CORPUS}=${corpusPath}`] : [], log: (line) => process.stderr.write(line) });
+      starting = startLocalService({ extraCorpora: corpusPath ? [`${LOCAL_CORPUS}=${corpusPath}`] : [], log: (line) => process.stderr.write(line) });
+      service = await interrupted.race(starting);
       client = new OrreryClient(service.url);
     }
 
     const engine = values.engine as 'auto' | 'corpus' | 'anthropic' | 'simulated' | undefined;
     const started = Date.now();
-    const { id } = values.follow
-      ? await client.followUp(values.follow, { question: topic })
-      : await client.submit({ topic, ...(engine ? { engine } : {}), ...(corpusPath ? { corpus: LOCAL_CORPUS } : {}) });
+    const { id } = await interrupted.race(
+      values.follow ? client.followUp(values.follow, { question: topic }) : client.submit({ topic, ...(engine ? { engine } : {}), ...(corpusPath ? { corpus: LOCAL_CORPUS } : {}) }),
+    );
     const progress = new ProgressRenderer();
     let status: string;
     try {
-      status = await client.waitForEnd(id, (e) => progress.onEvent(e));
+      status = await interrupted.race(client.waitForEnd(id, (e) => progress.onEvent(e), interrupted.signal));
+    } catch (err) {
+      if (!interrupted.signal.aborted) throw err;
+      progress.stop();
+      const run = await client.cancel(id).catch(() => undefined);
+      process.stderr.write(`[orrery] interrupted: run ${id} ${run?.status === 'cancelled' ? 'cancelled' : `not cancelled (${run?.status ?? 'the service did not answer'})`}\n`);
+      return INTERRUPTED;
     } finally {
       progress.stop();
     }
     const run = await client.run(id);
     process.stderr.write(`[orrery] run ${id} ended ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s; cost ${describeUsage(run.usage)}\n`);
+    if (service) process.stderr.write(`[orrery] kept for 10 minutes: QUEUE_PREFIX=${service.prefix} npm run -s replay -- ${id}\n`);
     if (status !== 'done') {
       process.stderr.write(forTerminal(`[orrery] errors: ${run.errors.map((e) => e.message).join('; ') || 'none recorded'}\n`));
       return 1;
     }
-    process.stdout.write(values.json ? `${jsonForTerminal(await client.report(id))}\n` : forTerminal(await client.reportMarkdown(id)));
+    process.stdout.write(values.json ? `${jsonForTerminal(await client.report(id))}\n` : reportForStdout(await client.reportMarkdown(id), process.stdout, process.env));
     return 0;
+  } catch (err) {
+    if (interrupted.signal.aborted) {
+      process.stderr.write('[orrery] interrupted before the run started\n');
+      return INTERRUPTED;
+    }
+    throw err;
   } finally {
-    await service?.close();
+    // Interrupted while it started, the service is closed once it is up.
+    await (service ? service.close() : starting?.then((s) => s.close(), () => undefined));
   }
 }
 

@@ -6,14 +6,17 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { COORDINATOR_QUEUE, INGEST_QUEUE, ReportSchema, ResearchRequestSchema, RunEventSchema, RunSchema, SUBAGENT_QUEUE, WEBHOOK_QUEUE } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
 import { getQueueToken } from '@nestjs/bullmq';
+import type { Server } from 'node:http';
 import { z } from 'zod';
 import type { NextFunction, Request, Response } from 'express';
 import { loopbackHostOnly, sameSiteJsonWrites } from './api/browser-requests.middleware';
 import { HttpErrorsFilter } from './api/http-errors.filter';
+import { jsonBodies, refuseUnwantedBodies } from './api/request-bodies';
 import { securityHeaders } from './api/security-headers';
 import { ApiKeys } from './auth/api-keys';
 import { AuthMiddleware } from './auth/auth.middleware';
-import { BOARD_PATH, bullBoardRouter } from './board/bull-board';
+import { BOARD_PATH } from './board/board-path';
+import { bullBoardRouter } from './board/bull-board';
 import { RequestRateMiddleware } from './quotas/request-rate.middleware';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator-config';
 import { CoordinatorModule } from './coordinator.module';
@@ -26,7 +29,9 @@ export interface StartedCoordinator {
 }
 
 /** Builds and starts the coordinator's HTTP app. Port 0 picks a free port. */
-export async function startCoordinator(overrides: { port?: number; logger?: false | ('log' | 'error' | 'warn' | 'debug')[] } = {}): Promise<StartedCoordinator> {
+export async function startCoordinator(
+  overrides: { port?: number; logger?: false | ('log' | 'error' | 'warn' | 'debug')[]; /** False when the embedding process handles signals itself (the CLI). */ shutdownHooks?: boolean } = {},
+): Promise<StartedCoordinator> {
   const app = await NestFactory.create<NestExpressApplication>(CoordinatorModule, {
     logger: overrides.logger ?? ['log', 'error', 'warn'],
     bodyParser: false,
@@ -41,15 +46,15 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders());
   if (keyless) app.use(loopbackHostOnly(config.ALLOWED_HOSTS));
+  app.use(refuseUnwantedBodies());
   app.use(sameSiteJsonWrites());
   const auth = app.get(AuthMiddleware);
   app.use((req: Request, res: Response, next: NextFunction) => auth.use(req, res, next));
   const requestRate = app.get(RequestRateMiddleware);
   app.use((req: Request, res: Response, next: NextFunction) => requestRate.use(req, res, next));
-  // 1 MB so that an oversized topic gets zod's clear 400 rather than a bare 413.
-  app.useBodyParser('json', { limit: '1mb' });
+  app.use(jsonBodies());
   app.useGlobalFilters(new HttpErrorsFilter());
-  app.enableShutdownHooks();
+  if (overrides.shutdownHooks !== false) app.enableShutdownHooks();
   // Without API keys the service is open, so it listens on loopback only.
   const host = config.HOST ?? (keyless ? '127.0.0.1' : '0.0.0.0');
 
@@ -67,7 +72,11 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   };
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
 
+  if (config.TRUST_PROXY === true) {
+    logger.warn('TRUST_PROXY=true takes the client address from the left end of X-Forwarded-For, which the client writes itself: anyone can pick the address their wrong keys count against, or lock out another. Set the number of proxies in front instead (TRUST_PROXY=1 for one), or their addresses (docs/security.md)');
+  }
   if (keyless && host !== '127.0.0.1') logger.warn(`API_KEYS is unset but HOST=${host}: the API is open to anyone who can reach it (requests must still name a loopback host or one of ALLOWED_HOSTS)`);
+  limitRequestTime(app.getHttpServer() as Server, config);
   await app.listen(overrides.port ?? config.PORT, host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -75,4 +84,15 @@ export async function startCoordinator(overrides: { port?: number; logger?: fals
   const access = !keyless ? ' (API keys required)' : host === '127.0.0.1' ? ' (no API_KEYS set: bound to 127.0.0.1 only)' : ' (no API_KEYS set: open)';
   logger.log(`listening on ${host}:${port}${access}; web page at /, docs at /docs, queues at ${BOARD_PATH}`);
   return { app, url };
+}
+
+/**
+ * A client gets HTTP_HEADERS_TIMEOUT_MS to send its headers and HTTP_REQUEST_TIMEOUT_MS for the whole request
+ * (not the answer: event streams stay open), then 408 and a closed socket, so slow senders cannot hold
+ * connections. Node checks these on an interval (30 s by default), read when the server starts listening.
+ */
+function limitRequestTime(server: Server, config: CoordinatorConfig): void {
+  server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
+  server.requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS);
 }

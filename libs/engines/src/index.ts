@@ -4,6 +4,7 @@ export * from './simulated';
 export * from './anthropic';
 export * from './hygiene';
 export * from './corpus';
+export * from './markup';
 export * from './question';
 export * from './engine-config';
 export * from './engine-factory';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CorpusNameSchema, IngestCorpusNameSchema } from './names';
 
 /**
- * Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt files, on the planning worker's disk; every file
+ * Where an ingest reads a corpus: a JSONL file or a folder of .md/.txt/.html files, on the planning worker's disk; every file
  * it reads must lie in one of the `within` folders once symlinks are resolved (those the request's path was checked
  * against, or the operator's own path).
  */

@@ -71,9 +71,9 @@ export class OrreryClient {
     return this.json(`/v1/research/${id}/cancel`, { method: 'POST' });
   }
 
-  /** Follows the run's SSE stream until the server ends it, yielding each event. */
-  async *events(id: string, lastEventId?: string): AsyncGenerator<StoredRunEvent> {
-    const res = await fetch(`${this.baseUrl}/v1/research/${id}/events`, { headers: this.headers(lastEventId ? { 'last-event-id': lastEventId } : {}) });
+  /** Follows the run's SSE stream until the server ends it (or `signal` aborts), yielding each event. */
+  async *events(id: string, lastEventId?: string, signal?: AbortSignal): AsyncGenerator<StoredRunEvent> {
+    const res = await fetch(`${this.baseUrl}/v1/research/${id}/events`, { headers: this.headers(lastEventId ? { 'last-event-id': lastEventId } : {}), ...(signal ? { signal } : {}) });
     if (!res.ok || !res.body) throw new OrreryHttpError(res.status, `events: ${res.status}`);
     const decoder = new TextDecoder();
     let buffer = '';
@@ -94,9 +94,9 @@ export class OrreryClient {
   }
 
   /** Follows events until the run ends; returns the final status. */
-  async waitForEnd(id: string, onEvent?: (e: StoredRunEvent) => void): Promise<string> {
+  async waitForEnd(id: string, onEvent?: (e: StoredRunEvent) => void, signal?: AbortSignal): Promise<string> {
     let status = 'unknown';
-    for await (const e of this.events(id)) {
+    for await (const e of this.events(id, undefined, signal)) {
       onEvent?.(e);
       if (e.type === 'run.finished') status = e.status;
     }

@@ -3,7 +3,7 @@ import type { StoredRunEvent } from '@orrery/protocol';
 import ora, { type Ora } from 'ora';
 import { forTerminal } from '../terminal/terminal-text';
 
-/** Live progress of one run: a spinner with persistent lines on a TTY, plain log lines elsewhere. */
+/** Live progress of one run: a spinner with persistent lines on a sized TTY, plain log lines elsewhere. */
 export class ProgressRenderer {
   private readonly spinner: Ora | undefined;
   private readonly titles = new Map<string, string>();
@@ -13,7 +13,8 @@ export class ProgressRenderer {
   private status = 'queued';
 
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
-    this.spinner = stream.isTTY ? ora({ stream, text: 'queued' }).start() : undefined;
+    // A terminal of 0 columns (a pseudo-terminal no one sized) sends ora's line clearing into a loop: log lines there.
+    this.spinner = stream.isTTY && (stream.columns ?? 0) > 0 ? ora({ stream, text: 'queued' }).start() : undefined;
   }
 
   private line(raw: string): void {

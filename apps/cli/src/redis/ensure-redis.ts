@@ -33,7 +33,11 @@ export async function ensureRedis(env: NodeJS.ProcessEnv = process.env): Promise
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) throw new RedisNotFoundError(candidates);
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'orrery-redis-'));
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  // A process group of its own: Ctrl-C in the terminal reaches the CLI, which still needs Redis to cancel its run.
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore', detached: true });
+  // However this process ends, its Redis ends with it.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 50; i++) {
     if (await redisAnswers(url, 500)) {
@@ -41,6 +45,7 @@ export async function ensureRedis(env: NodeJS.ProcessEnv = process.env): Promise
         url,
         owned: true,
         stop: async () => {
+          process.off('exit', killOnExit);
           child.kill('SIGTERM');
           await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
           rmSync(dir, { recursive: true, force: true });
@@ -50,5 +55,6 @@ export async function ensureRedis(env: NodeJS.ProcessEnv = process.env): Promise
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
+  process.off('exit', killOnExit);
   throw new Error(`started redis-server on port ${port}, but it never answered`);
 }

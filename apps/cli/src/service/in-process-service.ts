@@ -7,15 +7,15 @@ export interface InProcessService {
   close(): Promise<void>;
 }
 
-/** The coordinator (on a free loopback port) and a subagent worker, in this process. */
+/** The coordinator (on a free loopback port) and a subagent worker, in this process, which handles signals itself. */
 export async function startInProcessService(): Promise<InProcessService> {
   const quiet = process.env.LOG_LEVEL === 'debug' ? undefined : (['error'] as ['error']);
   let coordinator: INestApplication | undefined;
   let workers: INestApplicationContext | undefined;
   try {
-    const started = await startCoordinator({ port: 0, ...(quiet ? { logger: quiet } : {}) });
+    const started = await startCoordinator({ port: 0, shutdownHooks: false, ...(quiet ? { logger: quiet } : {}) });
     coordinator = started.app;
-    workers = await startSubagents(quiet ? { logger: quiet } : {});
+    workers = await startSubagents({ shutdownHooks: false, ...(quiet ? { logger: quiet } : {}) });
     return {
       url: started.url,
       close: async () => {

@@ -1,24 +1,30 @@
 import { ensureRedis, type RedisHandle } from '../redis/ensure-redis';
+import { cliDeployment, dropServiceKeys } from './cli-deployment';
 import { type InProcessService, startInProcessService } from './in-process-service';
 
 export interface LocalService {
   url: string;
+  /** The queue prefix its runs live under (for `npm run replay`). */
+  prefix: string;
   close(): Promise<void>;
 }
 
 /**
  * Redis (REDIS_URL, localhost, or a redis-server of its own) and the coordinator and a worker in this process,
- * keyless on loopback. `extraCorpora` are `name=path` entries added to CORPORA. Progress goes to `log` (stderr).
+ * keyless on loopback, under a queue prefix of its own unless QUEUE_PREFIX names a deployment to join
+ * (`cliDeployment`). `extraCorpora` are `name=path` entries added to CORPORA. Progress goes to `log` (stderr).
  */
 export async function startLocalService(opts: { extraCorpora?: string[]; log: (line: string) => void }): Promise<LocalService> {
   const redis: RedisHandle = await ensureRedis();
+  const deployment = cliDeployment();
   let service: InProcessService | undefined;
   try {
     process.env.REDIS_URL = redis.url;
     process.env.API_KEYS = '';
     process.env.ADMIN_API_KEYS = '';
+    Object.assign(process.env, deployment.env);
     if (opts.extraCorpora?.length) process.env.CORPORA = [process.env.CORPORA, ...opts.extraCorpora].filter(Boolean).join(',');
-    opts.log(`[orrery] Redis at ${redis.url}${redis.owned ? ' (started for this run)' : ''}; starting the coordinator and a worker in-process\n`);
+    opts.log(`[orrery] Redis at ${redis.url}${redis.owned ? ' (started for this run)' : ''}; starting the coordinator and a worker in-process (queue prefix ${deployment.prefix})\n`);
     service = await startInProcessService();
   } catch (err) {
     await redis.stop().catch(() => undefined);
@@ -27,8 +33,10 @@ export async function startLocalService(opts: { extraCorpora?: string[]; log: (l
   const started = service;
   return {
     url: started.url,
+    prefix: deployment.prefix,
     close: async () => {
       await started.close().catch(() => undefined);
+      if (deployment.own && !redis.owned) await dropServiceKeys(redis.url, deployment.prefix).catch(() => undefined);
       await redis.stop().catch(() => undefined);
     },
   };

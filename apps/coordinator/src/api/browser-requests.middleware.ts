@@ -6,11 +6,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const refuse = (res: Response, status: number, message: string) =>
   res.status(status).json({ statusCode: status, error: status === 403 ? 'Forbidden' : 'Unsupported Media Type', message });
 
-/** The host name of a Host header, without its port (`[::1]:3000` → `::1`). */
+/** A Host header as RFC 9110 allows it: a name or IPv4 address, or an IPv6 address in brackets, then an optional port. */
+const HOST_HEADER = /^(?:\[([0-9a-f:.]+)\]|([^\s:[\]/\\@?#]+))(?::\d{0,5})?$/i;
+
+/**
+ * The host name of a Host header, without its port (`[::1]:3000` → `::1`); empty when the header is not of
+ * that form, so that `[::1]evil.example` names no host rather than loopback.
+ */
 export function hostName(host: string | undefined): string {
-  const h = (host ?? '').trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
-  return h.replace(/:\d*$/, '');
+  const m = HOST_HEADER.exec((host ?? '').trim());
+  return m ? (m[1] ?? m[2] ?? '').toLowerCase() : '';
 }
 
 /**

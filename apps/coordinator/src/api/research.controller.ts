@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Logger, NotFoundException, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Logger, NotFoundException, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FollowupRequest, FollowupRequestSchema, type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, RunStatusSchema, type StoredRunEvent } from '@orrery/protocol';
 import type { Request, Response } from 'express';
@@ -6,7 +6,6 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { Caller } from '../auth/request-principal';
 import { type RunStream, RunStreamsService } from '../events/run-streams.service';
-import { parseStreamId } from '../events/stream-ids';
 import { reportToMarkdown } from '../report/report-markdown';
 import { RunsService } from '../runs/runs.service';
 import { ZodValidationPipe } from './zod-validation.pipe';
@@ -123,9 +122,7 @@ export class ResearchController {
       gone = true;
       stream?.close();
     });
-    const after = lastEventId === undefined ? '0-0' : parseStreamId(lastEventId);
-    if (!after) throw new BadRequestException('Last-Event-ID must be an event id this stream sent, like 1700000000000-0');
-    const opened = await this.streams.open(caller, id, after);
+    const opened = await this.streams.open(caller, id, lastEventId);
     stream = opened;
     if (gone) return opened.close();
     res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });

@@ -42,13 +42,12 @@ export class ApiKeys {
   }
 
   /**
-   * The principal of an `Authorization` header: `Bearer <key>`, or with `basic` also `Basic` with the key as the
-   * password (any user name); undefined when absent or wrong (keyless: local).
+   * The key an `Authorization` header presents: `Bearer <key>`, or with `basic` also `Basic` with the key as the
+   * password (any user name); undefined when it presents none.
    */
-  principalOfHeader(authorization: string | undefined, { basic = false } = {}): Principal | undefined {
-    if (this.keyless) return LOCAL_PRINCIPAL;
+  keyOfHeader(authorization: string | undefined, { basic = false } = {}): string | undefined {
     const key = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1] ?? (basic ? basicPassword(authorization) : undefined);
-    return key ? this.principalOfKey(key.trim()) : undefined;
+    return key?.trim() || undefined;
   }
 }
 

@@ -1,7 +1,8 @@
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { isBoardPath } from '../board/bull-board';
+import { isBoardPath } from '../board/board-path';
 import { isPagePath } from '../web/web-page';
+import { refuseUnavailable } from '../api/service-unavailable';
 import { ApiKeys } from './api-keys';
 import { AuthFailures } from './auth-failures';
 
@@ -15,7 +16,9 @@ const isOpen = (path: string) => OPEN_PATHS.has(path) || isPagePath(path);
 /**
  * Resolves the caller once per request into `req.principal`, for every surface mounted after it: the REST API,
  * SSE, Bull Board, the docs, and whatever else is mounted later (MCP, the web page). Wrong keys are counted per
- * client address; past the limit the address gets 429 without its key being checked.
+ * client address on every route, open ones too (else an open route that shows an admin more would test keys
+ * unmetered); past the limit the address gets 429 without its key being checked. Without Redis the throttle
+ * cannot answer, and the request gets 503 rather than going through unmetered.
  */
 @Injectable()
 export class AuthMiddleware implements NestMiddleware {
@@ -28,29 +31,33 @@ export class AuthMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
     this.authenticate(req, res).then(
       (ok) => (ok ? next() : undefined),
-      (err: Error) => next(err),
+      (err: Error) => {
+        this.logger.warn(`auth throttle unavailable: ${err.message}`);
+        if (!res.headersSent) refuseUnavailable(res, 'authentication');
+      },
     );
   }
 
   private async authenticate(req: Request, res: Response): Promise<boolean> {
     if (this.keys.keyless) {
-      req.principal = this.keys.principalOfHeader(undefined);
+      req.principal = this.keys.principalOfKey('');
       return true;
     }
-    const open = isOpen(req.path);
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const unavailable = (err: Error) => this.logger.warn(`auth throttle unavailable: ${err.message}`);
-    const standing = open ? undefined : await this.failures.standing(address).catch((err: Error) => (unavailable(err), undefined));
     // A browser cannot add a bearer header to the board's page and its calls, but it answers a Basic challenge.
     // The browser then sends those credentials unasked, so only the board takes them, and cross-site writes are
     // refused before any route (sameSiteJsonWrites).
     const board = isBoardPath(req.path);
-    const principal = this.keys.principalOfHeader(req.headers.authorization, { basic: board });
-    if (standing?.blockedFor) {
+    const key = this.keys.keyOfHeader(req.headers.authorization, { basic: board });
+    // An open route asked without a key needs nothing from Redis: health checks answer while an address is blocked.
+    if (key === undefined && isOpen(req.path)) return true;
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const standing = await this.failures.standing(address);
+    const principal = key === undefined ? undefined : this.keys.principalOfKey(key);
+    if (standing.blockedFor) {
       // A key that worked from this address while it was failing goes on working, so a client that shares the
       // address with a misconfigured one is not locked out; any other key gets 429, right or wrong, after the same
       // look-up, so the answer's timing does not tell either.
-      const vouched = await this.failures.vouched(address, principal?.id ?? 'no-such-key').catch((err: Error) => (unavailable(err), false));
+      const vouched = await this.failures.vouched(address, principal?.id ?? 'no-such-key');
       if (!(principal && vouched)) {
         res.status(429).set('Retry-After', String(standing.blockedFor)).json({ statusCode: 429, error: 'Too Many Requests', message: `too many failed authentications from this address; retry in ${standing.blockedFor} s` });
         return false;
@@ -58,11 +65,10 @@ export class AuthMiddleware implements NestMiddleware {
     }
     if (principal) {
       req.principal = principal;
-      if (standing?.failures) await this.failures.vouch(address, principal.id).catch(unavailable);
+      if (standing.failures) await this.failures.vouch(address, principal.id);
       return true;
     }
-    if (open) return true;
-    await this.failures.record(address).catch(unavailable);
+    await this.failures.record(address);
     res
       .status(401)
       .set('WWW-Authenticate', board ? 'Basic realm="Orrery board: any user name, your API key as the password", charset="UTF-8"' : 'Bearer')

@@ -114,9 +114,16 @@ export const CoordinatorConfigSchema = z.object({
   WEBHOOK_ATTEMPTS: int(8, 1),
   WEBHOOK_BACKOFF_MS: int(2000, 0),
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  /** Time a client has to send its request's headers, and the whole request; then 408 and the socket closes. */
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100),
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100),
+  /** The failed-auth throttle and the request meter give Redis this long to answer; then the request gets 503. */
+  REDIS_TIMEOUT_MS: int(5000, 100),
   /** /readyz gives Redis and the queues this long to answer. */
   READY_TIMEOUT_MS: int(2000, 100),
-}).refine((c) => c.STEP_RECHECK_MIN_MS <= c.STEP_RECHECK_MAX_MS, { message: 'STEP_RECHECK_MIN_MS must not exceed STEP_RECHECK_MAX_MS', path: ['STEP_RECHECK_MIN_MS'] });
+})
+  .refine((c) => c.STEP_RECHECK_MIN_MS <= c.STEP_RECHECK_MAX_MS, { message: 'STEP_RECHECK_MIN_MS must not exceed STEP_RECHECK_MAX_MS', path: ['STEP_RECHECK_MIN_MS'] })
+  .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, { message: 'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS', path: ['HTTP_HEADERS_TIMEOUT_MS'] });
 export type CoordinatorConfig = z.infer<typeof CoordinatorConfigSchema>;
 
 export const COORDINATOR_CONFIG = Symbol('COORDINATOR_CONFIG');

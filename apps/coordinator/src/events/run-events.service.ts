@@ -5,6 +5,7 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinato
 import { REDIS } from '../redis/redis.module';
 import { type LuaScript, luaScript } from '../redis/lua-script';
 import { RunKeys } from '../redis/run-keys';
+import { compareStreamIds } from './stream-ids';
 
 /**
  * Appends only once per key: a step that BullMQ delivers twice, or two coordinator replicas republishing
@@ -65,6 +66,18 @@ export class RunEventsService {
     const start = afterId === '0' ? '-' : `(${afterId}`;
     const entries = await this.redis.xrange(this.keys.events(runId), start, '+', 'COUNT', count);
     return entries.map(([id, fields]) => toStoredEvent(id, fields));
+  }
+
+  /**
+   * Whether the run's stream sent `id`: it is one of its entries, or older than its first one (trimmed since by
+   * EVENTS_MAXLEN, which cannot be told from one that was sent). An id past the last entry, or between two, was
+   * never sent.
+   */
+  async sent(runId: string, id: string): Promise<boolean> {
+    const key = this.keys.events(runId);
+    const [hit, first] = await Promise.all([this.redis.xrange(key, id, id, 'COUNT', 1), this.redis.xrange(key, '-', '+', 'COUNT', 1)]);
+    if (hit.length) return true;
+    return first[0] !== undefined && compareStreamIds(id, first[0][0]) < 0;
   }
 
   async readAll(runId: string): Promise<StoredRunEvent[]> {

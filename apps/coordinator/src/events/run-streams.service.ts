@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, Logger } from '@nestjs/common';
 import { type StoredRunEvent, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
@@ -8,6 +8,7 @@ import { RunsService } from '../runs/runs.service';
 import { EventFollower } from './event-follower.service';
 import { RunEventsService } from './run-events.service';
 import { StreamLeases } from './stream-leases';
+import { parseStreamId } from './stream-ids';
 
 /** What a run's stream yields: its events in order, and a keep-alive tick while nothing happens. */
 export type StreamItem = { kind: 'event'; event: StoredRunEvent } | { kind: 'keep-alive' };
@@ -44,9 +45,20 @@ export class RunStreamsService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  /** Checks access and takes the stream's places; 404, or 429 with Retry-After, before anything is sent. */
-  async open(principal: Principal, runId: string, after = '0-0'): Promise<RunStream> {
+  private async resumeAfter(runId: string, lastEventId: string | undefined): Promise<string> {
+    if (lastEventId === undefined) return '0-0';
+    const id = parseStreamId(lastEventId);
+    if (id && (await this.events.sent(runId, id))) return id;
+    throw new BadRequestException('Last-Event-ID must be an event id this stream sent, like 1700000000000-0');
+  }
+
+  /**
+   * Checks access, then that `lastEventId` (SSE's Last-Event-ID) is an id this stream sent, and takes the
+   * stream's places; 404, 400, or 429 with Retry-After, before anything is sent. Without it, replays from the start.
+   */
+  async open(principal: Principal, runId: string, lastEventId?: string): Promise<RunStream> {
     await this.runs.get(principal, runId);
+    const after = await this.resumeAfter(runId, lastEventId);
     return (await this.reserve(principal)).follow(runId, after);
   }
 

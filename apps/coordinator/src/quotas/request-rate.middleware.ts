@@ -1,15 +1,17 @@
 import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
+import { refuseUnavailable } from '../api/service-unavailable';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { WindowCounter } from '../redis/window-counter';
+import { within } from '../redis/within';
 import { QuotaKeys } from './quota-keys';
 
 /**
  * Requests per key per minute (QUOTA_REQUESTS_PER_MINUTE), on every surface behind the key: REST, SSE, MCP, the
  * board, the docs. Admins and the keyless local user are not counted, nor the open routes a caller reaches
- * without a key. Past the limit: 429 with Retry-After until the key's minute is over.
+ * without a key. Past the limit: 429 with Retry-After until the key's minute is over; 503 while Redis does not answer.
  */
 @Injectable()
 export class RequestRateMiddleware implements NestMiddleware {
@@ -29,15 +31,15 @@ export class RequestRateMiddleware implements NestMiddleware {
     const limit = this.config.QUOTA_REQUESTS_PER_MINUTE;
     const principal = req.principal;
     if (!limit || !principal || principal.admin) return next();
-    this.counter.add(this.keys.requests(principal.id)).then(
+    within(this.counter.add(this.keys.requests(principal.id)), this.config.REDIS_TIMEOUT_MS, 'request meter').then(
       ({ count, resetsInSeconds }) => {
         if (count <= limit) return next();
         res.status(429).set('Retry-After', String(resetsInSeconds)).json({ statusCode: 429, error: 'Too Many Requests', message: `this key has made ${limit} requests in a minute, its limit; retry in ${resetsInSeconds} s`, retryAfter: resetsInSeconds });
       },
-      // The meter is a guard, not a dependency: without Redis the routes fail on their own, with clearer errors.
+      // A meter that cannot count lets nothing through unmetered.
       (err: Error) => {
         this.logger.warn(`request meter unavailable: ${err.message}`);
-        next();
+        refuseUnavailable(res, 'the request meter');
       },
     );
   }

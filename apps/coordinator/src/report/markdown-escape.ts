@@ -23,3 +23,28 @@ export function mdUrl(url: string): string {
   }
   return mdText(url);
 }
+
+/** A fenced code block inside a paragraph's text (a quoted code block): its fence, language and code. */
+const CODE_IN_TEXT = /(?<=^|\s)[“"]?(`{3,})([\w+#.-]*)\n([\s\S]*?)\n\1(?!`)[”"]?(?=\s|$)/g;
+
+/**
+ * A paragraph's text as Markdown: prose escaped as by `mdText`, and a code block it quotes written as a fenced
+ * block of its own, with a fence longer than any run of backticks in it (so it cannot close early) and control
+ * characters other than tabs removed. Inside a fence, a renderer shows everything as text.
+ */
+export function mdParagraph(text: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of text.matchAll(CODE_IN_TEXT)) {
+    const prose = mdText(text.slice(last, m.index));
+    if (prose) parts.push(prose);
+    const code = m[3]!.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, '');
+    const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((r) => r.length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    parts.push(`${fence}${m[2]}\n${code}\n${fence}`);
+    last = m.index + m[0].length;
+  }
+  const rest = mdText(text.slice(last));
+  if (rest || !parts.length) parts.push(rest);
+  return parts.join('\n\n');
+}

@@ -42,3 +42,33 @@ describe('reportToMarkdown with hostile text', () => {
     expect((html.match(/<a /g) ?? []).length).toBe(2);
   });
 });
+
+describe('reportToMarkdown with quoted code', () => {
+  const code = 'npm install widget\n\n# a comment, not a heading\necho "<script>alert(1)</script>" ``` still code';
+  const withCode: Report = {
+    ...report,
+    title: 'Install',
+    summary: 'How to install.',
+    sections: [{ title: 'Install', subtopicId: 's1', paragraphs: [{ text: `Install it: “\`\`\`sh\n${code}\n\`\`\`” and then *start* it.`, citations: [{ sourceId: 'a', quote: 'q' }] }] }],
+    coverage: { subtopics: [], gaps: [] },
+  };
+  const md = reportToMarkdown(withCode);
+  const renderer = new MarkdownIt({ html: true, linkify: true });
+  const html = renderer.render(md);
+
+  it('writes a code block a paragraph quotes as a fenced block, whole, that nothing inside can close', () => {
+    expect(md).toContain('````sh\n' + code + '\n````');
+    expect(html).toContain('<pre><code class="language-sh">npm install widget\n\n# a comment, not a heading\necho &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; ``` still code\n</code></pre>');
+    expect(html).not.toMatch(/<script|<h1>a comment/);
+  });
+
+  it('puts the citations after a closing fence on a line of their own', () => {
+    const fenced: Report = { ...withCode, sections: [{ title: 'Install', subtopicId: 's1', paragraphs: [{ text: '```sh\nnpm i widget\n```', citations: [{ sourceId: 'a', quote: 'q' }] }] }] };
+    expect(renderer.render(reportToMarkdown(fenced))).toContain('<pre><code class="language-sh">npm i widget\n</code></pre>\n<p>[1]</p>');
+  });
+
+  it('keeps the prose around it escaped, and the citation after it', () => {
+    expect(html).toContain('<p>Install it:</p>');
+    expect(html).toMatch(/<p>and then \*start\* it\. \[1\]<\/p>/);
+  });
+});

@@ -1,18 +1,23 @@
 import { describeUsage } from '@orrery/engines';
 import type { Report } from '@orrery/protocol';
-import { mdText, mdUrl } from './markdown-escape';
+import { mdParagraph, mdText, mdUrl } from './markdown-escape';
 
-/** The report as Markdown: numbered citations, a sources list, and the coverage it reached. Every text is escaped. */
+/** The report as Markdown: numbered citations, a sources list, and the coverage it reached. Every text is escaped; quoted code is fenced. */
 export function reportToMarkdown(report: Report): string {
   const number = new Map(report.sources.map((s, i) => [s.id, i + 1]));
   const refs = (citations: readonly { sourceId: string }[]): string => {
     const ns = [...new Set(citations.map((c) => number.get(c.sourceId)))].map((n) => `[${n}]`).join('');
     return ns ? ` ${ns}` : '';
   };
-  const out: string[] = [`# ${mdText(report.title)}`, '', `${mdText(report.summary)}${refs(report.summaryCitations ?? [])}`, ''];
+  // After a closing code fence the references start a line of their own: on the fence's line they would reopen it.
+  const cited = (body: string, citations: readonly { sourceId: string }[]): string => {
+    const r = refs(citations);
+    return /`{3,}$/.test(body) && r ? `${body}\n\n${r.trim()}` : `${body}${r}`;
+  };
+  const out: string[] = [`# ${mdText(report.title)}`, '', cited(mdParagraph(report.summary), report.summaryCitations ?? []), ''];
   for (const section of report.sections) {
     out.push(`## ${mdText(section.title)}`, '');
-    for (const p of section.paragraphs) out.push(`${mdText(p.text)}${refs(p.citations)}`, '');
+    for (const p of section.paragraphs) out.push(cited(mdParagraph(p.text), p.citations), '');
   }
   out.push('## Coverage', '', '| subtopic | evidence | status |', '| --- | --- | --- |');
   for (const s of report.coverage.subtopics) out.push(`| ${mdText(s.title)} | ${s.evidenceCount} | ${s.status} |`);

@@ -92,7 +92,7 @@ export class CorpusRegistry {
     return new CorpusRegistry({ corpora: env.CORPORA });
   }
 
-  /** Register a JSONL file or a folder of `.md`/`.txt` files under a name (the path's type decides). */
+  /** Register a JSONL file or a folder of `.md`/`.txt`/`.html` files under a name (the path's type decides). */
   register(name: string, path: string): void {
     const full = resolve(path);
     let isDir: boolean;

@@ -31,6 +31,16 @@ describe('documentStructure', () => {
     expect(s.boilerplate.has(analyzeTerms('tariff')[0]!)).toBe(false);
   });
 
+  it('counts the sections of one file ("a.md > Install", "a.md > Usage") as one document', () => {
+    const passages = Array.from({ length: 6 }, (_, d) =>
+      ['Install', 'Usage', 'API'].map((h, k) => ({ id: `f${d}.md#${k + 1}`, title: `f${d}.md > ${h}`, text: `Section ${h} of file ${d}.` })),
+    ).flat();
+    const s = documentStructure(new CorpusIndex(passages));
+    expect(s.structured).toBe(true);
+    expect(s.documentKeys()).toEqual(['f0.md', 'f1.md', 'f2.md', 'f3.md', 'f4.md', 'f5.md']);
+    expect(s.docOf('f2.md#3')).toBe('f2.md');
+  });
+
   it('finds no structure when every passage is its own document', () => {
     const index = new CorpusIndex(Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, title: `p${i}`, text: `Passage ${i} about storms.` })));
     expect(documentStructure(index).structured).toBe(false);

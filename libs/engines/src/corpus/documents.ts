@@ -1,11 +1,13 @@
+import { documentOfTitle } from '../markup/section-title';
 import type { CorpusIndex } from './corpus-index';
 
 /**
  * The document structure of a corpus, when it has one: passages that share a title are one source
- * document (the paragraphs of one speech, one article). Untitled passages, or passages each titled on
+ * document (the paragraphs of one speech, one article); so are the sections of one file, titled
+ * "README.md > Installation", "README.md > Usage". Untitled passages, or passages each titled on
  * their own, have no structure, and every mechanism built on it is then a no-op.
  *
- * - `docOf`: the document key of a passage (its title), or null without structure.
+ * - `docOf`: the document key of a passage (its title, less any section heading), or null without structure.
  * - `yearOf`: the year a document's title carries ("1946, Harry S. Truman"), when most titles carry one.
  * - `authorOf`: what a dated title names besides its year ("Harry S. Truman"), when those names recur
  *   across documents (an author of several), so a question can be asked of one author's documents.
@@ -68,8 +70,9 @@ function buildStructure(index: CorpusIndex): DocumentStructure {
   for (const p of index.passages) {
     const title = p.title?.trim();
     if (!title || title === p.id) continue;
-    let list = byDoc.get(title);
-    if (!list) byDoc.set(title, (list = []));
+    const doc = documentOfTitle(title);
+    let list = byDoc.get(doc);
+    if (!list) byDoc.set(doc, (list = []));
     list.push(p.id);
   }
   const titled = [...byDoc.values()].reduce((s, l) => s + l.length, 0);

@@ -1,10 +1,10 @@
 import { join, relative, sep } from 'node:path';
+import { documentPassages } from '../markup/document-passages';
 import type { Passage } from './passage';
 import { OPERATOR_SCOPE, type ReadScope, SourceFiles } from './source-files';
-import { splitIntoPassages } from './split-passages';
 import { safeId } from './stable-id';
 
-const TEXT_FILE = /\.(md|markdown|txt)$/i;
+const TEXT_FILE = /\.(md|markdown|txt|html?|xhtml)$/i;
 
 /** Symlinks are not followed (a Dirent of one is neither file nor folder), nor are devices, FIFOs or sockets read. */
 function listTextFiles(files: SourceFiles, root: string): string[] {
@@ -21,16 +21,9 @@ function listTextFiles(files: SourceFiles, root: string): string[] {
   return out;
 }
 
-/** A document's title: its first Markdown heading, else the file name without extension. */
-function titleOf(text: string, relPath: string): string {
-  const heading = /^#{1,6}\s+(.+)$/m.exec(text);
-  if (heading) return heading[1]!.trim();
-  return relPath.replace(/\.[^.]+$/, '').split('/').pop()!;
-}
-
 /**
- * Ingest a folder of `.md`/`.txt` files (recursively, in sorted order) into passages with ids
- * `<relative-path>#<n>` (1-based, made safe), titled after the document.
+ * Ingest a folder of `.md`/`.txt`/`.html` files (recursively, in sorted order) into passages with ids
+ * `<relative-path>#<n>` (1-based, made safe), titled by file and section (`documentPassages`).
  */
 export function readFolderPassages(root: string, scope: ReadScope = OPERATOR_SCOPE): Passage[] {
   return [...folderPassages(root, scope)].map((f) => f.passage);
@@ -44,8 +37,7 @@ export function* folderPassages(path: string, scope: ReadScope = OPERATOR_SCOPE)
   for (const [k, file] of listTextFiles(files, root).entries()) {
     const rel = relative(root, file).split(sep).join('/');
     const text = files.readText(file, `file ${k + 1} of the folder`);
-    const title = titleOf(text, rel);
-    const chunks = splitIntoPassages(text);
-    for (let i = 0; i < chunks.length; i++) yield { file: rel, passage: { id: `${safeId(rel)}#${i + 1}`, title, text: chunks[i]! } };
+    const chunks = documentPassages(rel, text);
+    for (let i = 0; i < chunks.length; i++) yield { file: rel, passage: { id: `${safeId(rel)}#${i + 1}`, ...chunks[i]! } };
   }
 }

@@ -4,7 +4,7 @@ import { splitIntoPassages } from './split-passages';
 import { slugify } from './stable-id';
 
 /** Bump when the split or id scheme changes (it keys the on-disk passage cache). */
-export const SOTU_SPLIT_VERSION = 'v1-0.2.3';
+export const SOTU_SPLIT_VERSION = 'v2-0.2.3';
 
 /** How questions and reports name the speeches and their speakers. */
 export const SOTU_VOCABULARY: CorpusVocabulary = {

@@ -33,7 +33,7 @@ describe('folder ingest', () => {
     writeFileSync(join(root, 'ignored.json'), '{}');
     const ps = readFolderPassages(root);
     expect(ps.map((p) => p.id)).toEqual(['a.md#1', 'a.md#2', 'sub_dir/b_c.txt#1']);
-    expect(ps[0]!.title).toBe('Alpha notes');
+    expect(ps[0]!.title).toBe('a.md > Alpha notes');
     expect(ps[2]!.title).toBe('b c');
     expect(ps[2]!.text).toBe('Just one short text.');
   });

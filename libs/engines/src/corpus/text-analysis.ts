@@ -65,11 +65,81 @@ export interface TextSpan {
   end: number;
 }
 
+/** A Markdown code fence: an opening line of 3+ backticks or tildes, up to a closing line of the same run (or the end). */
+const FENCE = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n\1[ \t]*(?=\n|$)|$(?![\s\S]))/gm;
+
+/** Where a text holds fenced code blocks, in order: what lies inside is code, never cut or read as sentences. */
+export function fencedRegions(text: string): { start: number; end: number }[] {
+  if (!text.includes('```') && !text.includes('~~~')) return [];
+  const out: { start: number; end: number }[] = [];
+  FENCE.lastIndex = 0;
+  for (let m = FENCE.exec(text); m; m = FENCE.exec(text)) {
+    out.push({ start: m.index, end: m.index + m[0].length });
+    if (m[0].length === 0) FENCE.lastIndex++;
+  }
+  return out;
+}
+
+/** Abbreviations no sentence ends with. */
+const NEVER_FINAL = /(?:^|[\s(])(?:e\.g|i\.e|cf|vs|approx)\.$/i;
+
 /**
  * Sentences of a text as verbatim spans (offsets into `text`), so a sentence can be quoted exactly.
- * wink-nlp finds the boundaries; each sentence is then located in the original string.
+ * wink-nlp finds the boundaries; each sentence is then located in the original string. A fenced code block is
+ * one span, whole. A boundary with no space after it is inside a word ("Node.js", "README.md", "v1.2"), and one
+ * after "e.g." is not a boundary: those sentences are joined again.
  */
 export function sentenceSpans(text: string): TextSpan[] {
+  const spans: TextSpan[] = [];
+  let from = 0;
+  for (const f of fencedRegions(text)) {
+    spans.push(...proseSpans(text, from, f.start));
+    spans.push({ text: text.slice(f.start, f.end), start: f.start, end: f.end });
+    from = f.end;
+  }
+  spans.push(...proseSpans(text, from, text.length));
+  if (spans.length === 0 && text.trim()) {
+    const t = text.trim();
+    const at = text.indexOf(t);
+    spans.push({ text: t, start: at, end: at + t.length });
+  }
+  return spans;
+}
+
+/** Where prose breaks whatever the sentence: a blank line, a line that starts a list item, a table row's ends. */
+const BREAK = /\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])|\n(?=[^\n]* \| )|\n(?<= \| [^\n]*\n)/g;
+
+/** The sentences of `whole` between `from` and `to`, as spans of the whole text; paragraphs, list items and table rows are read apart. */
+function proseSpans(whole: string, from: number, to: number): TextSpan[] {
+  const out: TextSpan[] = [];
+  const part = whole.slice(from, to);
+  BREAK.lastIndex = 0;
+  let at = 0;
+  for (let m = BREAK.exec(part); ; m = BREAK.exec(part)) {
+    const end = m ? m.index : part.length;
+    out.push(...lineSpans(part.slice(at, end), from + at));
+    if (!m) break;
+    at = m.index + m[0].length;
+  }
+  return out;
+}
+
+/** wink-nlp's sentences of one run of prose (at `offset` in the whole text), joined again where wink cut inside a word or after "e.g.". */
+function lineSpans(text: string, offset: number): TextSpan[] {
+  if (!text.trim()) return [];
+  const joined: TextSpan[] = [];
+  for (const s of winkSpans(text)) {
+    const prev = joined[joined.length - 1];
+    const inWord = prev !== undefined && s.start === prev.end && prev.text.endsWith('.') && /[\p{L}\p{N}]/u.test(text[s.start] ?? '');
+    if (prev && (inWord || NEVER_FINAL.test(prev.text))) {
+      prev.end = s.end;
+      prev.text = text.slice(prev.start, s.end);
+    } else joined.push({ ...s });
+  }
+  return joined.map((s) => ({ text: s.text, start: s.start + offset, end: s.end + offset }));
+}
+
+function winkSpans(text: string): TextSpan[] {
   const found = sentencer.readDoc(text).sentences().out() as string[];
   const spans: TextSpan[] = [];
   let cursor = 0;

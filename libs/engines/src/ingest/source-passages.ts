@@ -21,7 +21,7 @@ export function toStoredPassage(p: Passage, document: string): StoredPassage {
 }
 
 /**
- * A path's source kind (a folder of .md/.txt files, else a JSONL file) and the folders its reads must stay within
+ * A path's source kind (a folder of .md/.txt/.html files, else a JSONL file) and the folders its reads must stay within
  * (the worker checks them as it reads: `within`).
  */
 export function sourceOf(path: string, within: readonly string[]): IngestSource {

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+/** How long the CLI's own runs stay in Redis once they end: long enough to `npm run replay` one, not for days. */
+export const CLI_RUN_RETENTION_SECONDS = 600;
+
+export interface CliDeployment {
+  /** The queue prefix the in-process service uses. */
+  prefix: string;
+  /** True when the prefix is the CLI's own (no QUEUE_PREFIX given): nothing else consumes its queues. */
+  own: boolean;
+  /** Settings the in-process service starts with, on top of the environment. */
+  env: Record<string, string>;
+}
+
+/**
+ * The in-process service's place in Redis. Without QUEUE_PREFIX it takes a prefix of its own, so a server on the
+ * same Redis (`npm start`, default prefix) never takes its steps, nor it theirs; with QUEUE_PREFIX it joins that
+ * deployment. Its runs expire CLI_RUN_RETENTION_SECONDS after they end unless RUN_RETENTION_SECONDS says otherwise.
+ */
+export function cliDeployment(env: NodeJS.ProcessEnv = process.env): CliDeployment {
+  const own = !env.QUEUE_PREFIX;
+  const prefix = own ? `orrery-cli-${randomBytes(4).toString('hex')}` : env.QUEUE_PREFIX!;
+  return { prefix, own, env: { QUEUE_PREFIX: prefix, RUN_RETENTION_SECONDS: env.RUN_RETENTION_SECONDS || String(CLI_RUN_RETENTION_SECONDS) } };
+}
+
+/**
+ * Once the CLI's own service has stopped: every key under its prefix but the runs' (queues, indexes, counters) is
+ * deleted; the runs' keys carry their retention and leave on their own.
+ */
+export async function dropServiceKeys(url: string, prefix: string): Promise<number> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 3 });
+  const runs = `${prefix}:run:`;
+  let dropped = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      const doomed = keys.filter((k) => !k.startsWith(runs));
+      if (doomed.length) dropped += await redis.unlink(...doomed);
+    } while (cursor !== '0');
+    return dropped;
+  } finally {
+    redis.disconnect();
+  }
+}

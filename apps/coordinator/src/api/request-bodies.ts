@@ -1,0 +1,71 @@
+import { json, type NextFunction, type Request, type Response } from 'express';
+import { jsonDepthExceeds } from './json-depth';
+
+/** 1 MB so that an oversized topic gets zod's clear 400 rather than a bare 413. */
+const BODY_LIMIT = '1mb';
+/** Every request schema nests a few levels (MCP's JSON-RPC the most); this leaves room and stops a bracket bomb. */
+export const JSON_MAX_DEPTH = 32;
+
+/**
+ * The routes that take a JSON body, matched as Express routes them (any letter case, an optional trailing
+ * slash). Cancel takes none but tolerates `{}`, which clients send. The board's writes (admin keys only; the
+ * board refuses them to others before it reads them) parse their own bodies.
+ */
+const BODY_ROUTES: ReadonlyArray<readonly [string, RegExp]> = [
+  ['POST', /^\/v1\/research\/?$/i],
+  ['POST', /^\/v1\/research\/[^/]+\/(decision|cancel|followups)\/?$/i],
+  ['POST', /^\/v1\/corpora\/?$/i],
+  ['POST', /^\/v1\/admin\/judge\/?$/i],
+  ['POST', /^\/mcp\/?$/i],
+];
+const BOARD_WRITE = /^\/queues\/api\//i;
+
+const takesBody = (req: Request) => BODY_ROUTES.some(([method, path]) => req.method === method && path.test(req.path)) || (!['GET', 'HEAD'].includes(req.method) && BOARD_WRITE.test(req.path));
+const hasBody = (req: Request) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+
+const refuse = (res: Response, status: number, message: string) =>
+  res.status(status).json({ statusCode: status, error: status === 413 ? 'Content Too Large' : 'Bad Request', message });
+
+/**
+ * Before anything else looks at a request: a body sent to a route that takes none (an open route included) is
+ * refused from its headers, unread, and the connection closed, so that nobody makes the server read or parse
+ * what no route wants.
+ */
+export function refuseUnwantedBodies() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!hasBody(req) || takesBody(req)) return next();
+    res.set('Connection', 'close');
+    refuse(res, 413, `${req.method} ${req.path} takes no request body`);
+  };
+}
+
+class TooDeep extends Error {
+  readonly status = 400;
+  readonly type = 'entity.too.deep';
+}
+
+/**
+ * Parses JSON bodies on the routes that take one, mounted after authentication so that no body is parsed for
+ * a caller without a key. Nesting deeper than JSON_MAX_DEPTH is refused before JSON.parse sees it; every
+ * refusal is a JSON 400 or 413 with the reason.
+ */
+export function jsonBodies() {
+  const parse = json({
+    limit: BODY_LIMIT,
+    verify: (_req, _res, buf) => {
+      if (jsonDepthExceeds(buf, JSON_MAX_DEPTH)) throw new TooDeep(`the body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels`);
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!takesBody(req)) return next();
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
+      if (e.type === 'entity.too.large') return void refuse(res, 413, `the body is larger than ${BODY_LIMIT}`);
+      if (e.type === 'entity.parse.failed') return void refuse(res, 400, 'the body is not valid JSON');
+      if (e instanceof TooDeep) return void refuse(res, 400, e.message);
+      const status = e.status && e.status >= 400 && e.status < 500 ? e.status : 400;
+      refuse(res, status, e.expose && e.message ? e.message : 'the body could not be read');
+    });
+  };
+}

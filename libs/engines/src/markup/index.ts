@@ -1,0 +1,2 @@
+export * from './document-passages';
+export * from './section-title';
