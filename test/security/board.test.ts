@@ -68,7 +68,7 @@ describe('Bull Board access', () => {
   it('still lets a non-admin key look, read-only', async () => {
     expect((await call(KEY, 'GET', '/')).status).toBe(200);
     const queues = (await (await call(KEY, 'GET', '/api/queues')).json()) as { queues: Array<{ name: string; readOnlyMode: boolean }> };
-    expect(queues.queues.map((q) => q.name).sort()).toEqual(['coordinator', 'ingest', 'subagents']);
+    expect(queues.queues.map((q) => q.name).sort()).toEqual(['coordinator', 'ingest', 'subagents', 'webhooks']);
     expect(queues.queues.every((q) => q.readOnlyMode)).toBe(true);
   });
 

@@ -235,11 +235,11 @@ describe('the web page', () => {
     expect(unlabelled).toEqual([]);
     const focusOrder: string[] = [];
     await page.locator('#topic').focus();
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 11; i++) {
       focusOrder.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || ''));
       await page.keyboard.press('Tab');
     }
-    expect(focusOrder).toEqual(['topic', 'engine', 'corpus', 'budget-maxTasks', 'budget-maxRounds', 'budget-maxTokens', 'budget-maxWallSeconds', 'budget-maxCostUsd', 'Start research']);
+    expect(focusOrder).toEqual(['topic', 'engine', 'corpus', 'budget-maxTasks', 'budget-maxRounds', 'budget-maxTokens', 'budget-maxWallSeconds', 'budget-maxCostUsd', 'webhook-url', 'review-plan', 'Start research']);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('status-filter');
 
     // The report by keyboard: Tab to a citation, Enter opens it, Escape closes it.

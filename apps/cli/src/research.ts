@@ -13,7 +13,7 @@ import { interruption } from './terminal/interruption';
 import { reportForStdout } from './terminal/report-output';
 import { forTerminal, jsonForTerminal } from './terminal/terminal-text';
 
-const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--corpus PATH] [--engine ${EngineNameSchema.options.join('|')}]
+const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--corpus PATH] [--engine ${EngineNameSchema.options.join('|')}] [--follow RUN_ID]
 
 Runs one research job and prints its cited report: laid out for the terminal when stdout is one, else as Markdown
 (or JSON with --json). npm's -s keeps its own banner off stdout, so "npm run -s research -- ... --json | jq" works.
@@ -21,7 +21,9 @@ Uses the Orrery server at ORRERY_URL if one answers; otherwise starts the coordi
 queue prefix of their own (QUEUE_PREFIX joins a deployment's queues instead); those runs expire 10 minutes after
 they end. Ctrl-C cancels the run.
 --corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt/.html files to research instead of the bundled speeches.
-               It is ingested into the passage store first; asked again, an unchanged file is not read again.`;
+               It is ingested into the passage store first; asked again, an unchanged file is not read again.
+
+--follow ID    ask the question as a follow-up on a finished run: it starts from that run's sources and findings (same engine and corpus).`;
 
 /** The stored corpus a local path is ingested as: one per path, so two folders never replace each other's passages. */
 function localCorpusName(path: string): string {
@@ -33,12 +35,16 @@ const INTERRUPTED = 130;
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, corpus: { type: 'string' }, engine: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'boolean' }, corpus: { type: 'string' }, engine: { type: 'string' }, follow: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const topic = positionals.join(' ').trim();
   if (values.help || !topic) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
+  }
+  if (values.follow && (values.corpus || values.engine)) {
+    process.stderr.write('--follow: a follow-up uses its parent run\'s engine and corpus; drop --corpus and --engine\n');
+    return 2;
   }
   const corpusPath = values.corpus ? resolve(values.corpus) : undefined;
   if (corpusPath && !existsSync(corpusPath)) {
@@ -80,7 +86,9 @@ async function main(): Promise<number> {
 
     const engine = values.engine === undefined ? undefined : EngineNameSchema.parse(values.engine);
     const started = Date.now();
-    const { id } = await interrupted.race(client.submit({ topic, ...(engine ? { engine } : {}), ...(corpus ? { corpus } : {}) }));
+    const { id } = await interrupted.race(
+      values.follow ? client.followUp(values.follow, { question: topic }) : client.submit({ topic, ...(engine ? { engine } : {}), ...(corpus ? { corpus } : {}) }),
+    );
     const progress = new ProgressRenderer();
     let status: string;
     try {

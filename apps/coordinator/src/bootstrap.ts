@@ -3,7 +3,7 @@ import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { COORDINATOR_QUEUE, INGEST_QUEUE, ReportSchema, ResearchRequestSchema, RunEventSchema, RunSchema, SUBAGENT_QUEUE } from '@orrery/protocol';
+import { COORDINATOR_QUEUE, INGEST_QUEUE, ReportSchema, ResearchRequestSchema, RunEventSchema, RunSchema, SUBAGENT_QUEUE, WEBHOOK_QUEUE } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Server } from 'node:http';
@@ -58,7 +58,7 @@ export async function startCoordinator(
   // Without API keys the service is open, so it listens on loopback only.
   const host = config.HOST ?? (keyless ? '127.0.0.1' : '0.0.0.0');
 
-  const queues = [COORDINATOR_QUEUE, SUBAGENT_QUEUE, INGEST_QUEUE].map((name) => app.get<Queue>(getQueueToken(name)));
+  const queues = [COORDINATOR_QUEUE, SUBAGENT_QUEUE, INGEST_QUEUE, WEBHOOK_QUEUE].map((name) => app.get<Queue>(getQueueToken(name)));
   app.use(BOARD_PATH, bullBoardRouter(queues));
   mountWebPage(app);
   mountMcp(app, { boundHost: host, allowedHosts: config.ALLOWED_HOSTS });

@@ -1,4 +1,4 @@
-import type { CorpusList, HumanDecision, Report, ResearchRequest, Run, RunCoverage, RunStatus, RunSummary, Source } from '@orrery/protocol';
+import type { CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, Run, RunCoverage, RunStatus, RunSummary, Source } from '@orrery/protocol';
 import { sessionKey } from './session-key.js';
 
 /** An API answer other than 2xx, with the server's own message (a 400 names the problem). */
@@ -69,6 +69,7 @@ export const api = {
   source: (id: string, sourceId: string) => json<Source>(`${run(id)}/sources/${encodeURIComponent(sourceId)}`),
   submit: (body: ResearchRequest) => json<{ id: string; status: RunStatus }>('/v1/research', post(body)),
   cancel: (id: string) => json<{ id: string; status: RunStatus }>(`${run(id)}/cancel`, post()),
+  followUp: (id: string, body: FollowupRequest) => json<{ id: string; parentId: string; status: RunStatus }>(`${run(id)}/followups`, post(body)),
   decide: (id: string, body: HumanDecision) => json<{ id: string; status: RunStatus }>(`${run(id)}/decision`, post(body)),
   /** The run's event stream, from after `lastEventId` when given. */
   events: (id: string, lastEventId: string | undefined, signal: AbortSignal) =>

@@ -19,3 +19,4 @@ export * from './ingest';
 export * from './quote';
 export * from './clip-text';
 export * from './validation';
+export * from './webhook';

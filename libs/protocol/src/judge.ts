@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlanSchema } from './plan';
 import { BudgetRequestSchema, BudgetSchema } from './budget';
 
 /** The judge's compact memory: the last non-continue signal and pivots, by absolute round number. */
@@ -52,6 +53,8 @@ export type ReviewSummaryRecord = z.infer<typeof ReviewSummarySchema>;
 export const HumanDecisionSchema = z.strictObject({
   action: z.enum(['continue', 'stop']),
   extraBudget: BudgetRequestSchema.optional(),
+  /** For a run paused for plan review: the plan to dispatch instead of the proposed one (checked: scopes apart, within budget). */
+  plan: PlanSchema.optional(),
 });
 export type HumanDecision = z.infer<typeof HumanDecisionSchema>;
 

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ResearchRequestSchema } from './research-request';
 import { CorpusNameSchema } from './names';
 import { RunStatusSchema } from './run';
+import { BudgetRequestSchema } from './budget';
+import { PlanSchema } from './plan';
 
 const runId = z.uuid({ version: 'v4', message: 'id must be a run id (a UUID) that research returned' });
 const text = (what: string, max: number) => z.string({ message: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(max, `${what} must have at most ${max} characters`);
@@ -9,6 +11,8 @@ const signal = z.enum(['continue', 'stop', 'pivot']);
 
 /** The MCP tools' arguments (agents call them over stdio or /mcp). Field names follow the MCP convention: snake_case. */
 export const ResearchToolInputSchema = ResearchRequestSchema.omit({ coverageCheck: true }).extend({
+  /** A follow-up on this finished run of yours: the topic is the question, researched on top of its sources and findings. */
+  parent: runId.optional(),
   /** Block until the run ends (or `timeout_seconds`), sending progress notifications, and return the report. */
   wait: z.boolean().default(false),
   timeout_seconds: z.number().int().min(1).max(3600).default(600),
@@ -18,6 +22,13 @@ export const ResearchToolInputSchema = ResearchRequestSchema.omit({ coverageChec
 export type ResearchToolInput = z.infer<typeof ResearchToolInputSchema>;
 
 export const RunIdToolInputSchema = z.strictObject({ id: runId });
+/** The answer to a run in needs_review (POST …/decision): for a plan review, `plan` dispatches an edited plan. */
+export const AnswerReviewToolInputSchema = z.strictObject({
+  id: runId,
+  action: z.enum(['continue', 'stop']),
+  plan: PlanSchema.optional(),
+  extra_budget: BudgetRequestSchema.optional(),
+});
 export const GetReportToolInputSchema = z.strictObject({ id: runId, format: z.enum(['markdown', 'json']).default('markdown') });
 export const ListRunsToolInputSchema = z.strictObject({ limit: z.number().int().min(1).max(200).default(20), status: RunStatusSchema.optional() });
 

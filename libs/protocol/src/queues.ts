@@ -1,14 +1,17 @@
 import { z } from 'zod';
 
 /**
- * The queues: the hub's own steps, the spokes' tasks, and the jobs that index corpora into the passage store. None is
+ * The queues: the hub's own steps, the spokes' tasks, the jobs that index corpora into the passage store, and
+ * webhook deliveries. None is
  * named `corpus`: that key space holds the corpora's ingest state (IngestState).
  */
-export const QueueNameSchema = z.enum(['coordinator', 'subagents', 'ingest']);
+export const QueueNameSchema = z.enum(['coordinator', 'subagents', 'ingest', 'webhooks']);
 export type QueueName = z.infer<typeof QueueNameSchema>;
 export const COORDINATOR_QUEUE: QueueName = 'coordinator';
 export const SUBAGENT_QUEUE: QueueName = 'subagents';
 export const INGEST_QUEUE: QueueName = 'ingest';
+/** Completion webhooks: one job per event, retried with backoff. */
+export const WEBHOOK_QUEUE: QueueName = 'webhooks';
 
 /** A coordinator step job's payload. */
 export const CoordinatorStepSchema = z.discriminatedUnion('step', [
@@ -17,7 +20,8 @@ export const CoordinatorStepSchema = z.discriminatedUnion('step', [
   z.strictObject({
     step: z.literal('resume'),
     runId: z.string(),
-    round: z.number().int().positive(),
+    /** 0: the answer to a plan review, before round 1. */
+    round: z.number().int().nonnegative(),
     action: z.enum(['continue', 'stop']),
   }),
   /** `attempt` N waits on the writer's N-th corrected draft (absent: the first draft). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BudgetRequestSchema } from './budget';
 import { CorpusNameSchema, EngineNameSchema } from './names';
+import { WebhookRequestSchema } from './webhook';
 
 export const TOPIC_MAX_CHARS = 2000;
 
@@ -30,5 +31,18 @@ export const ResearchRequestSchema = z.strictObject({
   budget: BudgetRequestSchema.optional(),
   /** Ablation switch used by the coverage benchmark; on by default. */
   coverageCheck: z.boolean().optional(),
+  /** POSTed, signed, when the run is done, failed or waits for review. */
+  webhook: WebhookRequestSchema.optional(),
+  /** `plan`: pause in needs_review with the plan before any task is dispatched; POST …/decision approves or edits it. */
+  review: z.enum(['plan'], { message: 'review must be "plan"' }).optional(),
 });
 export type ResearchRequest = z.infer<typeof ResearchRequestSchema>;
+
+/** `POST /v1/research/:id/followups`: a question on a finished run, researched on top of its ledger. */
+export const FollowupRequestSchema = z.strictObject({
+  question: TopicSchema,
+  budget: BudgetRequestSchema.optional(),
+  webhook: WebhookRequestSchema.optional(),
+  review: z.enum(['plan'], { message: 'review must be "plan"' }).optional(),
+});
+export type FollowupRequest = z.infer<typeof FollowupRequestSchema>;

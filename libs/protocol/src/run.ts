@@ -4,6 +4,7 @@ import { BudgetLedgerStateSchema, ReviewSummarySchema, SignalHistorySchema } fro
 import { CorpusNameSchema, ResolvedEngineSchema } from './names';
 import { PlanSchema } from './plan';
 import { TokenUsageSchema } from './usage';
+import { WebhookRequestSchema } from './webhook';
 
 export const RunStatusSchema = z.enum(['queued', 'planning', 'researching', 'synthesizing', 'needs_review', 'done', 'failed', 'cancelled']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
@@ -74,6 +75,16 @@ export const RunSchema = z.strictObject({
   review: ReviewSummarySchema.optional(),
   /** The person's answer to the review, taken once: a second answer to the same review is refused. */
   reviewAnswer: z.strictObject({ action: z.enum(['continue', 'stop']), at: z.iso.datetime() }).optional(),
+  /** Where the run's end (and each pause for review) is POSTed. */
+  webhook: WebhookRequestSchema.optional(),
+  /** `plan`: the run waits for a person to approve (or edit) its plan before dispatching. */
+  reviewMode: z.enum(['plan']).optional(),
+  /** The plan waiting for approval while the run is in needs_review for plan review; dispatched as approved or edited. */
+  proposedPlan: PlanSchema.optional(),
+  /** A follow-up: the run whose ledger (sources and findings) it started from. */
+  parentId: z.string().optional(),
+  /** The follow-ups asked on this run, oldest first. */
+  followups: z.array(z.string()).optional(),
 });
 export type Run = z.infer<typeof RunSchema>;
 

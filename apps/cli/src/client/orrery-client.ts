@@ -1,4 +1,4 @@
-import { type Report, ReportSchema, type ResearchRequest, type Run, RunSchema, type StoredRunEvent } from '@orrery/protocol';
+import { type FollowupRequest, type Report, ReportSchema, type ResearchRequest, type Run, RunSchema, type StoredRunEvent } from '@orrery/protocol';
 
 export class OrreryHttpError extends Error {
   constructor(
@@ -46,6 +46,11 @@ export class OrreryClient {
 
   submit(request: ResearchRequest): Promise<{ id: string; status: string; links: Record<string, string> }> {
     return this.json('/v1/research', { method: 'POST', body: JSON.stringify(request) });
+  }
+
+  /** A follow-up question on a finished run: a new run that starts from its ledger. */
+  followUp(parentId: string, request: FollowupRequest): Promise<{ id: string; parentId: string; status: string; links: Record<string, string> }> {
+    return this.json(`/v1/research/${encodeURIComponent(parentId)}/followups`, { method: 'POST', body: JSON.stringify(request) });
   }
 
   async run(id: string): Promise<Run> {

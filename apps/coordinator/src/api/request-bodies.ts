@@ -13,7 +13,7 @@ export const JSON_MAX_DEPTH = 32;
  */
 const BODY_ROUTES: ReadonlyArray<readonly [string, RegExp]> = [
   ['POST', /^\/v1\/research\/?$/i],
-  ['POST', /^\/v1\/research\/[^/]+\/(decision|cancel)\/?$/i],
+  ['POST', /^\/v1\/research\/[^/]+\/(decision|cancel|followups)\/?$/i],
   ['POST', /^\/v1\/corpora\/?$/i],
   ['POST', /^\/v1\/admin\/judge\/?$/i],
   ['POST', /^\/mcp\/?$/i],

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Logger, NotFoundException, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, RunStatusSchema, type StoredRunEvent } from '@orrery/protocol';
+import { type FollowupRequest, FollowupRequestSchema, type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, RunStatusSchema, type StoredRunEvent } from '@orrery/protocol';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
@@ -34,6 +34,16 @@ export class ResearchController {
     const run = await this.runs.create(caller, body);
     const self = `/v1/research/${run.id}`;
     return { id: run.id, status: run.status, links: { self, report: `${self}/report`, events: `${self}/events`, cancel: `${self}/cancel` } };
+  }
+
+  @Post(':id/followups')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Ask a follow-up question on a finished run you own: a new run that starts from its sources and findings (parentId links back)' })
+  @ApiBody({ schema: z.toJSONSchema(FollowupRequestSchema, { io: 'input' }) as object })
+  async followUp(@Caller() caller: Principal, @Param('id', uuid) id: string, @Body(new ZodValidationPipe(FollowupRequestSchema)) body: FollowupRequest) {
+    const run = await this.runs.followUp(caller, id, body);
+    const self = `/v1/research/${run.id}`;
+    return { id: run.id, parentId: id, status: run.status, links: { self, report: `${self}/report`, events: `${self}/events`, parent: `/v1/research/${id}` } };
   }
 
   @Get()
@@ -77,6 +87,12 @@ export class ResearchController {
   @ApiOperation({ summary: 'Every decision the run took, in order' })
   listDecisions(@Caller() caller: Principal, @Param('id', uuid) id: string) {
     return this.runs.decisions(caller, id);
+  }
+
+  @Get(':id/webhooks')
+  @ApiOperation({ summary: 'The run’s webhook URL and its delivery log: every attempt, its HTTP status or error, and whether it is retried' })
+  webhooks(@Caller() caller: Principal, @Param('id', uuid) id: string) {
+    return this.runs.webhooks(caller, id);
   }
 
   @Post(':id/decision')

@@ -24,6 +24,11 @@ const folders = list.superRefine((all, ctx) => {
   for (const f of all) if (!isAbsolute(f)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(f)} is not an absolute path` });
 }).transform((all) => all.map((f) => resolve(f)));
 
+/** `host:port` entries (IPv6 in brackets), lower-cased: the webhook targets an operator lets through. */
+const hostPorts = list.superRefine((all, ctx) => {
+  for (const h of all) if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(h)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(h)} is not host:port` });
+}).transform((all) => all.map((h) => h.toLowerCase()));
+
 /** Every setting of the coordinator, read from the environment and validated once at startup. */
 export const CoordinatorConfigSchema = z.object({
   ...redisLocationFields,
@@ -95,6 +100,14 @@ export const CoordinatorConfigSchema = z.object({
   SHUTDOWN_GRACE_MS: envInt(10_000, 0),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */
   STRICT_REDIS: z.enum(['0', '1']).default('0'),
+  /** Webhook targets that may be loopback, private or plain http (`host:port,...`); every other one must be public https. */
+  WEBHOOK_ALLOWED_HOSTS: hostPorts,
+  /** The deployment secret each key's webhook secret is derived from; unset: one is made once and kept in Redis. */
+  WEBHOOK_SECRET: z.string().min(32, 'WEBHOOK_SECRET needs at least 32 characters (openssl rand -hex 32)').optional(),
+  /** Attempts per webhook event, the first retry's delay (exponential after), and how long one POST may take. */
+  WEBHOOK_ATTEMPTS: envInt(8, 1),
+  WEBHOOK_BACKOFF_MS: envInt(2000, 0),
+  WEBHOOK_TIMEOUT_MS: envInt(10_000, 100),
   /** Time a client has to send its request's headers, and the whole request; then 408 and the socket closes. */
   HTTP_HEADERS_TIMEOUT_MS: envInt(10_000, 100),
   HTTP_REQUEST_TIMEOUT_MS: envInt(30_000, 100),

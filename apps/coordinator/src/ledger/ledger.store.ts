@@ -125,6 +125,31 @@ export class LedgerStore {
     return (await this.redis.hkeys(this.keys.sources(runId))).sort();
   }
 
+  /**
+   * Copies one run's ledger into another's (a follow-up starts from its parent's evidence). Read from the one,
+   * then written to the other in one pipeline: each run's keys share a hash slot, the two runs' need not.
+   */
+  async copy(fromRunId: string, toRunId: string): Promise<{ sources: number; findings: number }> {
+    const k = this.keys;
+    const [sources, findings, subtopics, evidence] = await Promise.all([
+      this.redis.hgetall(k.sources(fromRunId)),
+      this.redis.hgetall(k.findings(fromRunId)),
+      this.redis.hgetall(k.findingSubtopics(fromRunId)),
+      this.redis.smembers(k.findingEvidence(fromRunId)),
+    ]);
+    const ttl = this.config.UNFINISHED_RUN_TTL_SECONDS;
+    const p = this.redis.pipeline();
+    const hash = (key: string, values: Record<string, string>) => {
+      if (Object.keys(values).length) p.hset(key, values).expire(key, ttl);
+    };
+    hash(k.sources(toRunId), sources);
+    hash(k.findings(toRunId), findings);
+    hash(k.findingSubtopics(toRunId), subtopics);
+    if (evidence.length) p.sadd(k.findingEvidence(toRunId), ...evidence).expire(k.findingEvidence(toRunId), ttl);
+    await p.exec();
+    return { sources: Object.keys(sources).length, findings: Object.keys(findings).length };
+  }
+
   async counts(runId: string): Promise<{ sources: number; findings: number }> {
     const [sources, findings] = await Promise.all([this.redis.hlen(this.keys.sources(runId)), this.redis.hlen(this.keys.findings(runId))]);
     return { sources, findings };

@@ -1,5 +1,6 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { GetReportToolInputSchema, ListRunsToolInputSchema, ResearchToolInputSchema, type ResearchToolInput, RunIdToolInputSchema } from '@orrery/protocol';
+import { AnswerReviewToolInputSchema, GetReportToolInputSchema, ListRunsToolInputSchema, ResearchToolInputSchema, type ResearchToolInput, RunIdToolInputSchema } from '@orrery/protocol';
+import type { Run } from '@orrery/protocol';
 import type { Principal } from '../auth/principal';
 import type { RunStream, RunStreamsService } from '../events/run-streams.service';
 import { QuotaExceededError } from '../quotas/quota-exceeded.error';
@@ -22,14 +23,19 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
     'research',
     {
       description:
-        'Start a research run on a topic (corpus engine over a named corpus, or Claude). Returns the run id at once; with wait: true, blocks until the run ends (or timeout_seconds), sends progress notifications (plan, tasks done, rounds, coverage) and returns the cited Markdown report. A client that disconnects does not cancel the run unless cancel_on_disconnect is true. With wait, a key that already follows as many event streams as it may is refused before any run starts.',
+        'Start a research run on a topic (corpus engine over a named corpus, or Claude). Returns the run id at once; with wait: true, blocks until the run ends (or timeout_seconds), sends progress notifications (plan, tasks done, rounds, coverage) and returns the cited Markdown report. With review: "plan", the run stops before dispatching and (with wait) returns its proposed plan: approve or edit it with answer_review. A run that pauses for review returns what it waits on. A client that disconnects does not cancel the run unless cancel_on_disconnect is true. With wait, a key that already follows as many event streams as it may is refused before any run starts.',
       inputSchema: ResearchToolInputSchema,
       annotations: { openWorldHint: true },
     },
     async (args, ctx) => {
-      const { wait, timeout_seconds, cancel_on_disconnect, ...request } = args;
+      const { wait, timeout_seconds, cancel_on_disconnect, parent, ...request } = args;
+      const start = () => {
+        if (!parent) return runs.create(principal, request);
+        const { topic, engine: _engine, corpus: _corpus, ...rest } = request;
+        return runs.followUp(principal, parent, { question: topic, ...rest });
+      };
       if (!wait) {
-        const run = await runs.create(principal, request);
+        const run = await start();
         return jsonResult({ id: run.id, status: run.status, report: `orrery://runs/${run.id}/report` });
       }
       // The stream's place before the run: past the key's stream cap the call fails having started nothing, so an
@@ -39,7 +45,7 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
       });
       let id: string;
       try {
-        id = (await runs.create(principal, request)).id;
+        id = (await start()).id;
       } catch (err) {
         place.release();
         throw err;
@@ -64,9 +70,24 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
         coverage: last?.coverage ?? null,
         counters: run.counters,
         errors: run.errors.map((e) => e.message),
+        ...reviewOf(run),
         createdAt: run.createdAt,
         ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
       });
+    },
+  );
+
+  server.registerTool(
+    'answer_review',
+    {
+      description:
+        'Answer a run in needs_review. After a plan review (research with review: "plan"), continue dispatches the proposed plan, or the edited `plan` you pass (checked: scopes must not overlap, round 1 must fit the budget; a refusal says why and changes nothing); stop cancels it. After a judge review, continue (optionally with extra_budget) or stop and report.',
+      inputSchema: AnswerReviewToolInputSchema,
+      annotations: { destructiveHint: false, idempotentHint: false },
+    },
+    async ({ id, action, plan, extra_budget }) => {
+      const run = await runs.decide(principal, id, { action, ...(plan ? { plan } : {}), ...(extra_budget ? { extraBudget: extra_budget } : {}) });
+      return jsonResult({ id: run.id, status: run.status });
     },
   );
 
@@ -96,6 +117,12 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
   );
 }
 
+/** What a run in needs_review waits on: the plan to approve, or the judge's review summary. */
+function reviewOf(run: Run): Record<string, unknown> {
+  if (run.status !== 'needs_review') return {};
+  return run.proposedPlan ? { proposedPlan: run.proposedPlan } : run.review ? { review: run.review } : {};
+}
+
 /** Follows the run's events to its end (or the timeout), one progress notification per event worth telling. */
 async function waitForReport(
   deps: ResearchToolDeps,
@@ -119,10 +146,16 @@ async function waitForReport(
   const done = new Map<number, number>();
   let progress = 0;
   let status: string | undefined;
+  let paused = false;
   try {
     for await (const item of stream) {
       if (item.kind !== 'event') continue;
       if (item.event.type === 'run.finished') status = item.event.status;
+      // A run waiting for a person would hold the call to its timeout: the review goes back to the agent instead.
+      if (item.event.type === 'run.status' && item.event.status === 'needs_review') {
+        paused = true;
+        break;
+      }
       const message = progressMessage(item.event, tasks, done);
       if (message && token !== undefined && !signal.aborted) {
         await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } }).catch(() => undefined);
@@ -134,6 +167,10 @@ async function waitForReport(
     stream.close();
   }
   if (signal.aborted) throw new Error(opts.cancelOnDisconnect ? `run ${id} cancelled: the client went away` : `stopped following run ${id}; it goes on`);
+  if (paused) {
+    const run = await runs.get(principal, id);
+    return jsonResult({ id, status: run.status, ...reviewOf(run), message: 'the run waits for review: answer it with answer_review (continue, with an edited plan if you like, or stop)' });
+  }
   if (status === undefined) {
     const run = await runs.get(principal, id);
     return jsonResult({ id, status: run.status, message: `${timedOut ? `still ${run.status} after ${opts.timeoutSeconds} s` : `the event stream ended while the run is ${run.status}`}: ask research_status, then get_report` });

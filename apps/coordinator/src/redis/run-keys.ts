@@ -33,7 +33,11 @@ export class RunKeys {
   report(runId: string): string {
     return `${this.prefix}:run:{${runId}}:report`;
   }
+  /** The delivery log of the run's webhooks. */
+  webhooks(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:webhooks`;
+  }
   all(runId: string): string[] {
-    return [this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.findingSubtopics(runId), this.findingEvidence(runId), this.report(runId)];
+    return [this.webhooks(runId), this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.findingSubtopics(runId), this.findingEvidence(runId), this.report(runId)];
   }
 }

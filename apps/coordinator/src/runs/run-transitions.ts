@@ -4,6 +4,7 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinato
 import { RunEventsService } from '../events/run-events.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { RunQuotas } from '../quotas/run-quotas.service';
+import { WebhookNotifier } from '../webhooks/webhook-notifier.service';
 import { RunStore } from './run-store';
 
 /** Status changes and their events, written once each however often a step runs. */
@@ -14,6 +15,7 @@ export class RunTransitions {
     private readonly events: RunEventsService,
     private readonly metrics: MetricsService,
     private readonly quotas: RunQuotas,
+    private readonly webhooks: WebhookNotifier,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -76,6 +78,7 @@ export class RunTransitions {
       }
       await this.events.append(runId, `status:${status}`, 'run.status', { status });
       await this.events.append(runId, 'run.finished', 'run.finished', { status, ...(error ? { error } : {}) });
+      if (status !== 'cancelled') await this.webhooks.notify(run, status === 'done' ? 'run.done' : 'run.failed');
       await this.store.expire(runId, this.config.RUN_RETENTION_SECONDS);
     }
     return run;

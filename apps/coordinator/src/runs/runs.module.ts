@@ -21,9 +21,10 @@ import { TaskProgressListener } from './task-progress.listener';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { RunStreamsService } from '../events/run-streams.service';
 import { RunIndex } from './run-index';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 @Module({
-  imports: [QueuesModule, EventsModule, LedgerModule],
+  imports: [QueuesModule, EventsModule, LedgerModule, WebhooksModule],
   providers: [
     RunStore,
     RunTransitions,
@@ -45,6 +46,6 @@ import { RunIndex } from './run-index';
     CoordinatorStepsProcessor,
     TaskProgressListener,
   ],
-  exports: [DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
+  exports: [WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
 })
 export class RunsModule {}

@@ -5,6 +5,7 @@ import {
   type HumanDecision,
   type Report,
   ReportSchema,
+  type FollowupRequest,
   type ResearchRequest,
   type Run,
   type RunCoverage,
@@ -28,6 +29,9 @@ import { canSee, type Principal } from '../auth/principal';
 import { createLedger, resolveBudget } from '../budget';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { CorpusIngest } from '../corpora/corpus-ingest.service';
+import { WebhookLog } from '../webhooks/webhook-log';
+import { WebhookTargets } from '../webhooks/webhook-targets.service';
+import { checkEditedPlan } from '../planning/check-edited-plan';
 import { RunIndex } from './run-index';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
@@ -59,11 +63,30 @@ export class RunsService {
     private readonly engines: EngineFactory,
     private readonly ledger: LedgerStore,
     private readonly ingest: CorpusIngest,
+    private readonly webhookTargets: WebhookTargets,
+    private readonly webhookLog: WebhookLog,
     @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  async create(principal: Principal, request: ResearchRequest): Promise<Run> {
+  /**
+   * A follow-up question on a finished run the caller owns: a new run on the same engine and corpus whose ledger
+   * starts as a copy of the parent's, so its sources and findings can be cited again and its searches skip them.
+   */
+  async followUp(principal: Principal, parentId: string, request: FollowupRequest): Promise<Run> {
+    const parent = await this.get(principal, parentId);
+    if (parent.status !== 'done') throw new ConflictException(`run ${parentId} is ${parent.status}: follow-ups are asked on a run that is done`);
+    const { question, ...rest } = request;
+    const run = await this.create(principal, { ...rest, topic: question, engine: parent.engine, ...(parent.corpus ? { corpus: parent.corpus } : {}) }, parent);
+    await this.store.mutate(parentId, (r) => {
+      if (r.followups?.includes(run.id)) return undefined;
+      r.followups = [...(r.followups ?? []), run.id];
+      return r;
+    }).catch(() => undefined);
+    return run;
+  }
+
+  async create(principal: Principal, request: ResearchRequest, parent?: Run): Promise<Run> {
     let engine: Run['engine'];
     try {
       engine = this.engines.resolve(request.engine);
@@ -78,6 +101,7 @@ export class RunsService {
     if (corpus !== undefined && !(await this.engines.knowsCorpus(corpus))) {
       throw new BadRequestException(`corpus: unknown corpus "${corpus}"`);
     }
+    if (request.webhook) await this.webhookTargets.assertAllowed(request.webhook.url);
     // Fail fast with 503 rather than half-create a run while Redis is away.
     await withTimeout(this.redis.ping(), 2000, 'ping').catch((err: Error) => {
       throw new RedisUnavailableError(err.message);
@@ -112,10 +136,14 @@ export class RunsService {
       judgeEnabled: c.JUDGE === 'on',
       signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
       budgetLedger: createLedger(budget, Date.parse(now)),
+      ...(request.webhook ? { webhook: request.webhook } : {}),
+      ...(request.review ? { reviewMode: request.review } : {}),
+      ...(parent ? { parentId: parent.id } : {}),
     };
     try {
       await withTimeout(this.store.create(run), 3000, 'create run');
       await this.index.add(run.owner, run.id, Date.parse(now));
+      if (parent) await this.ledger.copy(parent.id, run.id);
       await this.events.append(run.id, 'run.created', 'run.created', { topic: run.topic, engine, ...(corpus ? { corpus } : {}) });
       await withTimeout(this.dispatcher.enqueuePlan(run.id), 3000, 'enqueue plan');
     } catch (err) {
@@ -188,6 +216,12 @@ export class RunsService {
     return { share: measured ? measured.coverage : null, target: this.config.TARGET_COVERAGE, subtopics: subtopicCoverage(run.plan, evidence) };
   }
 
+  /** The run's webhook URL and every delivery attempt so far. */
+  async webhooks(principal: Principal, runId: string) {
+    const run = await this.get(principal, runId);
+    return { url: run.webhook?.url ?? null, deliveries: await this.webhookLog.list(runId) };
+  }
+
   async decisions(principal: Principal, runId: string): Promise<Decision[]> {
     await this.get(principal, runId);
     return this.decisionLog.list(runId);
@@ -204,17 +238,36 @@ export class RunsService {
     if (run.status !== 'needs_review' || run.reviewAnswer) throw notInReview(run);
     const c = this.config;
     const caps = { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS, maxCostUsd: c.BUDGET_CAP_COST_USD };
+    const planReview = run.proposedPlan !== undefined;
+    if (decision.plan && !planReview) throw new BadRequestException(`plan: run ${runId} is not waiting for plan review; only a run started with "review": "plan" takes a plan`);
+    if (decision.plan && decision.action !== 'continue') throw new BadRequestException('plan: a plan goes with "action": "continue"');
     const round = run.rounds.length;
+    const extend = (r: Run) => {
+      const extra = decision.extraBudget ?? {};
+      for (const k of Object.keys(caps) as (keyof typeof caps)[]) r.budget[k] = Math.min(caps[k], r.budget[k] + (extra[k] ?? 0));
+      r.budgetLedger.budget = { ...r.budget };
+    };
+    if (planReview && decision.action === 'continue') {
+      // Checked against the budget as this answer leaves it, before anything is written.
+      const trial = structuredClone(run);
+      extend(trial);
+      const problems = checkEditedPlan(decision.plan ?? run.proposedPlan!, {
+        maxSubtopics: c.MAX_SUBTOPICS,
+        ledger: trial.budgetLedger,
+        perTask: this.engines.coordinator(run.engine).taskEstimate,
+        nowMs: Date.now(),
+      });
+      if (problems.length) throw new BadRequestException(`plan: ${problems.join('; ')}`);
+    }
     let lost: Run | undefined;
     const updated = await this.store.mutate(runId, (r) => {
-      if (r.status !== 'needs_review' || r.reviewAnswer) {
+      if (r.status !== 'needs_review' || r.reviewAnswer || (r.proposedPlan !== undefined) !== planReview) {
         lost = r;
         return undefined;
       }
       lost = undefined;
-      const extra = decision.extraBudget ?? {};
-      for (const k of Object.keys(caps) as (keyof typeof caps)[]) r.budget[k] = Math.min(caps[k], r.budget[k] + (extra[k] ?? 0));
-      r.budgetLedger.budget = { ...r.budget };
+      extend(r);
+      if (decision.plan) r.proposedPlan = decision.plan;
       r.reviewAnswer = { action: decision.action, at: new Date().toISOString() };
       return r;
     });
@@ -223,9 +276,11 @@ export class RunsService {
       decisionType: 'human-decision',
       level: 'L3',
       confidence: 1,
-      conclusion: `a person chose to ${decision.action}${decision.extraBudget ? ` with extra budget ${JSON.stringify(decision.extraBudget)}` : ''}`,
-      signals: { action: decision.action, round },
+      conclusion: `a person chose to ${decision.action}${planReview ? (decision.plan ? ' with an edited plan' : ' with the proposed plan') : ''}${decision.extraBudget ? ` with extra budget ${JSON.stringify(decision.extraBudget)}` : ''}`,
+      signals: { action: decision.action, round, ...(planReview ? { planReview: true, subtopics: updated.proposedPlan!.subtopics.length } : {}) },
     });
+    // Nothing was researched yet: a stop at plan review ends the run with nothing to report.
+    if (planReview && decision.action === 'stop') return this.transitions.finish(runId, 'cancelled');
     await this.dispatcher.enqueueResume(runId, round, decision.action, updated.stateVersion);
     return updated;
   }

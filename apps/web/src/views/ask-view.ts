@@ -32,6 +32,8 @@ export function askView(main: HTMLElement): View {
   const engine = h('select', { id: 'engine' }, ...ENGINES.map((e) => h('option', { value: e }, e)));
   const corpus = h('select', { id: 'corpus', disabled: true }, h('option', { value: '' }, 'loading…'));
   const budget = BUDGET_FIELDS.map((f) => ({ ...f, input: h('input', { id: `budget-${f.key}`, type: 'number', min: 0, step: f.key === 'maxCostUsd' ? 0.01 : 1, inputmode: 'decimal', placeholder: 'server default' }) }));
+  const reviewPlan = h('input', { type: 'checkbox', id: 'review-plan' });
+  const webhook = h('input', { id: 'webhook-url', type: 'url', placeholder: 'https://… (optional)', 'aria-describedby': 'webhook-hint' });
   const submit = h('button', { type: 'submit' }, 'Start research');
   const error = h('p', { id: 'ask-error', class: 'error', role: 'alert' });
   const form = h(
@@ -48,6 +50,8 @@ export function askView(main: HTMLElement): View {
       h('legend', null, 'Budget (optional; it may only lower the server’s limits)'),
       ...budget.map((b) => h('div', { class: 'field' }, h('label', { for: b.input.id }, b.label), b.input)),
     ),
+    h('div', { class: 'field' }, h('label', { for: 'webhook-url' }, 'Webhook'), webhook, h('p', { id: 'webhook-hint', class: 'hint' }, 'POSTed, signed, when the run is done, failed or waits for review.')),
+    h('label', { class: 'inline', for: 'review-plan' }, reviewPlan, ' Let me review the plan before it runs'),
     h('div', { class: 'actions' }, submit),
     error,
   );
@@ -68,6 +72,8 @@ export function askView(main: HTMLElement): View {
       engine: engine.value as EngineName,
       ...(corpus.value ? { corpus: corpus.value } : {}),
       ...(Object.keys(limits).length ? { budget: limits } : {}),
+      ...(reviewPlan.checked ? { review: 'plan' as const } : {}),
+      ...(webhook.value.trim() ? { webhook: { url: webhook.value.trim() } } : {}),
     };
     submit.disabled = true;
     try {

@@ -1,3 +1,4 @@
+import { followupBox } from './followup-box.js';
 import type { Report } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
@@ -146,7 +147,7 @@ export function reportView(main: HTMLElement, runId: string): View {
       coverage,
       sources,
     );
-    status.replaceWith(article);
+    status.replaceWith(article, followupBox(runId));
     document.title = `Orrery — ${report.title}`;
     article.querySelector<HTMLElement>('#report-title')?.focus();
   }

@@ -8,6 +8,7 @@ import { budgetGauges } from './budget-gauges.js';
 import { coverageMap } from './coverage-map.js';
 import { DecisionTimeline } from './decision-timeline.js';
 import { hubPicture, pictureLegend } from './hub-picture.js';
+import { planReviewPanel } from './plan-review-panel.js';
 import { reviewPanel } from './review-panel.js';
 import { taskTable } from './task-table.js';
 import type { View } from './view.js';
@@ -108,10 +109,10 @@ export function runView(main: HTMLElement, runId: string): View {
     timeline.update(live.decisions, live.createdTs);
     tasksSlot.replaceChildren(taskTable(live));
     // A review answered already (by this page or another) waits for its resume: nothing left to ask.
-    const reviewing = live.status === 'needs_review' && record?.status === 'needs_review' && record.review && !record.reviewAnswer;
+    const reviewing = live.status === 'needs_review' && record?.status === 'needs_review' && (record.review || record.proposedPlan) && !record.reviewAnswer;
     if (reviewing && !reviewSlot.firstChild) {
-      reviewSlot.replaceChildren(reviewPanel(record!, () => void refresh()));
-      reviewSlot.querySelector<HTMLElement>('#review-title')?.focus();
+      reviewSlot.replaceChildren(record!.proposedPlan ? planReviewPanel(runId, record!.proposedPlan, () => void refresh()) : reviewPanel(record!, () => void refresh()));
+      reviewSlot.querySelector<HTMLElement>('#review-title, #plan-review-title')?.focus();
     } else if (!reviewing && reviewSlot.firstChild && live.status !== 'needs_review') {
       reviewSlot.replaceChildren();
     }

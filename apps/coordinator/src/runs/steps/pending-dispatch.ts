@@ -7,6 +7,7 @@ import { LedgerStore } from '../../ledger/ledger.store';
 import { MetricsService } from '../../metrics/metrics.service';
 import { buildRoundTasks, buildSynthesisTask } from '../../planning/task-builder';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
+import { WebhookNotifier } from '../../webhooks/webhook-notifier.service';
 import { RunTransitions } from '../run-transitions';
 import { FinalizeStep } from './finalize.step';
 
@@ -21,6 +22,7 @@ export class PendingDispatch {
     private readonly transitions: RunTransitions,
     private readonly finalize: FinalizeStep,
     private readonly metrics: MetricsService,
+    private readonly webhooks: WebhookNotifier,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -38,7 +40,10 @@ export class PendingDispatch {
     if (run.status === 'synthesizing' || run.status === 'needs_review' || run.status === 'researching') {
       await this.events.append(run.id, `status:${run.status}:${run.rounds.length}`, 'run.status', { status: run.status });
     }
-    if (run.status === 'needs_review') this.metrics.escalation('L3');
+    if (run.status === 'needs_review') {
+      this.metrics.escalation('L3');
+      await this.webhooks.notify(run, 'run.needs_review');
+    }
   }
 
   /** With deterministic job ids a repeat is a no-op. */

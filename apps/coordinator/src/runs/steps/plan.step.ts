@@ -28,38 +28,73 @@ export class PlanStep {
   async run(runId: string): Promise<void> {
     let run = await this.store.require(runId);
     if (run.status === 'cancelled' || run.status === 'done' || run.status === 'failed') return;
+    // Paused for plan review: the approval's resume step carries on (`approve`).
+    if (run.status === 'needs_review') return;
     if (!run.plan) {
       run = await this.transitions.status(runId, 'planning');
       const { plan, usage } = await this.makePlan(run);
-      const now = new Date().toISOString();
-      run = await this.store.mutate(runId, (r) => {
-        if (r.plan || r.status === 'cancelled') return undefined;
-        r.plan = { ...plan, subtopics: [] };
-        r.status = 'researching';
-        r.usage = addUsage(r.usage, usage);
-        r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
-        const effort = effortFor(plan.classification);
-        r.budget.maxRounds = Math.min(r.budget.maxRounds, effort.maxRounds);
-        r.budgetLedger.budget.maxRounds = r.budget.maxRounds;
-        const ids = plan.subtopics.map((s) => s.id).slice(0, Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS));
-        if (!openRound(r, 1, ids, plan.subtopics, this.pending.taskEstimate(r), now)) {
-          r.plan.subtopics = plan.subtopics;
-          r.status = 'failed';
-          r.errors.push({ ts: now, step: 'plan', message: 'the budget allows no task at all' });
-        }
-        return r;
-      });
-      if (run.status === 'failed') {
-        await this.transitions.finish(runId, 'failed', 'the budget allows no task at all');
-        return;
-      }
-      if (run.status === 'cancelled') return;
+      if (run.reviewMode === 'plan') return this.propose(runId, plan, usage);
+      run = await this.commit(runId, plan, usage);
+      if (run.status !== 'researching') return;
     }
+    await this.dispatchFirstRound(run);
+  }
+
+  /** A person approved the proposed plan (as it was, or edited and checked): round 1 goes out with it. */
+  async approve(runId: string): Promise<void> {
+    let run = await this.store.require(runId);
+    if (run.status === 'needs_review' && run.proposedPlan && run.reviewAnswer?.action === 'continue') {
+      run = await this.commit(runId, run.proposedPlan, emptyUsage());
+      if (run.status !== 'researching') return;
+    }
+    await this.dispatchFirstRound(run);
+  }
+
+  /** Review before dispatch: the plan is kept as proposed, its planning tokens charged, and the run waits for a person. */
+  private async propose(runId: string, plan: Plan, usage: Run['usage']): Promise<void> {
+    const run = await this.store.mutate(runId, (r) => {
+      if (r.plan || r.proposedPlan || r.status !== 'planning') return undefined;
+      r.proposedPlan = plan;
+      r.status = 'needs_review';
+      r.usage = addUsage(r.usage, usage);
+      r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
+      return r;
+    });
+    await this.pending.announce(run);
+  }
+
+  /** Writes the plan and opens round 1 on it; a budget that grants no task fails the run. */
+  private async commit(runId: string, plan: Plan, usage: Run['usage']): Promise<Run> {
+    const now = new Date().toISOString();
+    const run = await this.store.mutate(runId, (r) => {
+      if (r.plan || r.status === 'cancelled') return undefined;
+      r.plan = { ...plan, subtopics: [] };
+      r.status = 'researching';
+      delete r.proposedPlan;
+      delete r.reviewAnswer;
+      r.usage = addUsage(r.usage, usage);
+      r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
+      const effort = effortFor(plan.classification);
+      r.budget.maxRounds = Math.min(r.budget.maxRounds, effort.maxRounds);
+      r.budgetLedger.budget.maxRounds = r.budget.maxRounds;
+      const ids = plan.subtopics.map((s) => s.id).slice(0, Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS));
+      if (!openRound(r, 1, ids, plan.subtopics, this.pending.taskEstimate(r), now)) {
+        r.plan.subtopics = plan.subtopics;
+        r.status = 'failed';
+        r.errors.push({ ts: now, step: 'plan', message: 'the budget allows no task at all' });
+      }
+      return r;
+    });
+    if (run.status === 'failed') await this.transitions.finish(runId, 'failed', 'the budget allows no task at all');
+    return run;
+  }
+
+  private async dispatchFirstRound(run: Run): Promise<void> {
     if (run.status !== 'researching' || run.rounds.length !== 1) return;
     // Keyed, so written once: here rather than beside the write above, so that a step re-run after a
     // crash between the two still announces the plan.
-    await this.events.append(runId, 'plan.ready', 'plan.ready', { plan: run.plan! });
-    await this.events.append(runId, 'status:researching', 'run.status', { status: 'researching' });
+    await this.events.append(run.id, 'plan.ready', 'plan.ready', { plan: run.plan! });
+    await this.events.append(run.id, 'status:researching', 'run.status', { status: 'researching' });
     // Re-delivered after a crash, this re-dispatches the same round with the same job ids: a no-op.
     await this.pending.dispatch(run);
   }

@@ -4,6 +4,7 @@ import { LedgerStore } from '../../ledger/ledger.store';
 import { applyMove, type DecidedMove } from '../apply-move';
 import { RunStore } from '../run-store';
 import { PendingDispatch } from './pending-dispatch';
+import { PlanStep } from './plan.step';
 import { RoundDecision } from './round-decision';
 
 /** A person answered a run in needs_review: the policy takes the answer in place of the judge's. */
@@ -14,9 +15,12 @@ export class ResumeStep {
     private readonly ledger: LedgerStore,
     private readonly decision: RoundDecision,
     private readonly pending: PendingDispatch,
+    private readonly planStep: PlanStep,
   ) {}
 
   async run(run: Run, round: number, action: 'continue' | 'stop'): Promise<void> {
+    // Round 0: the answer to a plan review (a stop there ends the run when it is given).
+    if (round === 0) return this.planStep.approve(run.id);
     const rec = run.rounds.find((r) => r.n === round);
     if (run.status !== 'needs_review' || !rec) return this.pending.dispatch(run);
     const figures = { evidence: run.evidence, coverage: rec.coverage, novelty: rec.novelty, thinSubtopicIds: [] };

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { RunIdSchema } from './names';
+
+export const WEBHOOK_URL_MAX_CHARS = 2048;
+
+/**
+ * Where a run reports its end: an absolute http(s) URL without credentials. Whether its host may be reached
+ * (https only, public addresses only, unless the operator allow-listed it) is the coordinator's check.
+ */
+export const WebhookRequestSchema = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/, message: 'webhook.url must be an absolute http(s) URL' })
+    .max(WEBHOOK_URL_MAX_CHARS, `webhook.url must have at most ${WEBHOOK_URL_MAX_CHARS} characters`)
+    .refine((u) => {
+      const url = new URL(u);
+      return !url.username && !url.password;
+    }, 'webhook.url must not carry a user name or password'),
+});
+export type WebhookRequest = z.infer<typeof WebhookRequestSchema>;
+
+/** What a webhook tells: the run is done, failed, or waits for a person. */
+export const WebhookEventTypeSchema = z.enum(['run.done', 'run.failed', 'run.needs_review']);
+export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
+
+/** The body of a webhook POST, shaped as Standard Webhooks suggests: `type`, `timestamp`, `data`. */
+export const WebhookPayloadSchema = z.strictObject({
+  type: WebhookEventTypeSchema,
+  timestamp: z.iso.datetime(),
+  data: z.strictObject({
+    id: RunIdSchema,
+    status: z.enum(['done', 'failed', 'needs_review']),
+    topic: z.string(),
+    parentId: RunIdSchema.optional(),
+    error: z.string().optional(),
+    links: z.strictObject({ self: z.string(), report: z.string(), events: z.string() }),
+  }),
+});
+export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;
+
+/** A delivery job: one event of one run. Its id (`webhook-id`) stays the same across retries, so receivers can drop repeats. */
+export const WebhookJobSchema = z.strictObject({
+  runId: RunIdSchema,
+  owner: z.string(),
+  url: z.string(),
+  webhookId: z.string(),
+  payload: WebhookPayloadSchema,
+});
+export type WebhookJob = z.infer<typeof WebhookJobSchema>;
+
+/** One attempt to deliver, as the delivery log keeps it. */
+export const WebhookDeliverySchema = z.strictObject({
+  webhookId: z.string(),
+  type: WebhookEventTypeSchema,
+  attempt: z.number().int().positive(),
+  at: z.iso.datetime(),
+  ok: z.boolean(),
+  /** The receiver's HTTP status, when it answered. */
+  status: z.number().int().optional(),
+  error: z.string().optional(),
+  ms: z.number().nonnegative(),
+  /** Another attempt follows (with backoff); false on success and on the last one. */
+  retrying: z.boolean(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
