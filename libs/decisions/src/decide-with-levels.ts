@@ -59,7 +59,7 @@ export interface LeveledDecision {
  *    (confidence 0.5, flagged). A valid L2 verdict that is also unsure (< 0.5) is not acted on: the first in a
  *    row counts as `continue` (flagged `l2-unsure`, counted in the history), the second in a row goes to a person (L3);
  * 6. L0 < 0.5 and no L2 → the conservative fallback: act on `continue` (a wrong stop costs more
- *    than one more round, seed 000 §6.3), flagged.
+ *    than one more round), flagged.
  */
 export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): Promise<LeveledDecision> {
   const first = opts.judgeEnabled ? l0Rules(input) : judgeOffVerdict(input);

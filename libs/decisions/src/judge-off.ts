@@ -2,7 +2,7 @@ import { BUDGET_OR_SATURATION_RULES, l0Rules } from './l0-judge';
 import type { JudgeInput, JudgeVerdict } from './judge-types';
 
 /**
- * JUDGE=off (kill switch, seed 004 §7): rules alone with conservative defaults.
+ * JUDGE=off (the kill switch): rules alone with conservative defaults.
  * Never pivot; stop only on budget (exhaustion or wrap-up) or clear saturation; otherwise continue.
  * Never calls a model. The original rule stays in `signals.rule`; `signals.judgeOff` marks the mode.
  */

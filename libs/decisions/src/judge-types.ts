@@ -61,7 +61,7 @@ export interface JudgeStateSummary {
 }
 
 /**
- * The compact signal history (seed 000 §5.1: feed only the last non-continue signal and when it was,
+ * The compact signal history (only the last non-continue signal and when it was,
  * not the raw history, so the judge is not biased toward `continue`).
  * Rounds are stored as absolute round numbers so updating it is idempotent under at-least-once delivery;
  * "rounds ago" is derived against the round being judged.

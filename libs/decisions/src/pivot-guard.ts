@@ -16,7 +16,7 @@ export interface PivotFacts {
 export type PivotGuard = 'none' | 'pivot-cooldown-continue' | 'pivot-cooldown-stop' | 'pivot-cap-stop';
 
 /**
- * Anti-oscillation guards (seed 000 §5.3) on a proposed pivot, one rule for rounds and steps, in this order:
+ * Anti-oscillation guards on a proposed pivot, one rule for rounds and steps, in this order:
  * - cooldown: fewer than PIVOT_COOLDOWN units since the previous pivot → `stop` when the path is dead (another
  *   pivot is not allowed and this one did not help), otherwise `continue` (give the last pivot time to work);
  * - cap: MAX_PIVOTS pivots already made → `stop`.

@@ -4,7 +4,7 @@
  * (rounds for the round judge, steps for the loop and MCP judges). Tests exercise each one below, at and above.
  */
 
-/** Below this fraction left in any budget dimension the run (or a task's loop) wraps up (seed 002: wrap-up at 15%). Strictly below: 0.15 itself does not wrap up. */
+/** Below this fraction left in any budget dimension the run (or a task's loop) wraps up (what is left then is worth more synthesized than explored). Strictly below: 0.15 itself does not wrap up. */
 export const WRAP_UP_FRACTION = 0.15;
 /** A budget dimension with a remaining fraction `<=` this is exhausted. */
 export const BUDGET_EXHAUSTED_FRACTION = 0;
@@ -16,7 +16,7 @@ export const NOVELTY_VERY_LOW = 0.05;
 /** Novelty at or above this, with at least one new finding, is a healthy yield → continue. */
 export const NOVELTY_HEALTHY = 0.3;
 
-/** Consecutive units (rounds, steps) with nothing new after which the path is "dead" (seed 002: idle threshold 3). */
+/** Consecutive units (rounds, steps) with nothing new after which the path is "dead": three in a row is past chance. */
 export const IDLE_THRESHOLD = 3;
 /** The last action seen this many times among the recent actions (itself included) is a loop → pivot (steps only). */
 export const REPEATED_ACTION_THRESHOLD = 3;
@@ -35,11 +35,11 @@ export const PIVOT_COOLDOWN = 2;
  */
 export const MAX_PIVOTS = 1;
 
-/** The confidence ladder (seed 000 §6.3), on every surface: above ACT_ABOVE act; from ESCALATE_BELOW to ACT_ABOVE act and flag; below, do not act, escalate. */
+/** The confidence ladder, on every surface: above ACT_ABOVE act; from ESCALATE_BELOW to ACT_ABOVE act and flag; below, do not act, escalate. */
 export const ACT_ABOVE = 0.8;
 export const ESCALATE_BELOW = 0.5;
 /**
- * A person (L3) is asked after this many unsure L2 verdicts in a row (seed 000: escalate on repeated doubt). One unsure
+ * A person (L3) is asked after this many unsure L2 verdicts in a row. One unsure
  * answer is not acted on and counts as continue; a second in a row means more rounds would only repeat the doubt.
  */
 export const UNSURE_L2_IN_ROW_FOR_REVIEW = 2;
@@ -79,7 +79,7 @@ export const CONFIDENCE = {
   modelFallback: 0.5,
 } as const;
 
-/** Deadline of a judge model's call when the caller gives none (seed 000: 3 s judge timeout; JUDGE_TIMEOUT_MS overrides). */
+/** Deadline of a judge model's call when the caller gives none (a slow judge must not hold a run; JUDGE_TIMEOUT_MS overrides). */
 export const DEFAULT_JUDGE_TIMEOUT_MS = 3000;
 
 /** A round where failed/dispatched is at or above this share is an infrastructure problem, not a content signal. */

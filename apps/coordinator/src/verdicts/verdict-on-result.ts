@@ -54,7 +54,7 @@ export function withVouchedSources(checked: CheckedResult, vouched: ReadonlySet<
 }
 
 /**
- * The execution verdict on one subagent search result (seed 004's Jev: format, meaning, side effects → here scope).
+ * The execution verdict on one subagent search result (format, meaning, and scope in place of side effects).
  * A result whose findings all pass is `pass`; one that keeps some is `pass-partial`, its failures listed (the
  * coordinator merges filterResult(...).result, the good findings); one with nothing usable is `retry` (the task is
  * re-sent with a concrete correction) while attempt < MAX_RETRIES, then `discard`.
