@@ -14,11 +14,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { OrreryHttpError } from '@orrery/cli/dist/client/orrery-client';
 import type { Report } from '@orrery/protocol';
 import { readJsonl } from '../coverage/score';
 import { readFlags } from '../support/flags';
 import { startBenchStack } from '../support/service-stack';
+import { submitWithRetry } from '../support/submit-with-retry';
 
 export interface AnswerQuestion {
   question: string;
@@ -77,21 +77,6 @@ export function scoreAnswer(q: AnswerQuestion, report: Pick<Report, 'summary' | 
   const named = (q.answer ?? []).some((a) => names(lede, a));
   const cited = !q.speech?.length || citedSpeeches.some((t) => q.speech!.includes(t));
   return { question: q.question, named, cited, correct: named && cited, lede, citedSpeeches };
-}
-
-/**
- * A 503 says "try again shortly" (a coordinator just started may not have its submission connection to Redis
- * yet, and refuses rather than queue): a client retries it, as the CLI's user would.
- */
-async function submitWithRetry<T>(submit: () => Promise<T>, tries = 10): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await submit();
-    } catch (err) {
-      if (!(err instanceof OrreryHttpError && err.status === 503) || i >= tries) throw err;
-      await new Promise((r) => setTimeout(r, 500 * i));
-    }
-  }
 }
 
 async function main(): Promise<void> {

@@ -9,11 +9,11 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { OrreryHttpError } from '@orrery/cli/dist/client/orrery-client';
 import type { Report } from '@orrery/protocol';
 import { readJsonl } from '../coverage/score';
 import { readFlags } from '../support/flags';
 import { startBenchStack } from '../support/service-stack';
+import { submitWithRetry } from '../support/submit-with-retry';
 import { type ReportQuestion, type ReportScore, scoreReport, summarize } from './report-score';
 
 const USAGE = 'usage: bench:reports -- [--questions <file.jsonl>] [--docs-max N] [--concurrency N] [--workers N] [--out <dir>]';
@@ -37,17 +37,6 @@ export function buildDocsFolder(nodeModules: string, max: number): { dir: string
     files++;
   }
   return { dir, files };
-}
-
-async function submitWithRetry<T>(submit: () => Promise<T>, tries = 10): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await submit();
-    } catch (err) {
-      if (!(err instanceof OrreryHttpError && err.status === 503) || i >= tries) throw err;
-      await new Promise((r) => setTimeout(r, 500 * i));
-    }
-  }
 }
 
 async function main(): Promise<void> {

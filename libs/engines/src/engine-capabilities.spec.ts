@@ -1,19 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, sourceFiles } from '../../../test/support/source-files';
 import { loadEngineConfig } from './engine-config';
 import { EngineFactory } from './engine-factory';
 
-const root = resolve(__dirname, '../../..');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (name === 'node_modules' || name === 'dist') return [];
-    if (statSync(p).isDirectory()) return sources(p);
-    return p.endsWith('.ts') && !p.endsWith('.spec.ts') ? [p] : [];
-  });
-}
+const root = REPO_ROOT;
 
 describe('engine ports declare what an engine can do', () => {
   it('the corpus, simulated and Claude engines declare their capabilities', () => {
@@ -31,7 +23,7 @@ describe('engine ports declare what an engine can do', () => {
     // A comparison with an engine's name, a factory call naming one, an adapter's class, or a duck-typed judge.
     const branch = /[!=]==?\s*'(simulated|corpus|anthropic)'|\.(coordinator|subagent)\(\s*'(simulated|corpus|anthropic)'\s*\)|\bAnthropic[A-Z]\w*|\b(Corpus|Simulated)(Coordinator|Subagent)Engine\b|typeof [^;]*\.judgeVerdict/;
     // The benches that measure the corpus engine itself build it by name; the apps never do.
-    const callers = sources(join(root, 'apps'))
+    const callers = sourceFiles(join(root, 'apps'))
       .flatMap((p) =>
         readFileSync(p, 'utf8')
           .split('\n')

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, sourceFiles } from '../../../test/support/source-files';
 import { quoteOccursIn } from './quote';
 
 const TEXT = 'We must  enforce the law at the\tborder. Café';
@@ -15,22 +16,14 @@ describe('quoteOccursIn', () => {
   });
 });
 
-const root = resolve(__dirname, '../../..');
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (name === 'node_modules' || name === 'dist') return [];
-    if (statSync(p).isDirectory()) return sources(p);
-    return p.endsWith('.ts') && !p.endsWith('.spec.ts') ? [p] : [];
-  });
-}
+const root = REPO_ROOT;
 
 describe('the verbatim-quote rule lives in one place', () => {
   it('no source checks a quote with its own includes()', () => {
     const own = ['apps', 'libs']
       .flatMap((d) => readdirSync(join(root, d)).map((x) => join(root, d, x, 'src')))
       .filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory())
-      .flatMap(sources)
+      .flatMap((d) => sourceFiles(d))
       .filter((p) => /\.includes\([^)]*quote|quote[^;\n]*\.includes\(/i.test(readFileSync(p, 'utf8')));
     expect(own).toEqual([]);
   });

@@ -1,18 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, sourceFiles } from '../../../test/support/source-files';
 import { z } from 'zod';
 import { envInt, formatZodError, zodIssues } from './validation';
 
-const root = resolve(__dirname, '../../..');
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (name === 'node_modules' || name === 'dist') return [];
-    if (statSync(p).isDirectory()) return sources(p);
-    return p.endsWith('.ts') && !p.endsWith('.spec.ts') ? [p] : [];
-  });
-}
+const root = REPO_ROOT;
 
 describe('validation helpers', () => {
   it('tells each issue as path: message, the message alone at the root', () => {
@@ -32,7 +25,7 @@ describe('validation helpers', () => {
   });
   it('is the only formatter of zod issues and the only config int helper in the sources', () => {
     const copies = ['apps', 'libs', 'bench']
-      .flatMap((d) => sources(join(root, d)))
+      .flatMap((d) => sourceFiles(join(root, d)))
       .filter((p) => !p.endsWith(join('protocol', 'src', 'validation.ts')))
       .flatMap((p) => {
         const text = readFileSync(p, 'utf8');
