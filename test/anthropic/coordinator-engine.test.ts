@@ -176,6 +176,29 @@ describe('AnthropicCoordinatorEngine.plan', () => {
     expect(out.decisions.map((d) => d.decisionType)).toEqual(['model-fallback', 'plan']);
   });
 
+  it('a refused plan is retried by the API itself on the fallback model (server-side fallback), in one request', async () => {
+    api.setHandler((req) =>
+      req.body.model === 'claude-opus-5-5' ? reply.refusal('general_harms', 'no') : reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling'])], confidence: 0.8, rationale: 'r' }),
+    );
+    const out = await engine({ fallback: fakeFallback(), refusalFallbackModel: 'claude-sonnet-5-5' }).plan(planInput({ corpus: 'sotu', coverageCheck: false }));
+    const planner = api.accepted.filter((r) => r.role === 'planner');
+    expect(planner).toHaveLength(1);
+    expect(planner[0]!.body.model).toBe('claude-opus-5-5');
+    expect(planner[0]!.body.fallbacks).toEqual([{ model: 'claude-sonnet-5-5' }]);
+    expect(String(planner[0]!.headers['anthropic-beta'])).toContain('server-side-fallback-2026-07-01');
+    expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling']);
+    const d = out.decisions.find((x) => x.decisionType === 'model-fallback')!;
+    expect(d.signals).toMatchObject({ from: 'claude-opus-5-5', to: 'claude-sonnet-5-5' });
+  });
+
+  it('a plan the fallback model refuses too is not asked of it again', async () => {
+    api.setHandler(() => reply.refusal('general_harms', 'no'));
+    const fallback = fakeFallback();
+    await engine({ fallback, refusalFallbackModel: 'claude-sonnet-5-5' }).plan(planInput({ corpus: 'sotu', coverageCheck: false }));
+    expect(api.accepted.filter((r) => r.role === 'planner')).toHaveLength(1);
+    expect(fallback.calls).toHaveLength(1);
+  });
+
   it('redacts the topic before it is sent', async () => {
     api.scriptByRole({ planner: reply.json({ classification: 'straightforward', subtopics: [draft('Contact', ['contact'])], confidence: 1, rationale: '' }) });
     const out = await engine().plan(planInput({ topic: 'who owns jane@corp.example and 192.168.0.7, card 4242-4242-4242-4242?', coverageCheck: false }));
