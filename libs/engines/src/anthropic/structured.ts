@@ -18,6 +18,8 @@ export interface StructuredCallConfig<S extends z.ZodType> {
   purpose: string;
   /** A refusal is retried once on this model before it fails the call (refusals-and-fallback docs). */
   fallbackModel?: string;
+  /** Cache the prompt, so a correction retry reads it back (default false). */
+  cache?: boolean;
   /** How hard the model thinks; its thinking shares `maxTokens` with the answer. */
   effort?: Effort;
   maxTokens: number;
@@ -88,8 +90,9 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
       ...(cfg.effort ? { effort: cfg.effort } : {}),
       ...(cfg.fallbackModel ? { fallbackModel: cfg.fallbackModel } : {}),
       // One-shot: nothing reads its prefix back unless it fails, and a correction retry is the exception, so a
-      // cache write (1.25×) on every first attempt would cost more than the rare retry saves (0.9× of its prompt).
-      cache: false,
+      // cache write (1.25×) on every first attempt would cost more than the rare retry saves (0.9× of its prompt),
+      // unless the caller has seen its retries are not rare (RetryRate).
+      cache: cfg.cache ?? false,
       label: cfg.purpose,
       signal: cfg.signal,
     });
