@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicCoordinatorEngine, type AnthropicEngineOptions, type JudgeInput } from '../../libs/engines/src/anthropic';
 import type { CoordinatorEngine } from '../../libs/engines/src/engine';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
+import { DEFAULT_PRICES } from '../../libs/engines/src/anthropic/pricing';
+import { usageOf } from '../../libs/engines/src/anthropic/usage';
 import { useFakeMessagesApi, lastMessage } from './fixtures';
 
 let api: FakeMessagesApi;
@@ -189,6 +191,9 @@ describe('AnthropicCoordinatorEngine.plan', () => {
     expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling']);
     const d = out.decisions.find((x) => x.decisionType === 'model-fallback')!;
     expect(d.signals).toMatchObject({ from: 'claude-opus-5-5', to: 'claude-sonnet-5-5' });
+    // Billed at the prices of the model that served it.
+    expect(out.usage.costUsd).toBeCloseTo(usageOf(planner[0]!.usage, 'claude-sonnet-5-5', DEFAULT_PRICES).costUsd, 10);
+    expect(out.usage.costUsd).toBeLessThan(usageOf(planner[0]!.usage, 'claude-opus-5-5', DEFAULT_PRICES).costUsd);
   });
 
   it('a plan the fallback model refuses too is not asked of it again', async () => {

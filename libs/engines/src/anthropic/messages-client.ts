@@ -201,7 +201,8 @@ export class MessagesApi {
         const { message, headers } = await this.request(params, stream, p.signal);
         await ticket.done(true);
         this.gate.observe?.(rateLimitHeaders(headers));
-        return { message, usage: usageOf(message.usage, p.model, this.prices) };
+        // A response the fallback model served is billed at its prices.
+        return { message, usage: usageOf(message.usage, servedByFallback(message.content)?.to ?? p.model, this.prices) };
       } catch (raw) {
         const headers = (raw as { headers?: Headers }).headers;
         const err = toEngineError(raw, p.label, attempt, { retryAfterMs: retryAfterMs(headers) });
