@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicCoordinatorEngine, type AnthropicEngineOptions, type JudgeInput } from '../../libs/engines/src/anthropic';
 import type { CoordinatorEngine } from '../../libs/engines/src/engine';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
+import { DEFAULT_PRICES } from '../../libs/engines/src/anthropic/pricing';
+import { usageOf } from '../../libs/engines/src/anthropic/usage';
 import { useFakeMessagesApi, lastMessage } from './fixtures';
 
 let api: FakeMessagesApi;
@@ -174,6 +176,32 @@ describe('AnthropicCoordinatorEngine.plan', () => {
     expect(fallback.calls).toEqual([]);
     expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling']);
     expect(out.decisions.map((d) => d.decisionType)).toEqual(['model-fallback', 'plan']);
+  });
+
+  it('a refused plan is retried by the API itself on the fallback model (server-side fallback), in one request', async () => {
+    api.setHandler((req) =>
+      req.body.model === 'claude-opus-5-5' ? reply.refusal('general_harms', 'no') : reply.json({ classification: 'breadth', subtopics: [draft('Drilling', ['drilling'])], confidence: 0.8, rationale: 'r' }),
+    );
+    const out = await engine({ fallback: fakeFallback(), refusalFallbackModel: 'claude-sonnet-5-5' }).plan(planInput({ corpus: 'sotu', coverageCheck: false }));
+    const planner = api.accepted.filter((r) => r.role === 'planner');
+    expect(planner).toHaveLength(1);
+    expect(planner[0]!.body.model).toBe('claude-opus-5-5');
+    expect(planner[0]!.body.fallbacks).toEqual([{ model: 'claude-sonnet-5-5' }]);
+    expect(String(planner[0]!.headers['anthropic-beta'])).toContain('server-side-fallback-2026-07-01');
+    expect(out.plan.subtopics.map((s) => s.title)).toEqual(['Drilling']);
+    const d = out.decisions.find((x) => x.decisionType === 'model-fallback')!;
+    expect(d.signals).toMatchObject({ from: 'claude-opus-5-5', to: 'claude-sonnet-5-5' });
+    // Billed at the prices of the model that served it.
+    expect(out.usage.costUsd).toBeCloseTo(usageOf(planner[0]!.usage, 'claude-sonnet-5-5', DEFAULT_PRICES).costUsd, 10);
+    expect(out.usage.costUsd).toBeLessThan(usageOf(planner[0]!.usage, 'claude-opus-5-5', DEFAULT_PRICES).costUsd);
+  });
+
+  it('a plan the fallback model refuses too is not asked of it again', async () => {
+    api.setHandler(() => reply.refusal('general_harms', 'no'));
+    const fallback = fakeFallback();
+    await engine({ fallback, refusalFallbackModel: 'claude-sonnet-5-5' }).plan(planInput({ corpus: 'sotu', coverageCheck: false }));
+    expect(api.accepted.filter((r) => r.role === 'planner')).toHaveLength(1);
+    expect(fallback.calls).toHaveLength(1);
   });
 
   it('redacts the topic before it is sent', async () => {

@@ -209,6 +209,21 @@ describe('fake Messages API: what the real API does that the engine relies on', 
     expect((await post({ ...base, tools, messages: history, container: first.container!.id })).status).toBe(200);
   });
 
+  it('server-side fallback: `fallbacks` needs its beta header and entries of its own keys; a refusal is served by the fallback model', async () => {
+    const msg = { ...base, model: 'claude-opus-5-5', messages: [{ role: 'user', content: 'hi' }] };
+    const beta = { 'anthropic-beta': 'server-side-fallback-2026-07-01' };
+    expect((await post({ ...msg, fallbacks: [{ model: 'claude-sonnet-5-5' }] })).json.error?.message).toMatch(/^fallbacks: Extra inputs are not permitted/);
+    expect((await post({ ...msg, fallbacks: [{ model: 'claude-sonnet-5-5', temperature: 0 }] }, beta)).json.error?.message).toBe('fallbacks.0.temperature: Extra inputs are not permitted');
+    expect((await post({ ...msg, fallbacks: [{}] }, beta)).json.error?.message).toBe('fallbacks.0.model: Field required');
+    api.setHandler((req) => (req.body.model === 'claude-opus-5-5' ? reply.refusal('cyber', 'no') : reply.text('served')));
+    const r = await post({ ...msg, fallbacks: [{ model: 'claude-sonnet-5-5' }] }, beta);
+    const body = r.json as unknown as { stop_reason: string; content: Array<Record<string, unknown>>; usage: { iterations?: Array<{ type: string; model: string }> } };
+    expect(body.stop_reason).toBe('end_turn');
+    expect(body.content[0]).toEqual({ type: 'fallback', from: { model: 'claude-opus-5-5' }, to: { model: 'claude-sonnet-5-5' }, trigger: { type: 'refusal', category: 'cyber' } });
+    expect(body.content[1]).toMatchObject({ type: 'text', text: 'served' });
+    expect(body.usage.iterations?.at(-1)).toMatchObject({ type: 'fallback_message', model: 'claude-sonnet-5-5' });
+  });
+
   it('a web tool callable from code needs that code execution tool', async () => {
     api.setHandler(() => reply.text('x'));
     const r = await post({ ...base, tools: [{ ...web, allowed_callers: ['code_execution_20260120'] }], messages: [{ role: 'user', content: 'a' }] });

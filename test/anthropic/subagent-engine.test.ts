@@ -57,6 +57,32 @@ const quotingExtractor = (req: FakeRequest) => {
 };
 
 describe('AnthropicSubagentEngine.search', () => {
+  it('caches the extraction prompt once its quote corrections are common enough to pay (over 28% of extractions), never before', async () => {
+    let extractions = 0;
+    api.scriptByRole({
+      researcher: (req) => (req.toolResults.length ? reply.text('notes') : reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }])),
+      // Every first attempt misquotes, so every extraction is corrected once.
+      extractor: (req) => (req.messages.length === 1 ? (extractions++, reply.json({ findings: [{ claim: 'c', sourceId: 'sotu-1990-p3', quote: 'not in the source' }] })) : quotingExtractor(req)),
+    });
+    const e = engine();
+    for (let i = 0; i < 5; i++) await e.search(searchTask(), recorder().progress);
+    expect(extractions).toBe(5);
+    const firsts = api.accepted.filter((q) => q.role === 'extractor' && q.body.messages.length === 1);
+    expect(firsts.map((q) => q.body.cache_control !== undefined)).toEqual([false, false, false, false, true]);
+  });
+
+  it('does not cache the extraction prompt while its first attempts pass', async () => {
+    api.scriptByRole({
+      researcher: (req) => (req.toolResults.length ? reply.text('notes') : reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }])),
+      extractor: quotingExtractor,
+    });
+    const e = engine();
+    for (let i = 0; i < 5; i++) await e.search(searchTask(), recorder().progress);
+    const extractor = api.accepted.filter((q) => q.role === 'extractor');
+    expect(extractor).toHaveLength(5);
+    expect(extractor.some((q) => q.body.cache_control !== undefined || JSON.stringify(q.body.system).includes('cache_control'))).toBe(false);
+  });
+
   it('corpus client tools: text + tool_use, tool results as untrusted data, findings verified against recorded text', async () => {
     api.scriptByRole({
       researcher: [

@@ -469,6 +469,8 @@ export class FakeMessagesApi {
     if (body.context_management !== undefined && !String(req.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).includes('context-management-2025-06-27')) {
       return sendError(400, 'invalid_request_error', 'context_management: Extra inputs are not permitted (this feature needs the context-management-2025-06-27 beta header)');
     }
+    const badFallbacks = invalidFallbacks(body, String(req.headers['anthropic-beta'] ?? ''));
+    if (badFallbacks) return sendError(400, 'invalid_request_error', badFallbacks);
     const seen = clearedToolResults(body);
     const inputTokens = tokensOf([seen.tools ?? [], seen.system ?? '', seen.messages]);
     if (inputTokens > this.opts.contextWindow) {
@@ -498,6 +500,26 @@ export class FakeMessagesApi {
       return sendError(500, 'api_error', `fake Messages API handler threw: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (out.kind === 'error') return sendError(out.status, out.errorType, out.message, out.headers);
+    // Server-side fallback (refusals-and-fallback docs, "Server-side fallback"; BetaFallbacksParam): a declined request
+    // is tried on each `fallbacks` model in order, and each hop where a model declined opens with a `fallback` block
+    // (BetaFallbackBlock); a turn a fallback model served carries a `fallback_message` entry in `usage.iterations`.
+    const hops: Json[] = [];
+    let served: Json = body;
+    for (const fb of Array.isArray(body.fallbacks) ? body.fallbacks : []) {
+      if (out.kind !== 'message' || out.stop_reason !== 'refusal') break;
+      const next: Json = { ...body, model: fb.model };
+      const handler = this.pick({ ...view, body: next });
+      if (!handler) break;
+      const declined = out;
+      try {
+        out = typeof handler === 'function' ? await handler({ ...view, body: next }) : handler;
+      } catch (err) {
+        return sendError(500, 'api_error', `fake Messages API handler threw: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (out.kind === 'error') return sendError(out.status, out.errorType, out.message, out.headers);
+      hops.push({ type: 'fallback', from: { model: String(served.model) }, to: { model: String(fb.model) }, trigger: { type: 'refusal', category: declined.stop_details?.category ?? null } });
+      served = next;
+    }
     if (out.requireOutputFormat && !view.outputSchema) {
       return sendError(400, 'invalid_request_error', 'fake Messages API: a structured-output reply was scripted but the request has no output_config.format schema');
     }
@@ -519,11 +541,12 @@ export class FakeMessagesApi {
     const resumed: Json[] = deferred.map((b) => webSearchResult(b.id, this.opts.webResults(String(b.input?.query ?? ''))));
     let content: Json[] = [...resumed, ...out.content];
     let stopReason: StopReason = out.stop_reason;
-    const thought = this.think(body, messages, resumed, out);
+    const thought = this.think(served, messages, resumed, out);
     if (thought) {
       content = thought.content;
       stopReason = thought.stopReason;
     }
+    content = [...hops, ...content];
     const executed = [
       ...deferred.map((b) => String(b.input?.query ?? '')),
       ...this.executedSearches(out.content),
@@ -553,6 +576,7 @@ export class FakeMessagesApi {
       server_tool_use: executed.length || fetches ? { web_search_requests: executed.length, web_fetch_requests: fetches } : null,
       service_tier: 'standard',
       speed: null,
+      ...(hops.length ? { iterations: [{ type: 'fallback_message', model: String(served.model), input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null }] } : {}),
       ...out.usage,
     };
     rec.usage = usage;
@@ -685,3 +709,23 @@ function clearedToolResults(body: Json): Json {
 
 /** The Orrery role of a recorded request (from its system prompt). */
 export const roleOf = (r: RecordedRequest): string | undefined => r.role;
+
+/** BetaFallbackParam's own keys: "Any other key is rejected at parse time". */
+const FALLBACK_KEYS = new Set(['model', 'max_tokens', 'thinking', 'output_config', 'speed']);
+const FALLBACK_BETAS = ['server-side-fallback-2026-06-01', 'server-side-fallback-2026-07-01'];
+
+/** `fallbacks` is in beta behind its header (refusals-and-fallback docs), and each entry names a model. */
+function invalidFallbacks(body: Json, betaHeader: string): string | undefined {
+  if (body.fallbacks === undefined || body.fallbacks === null) return undefined;
+  if (!betaHeader.split(',').map((b) => b.trim()).some((b) => FALLBACK_BETAS.includes(b))) {
+    return 'fallbacks: Extra inputs are not permitted (this feature needs the server-side-fallback-2026-07-01 beta header)';
+  }
+  if (body.fallbacks === 'default') return undefined;
+  if (!Array.isArray(body.fallbacks)) return 'fallbacks: Input should be a valid list or "default"';
+  for (const [i, fb] of (body.fallbacks as Json[]).entries()) {
+    if (typeof fb?.model !== 'string') return `fallbacks.${i}.model: Field required`;
+    const extra = Object.keys(fb).find((k) => !FALLBACK_KEYS.has(k));
+    if (extra) return `fallbacks.${i}.${extra}: Extra inputs are not permitted`;
+  }
+  return undefined;
+}

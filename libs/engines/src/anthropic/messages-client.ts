@@ -8,7 +8,7 @@ import type {
   MessageParam,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { BetaClearToolUses20250919Edit } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { BetaClearToolUses20250919Edit, BetaFallbackParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { TokenUsage } from '@orrery/protocol';
 import { AnthropicEngineError, toEngineError } from './errors';
 import type { Effort } from './role-settings';
@@ -29,6 +29,12 @@ export interface ContextManagement {
   clearAtLeastTokens: number;
 }
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
+/**
+ * Server-side fallback (refusals-and-fallback docs, "Server-side fallback"; the SDK's BetaFallbacksParam): a request
+ * the model declines for policy reasons is retried inside the same call on the `fallbacks` models, in beta behind this
+ * header. The response then opens the fallback model's part with a `fallback` block (BetaFallbackBlock).
+ */
+export const SERVER_SIDE_FALLBACK_BETA = 'server-side-fallback-2026-07-01';
 
 export interface SendParams {
   model: string;
@@ -48,6 +54,8 @@ export interface SendParams {
   /** The container a previous response of this conversation ran code in; sent back on every follow-up. */
   container?: string;
   contextManagement?: ContextManagement;
+  /** Asked server-side when `model` refuses (`fallbacks`, SERVER_SIDE_FALLBACK_BETA). */
+  fallbackModel?: string;
   /**
    * Prompt-cache breakpoints (default true). A cache write costs 1.25× the input price and pays back only when the
    * prefix is read again (prompt caching docs, "Pricing"): conversations that grow turn by turn cache; a one-shot
@@ -84,8 +92,8 @@ export const MAX_STREAMING_TOKENS = 64_000;
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
-/** The one beta field a request may carry (context_management), sent with its beta header on the same endpoint. */
-type BetaParams = MessageCreateParamsBase & { context_management?: { edits: BetaClearToolUses20250919Edit[] } };
+/** The beta fields a request may carry, each sent with its beta header on the same endpoint. */
+type BetaParams = MessageCreateParamsBase & { context_management?: { edits: BetaClearToolUses20250919Edit[] }; fallbacks?: BetaFallbackParam[] };
 
 const SERVER_TOOL_TYPE = /^(web_search|web_fetch|code_execution|bash_code_execution|text_editor_code_execution)_\d{8}$/;
 /** Server tools run inside the request: the turn can take minutes. */
@@ -173,6 +181,7 @@ export class MessagesApi {
       };
       (params as BetaParams).context_management = { edits: [edit] };
     }
+    if (p.fallbackModel && p.fallbackModel !== p.model) (params as BetaParams).fallbacks = [{ model: p.fallbackModel }];
     return params;
   }
 
@@ -192,7 +201,8 @@ export class MessagesApi {
         const { message, headers } = await this.request(params, stream, p.signal);
         await ticket.done(true);
         this.gate.observe?.(rateLimitHeaders(headers));
-        return { message, usage: usageOf(message.usage, p.model, this.prices) };
+        // A response the fallback model served is billed at its prices.
+        return { message, usage: usageOf(message.usage, servedByFallback(message.content)?.to ?? p.model, this.prices) };
       } catch (raw) {
         const headers = (raw as { headers?: Headers }).headers;
         const err = toEngineError(raw, p.label, attempt, { retryAfterMs: retryAfterMs(headers) });
@@ -240,8 +250,11 @@ export class MessagesApi {
   }
 
   private async request(params: MessageCreateParamsBase, stream: boolean, signal?: AbortSignal): Promise<{ message: Message; headers: Headers }> {
-    const beta = (params as BetaParams).context_management !== undefined;
-    const opts = { maxRetries: 0, ...(signal ? { signal } : {}), ...(beta ? { headers: { 'anthropic-beta': CONTEXT_MANAGEMENT_BETA } } : {}) };
+    const betas = [
+      ...((params as BetaParams).context_management !== undefined ? [CONTEXT_MANAGEMENT_BETA] : []),
+      ...((params as BetaParams).fallbacks !== undefined ? [SERVER_SIDE_FALLBACK_BETA] : []),
+    ];
+    const opts = { maxRetries: 0, ...(signal ? { signal } : {}), ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}) };
     if (stream) {
       const s = this.client.messages.stream(params, opts);
       const { response } = await s.withResponse();
@@ -265,6 +278,15 @@ export function textOf(content: ContentBlock[] | ContentBlockParam[]): string {
     .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
     .map((b) => b.text)
     .join('');
+}
+
+/**
+ * The model that served a response after a server-side fallback (the last `fallback` block's `to`), or undefined when
+ * the requested model answered. A refusal that carries one was declined by the fallback model too.
+ */
+export function servedByFallback(content: ReadonlyArray<{ type: string }>): { from: string; to: string } | undefined {
+  const hop = [...content].reverse().find((b) => b.type === 'fallback') as { from?: { model?: string }; to?: { model?: string } } | undefined;
+  return hop?.to?.model ? { from: hop.from?.model ?? '', to: hop.to.model } : undefined;
 }
 
 /** Converts response blocks into request params unchanged (the API accepts its own output back). */

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { EngineDecision } from '../engine';
 import { StructuredOutputError } from './errors';
 import { addUsage, emptyUsage } from '../usage';
-import { MAX_STREAMING_TOKENS, textOf, type MessagesApi } from './messages-client';
+import { MAX_STREAMING_TOKENS, servedByFallback, textOf, type MessagesApi } from './messages-client';
 import type { Effort } from './role-settings';
 
 export interface StructuredCallConfig<S extends z.ZodType> {
@@ -18,6 +18,8 @@ export interface StructuredCallConfig<S extends z.ZodType> {
   purpose: string;
   /** A refusal is retried once on this model before it fails the call (refusals-and-fallback docs). */
   fallbackModel?: string;
+  /** Cache the prompt, so a correction retry reads it back (default false). */
+  cache?: boolean;
   /** How hard the model thinks; its thinking shares `maxTokens` with the answer. */
   effort?: Effort;
   maxTokens: number;
@@ -86,14 +88,22 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
       maxTokens,
       outputFormat: format,
       ...(cfg.effort ? { effort: cfg.effort } : {}),
+      ...(cfg.fallbackModel ? { fallbackModel: cfg.fallbackModel } : {}),
       // One-shot: nothing reads its prefix back unless it fails, and a correction retry is the exception, so a
-      // cache write (1.25×) on every first attempt would cost more than the rare retry saves (0.9× of its prompt).
-      cache: false,
+      // cache write (1.25×) on every first attempt would cost more than the rare retry saves (0.9× of its prompt),
+      // unless the caller has seen its retries are not rare (RetryRate).
+      cache: cfg.cache ?? false,
       label: cfg.purpose,
       signal: cfg.signal,
     });
     requests += 1;
     addUsage(usage, spent);
+    // The API asked the fallback model itself (server-side fallback); a correction retry goes straight to it.
+    const served = servedByFallback(msg.content);
+    if (served) {
+      decisions.push(fallbackDecision(cfg.purpose, served.from || model, served.to, msg.stop_reason === 'refusal' ? `the API asked ${served.to}, which refused too` : `the API asked ${served.to}, which answered`));
+      model = served.to;
+    }
 
     switch (msg.stop_reason) {
       case 'end_turn':
@@ -109,14 +119,9 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
         }
         return fail('truncated', [`output cut off at max_tokens ${maxTokens}; truncated JSON is not used`]);
       case 'refusal':
-        if (cfg.fallbackModel && model !== cfg.fallbackModel) {
-          decisions.push({
-            decisionType: 'model-fallback',
-            level: 'L0',
-            confidence: 1,
-            conclusion: `${cfg.purpose}: ${model} refused (${msg.stop_details?.category ?? 'no category'}); asking ${cfg.fallbackModel}`,
-            signals: { from: model, to: cfg.fallbackModel, category: msg.stop_details?.category ?? null },
-          });
+        // Asked again here only when the API did not try the fallback model (a model without server-side fallback).
+        if (cfg.fallbackModel && model !== cfg.fallbackModel && !served) {
+          decisions.push(fallbackDecision(cfg.purpose, model, cfg.fallbackModel, `asking ${cfg.fallbackModel}`, msg.stop_details?.category ?? null));
           model = cfg.fallbackModel;
           continue;
         }
@@ -156,4 +161,14 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
     if (value !== undefined && cfg.acceptWithIssues) return { value, usage, decisions, requests, issues, raw: text };
     return fail('invalid', issues);
   }
+}
+
+function fallbackDecision(purpose: string, from: string, to: string, outcome: string, category: string | null = null): EngineDecision {
+  return {
+    decisionType: 'model-fallback',
+    level: 'L0',
+    confidence: 1,
+    conclusion: `${purpose}: ${from} refused${category ? ` (${category})` : ''}; ${outcome}`,
+    signals: { from, to, category },
+  };
 }

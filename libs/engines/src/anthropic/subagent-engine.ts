@@ -14,6 +14,7 @@ import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type Report
 import type { ContextManagement } from './messages-client';
 import { SourceLedger } from './sources';
 import { JUDGE_ANSWER_TOKENS, maxTokensFor, ROLE_EFFORT } from './role-settings';
+import { RetryRate } from './retry-rate';
 import { structuredCall } from './structured';
 import { researchTools } from './tools';
 import { clipText } from '../hygiene/clip-text';
@@ -110,6 +111,8 @@ export class AnthropicSubagentEngine implements SubagentEngine {
   readonly name = 'anthropic' as const;
   private readonly o: ResolvedEngineOptions;
   private readonly fallback?: SubagentEngine;
+  /** How often this worker's extractions are retried, which decides whether their sources are cached. */
+  private readonly extractionRetries = new RetryRate();
 
   constructor(options: AnthropicEngineOptions) {
     this.o = resolveOptions(options);
@@ -490,6 +493,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       const keep = Math.max(1, Math.floor(blocks.length * Math.max(0, tokensLeft - answer) / counted));
       user = prompt(blocks.slice(0, keep));
     }
+    const retried = (decisions: EngineDecision[]) => this.extractionRetries.record(decisions.some((d) => d.decisionType === 'structured-retry'));
     const res = await structuredCall({
       api: this.o.api,
       model: this.o.subagentModel,
@@ -503,7 +507,13 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       ...(task.budget ? { signal: deadlineSignal(task.budget) } : {}),
       check: (d) => d.findings.map(quoteIssue).filter((x): x is string => !!x),
       acceptWithIssues: true,
+      // The sources are re-sent whole by a quote correction: cached once those are common enough to pay.
+      cache: this.extractionRetries.cachePays,
+    }).catch((err: unknown) => {
+      if (err instanceof StructuredOutputError) retried(err.decisions);
+      throw err;
     });
+    retried(res.decisions);
     const findings: Finding[] = [];
     let dropped = 0;
     res.value.findings.forEach((f, i) => {
