@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ENGINE_NAMES, type EngineName, type ResolvedEngine } from '@orrery/protocol';
 import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions } from './anthropic';
 import { priceTable, type PriceTable } from './anthropic/pricing';
+import { SERVER_PROFILES, type ServerProfile } from './anthropic/server-profile';
 import { LocalRequestGate, type RequestGate } from './anthropic/request-gate';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
 import type { Passage } from './corpus/passage';
@@ -49,8 +50,14 @@ export class EngineFactory {
    */
   defaultCorpusFor(engine: ResolvedEngine): string | undefined {
     if (engine === 'corpus') return this.config.DEFAULT_CORPUS;
-    if (engine === 'anthropic') return this.config.CLAUDE_DEFAULT_CORPUS;
+    // A server without web tools has only the corpus to research.
+    if (engine === 'anthropic') return this.config.CLAUDE_DEFAULT_CORPUS ?? (this.serverProfile().serverTools ? undefined : this.config.DEFAULT_CORPUS);
     return undefined;
+  }
+
+  /** What the server behind ANTHROPIC_BASE_URL supports (ANTHROPIC_PROFILE). */
+  serverProfile(): ServerProfile {
+    return SERVER_PROFILES[this.config.ANTHROPIC_PROFILE];
   }
 
   /** `auto` means Claude when an API key is set, else the offline corpus engine. */
@@ -117,6 +124,7 @@ export class EngineFactory {
     });
     return {
       client: this.anthropicClient,
+      profile: this.serverProfile(),
       gate: this.gate,
       prices: this.priceTable(),
       maxRetries: c.ANTHROPIC_MAX_RETRIES,
