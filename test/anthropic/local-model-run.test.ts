@@ -5,7 +5,12 @@
  */
 import { SearchResultSchema } from '@orrery/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeMessagesApi } from '../support/fake-messages-api';
+import { z } from 'zod';
+import { MessagesApi } from '../../libs/engines/src/anthropic/messages-client';
+import { FREE_PRICES } from '../../libs/engines/src/anthropic/pricing';
+import { LOCAL_PROFILE } from '../../libs/engines/src/anthropic/server-profile';
+import { structuredCall } from '../../libs/engines/src/anthropic/structured';
+import { FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
 
@@ -66,4 +71,30 @@ describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () =
     expect(run.usage.costUsd).toBe(0);
     expect(run.usage.cacheReadTokens + run.usage.cacheWriteTokens).toBe(0);
   }, 180_000);
+
+  it('structured output through the prompt: an invalid reply is retried once with the zod errors, a fenced one is read', async () => {
+    const local = await FakeMessagesApi.start({ server: 'local' });
+    try {
+      local.enqueue(reply.text('{"count": "three"}'), reply.text('```json\n{"count": 3}\n```'));
+      const res = await structuredCall({
+        api: new MessagesApi({ client: local.client({ maxRetries: 0 }), prices: FREE_PRICES, profile: LOCAL_PROFILE }),
+        model: 'qwen3:8b',
+        system: 'Orrery role: judge.',
+        user: 'How many?',
+        schema: z.object({ count: z.number() }),
+        purpose: 'count',
+        maxTokens: 256,
+      });
+      expect(res.value).toEqual({ count: 3 });
+      expect(res.requests).toBe(2);
+      expect(local.rejected).toEqual([]);
+      const [first, second] = local.requests;
+      expect(JSON.stringify(first!.body.system)).toContain('matching this JSON schema');
+      expect(first!.body.output_config).toBeUndefined();
+      expect(JSON.stringify(second!.body.messages)).toContain('Your reply failed validation');
+      expect(res.decisions.map((d) => d.decisionType)).toEqual(['structured-retry']);
+    } finally {
+      await local.close();
+    }
+  });
 });

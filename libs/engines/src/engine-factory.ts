@@ -55,9 +55,18 @@ export class EngineFactory {
     return undefined;
   }
 
-  /** What the server behind ANTHROPIC_BASE_URL supports (ANTHROPIC_PROFILE). */
+  /** What the server behind ANTHROPIC_BASE_URL supports: ANTHROPIC_PROFILE, with the per-capability flags over it. */
   serverProfile(): ServerProfile {
-    return SERVER_PROFILES[this.config.ANTHROPIC_PROFILE];
+    const c = this.config;
+    const flag = (v: 'on' | 'off' | undefined, profile: boolean) => (v === undefined ? profile : v === 'on');
+    const p = SERVER_PROFILES[c.ANTHROPIC_PROFILE];
+    return {
+      ...p,
+      serverTools: flag(c.ANTHROPIC_SERVER_TOOLS, p.serverTools),
+      structuredOutput: flag(c.ANTHROPIC_STRUCTURED_OUTPUT, p.structuredOutput),
+      promptCaching: flag(c.ANTHROPIC_PROMPT_CACHING, p.promptCaching),
+      thinking: flag(c.ANTHROPIC_THINKING, p.thinking),
+    };
   }
 
   /** `auto` means Claude when an API key is set, else the offline corpus engine. */
