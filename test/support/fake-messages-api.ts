@@ -288,6 +288,25 @@ export interface FakeMessagesApiOptions {
    * reply shapes, which script exact content. The refusals of thinking settings apply either way.
    */
   thinking?: boolean;
+  /**
+   * `local`: behave like a local server that speaks the Messages API (Ollama 0.14+, llama.cpp's server, vLLM), which
+   * implement a subset: no server tools, no `output_config`, no prompt caching (docs.ollama.com/api/anthropic-compatibility,
+   * "Not supported"; server tools and structured output are not in its "Supported request fields"). Default `anthropic`.
+   */
+  server?: 'anthropic' | 'local';
+}
+
+/**
+ * What a local Messages-API server refuses, with an error shaped as it answers (400, invalid_request_error). Ollama
+ * documents `cache_control` as not supported; it is refused here too so a test sees any breakpoint that slips through.
+ */
+export function localServerRefusal(body: Json): string | undefined {
+  const serverTool = (body?.tools ?? []).find((t: Json) => typeof t?.type === 'string' && t.type !== 'custom');
+  if (serverTool) return `tools: server tool "${serverTool.type}" is not supported; only tools with a name and input_schema are`;
+  if (body?.output_config !== undefined) return 'output_config: unknown field (structured output and effort are not supported)';
+  if (JSON.stringify(body ?? {}).includes('"cache_control"')) return 'cache_control: prompt caching is not supported';
+  if (body?.context_management !== undefined) return 'context_management: unknown field';
+  return undefined;
 }
 
 const CONTAINER_TTL_MS = 30 * 60_000;
@@ -317,6 +336,7 @@ export class FakeMessagesApi {
       webResults: opts.webResults ?? defaultWebResults,
       requestsPerMinute: opts.requestsPerMinute ?? 4000,
       thinking: opts.thinking ?? true,
+      server: opts.server ?? 'anthropic',
     };
   }
 
@@ -460,6 +480,7 @@ export class FakeMessagesApi {
       return sendError(429, e.errorType, e.message, { ...e.headers, ...this.rateLimitHeaders(now, true) });
     }
     const invalid =
+      (this.opts.server === 'local' ? localServerRefusal(body) : undefined) ??
       validateMessagesRequest(body, { strictAlternation: this.opts.strictAlternation, containers: this.liveContainers(now) }) ??
       refusedThinkingSettings(body) ??
       invalidThinkingSignature(String(body.model), combineTurns(body.messages));
@@ -520,7 +541,8 @@ export class FakeMessagesApi {
       hops.push({ type: 'fallback', from: { model: String(served.model) }, to: { model: String(fb.model) }, trigger: { type: 'refusal', category: declined.stop_details?.category ?? null } });
       served = next;
     }
-    if (out.requireOutputFormat && !view.outputSchema) {
+    // A local server has no output_config: the schema travels in the prompt, and the model's JSON is checked by the engine.
+    if (out.requireOutputFormat && !view.outputSchema && this.opts.server !== 'local') {
       return sendError(400, 'invalid_request_error', 'fake Messages API: a structured-output reply was scripted but the request has no output_config.format schema');
     }
     if (out.stop_reason === 'stop_sequence' && !(body.stop_sequences ?? []).includes(out.stop_sequence)) {

@@ -39,6 +39,16 @@ export const EngineConfigSchema = z
     SIMULATED_DRY: z.enum(['none', 'gaps', 'new']).default('none'),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * What the server at ANTHROPIC_BASE_URL supports: `claude` (Anthropic's API) or `local` (Ollama, llama.cpp's
+     * server, vLLM: no server tools, structured output, prompt caching or thinking params; price 0).
+     */
+    ANTHROPIC_PROFILE: z.enum(['claude', 'local']).default('claude'),
+    /** Per-capability overrides of the profile (on/off; unset, the profile's): for a server that supports a part. */
+    ANTHROPIC_SERVER_TOOLS: z.enum(['on', 'off']).optional(),
+    ANTHROPIC_STRUCTURED_OUTPUT: z.enum(['on', 'off']).optional(),
+    ANTHROPIC_PROMPT_CACHING: z.enum(['on', 'off']).optional(),
+    ANTHROPIC_THINKING: z.enum(['on', 'off']).optional(),
     ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_COORDINATOR_MODEL),
     ANTHROPIC_SUBAGENT_MODEL: z.string().min(1).default(DEFAULT_SUBAGENT_MODEL),
     ANTHROPIC_JUDGE_MODEL: z.string().min(1).default(DEFAULT_JUDGE_MODEL),

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ENGINE_NAMES, type EngineName, type ResolvedEngine } from '@orrery/protocol';
 import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions } from './anthropic';
 import { priceTable, type PriceTable } from './anthropic/pricing';
+import { SERVER_PROFILES, type ServerProfile } from './anthropic/server-profile';
 import { LocalRequestGate, type RequestGate } from './anthropic/request-gate';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
 import type { Passage } from './corpus/passage';
@@ -49,8 +50,23 @@ export class EngineFactory {
    */
   defaultCorpusFor(engine: ResolvedEngine): string | undefined {
     if (engine === 'corpus') return this.config.DEFAULT_CORPUS;
-    if (engine === 'anthropic') return this.config.CLAUDE_DEFAULT_CORPUS;
+    // A server without web tools has only the corpus to research.
+    if (engine === 'anthropic') return this.config.CLAUDE_DEFAULT_CORPUS ?? (this.serverProfile().serverTools ? undefined : this.config.DEFAULT_CORPUS);
     return undefined;
+  }
+
+  /** What the server behind ANTHROPIC_BASE_URL supports: ANTHROPIC_PROFILE, with the per-capability flags over it. */
+  serverProfile(): ServerProfile {
+    const c = this.config;
+    const flag = (v: 'on' | 'off' | undefined, profile: boolean) => (v === undefined ? profile : v === 'on');
+    const p = SERVER_PROFILES[c.ANTHROPIC_PROFILE];
+    return {
+      ...p,
+      serverTools: flag(c.ANTHROPIC_SERVER_TOOLS, p.serverTools),
+      structuredOutput: flag(c.ANTHROPIC_STRUCTURED_OUTPUT, p.structuredOutput),
+      promptCaching: flag(c.ANTHROPIC_PROMPT_CACHING, p.promptCaching),
+      thinking: flag(c.ANTHROPIC_THINKING, p.thinking),
+    };
   }
 
   /** `auto` means Claude when an API key is set, else the offline corpus engine. */
@@ -117,6 +133,7 @@ export class EngineFactory {
     });
     return {
       client: this.anthropicClient,
+      profile: this.serverProfile(),
       gate: this.gate,
       prices: this.priceTable(),
       maxRetries: c.ANTHROPIC_MAX_RETRIES,

@@ -24,3 +24,5 @@ export { SourceLedger, webSourceId } from './sources';
 export { structuredCall } from './structured';
 export { AnthropicSubagentEngine } from './subagent-engine';
 export { usageOf } from './usage';
+export { CLAUDE_PROFILE, LOCAL_PROFILE, SERVER_PROFILES } from './server-profile';
+export type { ServerProfile, ServerProfileName } from './server-profile';

@@ -12,9 +12,10 @@ import type { BetaClearToolUses20250919Edit, BetaFallbackParam } from '@anthropi
 import type { TokenUsage } from '@orrery/protocol';
 import { AnthropicEngineError, toEngineError } from './errors';
 import type { Effort } from './role-settings';
-import type { PriceTable } from './pricing';
+import { FREE_PRICES, type PriceTable } from './pricing';
 import { LocalRequestGate, rateLimitHeaders, retryAfterMs, sleep, type RequestGate } from './request-gate';
 import { usageOf } from './usage';
+import { CLAUDE_PROFILE, type ServerProfile } from './server-profile';
 
 /**
  * Server-side tool-result clearing (context editing docs, build-with-claude/context-editing; the SDK's
@@ -83,6 +84,8 @@ export interface MessagesApiOptions {
   maxRateLimitWaitMs?: number;
   /** Backoff base when no retry-after is given. */
   backoffMs?: number;
+  /** What the server supports; default Anthropic's API (everything). */
+  profile?: ServerProfile;
 }
 
 /** The SDK refuses non-streaming requests it expects to take over 10 minutes; stay well below. */
@@ -137,6 +140,7 @@ const isRetryable = (e: AnthropicEngineError): boolean => e.retryable;
 export class MessagesApi {
   readonly client: Anthropic;
   readonly prices: PriceTable;
+  readonly profile: ServerProfile;
   private readonly gate: RequestGate;
   private readonly maxRetries: number;
   private readonly maxRateLimitWaitMs: number;
@@ -145,6 +149,7 @@ export class MessagesApi {
   constructor(o: MessagesApiOptions) {
     this.client = o.client;
     this.prices = o.prices;
+    this.profile = o.profile ?? CLAUDE_PROFILE;
     this.gate = o.gate ?? new LocalRequestGate();
     this.maxRetries = o.maxRetries ?? 4;
     this.maxRateLimitWaitMs = o.maxRateLimitWaitMs ?? 600_000;
@@ -158,7 +163,10 @@ export class MessagesApi {
 
   params(p: SendParams): MessageCreateParamsBase {
     const stream = this.streams(p);
-    const cache = p.cache ?? true;
+    const cache = (p.cache ?? true) && this.profile.promptCaching;
+    const effort = this.profile.thinking ? p.effort : undefined;
+    // Without structured output the schema is in the prompt (structuredCall); the field itself would be refused.
+    const outputFormat = this.profile.structuredOutput ? p.outputFormat : undefined;
     const params: MessageCreateParamsBase = {
       model: p.model,
       max_tokens: Math.max(1, Math.min(p.maxTokens, stream ? MAX_STREAMING_TOKENS : MAX_NON_STREAMING_TOKENS)),
@@ -167,11 +175,11 @@ export class MessagesApi {
       ...(cache ? { cache_control: EPHEMERAL } : {}),
     };
     if (p.tools?.length) params.tools = p.tools;
-    if (p.outputFormat || p.effort) params.output_config = { ...(p.outputFormat ? { format: p.outputFormat } : {}), ...(p.effort ? { effort: p.effort } : {}) };
+    if (outputFormat || effort) params.output_config = { ...(outputFormat ? { format: outputFormat } : {}), ...(effort ? { effort } : {}) };
     // Adaptive thinking is what these models do by default; sent only to choose how it is displayed.
-    if (p.thinkingDisplay) params.thinking = { type: 'adaptive', display: p.thinkingDisplay };
+    if (p.thinkingDisplay && this.profile.thinking) params.thinking = { type: 'adaptive', display: p.thinkingDisplay };
     if (p.container) params.container = p.container;
-    if (p.contextManagement) {
+    if (p.contextManagement && this.profile.contextEditing) {
       const c = p.contextManagement;
       const edit: BetaClearToolUses20250919Edit = {
         type: 'clear_tool_uses_20250919',
@@ -201,8 +209,8 @@ export class MessagesApi {
         const { message, headers } = await this.request(params, stream, p.signal);
         await ticket.done(true);
         this.gate.observe?.(rateLimitHeaders(headers));
-        // A response the fallback model served is billed at its prices.
-        return { message, usage: usageOf(message.usage, servedByFallback(message.content)?.to ?? p.model, this.prices) };
+        // A response the fallback model served is billed at its prices; a server that prices nothing bills nothing.
+        return { message, usage: usageOf(message.usage, servedByFallback(message.content)?.to ?? p.model, this.profile.priced ? this.prices : FREE_PRICES) };
       } catch (raw) {
         const headers = (raw as { headers?: Headers }).headers;
         const err = toEngineError(raw, p.label, attempt, { retryAfterMs: retryAfterMs(headers) });

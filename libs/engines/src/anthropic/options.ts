@@ -4,6 +4,7 @@ import type { CoordinatorEngine, PassageSearch, SubagentEngine } from '../engine
 import { MessagesApi } from './messages-client';
 import { DEFAULT_PRICES, type PriceTable } from './pricing';
 import type { RequestGate } from './request-gate';
+import { CLAUDE_PROFILE, type ServerProfile } from './server-profile';
 
 /** Current model ids from the SDK's `Model` union (1.14): Opus-class hub, Sonnet-class spokes, Haiku-class judge. */
 export const DEFAULT_COORDINATOR_MODEL: Model = 'claude-opus-5-5';
@@ -97,6 +98,8 @@ export interface AnthropicEngineOptions {
   maxToolCallsPerTask?: number;
   /** The judge inside each research loop; without it the loop has only its health monitor. */
   loopJudge?: LoopJudgeSettings;
+  /** What the server behind the client supports (server-profile.ts); default Anthropic's API. */
+  profile?: ServerProfile;
 }
 
 export interface LoopJudgeSettings {
@@ -142,7 +145,9 @@ export function buildClient(client: Anthropic | AnthropicClientOptions | undefin
 }
 
 export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions {
-  const webSearch = o.webSearch ?? { enabled: true };
+  const profile = o.profile ?? CLAUDE_PROFILE;
+  // A server without server tools has no web: the corpus tools are the only source.
+  const webSearch = profile.serverTools ? (o.webSearch ?? { enabled: true }) : { enabled: false };
   if (webSearch.allowedDomains?.length && webSearch.blockedDomains?.length) {
     throw new Error('webSearch: allowedDomains and blockedDomains cannot both be set (the Messages API rejects it)');
   }
@@ -154,13 +159,14 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
       ...(o.gate ? { gate: o.gate } : {}),
       maxRetries: o.maxRetries ?? 4,
       maxRateLimitWaitMs: o.maxRateLimitWaitMs ?? 600_000,
+      profile,
     }),
     model: o.model ?? DEFAULT_COORDINATOR_MODEL,
     subagentModel: o.subagentModel ?? DEFAULT_SUBAGENT_MODEL,
     judgeModel: o.judgeModel ?? DEFAULT_JUDGE_MODEL,
     ...(o.refusalFallbackModel ? { refusalFallbackModel: o.refusalFallbackModel } : {}),
     webSearch,
-    webFetch: o.webFetch ?? { enabled: false },
+    webFetch: profile.serverTools ? (o.webFetch ?? { enabled: false }) : { enabled: false },
     passages: o.passages,
     passagesFor: o.passagesFor,
     maxContinuations: o.maxContinuations ?? 5,

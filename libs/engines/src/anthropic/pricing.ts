@@ -171,3 +171,6 @@ export function priceTable(overrides: { prices?: string; webSearchPer1k?: number
     webFetchPer1k: overrides.webFetchPer1k ?? DEFAULT_PRICES.webFetchPer1k,
   };
 }
+
+/** A server whose tokens cost nothing (a local model): every model at 0. */
+export const FREE_PRICES: PriceTable = { models: {}, webSearchPer1k: 0, webFetchPer1k: 0 };

@@ -51,6 +51,17 @@ function formatIssues(error: z.ZodError): string[] {
   return zodIssues(error, 10);
 }
 
+/** The instruction that replaces `output_config.format` on a server without it. */
+export const schemaInstruction = (format: JSONOutputFormat): string =>
+  `Reply with only one JSON value, no prose and no code fence, matching this JSON schema:\n${JSON.stringify(format.schema)}`;
+
+/** The JSON of a reply that wrapped it in a code fence anyway (local models often do). */
+export function unfenced(text: string): string {
+  const t = text.trim();
+  const m = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(t);
+  return m ? m[1]!.trim() : t;
+}
+
 const retryDecision = (purpose: string, why: string, signals: EngineDecision['signals']): EngineDecision => ({
   decisionType: 'structured-retry',
   level: 'L0',
@@ -68,6 +79,9 @@ const retryDecision = (purpose: string, why: string, signals: EngineDecision['si
  */
 export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallConfig<S>): Promise<StructuredCallResult<z.infer<S>>> {
   const format = outputFormatFor(cfg.schema);
+  // A server without structured output gets the schema in the prompt; the reply is validated the same way.
+  const schemaInPrompt = !cfg.api.profile.structuredOutput;
+  const system = schemaInPrompt ? `${cfg.system}\n\n${schemaInstruction(format)}` : cfg.system;
   const messages: MessageParam[] = [{ role: 'user', content: cfg.user }];
   const usage = emptyUsage();
   const decisions: EngineDecision[] = [];
@@ -83,10 +97,10 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
   for (;;) {
     const { message: msg, usage: spent } = await cfg.api.send({
       model,
-      system: cfg.system,
+      system,
       messages,
       maxTokens,
-      outputFormat: format,
+      ...(schemaInPrompt ? {} : { outputFormat: format }),
       ...(cfg.effort ? { effort: cfg.effort } : {}),
       ...(cfg.fallbackModel ? { fallbackModel: cfg.fallbackModel } : {}),
       // One-shot: nothing reads its prefix back unless it fails, and a correction retry is the exception, so a
@@ -132,7 +146,7 @@ export async function structuredCall<S extends z.ZodType>(cfg: StructuredCallCon
         return fail('unexpected-stop', [`stop_reason ${String(msg.stop_reason)}`]);
     }
 
-    const text = textOf(msg.content).trim();
+    const text = schemaInPrompt ? unfenced(textOf(msg.content)) : textOf(msg.content).trim();
     let issues: string[];
     let value: z.infer<S> | undefined;
     try {

@@ -1,0 +1,100 @@
+/**
+ * A research run against a local model server that speaks the Messages API (Ollama, llama.cpp's server, vLLM), set
+ * by ANTHROPIC_PROFILE=local: the fake in `local` mode refuses server tools, `output_config` and `cache_control` with
+ * 400s, as such servers do. The run must end done with a cited report from the corpus, every request accepted.
+ */
+import { SearchResultSchema } from '@orrery/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { MessagesApi } from '../../libs/engines/src/anthropic/messages-client';
+import { FREE_PRICES } from '../../libs/engines/src/anthropic/pricing';
+import { LOCAL_PROFILE } from '../../libs/engines/src/anthropic/server-profile';
+import { structuredCall } from '../../libs/engines/src/anthropic/structured';
+import { FakeMessagesApi, reply } from '../support/fake-messages-api';
+import { researchScript } from '../support/fake-research-script';
+import { type Stack, startStack } from '../support/stack';
+
+describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () => {
+  let api: FakeMessagesApi;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    api = await FakeMessagesApi.start({ server: 'local' });
+    api.scriptByRole(researchScript({ rounds: 1 }));
+    stack = await startStack('local-model-run', {
+      workers: 1,
+      // No CLAUDE_DEFAULT_CORPUS: without web tools the run takes DEFAULT_CORPUS (kestrel in the stack).
+      env: { ENGINE: 'anthropic', ANTHROPIC_PROFILE: 'local', ANTHROPIC_API_KEY: 'ollama', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MODEL: 'qwen3:32b', ANTHROPIC_SUBAGENT_MODEL: 'qwen3:8b', ANTHROPIC_JUDGE_MODEL: 'qwen3:8b', ANTHROPIC_MAX_RETRIES: '1' },
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await api?.close();
+  });
+
+  it('ends done with a cited report from the corpus; no request uses a field the server refuses; costs nothing', async () => {
+    const { id } = await stack.client.submit({ topic: 'Kestrel River floods' });
+    const events = await stack.follow(id);
+    expect(events.at(-1), JSON.stringify(events.filter((e) => e.type === 'run.finished' || e.type === 'task.failed'))).toMatchObject({ type: 'run.finished', status: 'done' });
+
+    // Every request was accepted: no server tool, no output_config, no cache_control, no thinking params.
+    expect(api.rejected.map((r) => r.validationError)).toEqual([]);
+    expect(api.requests.length).toBeGreaterThan(0);
+    const roles = new Set(api.requests.map((r) => r.role));
+    for (const role of ['planner', 'researcher', 'extractor', 'writer']) expect(roles, `no ${role} request`).toContain(role);
+    for (const r of api.requests) {
+      expect(r.body.thinking, `request #${r.index} (${r.role})`).toBeUndefined();
+      expect(['qwen3:32b', 'qwen3:8b']).toContain(r.body.model);
+    }
+    // Structured output travels in the prompt: the planner's system prompt carries the JSON schema.
+    const planner = api.requests.find((r) => r.role === 'planner')!;
+    expect(JSON.stringify(planner.body.system)).toContain('matching this JSON schema');
+    // The researcher had the corpus tools and no web.
+    const researcher = api.requests.find((r) => r.role === 'researcher')!;
+    const tools = (researcher.body.tools ?? []).map((t: { name: string }) => t.name);
+    expect(tools).toContain('search_corpus');
+    expect(tools).not.toContain('web_search');
+
+    const report = await stack.client.report(id);
+    const returned = new Set<string>();
+    for (const job of (await stack.jobs('subagents')).filter((j) => j.name === 'search' && j.data.runId === id)) {
+      const r = SearchResultSchema.parse(job.returnvalue);
+      expect(r.stats['fallbacks'] ?? 0).toBe(0);
+      for (const s of r.sources) returned.add(s.id);
+    }
+    const cited = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
+    expect(cited.length).toBeGreaterThan(0);
+    for (const c of cited) expect(returned.has(c), `cites ${c}, never returned`).toBe(true);
+    expect(report.metadata.engine).toBe('anthropic');
+    const run = await stack.client.run(id);
+    expect(run.usage.inputTokens).toBeGreaterThan(0);
+    expect(run.usage.costUsd).toBe(0);
+    expect(run.usage.cacheReadTokens + run.usage.cacheWriteTokens).toBe(0);
+  }, 180_000);
+
+  it('structured output through the prompt: an invalid reply is retried once with the zod errors, a fenced one is read', async () => {
+    const local = await FakeMessagesApi.start({ server: 'local' });
+    try {
+      local.enqueue(reply.text('{"count": "three"}'), reply.text('```json\n{"count": 3}\n```'));
+      const res = await structuredCall({
+        api: new MessagesApi({ client: local.client({ maxRetries: 0 }), prices: FREE_PRICES, profile: LOCAL_PROFILE }),
+        model: 'qwen3:8b',
+        system: 'Orrery role: judge.',
+        user: 'How many?',
+        schema: z.object({ count: z.number() }),
+        purpose: 'count',
+        maxTokens: 256,
+      });
+      expect(res.value).toEqual({ count: 3 });
+      expect(res.requests).toBe(2);
+      expect(local.rejected).toEqual([]);
+      const [first, second] = local.requests;
+      expect(JSON.stringify(first!.body.system)).toContain('matching this JSON schema');
+      expect(first!.body.output_config).toBeUndefined();
+      expect(JSON.stringify(second!.body.messages)).toContain('Your reply failed validation');
+      expect(res.decisions.map((d) => d.decisionType)).toEqual(['structured-retry']);
+    } finally {
+      await local.close();
+    }
+  });
+});
