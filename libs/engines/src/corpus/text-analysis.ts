@@ -178,17 +178,24 @@ export interface Phrase {
   kind: 'proper' | 'noun';
 }
 
+/** A text's tokens as wink-nlp tags them: normal form, value as written, part of speech, stop-word flag, type. */
+function taggedTokens(text: string): { normals: string[]; values: string[]; poss: string[]; stops: boolean[]; types: string[] } {
+  const tokens = tagger.readDoc(text).tokens();
+  return {
+    normals: tokens.out(its.normal) as string[],
+    values: tokens.out(its.value) as string[],
+    poss: tokens.out(its.pos) as string[],
+    stops: tokens.out(its.stopWordFlag) as boolean[],
+    types: tokens.out(its.type) as string[],
+  };
+}
+
 /**
  * Proper-noun runs ("Ron DeSantis", "Big Bend") and noun compounds ("storm surge", "vinyl sales")
  * of a text, found with wink-nlp's POS tags. Single proper nouns are phrases too.
  */
 export function extractPhrases(text: string): Phrase[] {
-  const tokens = tagger.readDoc(text).tokens();
-  const normals = tokens.out(its.normal) as string[];
-  const values = tokens.out(its.value) as string[];
-  const poss = tokens.out(its.pos) as string[];
-  const stops = tokens.out(its.stopWordFlag) as boolean[];
-  const types = tokens.out(its.type) as string[];
+  const { normals, values, poss, stops, types } = taggedTokens(text);
   const phrases: Phrase[] = [];
   const flush = (start: number, end: number, kind: Phrase['kind']): void => {
     const idx: number[] = [];
@@ -227,12 +234,7 @@ export function extractPhrases(text: string): Phrase[] {
  * words of content. Stop words and numbers break a run.
  */
 export function nounPhrases(text: string): { surface: string; key: string }[] {
-  const tokens = tagger.readDoc(text).tokens();
-  const normals = tokens.out(its.normal) as string[];
-  const values = tokens.out(its.value) as string[];
-  const poss = tokens.out(its.pos) as string[];
-  const stops = tokens.out(its.stopWordFlag) as boolean[];
-  const types = tokens.out(its.type) as string[];
+  const { normals, values, poss, stops, types } = taggedTokens(text);
   const out: { surface: string; key: string }[] = [];
   const word = (i: number): string | null => (types[i] === 'word' && !stops[i] ? termOf(normals[i]!, types[i]!, false) : null);
   for (let i = 0; i < poss.length; i++) {
