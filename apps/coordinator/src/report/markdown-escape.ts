@@ -8,8 +8,11 @@ export function mdText(text: string): string {
   return text
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .trim()
-    .replace(/[\\`*_[\]<>|~&#]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`))
-    .replace(/^([-+=])/, '\\$1')
+    // An ampersand opens nothing unless an entity follows it, and a '>' nothing but a quote at the start: escaped
+    // only there, the raw Markdown keeps "AT&T" and "README.md > Usage" as a reader wrote them.
+    .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;')
+    .replace(/[\\`*_[\]<|~#]/g, (c) => (c === '<' ? '&lt;' : `\\${c}`))
+    .replace(/^([-+=>])/, '\\$1')
     .replace(/^(\d+)([.)])/, '$1\\$2');
 }
 
