@@ -15,10 +15,19 @@ const NOT_A_TOPIC = new Set(
     'committee committees bureau office offices officer officers chief director administration administrations ' +
     'year years fiscal month months day days week weeks session sessions time times today tonight ' +
     'message report reports annual mr mrs sir gentlemen fellow citizens thing things way ways part lot kind ' +
-    'shall will would should could must may might also upon within without one two three first second last new'
+    'shall will would should could must may might also upon within without'
   ).split(' '),
 );
+/** Words that say nothing alone but belong to a name when capitalized in one ("New York", "First Amendment"). */
+const NAME_PARTS = new Set('one two three first second third last new old north south east west great'.split(' '));
 const BANNED_STEMS = new Set([...NOT_A_TOPIC].map((w) => stemWord(w)));
+const NAME_PART_STEMS = new Set([...NAME_PARTS].map((w) => stemWord(w)));
+
+/** Two or more capitalized words: a name, whose parts may be words that alone say nothing. */
+const isName = (words: readonly string[]): boolean => words.length > 1 && words.every((w) => /^\p{Lu}/u.test(w));
+
+/** Whether stems can title a section: none a month, an office or filler; a name part only inside a name. */
+const allowedStems = (stems: readonly string[], name: boolean): boolean => !stems.some((k) => BANNED_STEMS.has(k) || (!name && NAME_PART_STEMS.has(k)));
 
 /** A title's own words; a period prefix ("1860–1879: …") is the sources' dates, not a claim about the text. */
 const PERIOD_PREFIX = /^\d{3,4}(\s*[–-]\s*\d{3,4})?\s*:\s*/;
@@ -34,7 +43,12 @@ export interface TitleCandidate {
 export function titleCandidates(text: string): TitleCandidate[] {
   return nounPhrases(text).filter((c) => {
     const words = c.surface.split(' ');
-    return words.every((w) => w.length >= 3 && /^\p{L}[\p{L}'’-]*\p{L}$/u.test(w) && !NOT_A_TOPIC.has(w.toLowerCase().replace(/['’]s$/, ''))) && !c.key.split(' ').some((k) => BANNED_STEMS.has(k));
+    const name = isName(words);
+    const wordsOk = words.every((w, i) => {
+      const low = w.toLowerCase().replace(/['’]s$/, '');
+      return w.length >= 3 && /^\p{L}[\p{L}'’-]*\p{L}$/u.test(w) && !NOT_A_TOPIC.has(low) && (!NAME_PARTS.has(low) || (name && i < words.length - 1));
+    });
+    return wordsOk && allowedStems(c.key.split(' '), name);
   });
 }
 
@@ -43,9 +57,10 @@ export function titleCandidates(text: string): TitleCandidate[] {
  * section's quotes or the titles of the sources they come from, and none is a month, an office or a bare number.
  */
 export function titleGrounded(title: string, quotes: readonly string[], sourceTitles: readonly string[] = []): boolean {
-  const own = analyzeTerms(title.replace(PERIOD_PREFIX, ''));
+  const bare = title.replace(PERIOD_PREFIX, '');
+  const own = analyzeTerms(bare);
   if (own.length === 0) return false;
-  if (own.some((t) => BANNED_STEMS.has(t) || /^[0-9]/.test(t))) return false;
+  if (own.some((t) => /^[0-9]/.test(t)) || !allowedStems(own, isName(bare.split(/\s+/)))) return false;
   const seen = new Set([...quotes, ...sourceTitles].flatMap((q) => analyzeTerms(q)));
   return own.every((t) => seen.has(t));
 }
