@@ -9,5 +9,5 @@ export const L1_MODEL: L1Model = {
   bias: 1.272863,
   min: [1, 0.222222, 1.098612, 1.098612, 0.693147, 0.693147, 0, 0, 0, 0, 0],
   max: [3, 0.777778, 3.401197, 3.332205, 2.197225, 2.197225, 1.609438, 2.833213, 0.399, 2.944439, 0.765],
-  trainedOn: "half 0 of 68 topics (34 topics, 68 decisions) of i28-labels2.jsonl",
+  trainedOn: "half 0 of 68 topics (34 topics, 68 decisions) of orrery-judge-labels.jsonl",
 };
