@@ -13,7 +13,7 @@
  * (trained on each half, scored on the other) and on all topics (trained and scored on all).
  * --labels writes the labelled decision records (the L0 decision log of every point) for `npm run train:judge`.
  */
-import { decideWithLevels, type JudgeSignal, type JudgeVerdict, l0Judge, L1_FEATURES, L1_MODEL, l1Features, l1Judge, type L1Model } from '@orrery/decisions';
+import { decideWithLevels, type JudgeSignal, type JudgeVerdict, l0Judge, L1_ACT_AT, L1_FEATURES, L1_MODEL, l1Features, l1Judge, type L1Model } from '@orrery/decisions';
 import { verdictToDecision } from '@orrery/coordinator/dist/judge/decision-record';
 import { readFlags } from '../support/flags';
 import type { ReplayTopic } from './judge-replay';
@@ -22,6 +22,12 @@ import { labelRounds, scorePolicy, stopScores, type Judged, type PolicyScores, t
 import { loadOrReplay } from './replay-cache';
 import { DEFAULT_FIT } from './logistic-fit';
 import { halves, trainL1 } from './train-l1';
+import { foldsOf } from '../coverage/kfold-eval';
+
+/** Stop cuts on L1's P(stop) the trade-off table sweeps. */
+const STOP_CUTS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+/** The section_recall a tuned cut may lose (issue 28's target). */
+const MAX_LOST = 0.005;
 
 const USAGE = 'usage: judge-quality-bench --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--cache <replay.json>] [--labels <labelled.jsonl>] [--limit N]';
 
@@ -146,6 +152,28 @@ async function main(): Promise<void> {
   const u1 = trainL1(held.recs, 'half 1', { ...DEFAULT_FIT, balanced: false });
   const su = [...(await score(a, (p) => chain(p, u1))).judged, ...(await score(held, (p) => chain(p, u0))).judged];
   console.log(row('2-fold, classes not balanced in training', scorePolicy(bothRuns, su.map((js) => js.map((j) => j.signal)))));
+  // The trade-off the chain's stop cut sits on: each half judged by the L1 trained on the other, stopping where P(stop) reaches the cut.
+  console.log(`\nrounds against section_recall lost as the stop cut on L1's P(stop) moves (2-fold; the chain stops at P >= ${L1_ACT_AT})`);
+  console.log(header());
+  const pStop = (set: ReturnType<typeof runsIn>, m: L1Model): number[][] => set.pts.map((ps) => ps.map((p) => Number(l1Judge(p.l0, m).signals['pStop'])));
+  const pBoth = [...pStop(a, m1), ...pStop(held, m0)];
+  for (const cut of STOP_CUTS) console.log(row(`  stop at P(stop) >= ${cut.toFixed(2)}`, scorePolicy(bothRuns, pBoth.map((ps) => ps.map((p) => (p >= cut ? 'stop' : 'continue'))))));
+  // The cut tuned on the training half only (its own 2-fold: the fewest rounds with at most MAX_LOST lost), then applied to the other half.
+  const tunedCut = (train: number[]): number => {
+    const inner = foldsOf(train.map((t) => labelled[t]!.run.topic), 2);
+    const part = (k: number): ReturnType<typeof runsIn> => runsIn(train.filter((t) => inner.get(labelled[t]!.run.topic) === k));
+    const [i0, i1] = [part(0), part(1)];
+    const p = [...pStop(i0, trainL1(i1.recs, 'inner 1')), ...pStop(i1, trainL1(i0.recs, 'inner 0'))];
+    const runs = [...i0.runs, ...i1.runs];
+    const fits = STOP_CUTS.map((cut) => ({ cut, s: scorePolicy(runs, p.map((ps) => ps.map((x) => (x >= cut ? 'stop' : 'continue')))) })).filter((c) => c.s.sectionRecallLost <= MAX_LOST);
+    return fits.reduce((b, c) => (c.s.rounds < b.s.rounds ? c : b), { cut: 1, s: { rounds: Infinity } as PolicyScores }).cut;
+  };
+  const [c0, c1] = [tunedCut(idxOf(0)), tunedCut(idxOf(1))];
+  const tuned = [...pStop(a, m1).map((ps) => ps.map((x): JudgeSignal => (x >= c1 ? 'stop' : 'continue'))), ...pStop(held, m0).map((ps) => ps.map((x): JudgeSignal => (x >= c0 ? 'stop' : 'continue')))];
+  console.log(row(`  the cut tuned on the training half (${c0.toFixed(2)}, ${c1.toFixed(2)})`, scorePolicy(bothRuns, tuned)));
+  // What a judge could reach if it knew what the oracle reads (not a run's signal): stop once the report cites every section.
+  console.log(row(`  (oracle's view) stop once section_recall is 1`, scorePolicy(bothRuns, bothRuns.map((r) => r.labels.map((l) => (r.sectionRecall[l.round - 1]! >= 1 ? 'stop' : 'continue'))))));
+
   const all = runsIn(labelled.map((_, t) => t));
   const mAll = trainL1(all.recs, 'all');
   console.log(row('all topics (trained and scored on all)', (await score(all, (p) => chain(p, mAll))).policy));

@@ -85,6 +85,10 @@ export interface RoundForecast {
   expectedNewPassages: number;
   /** Share (0..1) of the scouting evidence the ledger still misses. */
   uncoveredShare: number;
+  /** Scouting-evidence passages the ledger does not hold. */
+  missingEvidence: number;
+  /** Share (0..1) of the clusters of similar evidence passages (a stand-in for the topic's sections) the ledger has not touched. */
+  untouchedClusterShare: number;
 }
 
 export interface JudgeInput {

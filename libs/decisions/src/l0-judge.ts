@@ -135,7 +135,15 @@ export function l0Rules(input: JudgeInput): JudgeVerdict {
     budgetTightest: budget.dimension,
     budgetLeft: round3(budget.fraction),
     pivotCount: input.history.pivotCount,
-    ...(input.forecast ? { gapTasks: input.forecast.gapTasks, expectedNewPassages: input.forecast.expectedNewPassages, uncoveredShare: round3(input.forecast.uncoveredShare) } : {}),
+    ...(input.forecast
+      ? {
+          gapTasks: input.forecast.gapTasks,
+          expectedNewPassages: input.forecast.expectedNewPassages,
+          uncoveredShare: round3(input.forecast.uncoveredShare),
+          missingEvidence: input.forecast.missingEvidence,
+          untouchedClusterShare: round3(input.forecast.untouchedClusterShare),
+        }
+      : {}),
   };
   return { signal, confidence, reason, level: 'L0', stateVersion: input.stateVersion, signals };
 }

@@ -9,7 +9,7 @@ import type { JudgeSignalValue, JudgeVerdict } from './judge-types';
 /**
  * The inputs, each read from the L0 signals of the same name; counts enter as log(1 + n). The budget is not
  * one: L0's budget rules decide there, and a replay's budget (a cap of 6 rounds) is not a live run's. The last
- * three are the engine's forecast of the next round (RoundForecast).
+ * five are the engine's forecast of the next round (RoundForecast).
  */
 export const L1_FEATURES = [
   'round',
@@ -25,12 +25,14 @@ export const L1_FEATURES = [
   'gapTasks',
   'expectedNewPassages',
   'uncoveredShare',
+  'missingEvidence',
+  'untouchedClusterShare',
 ] as const;
 export type L1Feature = (typeof L1_FEATURES)[number];
 
-const LOG_SCALED: ReadonlySet<L1Feature> = new Set(['newFindings', 'newSources', 'newFacets', 'tasksDispatched', 'gapTasks', 'expectedNewPassages']);
+const LOG_SCALED: ReadonlySet<L1Feature> = new Set(['newFindings', 'newSources', 'newFacets', 'tasksDispatched', 'gapTasks', 'expectedNewPassages', 'missingEvidence']);
 /** Signals a run without a forecast lacks: a model that uses them abstains there rather than read a missing one as 0. */
-const FORECAST: ReadonlySet<L1Feature> = new Set(['gapTasks', 'expectedNewPassages', 'uncoveredShare']);
+const FORECAST: ReadonlySet<L1Feature> = new Set(['gapTasks', 'expectedNewPassages', 'uncoveredShare', 'missingEvidence', 'untouchedClusterShare']);
 
 export interface L1Model {
   features: readonly L1Feature[];

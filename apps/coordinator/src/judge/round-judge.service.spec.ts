@@ -74,7 +74,7 @@ describe('RoundJudgeService', () => {
       ['round:3:judge:1', 'L1'],
       ['round:3:judge:2', 'L2'],
     ]);
-    // Coverage 0.34 lies below anything the committed L1 was trained on: it abstains, and says why.
+    // The input carries no forecast, which the committed L1 reads: it abstains, and says why.
     expect(logged[1]!.signals).toMatchObject({ missing: 'gapTasks', flags: ['l1-unsure'] });
   });
 

@@ -6,6 +6,7 @@ import { mineFacets } from './facets';
 import { checkPlanCoverage, DEFAULT_COVERAGE_CHECK, measurePlanCoverage } from './plan-coverage';
 import { refinePlan, type RefinementOptions, DEFAULT_REFINEMENT } from './refinement';
 import { assignExclusions, expectedPassages, overviewSubtopic, subtopicFromFacet } from './subtopic-builder';
+import { evidenceGap } from './evidence-clusters';
 import { jaccard } from './overlap';
 import type { CorpusIndex } from './corpus-index';
 import { DEFAULT_TOPIC_PROFILE, topicProfile, type TopicProfile, type TopicProfileOptions } from './topic-profile';
@@ -173,7 +174,14 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     const { index, profile } = await this.profileOf(input);
     const r = refinePlan(index, profile, input, this.options.refinement, 'refine');
     const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-    return { gapTasks: r.newSubtopics.length + r.thinSubtopicIds.length, expectedNewPassages: num(r.signals['expectedNewPassages']), uncoveredShare: num(r.signals['uncoveredShare']) };
+    const gap = evidenceGap(index, profile.evidence.map((e) => e.id), new Set(input.findings.map((f) => f.sourceId)));
+    return {
+      gapTasks: r.newSubtopics.length + r.thinSubtopicIds.length,
+      expectedNewPassages: num(r.signals['expectedNewPassages']),
+      uncoveredShare: num(r.signals['uncoveredShare']),
+      missingEvidence: gap.missingPassages,
+      untouchedClusterShare: gap.clusters ? gap.untouchedClusters / gap.clusters : 0,
+    };
   }
 
   private async refined(input: RefinementInput, mode: 'refine' | 'replan'): Promise<RefinementOutput> {

@@ -182,6 +182,30 @@ describe('CorpusCoordinatorEngine.refine', () => {
   });
 });
 
+describe('CorpusCoordinatorEngine.forecast', () => {
+  it("forecasts the next round: the refinement's gap tasks, and the scouting evidence the ledger misses as passages and as untouched clusters", async () => {
+    const { coord, sub } = setup();
+    const topic = 'Hurricane Zelda';
+    const { plan } = await coord.plan({ runId: RUN, topic, corpus: 'storms', maxSubtopics: 8, classification: 'breadth', coverageCheck: false });
+    const findings: Finding[] = (await sub.search(searchTask(topic, plan.subtopics[0]!.query, { subtopicId: plan.subtopics[0]!.id }), () => undefined)).findings;
+    const input = { runId: RUN, topic, corpus: 'storms', plan, round: 1, findings, evidence: { [plan.subtopics[0]!.id]: findings.length }, maxNewTasks: 4 };
+    const narrow = await coord.forecast(input);
+    const refined = await coord.refine(input);
+    expect(narrow.gapTasks).toBe(refined.newSubtopics.length + refined.thinSubtopicIds.length);
+    expect(narrow.missingEvidence).toBeGreaterThan(0);
+    expect(narrow.untouchedClusterShare).toBeGreaterThan(0);
+
+    // Every Zelda passage in the ledger: no gap task, and less missing by both counts (the evidence's one other passage is left).
+    const all: Finding[] = hurricaneCorpus()
+      .filter((p) => p.id.startsWith('zelda-'))
+      .map((p) => ({ id: `${p.id}~x`, claim: p.text, quote: p.text, sourceId: p.id, subtopicId: 'overview' }));
+    const done = await coord.forecast({ ...input, round: 2, findings: all, evidence: { overview: all.length } });
+    expect(done).toMatchObject({ gapTasks: 0, expectedNewPassages: 0 });
+    expect(done.missingEvidence).toBeLessThanOrEqual(1);
+    expect(done.untouchedClusterShare).toBeLessThan(narrow.untouchedClusterShare);
+  });
+});
+
 describe('CorpusCoordinatorEngine.replan', () => {
   it('re-plans from the untouched facets and eras: new ids only, none of the old plan, no thin retries', async () => {
     const { coord, sub } = setup();
