@@ -104,4 +104,50 @@ describe('the decision log holds the decisions of the applied moves only', () =>
       vi.restoreAllMocks();
     }
   });
+
+  it('an execution killed after deciding, before its move is written, leaves nothing in the log; its retry writes the move once', { timeout: 240_000 }, async () => {
+    const baseline = await roundDecisions(await runToEnd('decision log: killed between deciding and writing'));
+    const ledger = app.get(LedgerStore);
+    const counts = ledger.counts.bind(ledger);
+    let killed: string | undefined;
+    let atKill: string[] | undefined;
+    // `counts` is read after the decision and before the compare-and-set: failing there is the step dying between the two.
+    vi.spyOn(ledger, 'counts').mockImplementation(async (runId: string) => {
+      if (runId === killed && !atKill) {
+        atKill = await roundDecisions(runId);
+        throw new Error('killed between deciding and writing the move');
+      }
+      return counts(runId);
+    });
+    try {
+      const { id } = await client.submit(request('decision log: killed between deciding and writing'));
+      killed = id;
+      await waitFor(async () => ['done', 'failed', 'cancelled'].includes((await client.run(id)).status), 90_000, `run ${id} to end`);
+      expect(atKill, 'the step was killed').toBeDefined();
+      // What was logged before round 1's step: the plan's decisions, nothing of round 1's decision.
+      expect(atKill).toEqual(baseline.slice(0, baseline.indexOf('judge')));
+      expect((await client.run(id)).status).toBe('done');
+      expect(await roundDecisions(id)).toEqual(baseline);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('a step run later than the state it decides on decides as on that state (the wall budget at its last write)', { timeout: 240_000 }, async () => {
+    const id = await runToEnd('decision log: a late execution');
+    const done = await app.get(RunStore).require(id);
+    const [findings, brought] = await Promise.all([app.get(LedgerStore).findings(id), app.get(LedgerStore).broughtBy(id)]);
+    const rec = done.rounds[0]!;
+    // Round 1 as it settled five seconds ago: one round started, a one-second wall budget of which 10% had gone
+    // at the state's last write. By the clock of this process the wall budget is spent.
+    const at = Date.now() - 5000;
+    const budget = { ...done.budget, maxRounds: 2, maxWallSeconds: 1 };
+    const plan = { ...done.plan!, subtopics: done.plan!.subtopics.filter((s) => rec.subtopicIds.includes(s.id)) };
+    const ledger = { ...done.budgetLedger, budget, roundsStarted: 1, startedAtMs: at - 100 };
+    const run: Run = { ...done, status: 'researching', plan, updatedAt: new Date(at).toISOString(), budget, budgetLedger: ledger };
+    const figures = roundFigures(run.plan!, findings, brought, rec.returned, rec.newFindings);
+    const decided = await app.get(RoundDecision).decide(run, rec, figures, findings);
+    expect(decided.move.kind).toBe('round');
+    expect(decided.log.map((e) => (JSON.parse(e.json) as { decision: { decisionType: string } }).decision.decisionType)).toEqual(['judge', 'judge', 'refinement', 'continue']);
+  });
 });
