@@ -67,7 +67,6 @@ export class RoundDecision {
       ...(person ? { verdict: person } : {}),
     };
     const log: PreparedEvent[] = [];
-    const counts: (() => void)[] = [];
     const newFacets = plan.subtopics.filter((s) => (run.evidence[s.id] ?? 0) === 0 && (figures.evidence[s.id] ?? 0) > 0).length;
     let judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs);
     let judged: JudgedDecision | undefined;
@@ -95,14 +94,11 @@ export class RoundDecision {
       }
       log.push(this.decisions.prepare(run.id, `round:${rec.n}:${move.decision.decisionType}`, move.decision, run.stateVersion));
       const history = move.history ? { history: move.history } : {};
-      const decided = (m: DecidedMove): DecidedWithLog => ({ move: m, log, written: () => counts.forEach((c) => c()) });
+      const decided = (m: DecidedMove, written = (): void => undefined): DecidedWithLog => ({ move: m, log, written });
       if (move.kind === 'round') {
         const warning = this.spendWarning(run, rec.n, left);
-        if (warning) {
-          log.push(...warning.log);
-          counts.push(warning.written);
-        }
-        return decided({ kind: 'round', subtopicIds: move.subtopicIds, newSubtopics: move.newSubtopics, ...history, ...spent() });
+        if (warning) log.push(...warning.log);
+        return decided({ kind: 'round', subtopicIds: move.subtopicIds, newSubtopics: move.newSubtopics, ...history, ...spent() }, warning?.written);
       }
       if (move.kind === 'review') {
         const review = judged?.review ?? buildReviewSummary(judgeInput, move.cause, judged?.trail ?? []);

@@ -105,8 +105,8 @@ export class RoundStep {
     // Another execution of this step (a duplicate delivery, or one whose lock lapsed) completed the round while
     // this one collected: its move stands. Deciding again here would judge round `round` on the next round's
     // state (its tasks reserved, one more round started) and log a decision no applied move made.
-    if (current.status === 'completed' || run.status !== 'researching') {
-      if (current.status === 'completed') await this.reannounce(run, current);
+    if (current.status === 'completed') {
+      await this.reannounce(run, current);
       return this.pending.dispatch(run);
     }
     // A retry carries its own reservation's share, not the first attempt's.
