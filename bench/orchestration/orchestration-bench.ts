@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Queue, QueueEvents, Worker } from 'bullmq';
-import { bullConnection, connectRedis, freePort, masters, queuePrefix, type RedisClient, type RedisLocation, redisAnswers, redisLocationFields } from '@orrery/runtime';
+import { bullConnection, closeBullConnection, connectRedis, freePort, masters, queuePrefix, type RedisClient, type RedisLocation, redisAnswers, redisLocationFields } from '@orrery/runtime';
 import { z } from 'zod';
 import { OwnedRedisCluster } from '../support/redis-topology';
 import { type BenchStack, median, percentile, startBenchStack } from '../support/service-stack';
@@ -142,6 +142,7 @@ async function rawBullmqInProcess(location: RedisLocation, n: number): Promise<n
   await qe.close();
   await queue.obliterate({ force: true });
   await queue.close();
+  closeBullConnection(connection);
   return out;
 }
 
@@ -173,6 +174,7 @@ async function rawBullmqBaseline(location: RedisLocation): Promise<{ sample: () 
       await qe.close();
       await queue.obliterate({ force: true });
       await queue.close();
+      closeBullConnection(connection);
     },
   };
 }

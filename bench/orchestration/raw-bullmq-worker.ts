@@ -2,7 +2,7 @@
  * The raw BullMQ baseline's worker, a process of its own as Orrery's workers are: it echoes each job.
  * argv: <redis location, JSON: REDIS_URL, REDIS_CLUSTER_NODES> <key prefix> <queue name>
  */
-import { bullConnection, redisLocationFields } from '@orrery/runtime';
+import { bullConnection, closeBullConnection, redisLocationFields } from '@orrery/runtime';
 import { Worker } from 'bullmq';
 import { z } from 'zod';
 
@@ -11,4 +11,4 @@ const connection = bullConnection(z.object(redisLocationFields).parse(JSON.parse
 const worker = new Worker(queue!, async (job) => ({ echo: job.data.i }), { connection, prefix: prefix!, concurrency: 1 });
 worker.on('error', () => undefined);
 void worker.waitUntilReady().then(() => console.log('ready'));
-process.on('SIGTERM', () => void worker.close().finally(() => process.exit(0)));
+process.on('SIGTERM', () => void worker.close().finally(() => (closeBullConnection(connection), process.exit(0))));

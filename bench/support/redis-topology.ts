@@ -262,6 +262,16 @@ export class OwnedSentinel {
     await waitFor(async () => (await this.masterPort()) !== before, timeoutMs, 'the sentinels to promote the replica');
   }
 
+  /**
+   * SIGKILLs whichever node is master now (no SENTINEL FAILOVER: the sentinels must notice, after
+   * down-after-milliseconds, agree, and elect the replica); resolves once they name the other node.
+   */
+  async killMaster(timeoutMs = 60_000): Promise<void> {
+    const before = await this.masterPort();
+    await [this.master, this.replica].find((n) => n.port === before)!.stop('SIGKILL');
+    await waitFor(async () => (await this.masterPort()) !== before, timeoutMs, 'the sentinels to elect the replica');
+  }
+
   async destroy(): Promise<void> {
     await Promise.all([...this.sentinels, this.replica, this.master].map((n) => n.stop()));
     rmSync(this.dir, { recursive: true, force: true });

@@ -4,7 +4,6 @@
  */
 import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { type ConnectionOptions, Queue } from 'bullmq';
-import { Cluster } from 'ioredis';
 import { z } from 'zod';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { OrreryClient } from '../../apps/cli/src/client/orrery-client';
-import { bullConnection, connectRedis, queuePrefix, type RedisClient, type RedisLocation, redisAnswers, redisLocationFields } from '@orrery/runtime';
+import { bullConnection, closeBullConnection, connectRedis, queuePrefix, type RedisClient, type RedisLocation, redisAnswers, redisLocationFields } from '@orrery/runtime';
 import { freePort, type ServiceProcess, startCoordinatorProcess, startWorkerProcess, waitFor } from '../support/service-processes';
 import { OwnedRedisCluster, OwnedSentinel } from '../../bench/support/redis-topology';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/test-env';
@@ -237,7 +236,7 @@ export class ChaosCluster {
     writeFileSync(join(tmpdir(), `orrery-chaos-${this.name}.log`), [...this.coordinators, ...this.workers].map((p) => `==== ${p.name} (${p.child.pid})\n${p.output()}`).join('\n') + this.logs.join('\n'));
     await Promise.all([...this.coordinators, ...this.workers].map((p) => p.kill('SIGKILL')));
     if (this.queueHandles) await Promise.all(Object.values(this.queueHandles).map((q) => q.close().catch(() => undefined)));
-    if (this.queueConnection instanceof Cluster) this.queueConnection.disconnect();
+    if (this.queueConnection) closeBullConnection(this.queueConnection);
     if (this.redisUrl === REDIS_URL && !this.options.redisEnv && !this.owned) await dropPrefix(this.prefix).catch(() => undefined);
     this.redisConn?.disconnect();
     await this.owned?.destroy();

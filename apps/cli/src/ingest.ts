@@ -1,10 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CorpusRegistry, openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
 import { INGEST_QUEUE, IngestCorpusNameSchema } from '@orrery/protocol';
-import { IngestState, queuePrefix, removeCorpus } from '@orrery/runtime';
+import { bullConnection, closeBullConnection, connectRedis, IngestState, queuePrefix, removeCorpus } from '@orrery/runtime';
 import { loadSubagentConfig, startSubagents } from '@orrery/subagents';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingestAndWait } from './ingest/ingest-and-wait';
@@ -18,7 +17,8 @@ Ingests a corpus (a JSONL file of {id,text,title?,url?} lines, or a folder of .m
 (CORPUS_STORE: a SQLite file, default the deployment's own under ~/.local/share/orrery/QUEUE_PREFIX, or postgres://…)
 through the ingest queue, and prints progress. Incremental: a second ingest re-indexes only changed passages and removes
 those that are gone. --remove deletes an ingested corpus (refused while it ingests).
-Workers consuming the queue (npm run start:worker, with the same REDIS_URL, QUEUE_PREFIX and CORPUS_STORE) do the work;
+Redis is where the services find it (REDIS_URL, REDIS_CLUSTER_NODES, or REDIS_SENTINELS with REDIS_SENTINEL_MASTER).
+Workers consuming the queue (npm run start:worker, with the same Redis settings, QUEUE_PREFIX and CORPUS_STORE) do the work;
 when none is running, or with --workers-here, a worker runs in this process.`;
 
 async function main(): Promise<number> {
@@ -38,10 +38,13 @@ async function main(): Promise<number> {
   let redisHandle: RedisHandle | undefined;
   let worker: INestApplicationContext | undefined;
   let queue: Queue | undefined;
+  let connection: ReturnType<typeof bullConnection> | undefined;
   try {
     redisHandle = await ensureRedis();
-    process.env.REDIS_URL = redisHandle.url;
-    queue = new Queue(INGEST_QUEUE, { connection: { url: redisHandle.url }, prefix: queuePrefix(prefix) });
+    // A worker started here reads its Redis from the environment, as the services do.
+    process.env.REDIS_URL = redisHandle.location.REDIS_URL;
+    connection = bullConnection(redisHandle.location);
+    queue = new Queue(INGEST_QUEUE, { connection, prefix: queuePrefix(prefix) });
     const workers = await queue.getWorkersCount();
     if (values['workers-here'] || workers === 0) {
       process.stderr.write(`[orrery] ${workers === 0 ? 'no ingest worker is running; ' : ''}starting one in this process\n`);
@@ -50,7 +53,7 @@ async function main(): Promise<number> {
 
     const started = Date.now();
     const log = (line: string) => process.stderr.write(line);
-    const { progress } = await ingestAndWait({ redisUrl: redisHandle.url, prefix, corpus: spec.name, source, attempts: loadSubagentConfig().INGEST_ATTEMPTS, log });
+    const { progress } = await ingestAndWait({ location: redisHandle.location, prefix, corpus: spec.name, source, attempts: loadSubagentConfig().INGEST_ATTEMPTS, log });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (progress.status === 'failed') {
       process.stderr.write(forTerminal(`[orrery] ingest failed after ${seconds} s: ${progress.error ?? 'no reason recorded'}\n`));
@@ -63,6 +66,7 @@ async function main(): Promise<number> {
   } finally {
     await worker?.close().catch(() => undefined);
     await queue?.close().catch(() => undefined);
+    if (connection) closeBullConnection(connection);
     await redisHandle?.stop().catch(() => undefined);
   }
 }
@@ -73,7 +77,7 @@ async function remove(name: string): Promise<number> {
   if (!parsed.success) throw new Error(`--remove: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   const prefix = process.env.QUEUE_PREFIX ?? 'orrery';
   const redisHandle = await ensureRedis();
-  const redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 3 });
+  const redis = connectRedis(redisHandle.location, { maxRetriesPerRequest: 3 });
   const store = openPassageStore();
   try {
     const registry = new CorpusRegistry({ corpora: process.env.CORPORA, store, cacheDir: null });

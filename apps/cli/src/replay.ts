@@ -1,6 +1,6 @@
 import { RunKeys } from '@orrery/coordinator';
 import { RunEventSchema, type StoredRunEvent } from '@orrery/protocol';
-import { Redis } from 'ioredis';
+import { connectRedis, readRedisLocation } from '@orrery/runtime';
 import { formatTimeline } from './replay/format-timeline';
 import { forTerminal } from './terminal/terminal-text';
 
@@ -8,10 +8,10 @@ import { forTerminal } from './terminal/terminal-text';
 async function main(): Promise<number> {
   const runId = process.argv[2];
   if (!runId || runId === '--help') {
-    process.stderr.write('Usage: npm run replay -- <runId>   (reads REDIS_URL and QUEUE_PREFIX like the service)\n');
+    process.stderr.write('Usage: npm run replay -- <runId>   (reads the Redis settings and QUEUE_PREFIX like the service)\n');
     return runId ? 0 : 2;
   }
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+  const redis = connectRedis(readRedisLocation(process.env), { maxRetriesPerRequest: 1 });
   try {
     const key = new RunKeys(process.env.QUEUE_PREFIX ?? 'orrery').events(runId);
     const events: StoredRunEvent[] = [];
@@ -23,7 +23,7 @@ async function main(): Promise<number> {
       start = `(${page[page.length - 1]![0]}`;
     }
     if (!events.length) {
-      process.stderr.write(`no events for run ${forTerminal(runId)} (unknown, expired, or another QUEUE_PREFIX/REDIS_URL)\n`);
+      process.stderr.write(`no events for run ${forTerminal(runId)} (unknown, expired, or another QUEUE_PREFIX or Redis)\n`);
       return 1;
     }
     process.stdout.write(`${forTerminal(formatTimeline(events))}\n`);

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { describeUsage, sourceOf } from '@orrery/engines';
 import { EngineNameSchema } from '@orrery/protocol';
+import { readRedisLocation } from '@orrery/runtime';
 import { loadSubagentConfig } from '@orrery/subagents';
 import { OrreryClient } from './client/orrery-client';
 import { ingestAndWait } from './ingest/ingest-and-wait';
@@ -72,7 +73,7 @@ async function main(): Promise<number> {
       corpus = localCorpusName(corpusPath);
       const { progress } = await interrupted.race(
         ingestAndWait({
-          redisUrl: process.env.REDIS_URL!,
+          location: readRedisLocation(process.env),
           prefix: process.env.QUEUE_PREFIX ?? 'orrery',
           corpus,
           // The user's own path: its reads stay within it (symlinks resolved).

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { describeRedisLocation } from '@orrery/runtime';
 import { ensureRedis } from './redis/ensure-redis';
 
 /** `npm start`: the coordinator plus WORKERS subagent processes, restarted if they die, stopped together. */
 async function main(): Promise<void> {
   const workers = Math.max(1, Number(process.env.WORKERS ?? 2) || 2);
   const redis = await ensureRedis();
-  const env = { ...process.env, REDIS_URL: redis.url };
+  const env = { ...process.env, REDIS_URL: redis.location.REDIS_URL };
   const apps = join(__dirname, '..', '..');
   const children = new Set<ChildProcess>();
   let stopping = false;
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
     });
   };
 
-  console.error(`[orrery] Redis at ${redis.url}; starting the coordinator and ${workers} worker process(es)`);
+  console.error(`[orrery] Redis: ${describeRedisLocation(redis.location)}; starting the coordinator and ${workers} worker process(es)`);
   launch('coordinator', join(apps, 'coordinator', 'dist', 'main.js'));
   for (let i = 1; i <= workers; i++) launch(`worker ${i}`, join(apps, 'subagents', 'dist', 'main.js'), { WORKER_NAME: `worker-${i}` });
 

@@ -34,6 +34,22 @@ export function checkRedisLocation(c: RedisLocation, ctx: z.RefinementCtx): void
   if (c.REDIS_SENTINELS.length && !c.REDIS_SENTINEL_MASTER) ctx.addIssue({ code: 'custom', path: ['REDIS_SENTINEL_MASTER'], message: 'REDIS_SENTINELS needs REDIS_SENTINEL_MASTER, the name of the master the sentinels watch' });
 }
 
+/** Where Redis is, read from an environment with the same checks every service's config makes; a clear error when unusable. */
+export function readRedisLocation(env: NodeJS.ProcessEnv = process.env): RedisLocation {
+  const parsed = z.object(redisLocationFields).superRefine(checkRedisLocation).safeParse(env);
+  if (!parsed.success) throw new Error(`Redis settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** One line for a person: where the connection goes. */
+export function describeRedisLocation(location: RedisLocation): string {
+  const nodes = (xs: { host: string; port: number }[]) => xs.map((n) => `${n.host}:${n.port}`).join(',');
+  if (location.REDIS_CLUSTER_NODES.length) return `the Redis Cluster at ${nodes(location.REDIS_CLUSTER_NODES)}`;
+  if (location.REDIS_SENTINELS.length) return `master ${location.REDIS_SENTINEL_MASTER} behind the sentinels at ${nodes(location.REDIS_SENTINELS)}`;
+  const u = new URL(location.REDIS_URL);
+  return `${u.protocol}//${u.host}`;
+}
+
 /** What REDIS_URL says beyond host and port: credentials, database and TLS, for every kind of connection. */
 function urlOptions(url: string): { username?: string; password?: string; tls?: object } {
   const u = new URL(url);
@@ -80,6 +96,15 @@ export function bullConnection(location: RedisLocation, options: BullRedisOption
   if (location.REDIS_CLUSTER_NODES.length) return connectRedis(location, options as RedisOptions) as Cluster;
   if (location.REDIS_SENTINELS.length) return { ...urlOptions(location.REDIS_URL), ...options, sentinels: location.REDIS_SENTINELS, name: location.REDIS_SENTINEL_MASTER! };
   return { url: location.REDIS_URL, ...options };
+}
+
+/**
+ * Closes what `bullConnection` made once the queues, workers and flow producers on it are closed: BullMQ leaves a
+ * client it was handed (the Cluster's) to its owner, and an open one keeps refreshing its slots, and the process
+ * alive, after the nodes are gone. Options (one node, Sentinel) hold no connection of their own.
+ */
+export function closeBullConnection(connection: ConnectionOptions): void {
+  if (connection instanceof Cluster || connection instanceof Redis) connection.disconnect();
 }
 
 /** Where keys live: every master of a Cluster, or the one node. */

@@ -1,7 +1,6 @@
 import { INGEST_QUEUE, type IngestProgress, type IngestSource } from '@orrery/protocol';
-import { IngestState, queuePrefix, startIngest } from '@orrery/runtime';
+import { bullConnection, closeBullConnection, connectRedis, IngestState, queuePrefix, type RedisLocation, startIngest } from '@orrery/runtime';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { forTerminal } from '../terminal/terminal-text';
 
 const POLL_MS = 200;
@@ -12,7 +11,7 @@ export function describeIngest(p: IngestProgress): string {
 }
 
 export interface IngestRequest {
-  redisUrl: string;
+  location: RedisLocation;
   prefix: string;
   corpus: string;
   source: IngestSource;
@@ -23,8 +22,9 @@ export interface IngestRequest {
 
 /** Starts an ingest through the ingest queue (some worker must consume it) and waits for it to end, logging its progress. */
 export async function ingestAndWait(req: IngestRequest): Promise<{ ingestId: string; progress: IngestProgress }> {
-  const redis = new Redis(req.redisUrl, { maxRetriesPerRequest: 3 });
-  const queue = new Queue(INGEST_QUEUE, { connection: { url: req.redisUrl }, prefix: queuePrefix(req.prefix) });
+  const redis = connectRedis(req.location, { maxRetriesPerRequest: 3 });
+  const connection = bullConnection(req.location);
+  const queue = new Queue(INGEST_QUEUE, { connection, prefix: queuePrefix(req.prefix) });
   try {
     const state = new IngestState(redis, req.prefix);
     const ingestId = await startIngest(queue, state, req.corpus, req.source, req.attempts);
@@ -41,6 +41,7 @@ export async function ingestAndWait(req: IngestRequest): Promise<{ ingestId: str
     }
   } finally {
     await queue.close().catch(() => undefined);
+    closeBullConnection(connection);
     redis.disconnect();
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defaultStoreFile } from '@orrery/engines';
-import { Redis } from 'ioredis';
+import { connectRedis, masters, type RedisLocation } from '@orrery/runtime';
 
 /** How long the CLI's own runs stay in Redis once they end: long enough to `npm run replay` one, not for days. */
 export const CLI_RUN_RETENTION_SECONDS = 600;
@@ -32,18 +32,21 @@ export function cliDeployment(env: NodeJS.ProcessEnv = process.env): CliDeployme
  * Once the CLI's own service has stopped: every key under its prefix but the runs' (queues, indexes, counters) is
  * deleted; the runs' keys carry their retention and leave on their own.
  */
-export async function dropServiceKeys(url: string, prefix: string): Promise<number> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 3 });
+export async function dropServiceKeys(location: RedisLocation, prefix: string): Promise<number> {
+  const redis = connectRedis(location, { maxRetriesPerRequest: 3 });
   const runs = `${prefix}:run:`;
   let dropped = 0;
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      const doomed = keys.filter((k) => !k.startsWith(runs));
-      if (doomed.length) dropped += await redis.unlink(...doomed);
-    } while (cursor !== '0');
+    await redis.ping();
+    // Keys live on every master of a Cluster: each is scanned, and its keys unlinked there one by one (they span slots).
+    for (const node of masters(redis)) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        for (const key of keys.filter((k) => !k.startsWith(runs))) dropped += await node.unlink(key);
+      } while (cursor !== '0');
+    }
     return dropped;
   } finally {
     redis.disconnect();

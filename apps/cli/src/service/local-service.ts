@@ -1,3 +1,4 @@
+import { describeRedisLocation } from '@orrery/runtime';
 import { ensureRedis, type RedisHandle } from '../redis/ensure-redis';
 import { cliDeployment, dropServiceKeys } from './cli-deployment';
 import { type InProcessService, startInProcessService } from './in-process-service';
@@ -19,11 +20,11 @@ export async function startLocalService(opts: { log: (line: string) => void }): 
   const deployment = cliDeployment();
   let service: InProcessService | undefined;
   try {
-    process.env.REDIS_URL = redis.url;
+    process.env.REDIS_URL = redis.location.REDIS_URL;
     process.env.API_KEYS = '';
     process.env.ADMIN_API_KEYS = '';
     Object.assign(process.env, deployment.env);
-    opts.log(`[orrery] Redis at ${redis.url}${redis.owned ? ' (started for this run)' : ''}; starting the coordinator and a worker in-process (queue prefix ${deployment.prefix})\n`);
+    opts.log(`[orrery] Redis: ${describeRedisLocation(redis.location)}${redis.owned ? ' (started for this run)' : ''}; starting the coordinator and a worker in-process (queue prefix ${deployment.prefix})\n`);
     service = await startInProcessService();
   } catch (err) {
     await redis.stop().catch(() => undefined);
@@ -35,7 +36,7 @@ export async function startLocalService(opts: { log: (line: string) => void }): 
     prefix: deployment.prefix,
     close: async () => {
       await started.close().catch(() => undefined);
-      if (deployment.own && !redis.owned) await dropServiceKeys(redis.url, deployment.prefix).catch(() => undefined);
+      if (deployment.own && !redis.owned) await dropServiceKeys(redis.location, deployment.prefix).catch(() => undefined);
       await redis.stop().catch(() => undefined);
     },
   };

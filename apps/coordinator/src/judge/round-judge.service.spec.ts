@@ -27,7 +27,7 @@ const usage = { inputTokens: 420, outputTokens: 37, cacheReadTokens: 0, cacheWri
 type Logged = { key: string; level: string; confidence: number; conclusion: string; signals: Record<string, unknown> };
 function service(judgeVerdict?: () => Promise<unknown>, logged: Logged[] = []): RoundJudgeService {
   const engines = { coordinator: () => ({ capabilities: { usesCorpus: true, ...(judgeVerdict ? { judge: { judgeVerdict } } : {}) } }) } as unknown as EngineFactory;
-  const decisions = { log: async (_run: string, key: string, d: Omit<Logged, 'key'>) => void logged.push({ key, level: d.level, confidence: d.confidence, conclusion: d.conclusion, signals: d.signals }) } as unknown as DecisionLogService;
+  const decisions = { prepare: (_run: string, key: string, d: Omit<Logged, 'key'>) => (logged.push({ key, level: d.level, confidence: d.confidence, conclusion: d.conclusion, signals: d.signals }), { key, json: '' }) } as unknown as DecisionLogService;
   return new RoundJudgeService(engines, decisions, { JUDGE_TIMEOUT_MS: 2000 } as CoordinatorConfig);
 }
 

@@ -5,10 +5,14 @@ import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import type { RoundFigures } from '../coverage/round-figures';
 import { DecisionLogService } from '../events/decision-log.service';
+import type { PreparedEvent } from '../events/run-events.service';
 import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type L2Judge, type LeveledDecision, type ModelVerdict, type RoundForecast } from '@orrery/decisions';
 
-/** A decision, how long the levels took (ms, the log writes not counted), and the tokens the judge model spent on it (none when the rules decided alone). */
-export type JudgedDecision = LeveledDecision & { ms: number; usage?: TokenUsage };
+/**
+ * A decision, how long the levels took (ms), the tokens the judge model spent on it (none when the rules decided
+ * alone), and its levels' decision-log entries, for the caller to write with the move they lead to.
+ */
+export type JudgedDecision = LeveledDecision & { ms: number; usage?: TokenUsage; log: PreparedEvent[] };
 
 /** The judge after every round: L0 rules first, the judge model only where they are unsure, a person last. */
 @Injectable()
@@ -55,8 +59,8 @@ export class RoundJudgeService {
       : undefined;
     const t0 = performance.now();
     const decision = { ...(await decideWithLevels(input, { judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) })), ms: performance.now() - t0 };
-    for (const [i, v] of decision.trail.entries()) {
-      await this.decisions.log(
+    const log = decision.trail.map((v, i) =>
+      this.decisions.prepare(
         run.id,
         `round:${input.round}:judge:${i}`,
         {
@@ -75,10 +79,10 @@ export class RoundJudgeService {
           },
         },
         v.stateVersion,
-      );
-    }
+      ),
+    );
     // Every answer the model gave was paid for, whether or not it was acted on (unsure, or a stale state).
-    return usage ? { ...decision, usage } : decision;
+    return usage ? { ...decision, usage, log } : { ...decision, log };
   }
 
   private async askModel(engine: ModelJudge, input: JudgeInput, signal: AbortSignal): Promise<{ verdict: ModelVerdict; usage?: TokenUsage; raw?: string }> {

@@ -1,7 +1,7 @@
 import { InjectFlowProducer, InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
-import { bullConnection, queuePrefix } from '@orrery/runtime';
+import { bullConnection, closeBullConnection, queuePrefix } from '@orrery/runtime';
 import { type ConnectionOptions, type FlowProducer, type Job, type JobState, type JobsOptions, Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
@@ -43,8 +43,7 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.submissions.close().catch(() => undefined);
-    // A Cluster client is handed to BullMQ, which leaves closing it to its owner.
-    if ('disconnect' in this.submissionConnection) this.submissionConnection.disconnect();
+    closeBullConnection(this.submissionConnection);
   }
 
   /**

@@ -8,17 +8,20 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinato
 import { REDIS } from '../redis/redis.module';
 import { type LuaScript, luaScript } from '../redis/lua-script';
 import { RunKeys } from '../redis/run-keys';
+import { APPEND_ONCE_LUA, type PreparedEvent } from '../events/run-events.service';
 
 /**
  * Compare-and-set on the record's digest, so two coordinator replicas never overwrite each other's step (every
  * write bumps stateVersion, so the digest changes with every write). Comparing digests rather than decoding
  * the record in Lua means no text a run holds (cjson refuses a lone surrogate) can make a run unwritable.
+ * The events given with the write (ARGV 5.., key and event in pairs) are appended only when it lands.
  */
-const CAS_SCRIPT = `
+const CAS_SCRIPT = `${APPEND_ONCE_LUA}
 local cur = redis.call('GET', KEYS[1])
 if not cur then return -1 end
 if redis.sha1hex(cur) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+for i = 5, #ARGV, 2 do append_once(KEYS[2], KEYS[3], ARGV[i], ARGV[i + 1], ARGV[3], ARGV[4]) end
 return 1`;
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
@@ -40,7 +43,7 @@ export class RunStore {
     readonly keys: RunKeys,
     private readonly quotas: RunQuotas,
   ) {
-    this.compareAndSet = luaScript(redis, 'orreryRunCompareAndSetDigest', CAS_SCRIPT);
+    this.compareAndSet = luaScript(redis, 'orreryRunCompareAndSetWithEvents', CAS_SCRIPT);
   }
 
   async create(run: Run): Promise<void> {
@@ -76,9 +79,10 @@ export class RunStore {
   /**
    * Applies `change` to the latest record and writes it back if nobody else wrote in between;
    * retries on conflict. `change` returns undefined to leave the record as it is. Tokens the change
-   * adds to the run's usage are counted against its owner's day.
+   * adds to the run's usage are counted against its owner's day. `events` are written in the same atomic call,
+   * and only if the change is: a decision logged this way is the decision of a move that was applied.
    */
-  async mutate(runId: string, change: (run: Run) => Run | undefined): Promise<Run> {
+  async mutate(runId: string, change: (run: Run) => Run | undefined, events: readonly PreparedEvent[] = []): Promise<Run> {
     for (let attempt = 0; attempt < 20; attempt++) {
       const read = await this.read(runId);
       if (!read) throw new RunNotFoundError(runId);
@@ -86,7 +90,10 @@ export class RunStore {
       const next = change(structuredClone(current));
       if (!next) return current;
       const written: Run = RunSchema.parse({ ...next, stateVersion: current.stateVersion + 1, updatedAt: new Date().toISOString() });
-      const res = await this.compareAndSet([this.keys.run(runId)], [sha1(read.raw), JSON.stringify(written)]);
+      const res = await this.compareAndSet(
+        [this.keys.run(runId), this.keys.events(runId), this.keys.eventKeys(runId)],
+        [sha1(read.raw), JSON.stringify(written), this.config.EVENTS_MAXLEN, this.config.UNFINISHED_RUN_TTL_SECONDS, ...events.flatMap((e) => [e.key, e.json])],
+      );
       if (res === 1) {
         this.quotas.chargeSpend(written.owner, { tokens: tokensOf(written.usage) - tokensOf(current.usage), costUsd: written.usage.costUsd - current.usage.costUsd });
         return written;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Run } from '@orrery/protocol';
 import { LedgerStore } from '../../ledger/ledger.store';
-import { applyMove, type DecidedMove } from '../apply-move';
+import { applyMove } from '../apply-move';
 import { RunStore } from '../run-store';
 import { PendingDispatch } from './pending-dispatch';
 import { PlanStep } from './plan.step';
@@ -24,16 +24,19 @@ export class ResumeStep {
     const rec = run.rounds.find((r) => r.n === round);
     if (run.status !== 'needs_review' || !rec) return this.pending.dispatch(run);
     const figures = { evidence: run.evidence, coverage: rec.coverage, novelty: rec.novelty, thinSubtopicIds: [] };
-    const move: DecidedMove = await this.decision.decide(run, rec, figures, await this.ledger.findings(run.id), { by: 'person', action });
+    const { move, log, written } = await this.decision.decide(run, rec, figures, await this.ledger.findings(run.id), { by: 'person', action });
     const now = new Date().toISOString();
+    let applied = false;
     const updated = await this.store.mutate(run.id, (r) => {
-      if (r.status !== 'needs_review') return undefined;
+      applied = r.status === 'needs_review';
+      if (!applied) return undefined;
       r.status = 'researching';
       delete r.review;
       delete r.reviewAnswer;
       applyMove(r, move, this.pending.taskEstimate(r), now);
       return r;
-    });
+    }, log);
+    if (applied) written();
     await this.pending.announce(updated);
     await this.pending.dispatch(updated);
   }

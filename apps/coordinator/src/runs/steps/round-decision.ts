@@ -6,13 +6,25 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordin
 import type { RoundFigures } from '../../coverage/round-figures';
 import { effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
-import { RunEventsService } from '../../events/run-events.service';
+import { type PreparedEvent, RunEventsService } from '../../events/run-events.service';
 import { DeploymentJudgeSwitch } from '../../judge/deployment-judge-switch';
 import { buildReviewSummary, projectSpend, type RoundForecast, WRAP_UP_FRACTION } from '@orrery/decisions';
 import { type JudgedDecision, RoundJudgeService } from '../../judge/round-judge.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { nextMove, type PolicyGaps, type PolicyInput, type PolicyVerdict } from '../../policy/next-move';
 import type { DecidedMove } from '../apply-move';
+
+/**
+ * A move and the decision-log entries that led to it (the judge's levels, the engine's gaps, the move itself, a
+ * spend warning), for the caller to write in the same compare-and-set as the move: an execution whose move is
+ * not applied (superseded, or killed before it wrote) leaves nothing in the log. `written` counts what the
+ * move's write made true, once it has landed.
+ */
+export interface DecidedWithLog {
+  move: DecidedMove;
+  log: PreparedEvent[];
+  written: () => void;
+}
 
 /**
  * Carries out the round policy's questions: it calls `nextMove`, answers `ask-judge` with the judge and
@@ -31,9 +43,11 @@ export class RoundDecision {
   ) {}
 
   /** After round `rec`; with `person`, a person's answer to a review stands in for the judge. */
-  async decide(run: Run, rec: Round, figures: RoundFigures, findings: Finding[], person?: PolicyVerdict & { by: 'person' }): Promise<DecidedMove> {
+  async decide(run: Run, rec: Round, figures: RoundFigures, findings: Finding[], person?: PolicyVerdict & { by: 'person' }): Promise<DecidedWithLog> {
     const plan = run.plan!;
-    const nowMs = Date.now();
+    // The clock of the state decided on (its last write), not of this execution: every execution on one state
+    // version sees the same wall budget, so a step run again after a crash decides what the first one did.
+    const nowMs = Date.parse(run.updatedAt);
     const effort = effortFor(plan.classification);
     const left = remaining(run.budgetLedger, nowMs);
     const input: PolicyInput = {
@@ -52,7 +66,7 @@ export class RoundDecision {
       figures: { coverage: figures.coverage, targetCoverage: this.config.TARGET_COVERAGE, novelty: figures.novelty, budgetLeft: tightestOf(left), extendableLeft: Math.min(left.tokens, left.tasks, left.rounds, left.wallSeconds) },
       ...(person ? { verdict: person } : {}),
     };
-    const log = (d: EngineDecision) => this.decisions.log(run.id, `round:${rec.n}:${d.decisionType}`, d, run.stateVersion);
+    const log: PreparedEvent[] = [];
     const newFacets = plan.subtopics.filter((s) => (run.evidence[s.id] ?? 0) === 0 && (figures.evidence[s.id] ?? 0) > 0).length;
     let judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs);
     let judged: JudgedDecision | undefined;
@@ -66,25 +80,31 @@ export class RoundDecision {
         if (forecast) judgeInput = this.judge.input(run, rec, figures, newFacets, nowMs, forecast);
         // Read at every decision: an admin's flip reaches running runs on their next round.
         judged = await this.judge.decide(run, judgeInput, await this.judgeSwitch.modelJudging(run.judgeEnabled));
+        log.push(...judged.log);
         this.metrics.judged('round', { signal: judged.verdict.signal, level: judged.verdict.level, seconds: judged.ms / 1000, timedOut: judged.flags.includes('l2-timeout') });
         input.verdict = { by: 'judge', outcome: judged.outcome, verdict: judged.verdict, input: judgeInput };
         continue;
       }
       if (move.kind === 'find-gaps') {
         const gaps = await this.findGaps(run, rec.n, findings, figures, move.maxNewTasks, move.signal);
+        log.push(...gaps.log);
         usage = gaps.usage;
         input.gaps = gaps;
         continue;
       }
-      await log(move.decision);
+      log.push(this.decisions.prepare(run.id, `round:${rec.n}:${move.decision.decisionType}`, move.decision, run.stateVersion));
       const history = move.history ? { history: move.history } : {};
-      if (move.kind === 'round') await this.warnOnSpend(run, rec.n, left);
-      if (move.kind === 'round') return { kind: 'round', subtopicIds: move.subtopicIds, newSubtopics: move.newSubtopics, ...history, ...spent() };
+      const decided = (m: DecidedMove, written = (): void => undefined): DecidedWithLog => ({ move: m, log, written });
+      if (move.kind === 'round') {
+        const warning = this.spendWarning(run, rec.n, left);
+        if (warning) log.push(...warning.log);
+        return decided({ kind: 'round', subtopicIds: move.subtopicIds, newSubtopics: move.newSubtopics, ...history, ...spent() }, warning?.written);
+      }
       if (move.kind === 'review') {
         const review = judged?.review ?? buildReviewSummary(judgeInput, move.cause, judged?.trail ?? []);
-        return { kind: 'review', review, ...history, ...spent() };
+        return decided({ kind: 'review', review, ...history, ...spent() });
       }
-      return { kind: 'synthesize', ...history, ...spent() };
+      return decided({ kind: 'synthesize', ...history, ...spent() });
     }
   }
 
@@ -96,9 +116,9 @@ export class RoundDecision {
   }
 
   /** Another round is coming: when the spend rate so far projects past the budget in it, say so before it does. */
-  private async warnOnSpend(run: Run, round: number, left: BudgetFractions): Promise<void> {
+  private spendWarning(run: Run, round: number, left: BudgetFractions): { log: PreparedEvent[]; written: () => void } | undefined {
     const over = projectSpend({ ...left }, run.budgetLedger.roundsStarted);
-    if (!over) return;
+    if (!over) return undefined;
     const pct = (x: number) => `${Math.round(x * 100)}%`;
     const decision: EngineDecision = {
       decisionType: 'budget-warning',
@@ -107,13 +127,17 @@ export class RoundDecision {
       conclusion: `warning: the ${over.dimension} budget has ${pct(over.left)} left and each round so far spent ${pct(over.perRound)}: round ${round + 1} may overrun it before the wrap-up at ${pct(WRAP_UP_FRACTION)}`,
       signals: { round, dimension: over.dimension, left: Math.round(over.left * 1000) / 1000, perRound: Math.round(over.perRound * 1000) / 1000 },
     };
-    const logged = await this.decisions.log(run.id, `round:${round}:budget-warning`, decision, run.stateVersion);
-    await this.events.append(run.id, `budget.warning:${round}`, 'budget.warning', { round, dimension: over.dimension, left: over.left, perRound: over.perRound });
-    if (logged) this.metrics.spendWarning(over.dimension);
+    return {
+      log: [
+        this.decisions.prepare(run.id, `round:${round}:budget-warning`, decision, run.stateVersion),
+        this.events.prepare(run.id, `budget.warning:${round}`, 'budget.warning', { round, dimension: over.dimension, left: over.left, perRound: over.perRound }),
+      ],
+      written: () => this.metrics.spendWarning(over.dimension),
+    };
   }
 
   /** The engine's gaps: thin subtopics to search again and new ones to add; on a pivot, a new decomposition. */
-  private async findGaps(run: Run, round: number, findings: Finding[], figures: RoundFigures, maxNewTasks: number, signal: 'continue' | 'pivot'): Promise<PolicyGaps & { usage: TokenUsage }> {
+  private async findGaps(run: Run, round: number, findings: Finding[], figures: RoundFigures, maxNewTasks: number, signal: 'continue' | 'pivot'): Promise<PolicyGaps & { usage: TokenUsage; log: PreparedEvent[] }> {
     const engine = this.engines.coordinator(run.engine);
     const ask = signal === 'pivot' ? engine.replan.bind(engine) : engine.refine.bind(engine);
     const refinement = await ask({
@@ -126,7 +150,6 @@ export class RoundDecision {
       evidence: figures.evidence,
       maxNewTasks,
     });
-    for (const d of refinement.decisions) await this.decisions.log(run.id, `round:${round}:${d.decisionType}`, d, run.stateVersion);
-    return refinement;
+    return { ...refinement, log: refinement.decisions.map((d) => this.decisions.prepare(run.id, `round:${round}:${d.decisionType}`, d, run.stateVersion)) };
   }
 }

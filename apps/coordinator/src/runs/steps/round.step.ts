@@ -102,6 +102,13 @@ export class RoundStep {
     });
 
     const current = run.rounds.find((r) => r.n === round)!;
+    // Another execution of this step (a duplicate delivery, or one whose lock lapsed) completed the round while
+    // this one collected: its move stands. Deciding again here would judge round `round` on the next round's
+    // state (its tasks reserved, one more round started) and log a decision no applied move made.
+    if (current.status === 'completed') {
+      await this.reannounce(run, current);
+      return this.pending.dispatch(run);
+    }
     // A retry carries its own reservation's share, not the first attempt's.
     const retryBudget = taskBudget(run, `round-${round}-retry-${retry + 1}`, this.pending.limits());
     const pending = retries.filter((t) => current.taskIds.includes(t.taskId)).map((t) => (retryBudget ? { ...t, budget: retryBudget } : t));
@@ -159,9 +166,9 @@ export class RoundStep {
     }
   }
 
-  /** The policy's move, written with the round's figures in one compare-and-set on the state it was decided on. */
+  /** The policy's move, written with the round's figures and its decisions in one compare-and-set on the state it was decided on. */
   private async afterRound(run: Run, rec: Round, figures: RoundFigures, findings: Finding[]): Promise<void> {
-    const move = await this.decision.decide(run, rec, figures, findings);
+    const { move, log, written } = await this.decision.decide(run, rec, figures, findings);
     const counts = await this.ledger.counts(run.id);
     const now = new Date().toISOString();
     const judgedVersion = run.stateVersion;
@@ -174,7 +181,8 @@ export class RoundStep {
       r.counters = { ...r.counters, ...counts };
       applyMove(r, move, this.pending.taskEstimate(r), now);
       return r;
-    });
+    }, log);
+    if (updated.stateVersion !== judgedVersion) written();
     await this.reannounce(updated, rec);
     await this.pending.dispatch(updated);
   }
