@@ -13,6 +13,7 @@ import { structuredCall } from '../../libs/engines/src/anthropic/structured';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
+import { waitFor } from '../support/service-processes';
 
 describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () => {
   let api: FakeMessagesApi;
@@ -70,6 +71,19 @@ describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () =
     expect(run.usage.inputTokens).toBeGreaterThan(0);
     expect(run.usage.costUsd).toBe(0);
     expect(run.usage.cacheReadTokens + run.usage.cacheWriteTokens).toBe(0);
+  }, 180_000);
+
+  it('a dollar budget does not refuse a local run: its tasks are reserved at the server’s price, 0', async () => {
+    // Priced from the table, the reviewed plan's tasks would reserve dollars this budget does not have: the approval is refused.
+    const { id } = await stack.client.submit({ topic: 'Kestrel River floods', review: 'plan', budget: { maxCostUsd: 0.0001 } });
+    await waitFor(async () => (await stack.client.run(id)).status === 'needs_review', 60_000, 'the plan to be proposed');
+    const res = await fetch(`${stack.coordinator.url}/v1/research/${id}/decision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'continue' }) });
+    expect(res.status, await res.clone().text()).toBe(202);
+    expect(await stack.client.waitForEnd(id)).toBe('done');
+    const run = await stack.client.run(id);
+    expect(run.counters.tasksDispatched).toBeGreaterThan(1);
+    expect(run.budgetLedger.reservations['round-1']?.granted.costUsd).toBe(0);
+    expect(run.usage.costUsd).toBe(0);
   }, 180_000);
 
   it('structured output through the prompt: an invalid reply is retried once with the zod errors, a fenced one is read', async () => {

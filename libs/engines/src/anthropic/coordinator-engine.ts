@@ -96,7 +96,10 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
   private readonly o: ResolvedEngineOptions;
   private readonly fallback?: CoordinatorEngine;
 
-  /** What the hub reserves per search task before dispatch: the configured tokens, priced at the subagent model's input and output prices, plus its web searches. */
+  /**
+   * What the hub reserves per search task before dispatch: the configured tokens, priced at the subagent model's input
+   * and output prices as the server bills them (nothing on a local server), plus its web searches.
+   */
   readonly taskEstimate: TaskEstimate;
 
   constructor(options: AnthropicEngineOptions) {
@@ -109,7 +112,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
       tokens,
       // A fifth of a task's tokens are output (its thinking and notes), priced as such: reserving it all at the input
       // price would stop a thinking researcher at a fraction of its work.
-      costUsd: costOf(this.o.api.prices, this.o.subagentModel, {
+      costUsd: costOf(this.o.api.billedPrices, this.o.subagentModel, {
         inputTokens: Math.round(tokens * (1 - TASK_OUTPUT_SHARE)),
         outputTokens: Math.round(tokens * TASK_OUTPUT_SHARE),
         cacheReadTokens: 0,

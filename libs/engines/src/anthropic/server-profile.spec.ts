@@ -52,6 +52,15 @@ describe('server profile', () => {
     expect(() => loadEngineConfig({ ANTHROPIC_PROFILE: 'ollama' })).toThrow(/ANTHROPIC_PROFILE/);
   });
 
+  it('a task is reserved at the server’s price: nothing on a local server, the table’s price on Claude', () => {
+    const f = (env: Record<string, string>) => new EngineFactory(loadEngineConfig({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_SUBAGENT_MODEL: 'qwen3:8b', ...env }));
+    const local = f({ ANTHROPIC_PROFILE: 'local' }).coordinator('anthropic').taskEstimate;
+    expect(local.tokens).toBeGreaterThan(0);
+    expect(local.costUsd).toBe(0);
+    // The same unknown model id on Claude's profile reserves at the dearest known price.
+    expect(f({}).coordinator('anthropic').taskEstimate.costUsd).toBeGreaterThan(0);
+  });
+
   it('reads JSON a local model fenced anyway', () => {
     expect(unfenced('```json\n{"a": 1}\n```')).toBe('{"a": 1}');
     expect(unfenced('  {"a": 1} ')).toBe('{"a": 1}');
