@@ -86,6 +86,21 @@ describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () =
     expect(run.usage.costUsd).toBe(0);
   }, 180_000);
 
+  it('a follow-up: the planner is shown what the parent found, and the report cites the parent’s sources again', async () => {
+    const { id: parentId } = await stack.client.submit({ topic: 'Kestrel River floods' });
+    expect(await stack.client.waitForEnd(parentId)).toBe('done');
+    const parentCited = new Set((await stack.client.report(parentId)).sources.map((s) => s.id));
+    const before = api.requests.length;
+    const res = await fetch(`${stack.coordinator.url}/v1/research/${parentId}/followups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: 'Tell me more about Kestrel River floods' }) });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    expect(await stack.client.waitForEnd(id)).toBe('done');
+    const planner = api.requests.slice(before).find((r) => r.role === 'planner')!;
+    expect(JSON.stringify(planner.body.messages)).toContain('known findings');
+    const cited = new Set((await stack.client.report(id)).sources.map((s) => s.id));
+    expect([...parentCited].filter((s) => cited.has(s)).length).toBeGreaterThanOrEqual(parentCited.size / 2);
+  }, 180_000);
+
   it('structured output through the prompt: an invalid reply is retried once with the zod errors, a fenced one is read', async () => {
     const local = await FakeMessagesApi.start({ server: 'local' });
     try {
