@@ -1,6 +1,6 @@
 /**
- * A research run against a local model server that speaks the Messages API (Ollama, llama.cpp's server, vLLM), set
- * by ANTHROPIC_PROFILE=local: the fake in `local` mode refuses server tools, `output_config` and `cache_control` with
+ * A research run against a local model server that speaks the Messages API (Ollama, llama.cpp's server, vLLM),
+ * detected at startup (ANTHROPIC_PROFILE unset, so auto): the fake in `local` mode refuses server tools, `output_config` and `cache_control` with
  * 400s, as such servers do. The run must end done with a cited report from the corpus, every request accepted.
  */
 import { SearchResultSchema } from '@orrery/protocol';
@@ -15,7 +15,7 @@ import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
 import { waitFor } from '../support/service-processes';
 
-describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () => {
+describe('research runs on a local model server (its profile detected)', () => {
   let api: FakeMessagesApi;
   let stack: Stack;
 
@@ -25,7 +25,8 @@ describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () =
     stack = await startStack('local-model-run', {
       workers: 1,
       // No CLAUDE_DEFAULT_CORPUS: without web tools the run takes DEFAULT_CORPUS (kestrel in the stack).
-      env: { ENGINE: 'anthropic', ANTHROPIC_PROFILE: 'local', ANTHROPIC_API_KEY: 'ollama', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MODEL: 'qwen3:32b', ANTHROPIC_SUBAGENT_MODEL: 'qwen3:8b', ANTHROPIC_JUDGE_MODEL: 'qwen3:8b', ANTHROPIC_MAX_RETRIES: '1' },
+      // No ANTHROPIC_PROFILE: both apps ask the server (it answers Ollama's /api/version) and take the local profile.
+      env: { ENGINE: 'anthropic', ANTHROPIC_API_KEY: 'ollama', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MODEL: 'qwen3:32b', ANTHROPIC_SUBAGENT_MODEL: 'qwen3:8b', ANTHROPIC_JUDGE_MODEL: 'qwen3:8b', ANTHROPIC_MAX_RETRIES: '1' },
     });
   }, 90_000);
   afterAll(async () => {
@@ -40,18 +41,21 @@ describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () =
 
     // Every request was accepted: no server tool, no output_config, no cache_control, no thinking params.
     expect(api.rejected.map((r) => r.validationError)).toEqual([]);
-    expect(api.requests.length).toBeGreaterThan(0);
-    const roles = new Set(api.requests.map((r) => r.role));
+    // Each app asked the server what it is before building an engine; the rest are Messages API requests.
+    expect(api.probes.filter((p) => p.path === '/api/version' && p.status === 200).length).toBeGreaterThanOrEqual(2);
+    const messages = api.requests;
+    expect(messages.length).toBeGreaterThan(0);
+    const roles = new Set(messages.map((r) => r.role));
     for (const role of ['planner', 'researcher', 'extractor', 'writer']) expect(roles, `no ${role} request`).toContain(role);
-    for (const r of api.requests) {
+    for (const r of messages) {
       expect(r.body.thinking, `request #${r.index} (${r.role})`).toBeUndefined();
       expect(['qwen3:32b', 'qwen3:8b']).toContain(r.body.model);
     }
     // Structured output travels in the prompt: the planner's system prompt carries the JSON schema.
-    const planner = api.requests.find((r) => r.role === 'planner')!;
+    const planner = messages.find((r) => r.role === 'planner')!;
     expect(JSON.stringify(planner.body.system)).toContain('matching this JSON schema');
     // The researcher had the corpus tools and no web.
-    const researcher = api.requests.find((r) => r.role === 'researcher')!;
+    const researcher = messages.find((r) => r.role === 'researcher')!;
     const tools = (researcher.body.tools ?? []).map((t: { name: string }) => t.name);
     expect(tools).toContain('search_corpus');
     expect(tools).not.toContain('web_search');

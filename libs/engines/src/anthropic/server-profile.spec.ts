@@ -50,6 +50,7 @@ describe('server profile', () => {
     expect(f({ ANTHROPIC_PROFILE: 'local' }).defaultCorpusFor('anthropic')).toBe('mem');
     expect(f({ ANTHROPIC_PROFILE: 'local', CLAUDE_DEFAULT_CORPUS: 'notes' }).defaultCorpusFor('anthropic')).toBe('notes');
     expect(() => loadEngineConfig({ ANTHROPIC_PROFILE: 'ollama' })).toThrow(/ANTHROPIC_PROFILE/);
+    expect(loadEngineConfig({}).ANTHROPIC_PROFILE).toBe('auto');
   });
 
   it('a task is reserved at the server’s price: nothing on a local server, the table’s price on Claude', () => {
