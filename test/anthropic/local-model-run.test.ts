@@ -1,6 +1,6 @@
 /**
- * A research run against a local model server that speaks the Messages API (Ollama, llama.cpp's server, vLLM), set
- * by ANTHROPIC_PROFILE=local: the fake in `local` mode refuses server tools, `output_config` and `cache_control` with
+ * A research run against a local model server that speaks the Messages API (Ollama, llama.cpp's server, vLLM),
+ * detected at startup (ANTHROPIC_PROFILE unset, so auto): the fake in `local` mode refuses server tools, `output_config` and `cache_control` with
  * 400s, as such servers do. The run must end done with a cited report from the corpus, every request accepted.
  */
 import { SearchResultSchema } from '@orrery/protocol';
@@ -13,8 +13,9 @@ import { structuredCall } from '../../libs/engines/src/anthropic/structured';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
+import { waitFor } from '../support/service-processes';
 
-describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () => {
+describe('research runs on a local model server (its profile detected)', () => {
   let api: FakeMessagesApi;
   let stack: Stack;
 
@@ -24,7 +25,8 @@ describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () =
     stack = await startStack('local-model-run', {
       workers: 1,
       // No CLAUDE_DEFAULT_CORPUS: without web tools the run takes DEFAULT_CORPUS (kestrel in the stack).
-      env: { ENGINE: 'anthropic', ANTHROPIC_PROFILE: 'local', ANTHROPIC_API_KEY: 'ollama', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MODEL: 'qwen3:32b', ANTHROPIC_SUBAGENT_MODEL: 'qwen3:8b', ANTHROPIC_JUDGE_MODEL: 'qwen3:8b', ANTHROPIC_MAX_RETRIES: '1' },
+      // No ANTHROPIC_PROFILE: both apps ask the server (it answers Ollama's /api/version) and take the local profile.
+      env: { ENGINE: 'anthropic', ANTHROPIC_API_KEY: 'ollama', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MODEL: 'qwen3:32b', ANTHROPIC_SUBAGENT_MODEL: 'qwen3:8b', ANTHROPIC_JUDGE_MODEL: 'qwen3:8b', ANTHROPIC_MAX_RETRIES: '1' },
     });
   }, 90_000);
   afterAll(async () => {
@@ -39,18 +41,21 @@ describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () =
 
     // Every request was accepted: no server tool, no output_config, no cache_control, no thinking params.
     expect(api.rejected.map((r) => r.validationError)).toEqual([]);
-    expect(api.requests.length).toBeGreaterThan(0);
-    const roles = new Set(api.requests.map((r) => r.role));
+    // Each app asked the server what it is before building an engine; the rest are Messages API requests.
+    expect(api.probes.filter((p) => p.path === '/api/version' && p.status === 200).length).toBeGreaterThanOrEqual(2);
+    const messages = api.requests;
+    expect(messages.length).toBeGreaterThan(0);
+    const roles = new Set(messages.map((r) => r.role));
     for (const role of ['planner', 'researcher', 'extractor', 'writer']) expect(roles, `no ${role} request`).toContain(role);
-    for (const r of api.requests) {
+    for (const r of messages) {
       expect(r.body.thinking, `request #${r.index} (${r.role})`).toBeUndefined();
       expect(['qwen3:32b', 'qwen3:8b']).toContain(r.body.model);
     }
     // Structured output travels in the prompt: the planner's system prompt carries the JSON schema.
-    const planner = api.requests.find((r) => r.role === 'planner')!;
+    const planner = messages.find((r) => r.role === 'planner')!;
     expect(JSON.stringify(planner.body.system)).toContain('matching this JSON schema');
     // The researcher had the corpus tools and no web.
-    const researcher = api.requests.find((r) => r.role === 'researcher')!;
+    const researcher = messages.find((r) => r.role === 'researcher')!;
     const tools = (researcher.body.tools ?? []).map((t: { name: string }) => t.name);
     expect(tools).toContain('search_corpus');
     expect(tools).not.toContain('web_search');
@@ -70,6 +75,34 @@ describe('research runs on a local model server (ANTHROPIC_PROFILE=local)', () =
     expect(run.usage.inputTokens).toBeGreaterThan(0);
     expect(run.usage.costUsd).toBe(0);
     expect(run.usage.cacheReadTokens + run.usage.cacheWriteTokens).toBe(0);
+  }, 180_000);
+
+  it('a dollar budget does not refuse a local run: its tasks are reserved at the server’s price, 0', async () => {
+    // Priced from the table, the reviewed plan's tasks would reserve dollars this budget does not have: the approval is refused.
+    const { id } = await stack.client.submit({ topic: 'Kestrel River floods', review: 'plan', budget: { maxCostUsd: 0.0001 } });
+    await waitFor(async () => (await stack.client.run(id)).status === 'needs_review', 60_000, 'the plan to be proposed');
+    const res = await fetch(`${stack.coordinator.url}/v1/research/${id}/decision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'continue' }) });
+    expect(res.status, await res.clone().text()).toBe(202);
+    expect(await stack.client.waitForEnd(id)).toBe('done');
+    const run = await stack.client.run(id);
+    expect(run.counters.tasksDispatched).toBeGreaterThan(1);
+    expect(run.budgetLedger.reservations['round-1']?.granted.costUsd).toBe(0);
+    expect(run.usage.costUsd).toBe(0);
+  }, 180_000);
+
+  it('a follow-up: the planner is shown what the parent found, and the report cites the parent’s sources again', async () => {
+    const { id: parentId } = await stack.client.submit({ topic: 'Kestrel River floods' });
+    expect(await stack.client.waitForEnd(parentId)).toBe('done');
+    const parentCited = new Set((await stack.client.report(parentId)).sources.map((s) => s.id));
+    const before = api.requests.length;
+    const res = await fetch(`${stack.coordinator.url}/v1/research/${parentId}/followups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: 'Tell me more about Kestrel River floods' }) });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    expect(await stack.client.waitForEnd(id)).toBe('done');
+    const planner = api.requests.slice(before).find((r) => r.role === 'planner')!;
+    expect(JSON.stringify(planner.body.messages)).toContain('known findings');
+    const cited = new Set((await stack.client.report(id)).sources.map((s) => s.id));
+    expect([...parentCited].filter((s) => cited.has(s)).length).toBeGreaterThanOrEqual(parentCited.size / 2);
   }, 180_000);
 
   it('structured output through the prompt: an invalid reply is retried once with the zod errors, a fenced one is read', async () => {

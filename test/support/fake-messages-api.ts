@@ -294,7 +294,24 @@ export interface FakeMessagesApiOptions {
    * "Not supported"; server tools and structured output are not in its "Supported request fields"). Default `anthropic`.
    */
   server?: 'anthropic' | 'local';
+  /**
+   * Which local server `local` answers as on the routes such servers have besides the Messages API, that profile
+   * detection probes (detect-server.ts): Ollama's `GET /api/version` and `/api/tags` (docs.ollama.com/api-reference),
+   * llama.cpp's `GET /props` and `/health` (its server README), vLLM's `GET /version` and OpenAI-style `GET /v1/models`
+   * (`owned_by: "vllm"`). Default `ollama`. Anthropic's API answers none of them (404).
+   */
+  localServer?: 'ollama' | 'llama.cpp' | 'vllm';
 }
+
+/** A local server's answers to GET routes other than the Messages API, as each server shapes them. */
+const LOCAL_SERVER_ROUTES: Record<NonNullable<FakeMessagesApiOptions['localServer']>, Record<string, unknown>> = {
+  ollama: { '/api/version': { version: '0.14.1' }, '/api/tags': { models: [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 5225388164, digest: 'sha256:0', details: { format: 'gguf', family: 'qwen3' } }] } },
+  'llama.cpp': {
+    '/props': { default_generation_settings: { n_ctx: 8192, params: { temperature: 0.8 } }, total_slots: 1, model_path: '/models/qwen3-8b.gguf', chat_template: '' },
+    '/health': { status: 'ok' },
+  },
+  vllm: { '/version': { version: '0.11.0' }, '/v1/models': { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', created: 0, owned_by: 'vllm' }] } },
+};
 
 /**
  * What a local Messages-API server refuses, with an error shaped as it answers (400, invalid_request_error). Ollama
@@ -313,6 +330,8 @@ const CONTAINER_TTL_MS = 30 * 60_000;
 
 export class FakeMessagesApi {
   readonly requests: RecordedRequest[] = [];
+  /** GET requests (profile detection's probes), kept apart from the API requests the tests inspect: path and status. */
+  readonly probes: { path: string; status: number }[] = [];
   private readonly queue: Scripted[] = [];
   private readonly roleScripts = new Map<string, Scripted[] | FakeHandler>();
   private handler?: FakeHandler;
@@ -337,6 +356,7 @@ export class FakeMessagesApi {
       requestsPerMinute: opts.requestsPerMinute ?? 4000,
       thinking: opts.thinking ?? true,
       server: opts.server ?? 'anthropic',
+      localServer: opts.localServer ?? 'ollama',
     };
   }
 
@@ -451,6 +471,13 @@ export class FakeMessagesApi {
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const path = (req.url ?? '').split('?')[0]!;
+    if (req.method === 'GET') {
+      const route = this.opts.server === 'local' ? LOCAL_SERVER_ROUTES[this.opts.localServer][path] : undefined;
+      this.probes.push({ path, status: route ? 200 : 404 });
+      res.writeHead(route ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(route ?? { type: 'error', error: { type: 'not_found_error', message: `Not found: GET ${path}` } }));
+      return;
+    }
     const now = Date.now();
     const rec: RecordedRequest = { index: this.requests.length, at: now, method: req.method ?? '', path, headers: req.headers, raw, body: undefined, role: undefined, status: 0 };
     this.requests.push(rec);

@@ -41,9 +41,10 @@ export const EngineConfigSchema = z
     ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     /**
      * What the server at ANTHROPIC_BASE_URL supports: `claude` (Anthropic's API) or `local` (Ollama, llama.cpp's
-     * server, vLLM: no server tools, structured output, prompt caching or thinking params; price 0).
+     * server, vLLM: no server tools, structured output, prompt caching or thinking params; price 0). `auto` (the
+     * default) probes a base URL that is not Anthropic's at startup (detect-server.ts); set by hand, it wins.
      */
-    ANTHROPIC_PROFILE: z.enum(['claude', 'local']).default('claude'),
+    ANTHROPIC_PROFILE: z.enum(['auto', 'claude', 'local']).default('auto'),
     /** Per-capability overrides of the profile (on/off; unset, the profile's): for a server that supports a part. */
     ANTHROPIC_SERVER_TOOLS: z.enum(['on', 'off']).optional(),
     ANTHROPIC_STRUCTURED_OUTPUT: z.enum(['on', 'off']).optional(),

@@ -7,6 +7,7 @@ import { LocalRequestGate, type RequestGate } from './anthropic/request-gate';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
 import type { Passage } from './corpus/passage';
 import type { CoordinatorEngine, ModelJudge, PassageSearch, SubagentEngine } from './engine';
+import { type DetectedServer, detectServer } from './anthropic/detect-server';
 import { readLimitsOf, splitList, type EngineConfig } from './engine-config';
 import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated';
 
@@ -55,11 +56,27 @@ export class EngineFactory {
     return undefined;
   }
 
-  /** What the server behind ANTHROPIC_BASE_URL supports: ANTHROPIC_PROFILE, with the per-capability flags over it. */
+  private detection?: Promise<DetectedServer>;
+  private detected?: DetectedServer;
+
+  /**
+   * With ANTHROPIC_PROFILE=auto, asks the server at ANTHROPIC_BASE_URL what it is (once per process; both apps await
+   * it before building an engine). An explicit profile is taken as set, without a request.
+   */
+  detectServerProfile(options?: Parameters<typeof detectServer>[1]): Promise<DetectedServer> {
+    const c = this.config;
+    this.detection ??= (c.ANTHROPIC_PROFILE === 'auto' ? detectServer(c.ANTHROPIC_BASE_URL, options) : Promise.resolve({ profile: c.ANTHROPIC_PROFILE, server: 'unrecognised' } as const)).then((d) => (this.detected = d));
+    return this.detection;
+  }
+
+  /**
+   * What the server behind ANTHROPIC_BASE_URL supports: ANTHROPIC_PROFILE (or, with `auto`, what detection found;
+   * Claude's before it has run), with the per-capability flags over it.
+   */
   serverProfile(): ServerProfile {
     const c = this.config;
     const flag = (v: 'on' | 'off' | undefined, profile: boolean) => (v === undefined ? profile : v === 'on');
-    const p = SERVER_PROFILES[c.ANTHROPIC_PROFILE];
+    const p = SERVER_PROFILES[c.ANTHROPIC_PROFILE === 'auto' ? (this.detected?.profile ?? 'claude') : c.ANTHROPIC_PROFILE];
     return {
       ...p,
       serverTools: flag(c.ANTHROPIC_SERVER_TOOLS, p.serverTools),

@@ -35,6 +35,17 @@ export interface PlanningInput {
   classification: RequestClass;
   /** Ablation: false skips the plan's coverage check. */
   coverageCheck: boolean;
+  /**
+   * A follow-up's inheritance: what its parent run found, already in its ledger and citable without a search. An
+   * engine that plans with a model shows it to the model, to plan only what it leaves open; the hub then skips the
+   * subtopics it covers either way.
+   */
+  inherited?: InheritedFinding[];
+}
+/** One finding a follow-up inherited, as a planner is shown it. */
+export interface InheritedFinding {
+  claim: string;
+  sourceTitle: string;
 }
 export interface PlanningOutput {
   plan: Plan;

@@ -10,3 +10,4 @@ export * from './engine-config';
 export * from './engine-factory';
 export * from './store';
 export * from './ingest';
+export * from './followup';

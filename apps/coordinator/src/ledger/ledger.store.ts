@@ -150,6 +150,32 @@ export class LedgerStore {
     return { sources: Object.keys(sources).length, findings: Object.keys(findings).length };
   }
 
+  /**
+   * Files inherited findings under the follow-up's subtopics they bear on (`bearing`: finding ids per subtopic, best
+   * first): each becomes evidence for every subtopic it bears on, and is kept under the one it bears on best, so the
+   * writer gets it with that section. Idempotent: the same bearing writes the same values.
+   */
+  async fileInherited(runId: string, findings: readonly Finding[], bearing: Record<string, string[]>): Promise<void> {
+    const best = new Map<string, { subtopicId: string; rank: number }>();
+    for (const [subtopicId, ids] of Object.entries(bearing)) {
+      ids.forEach((id, rank) => {
+        const b = best.get(id);
+        if (!b || rank < b.rank) best.set(id, { subtopicId, rank });
+      });
+    }
+    if (!best.size) return;
+    const k = this.keys;
+    const p = this.redis.pipeline();
+    for (const [subtopicId, ids] of Object.entries(bearing)) if (ids.length) p.sadd(k.findingEvidence(runId), ...ids.map((id) => `${subtopicId} ${id}`));
+    for (const f of findings) {
+      const to = best.get(f.id)?.subtopicId;
+      if (!to || to === f.subtopicId) continue;
+      p.hset(k.findings(runId), f.id, JSON.stringify({ ...f, subtopicId: to })).hset(k.findingSubtopics(runId), f.id, to);
+    }
+    p.expire(k.findingEvidence(runId), this.config.UNFINISHED_RUN_TTL_SECONDS);
+    await p.exec();
+  }
+
   async counts(runId: string): Promise<{ sources: number; findings: number }> {
     const [sources, findings] = await Promise.all([this.redis.hlen(this.keys.sources(runId)), this.redis.hlen(this.keys.findings(runId))]);
     return { sources, findings };

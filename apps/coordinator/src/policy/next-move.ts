@@ -17,6 +17,8 @@ export interface PolicyState {
   history: SignalHistory;
   /** Known subtopic ids of the plan: a refinement's ids are new only when not among them. */
   knownSubtopicIds: readonly string[];
+  /** A follow-up: its coverage counts the evidence it inherited, and it researches only what that leaves open. */
+  followUp?: boolean;
 }
 
 export interface PolicyFigures {
@@ -55,6 +57,7 @@ export type PolicyRule =
   | 'cancelled'
   | 'straightforward'
   | 'round-cap'
+  | 'inherited-covered'
   | 'budget-exhausted-below-target'
   | 'budget-exhausted'
   | 'budget-wrap-up'
@@ -82,7 +85,7 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
  * The one round-level policy: given the run, the round's figures and whatever the handler has gathered so
  * far (the judge's verdict, the engine's gaps), the next move. Pure, so the step handlers only carry it out:
  * `ask-judge` and `find-gaps` are questions the handler answers before calling again.
- * Order: cancel, straightforward, round cap, budget (every dimension: tokens, tasks, rounds, wall, dollars; exhausted below
+ * Order: cancel, straightforward, round cap, a follow-up at target coverage, budget (every dimension: tokens, tasks, rounds, wall, dollars; exhausted below
  * target → person; exhausted or under WRAP_UP_FRACTION → wrap up), the judge (review, stop, pivot guards: cooldown and cap), gaps.
  */
 export function nextMove(input: PolicyInput): NextMove {
@@ -101,6 +104,10 @@ export function nextMove(input: PolicyInput): NextMove {
   if (!person) {
     if (state.classification === 'straightforward') return end('straightforward', 0.9, 'straightforward question: answer directly from the one search', undefined, 'effort');
     if (state.round >= state.maxRounds) return end('round-cap', 1, `synthesize: round ${state.round} of ${state.maxRounds}`);
+    // Its round searched what the parent left open; with that, the plan is covered: no gap finding past the question.
+    if (state.followUp && figures.coverage >= figures.targetCoverage) {
+      return end('inherited-covered', 0.85, `synthesize: the inherited evidence and round ${state.round} cover ${Math.round(figures.coverage * 100)}% of the plan`, undefined, 'coverage-stop');
+    }
   }
   const tasksLeft = Math.max(0, state.maxTasks - state.tasksDispatched);
 

@@ -89,6 +89,9 @@ const l2 = (decisionType: string, confidence: number, conclusion: string, signal
   signals,
 });
 
+/** How many inherited findings a follow-up's planner is shown (the first ones; the rest stay citable). */
+const MAX_INHERITED_SHOWN = 60;
+
 /** The hub's side of the Claude engine: plan, coverage critique, gap finding (L2), and the L2 judge verdict. */
 export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge {
   readonly name = 'anthropic' as const;
@@ -96,7 +99,10 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
   private readonly o: ResolvedEngineOptions;
   private readonly fallback?: CoordinatorEngine;
 
-  /** What the hub reserves per search task before dispatch: the configured tokens, priced at the subagent model's input and output prices, plus its web searches. */
+  /**
+   * What the hub reserves per search task before dispatch: the configured tokens, priced at the subagent model's input
+   * and output prices as the server bills them (nothing on a local server), plus its web searches.
+   */
   readonly taskEstimate: TaskEstimate;
 
   constructor(options: AnthropicEngineOptions) {
@@ -109,7 +115,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
       tokens,
       // A fifth of a task's tokens are output (its thinking and notes), priced as such: reserving it all at the input
       // price would stop a thinking researcher at a fraction of its work.
-      costUsd: costOf(this.o.api.prices, this.o.subagentModel, {
+      costUsd: costOf(this.o.api.billedPrices, this.o.subagentModel, {
         inputTokens: Math.round(tokens * (1 - TASK_OUTPUT_SHARE)),
         outputTokens: Math.round(tokens * TASK_OUTPUT_SHARE),
         cacheReadTokens: 0,
@@ -126,7 +132,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
     const decisions: EngineDecision[] = [];
     const topic = r.text(input.topic);
     const max = Math.max(1, Math.min(input.maxSubtopics, 40));
-    // Everything the planning requests carry from the request is the topic: logged once, counts only.
+    const known = (input.inherited ?? []).slice(0, MAX_INHERITED_SHOWN).map((f) => `- ${clipText(r.text(f.claim), 300)} (${clipText(r.text(f.sourceTitle), 120)})`);
+    // Everything the planning requests carry from the request is the topic (and a follow-up's inheritance): logged once, counts only.
     const redacted = redactionDecision('plan', r);
     if (redacted) decisions.push(redacted);
     try {
@@ -135,7 +142,16 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
         model: this.o.model,
         ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
         system: SYSTEM_PROMPTS.planner,
-        user: `Plan research on this topic, in at most ${max} subtopics.\n${untrustedData('topic', topic)}`,
+        user: [
+          `Plan research on this topic, in at most ${max} subtopics.`,
+          untrustedData('topic', topic),
+          ...(known.length
+            ? [
+                'This run follows up an earlier one. What it found is below: it is in this run\'s ledger and the writer can cite it without a search. Plan subtopics only for what it does not already answer; if it answers everything, plan one narrow subtopic that checks for what is new.',
+                untrustedData('known findings', known.join('\n')),
+              ]
+            : []),
+        ].join('\n'),
         schema: PlanDraftSchema,
         purpose: 'plan',
         effort: ROLE_EFFORT.planner,

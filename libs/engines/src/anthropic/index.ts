@@ -25,4 +25,5 @@ export { structuredCall } from './structured';
 export { AnthropicSubagentEngine } from './subagent-engine';
 export { usageOf } from './usage';
 export { CLAUDE_PROFILE, LOCAL_PROFILE, SERVER_PROFILES } from './server-profile';
+export { type DetectedServer, detectServer } from './detect-server';
 export type { ServerProfile, ServerProfileName } from './server-profile';

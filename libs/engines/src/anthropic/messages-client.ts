@@ -141,6 +141,8 @@ export class MessagesApi {
   readonly client: Anthropic;
   readonly prices: PriceTable;
   readonly profile: ServerProfile;
+  /** The prices this server bills at: the table's, or nothing on a server that prices nothing. Reservations and usage both read it. */
+  readonly billedPrices: PriceTable;
   private readonly gate: RequestGate;
   private readonly maxRetries: number;
   private readonly maxRateLimitWaitMs: number;
@@ -150,6 +152,7 @@ export class MessagesApi {
     this.client = o.client;
     this.prices = o.prices;
     this.profile = o.profile ?? CLAUDE_PROFILE;
+    this.billedPrices = this.profile.priced ? this.prices : FREE_PRICES;
     this.gate = o.gate ?? new LocalRequestGate();
     this.maxRetries = o.maxRetries ?? 4;
     this.maxRateLimitWaitMs = o.maxRateLimitWaitMs ?? 600_000;
@@ -209,8 +212,8 @@ export class MessagesApi {
         const { message, headers } = await this.request(params, stream, p.signal);
         await ticket.done(true);
         this.gate.observe?.(rateLimitHeaders(headers));
-        // A response the fallback model served is billed at its prices; a server that prices nothing bills nothing.
-        return { message, usage: usageOf(message.usage, servedByFallback(message.content)?.to ?? p.model, this.profile.priced ? this.prices : FREE_PRICES) };
+        // A response the fallback model served is billed at its prices.
+        return { message, usage: usageOf(message.usage, servedByFallback(message.content)?.to ?? p.model, this.billedPrices) };
       } catch (raw) {
         const headers = (raw as { headers?: Headers }).headers;
         const err = toEngineError(raw, p.label, attempt, { retryAfterMs: retryAfterMs(headers) });

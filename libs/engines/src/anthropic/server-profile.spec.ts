@@ -50,6 +50,16 @@ describe('server profile', () => {
     expect(f({ ANTHROPIC_PROFILE: 'local' }).defaultCorpusFor('anthropic')).toBe('mem');
     expect(f({ ANTHROPIC_PROFILE: 'local', CLAUDE_DEFAULT_CORPUS: 'notes' }).defaultCorpusFor('anthropic')).toBe('notes');
     expect(() => loadEngineConfig({ ANTHROPIC_PROFILE: 'ollama' })).toThrow(/ANTHROPIC_PROFILE/);
+    expect(loadEngineConfig({}).ANTHROPIC_PROFILE).toBe('auto');
+  });
+
+  it('a task is reserved at the server’s price: nothing on a local server, the table’s price on Claude', () => {
+    const f = (env: Record<string, string>) => new EngineFactory(loadEngineConfig({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_SUBAGENT_MODEL: 'qwen3:8b', ...env }));
+    const local = f({ ANTHROPIC_PROFILE: 'local' }).coordinator('anthropic').taskEstimate;
+    expect(local.tokens).toBeGreaterThan(0);
+    expect(local.costUsd).toBe(0);
+    // The same unknown model id on Claude's profile reserves at the dearest known price.
+    expect(f({}).coordinator('anthropic').taskEstimate.costUsd).toBeGreaterThan(0);
   });
 
   it('reads JSON a local model fenced anyway', () => {

@@ -391,13 +391,16 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     });
   }
 
-  /** The loop's share of the task's budget (the rest is kept for extraction); without one, the engine's own cap on tool calls. */
+  /**
+   * The loop's share of the task's budget (the rest is kept for extraction); without one, the engine's own cap on tool
+   * calls. Dollars bind only where the server bills them: a free server's tasks are reserved (and granted) $0.
+   */
   private loopBudget(b: TaskBudget | undefined): LoopBudget {
     if (!b) return { maxToolCalls: this.o.maxToolCallsPerTask };
     return {
       maxTokens: Math.floor(b.maxTokens * LOOP_SHARE),
       maxToolCalls: Math.min(b.maxToolCalls, this.o.maxToolCallsPerTask),
-      maxCostUsd: b.maxCostUsd * LOOP_SHARE,
+      ...(this.o.api.profile.priced ? { maxCostUsd: b.maxCostUsd * LOOP_SHARE } : {}),
       deadlineMs: Date.parse(b.deadline),
     };
   }
@@ -408,7 +411,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
    */
   private tokensAffordable(b: TaskBudget | undefined, spent: TokenUsage): number {
     if (!b) return Infinity;
-    const price = priceOf(this.o.api.prices, this.o.subagentModel).input / 1e6;
+    const price = priceOf(this.o.api.billedPrices, this.o.subagentModel).input / 1e6;
     const byCost = price > 0 ? (b.maxCostUsd - spent.costUsd) / price : Infinity;
     return Math.min(b.maxTokens - totalTokens(spent), byCost);
   }

@@ -51,7 +51,10 @@ export class PendingDispatch {
     if (run.status === 'synthesizing' && run.plan) {
       const findings = await this.ledger.findings(run.id);
       if (run.plan.classification === 'straightforward') {
-        await this.finalize.completeDirect(run, findings);
+        // The answer's own evidence: a follow-up's ledger also holds inherited findings that bear on nothing asked.
+        const planned = new Set(run.plan.subtopics.map((s) => s.id));
+        const brought = new Set((await this.ledger.broughtBy(run.id)).filter((b) => planned.has(b.subtopicId)).map((b) => b.findingId));
+        await this.finalize.completeDirect(run, findings.filter((f) => planned.has(f.subtopicId) || brought.has(f.id)));
         return;
       }
       const sources = await this.ledger.sources(run.id, [...new Set(findings.map((f) => f.sourceId))]);

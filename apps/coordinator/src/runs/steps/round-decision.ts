@@ -62,6 +62,7 @@ export class RoundDecision {
         maxNewTasksPerRound: this.config.MAX_NEW_TASKS_PER_ROUND,
         history: run.signalHistory,
         knownSubtopicIds: plan.subtopics.map((s) => s.id),
+        followUp: run.parentId !== undefined,
       },
       figures: { coverage: figures.coverage, targetCoverage: this.config.TARGET_COVERAGE, novelty: figures.novelty, budgetLeft: tightestOf(left), extendableLeft: Math.min(left.tokens, left.tasks, left.rounds, left.wallSeconds) },
       ...(person ? { verdict: person } : {}),
