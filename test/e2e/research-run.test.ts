@@ -55,8 +55,19 @@ describe('a research run end to end: REST in, two worker processes, SSE out', ()
 
   it('counts a finding as evidence for every subtopic whose task brought it: no subtopic with accepted findings is reported missing', async () => {
     // The refinement's "Brant" subtopic on this topic brings only passages another subtopic's task quoted first.
-    const { id } = await stack.client.submit({ topic: 'How is the Kestrel River managed?' });
-    const events = await stack.follow(id);
+    // Rules only (the deployment's judge switch off): whether L1 stops after round 1 is the judge's business, and
+    // this test needs the refinement round.
+    const judgeSwitch = (enabled: boolean) =>
+      fetch(`${stack.coordinator.url}/v1/admin/judge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled }) });
+    expect((await judgeSwitch(false)).status).toBe(200);
+    let events: Awaited<ReturnType<Stack['follow']>>;
+    let id: string;
+    try {
+      ({ id } = await stack.client.submit({ topic: 'How is the Kestrel River managed?' }));
+      events = await stack.follow(id);
+    } finally {
+      await judgeSwitch(true);
+    }
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
     const subtopicOf = new Map(events.flatMap((e) => (e.type === 'round.started' ? e.tasks.map((t) => [t.taskId, t.subtopicId] as const) : [])));
     const accepted = new Map<string, number>();
