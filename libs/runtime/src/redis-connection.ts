@@ -1,5 +1,6 @@
 import type { ConnectionOptions, RedisOptions as BullRedisOptions } from 'bullmq';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
 
 /** A connection to the deployment's Redis: one node (or a Sentinel-managed one), or a Redis Cluster. */
@@ -37,7 +38,7 @@ export function checkRedisLocation(c: RedisLocation, ctx: z.RefinementCtx): void
 /** Where Redis is, read from an environment with the same checks every service's config makes; a clear error when unusable. */
 export function readRedisLocation(env: NodeJS.ProcessEnv = process.env): RedisLocation {
   const parsed = z.object(redisLocationFields).superRefine(checkRedisLocation).safeParse(env);
-  if (!parsed.success) throw new Error(`Redis settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new Error(`Redis settings: ${formatZodError(parsed.error)}`);
   return parsed.data;
 }
 
