@@ -8,13 +8,14 @@ import { prng } from '../support/prng';
 import { MarkovModel } from './markov-model';
 import { type TermStats, TermStatsAccumulator } from './term-stats';
 
-const USAGE = `Usage: npm run bench:markov-corpus -- --pool FILE --passages N --out FILE [--seed 42]
+const USAGE = `Usage: npm run bench:markov-corpus -- --pool FILE --passages N --out FILE [--seed 42] [--stats-sample 200000]
 
 Writes a corpus of N passages (JSONL, {id,title,text}): every passage of the pool (a JSONL of real passages, e.g.
 the scale build's pool.jsonl or corpus-100k.jsonl) first, then generated ones up to N from a word-level order-2
 Markov model trained on the pool. Generated passages come in documents whose sizes, and passages whose lengths, are
 drawn from the pool's; their ids are markov/markov-<doc>.txt#<n> and their titles markov-<doc>.txt. Prints the term
-statistics of the generated passages beside the pool's. The output is the same for the same pool, N and seed.`;
+statistics of the generated passages (the first --stats-sample of them) beside the pool's. The output is the same for
+the same pool, N and seed.`;
 
 const PoolLine = z.object({ id: z.string().min(1), title: z.string().optional(), text: z.string() });
 type Passage = { id: string; title: string; text: string };
@@ -24,6 +25,8 @@ export interface MarkovCorpusOptions {
   passages: number;
   seed: number;
   write: (line: string) => Promise<void>;
+  /** Generated passages the statistics are taken over (the first ones); every one when absent. */
+  statsSample?: number;
 }
 
 /** Copies the pool, then generates up to `passages`; returns the term statistics of both halves. */
@@ -57,12 +60,13 @@ export async function buildMarkovCorpus(opts: MarkovCorpusOptions): Promise<{ re
   const rand = prng(opts.seed);
   const pick = (xs: readonly number[]): number => xs[Math.floor(rand() * xs.length)]!;
   const generated = new TermStatsAccumulator();
+  const firstGenerated = written;
   for (let doc = 0; written < opts.passages; doc++) {
     const title = `markov-${doc}.txt`;
     const size = pick(docSizes);
     for (let n = 0; n < size && written < opts.passages; n++) {
       const text = model.generate(pick(lengths), rand);
-      generated.add(text);
+      if (written - firstGenerated < (opts.statsSample ?? Infinity)) generated.add(text);
       await opts.write(`${JSON.stringify({ id: `markov/${title}#${n}`, title, text })}\n`);
       written++;
     }
@@ -88,29 +92,46 @@ export function statsTable(real: TermStats, generated: TermStats, generatedDf: (
   return ['| statistic | real (pool) | generated |', '|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-async function writerFor(out: WriteStream): Promise<(line: string) => Promise<void>> {
-  await once(out, 'open');
-  return async (line) => {
-    if (!out.write(line)) await once(out, 'drain');
+/** Lines gathered into writes of about 1 MB, waiting for the stream to drain when its buffer is full. */
+function batchedWriter(out: WriteStream): { write: (line: string) => Promise<void>; flush: () => Promise<void> } {
+  let batch: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (!batch.length) return;
+    const chunk = batch.join('');
+    batch = [];
+    size = 0;
+    if (!out.write(chunk)) await once(out, 'drain');
+  };
+  return {
+    write: async (line) => {
+      batch.push(line);
+      size += line.length;
+      if (size >= 1 << 20) await flush();
+    },
+    flush,
   };
 }
 
 async function main(): Promise<void> {
-  const flags = readFlags(process.argv.slice(2), { values: ['--pool', '--passages', '--out', '--seed'] }, USAGE);
+  const flags = readFlags(process.argv.slice(2), { values: ['--pool', '--passages', '--out', '--seed', '--stats-sample'] }, USAGE);
   const pool = flags.value('--pool');
   const outPath = flags.value('--out');
   const passages = flags.int('--passages');
   if (!pool || !outPath || !passages) throw new Error(USAGE);
   const seed = flags.int('--seed') ?? 42;
+  const statsSample = flags.int('--stats-sample') ?? 200_000;
   const out = createWriteStream(resolve(outPath));
   const t0 = performance.now();
   const lines = createInterface({ input: createReadStream(resolve(pool)), crlfDelay: Infinity });
-  const { real, generated } = await buildMarkovCorpus({ pool: lines, passages, seed, write: await writerFor(out) });
+  const writer = batchedWriter(out);
+  const { real, generated } = await buildMarkovCorpus({ pool: lines, passages, seed, write: writer.write, statsSample });
+  await writer.flush();
   out.end();
   await once(out, 'finish');
   const r = real.result();
   const g = generated.result();
-  console.log(`markov-corpus: ${Math.min(passages, r.passages + g.passages).toLocaleString('en-US')} passages written to ${outPath} in ${((performance.now() - t0) / 1000).toFixed(1)} s (seed ${seed}); peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
+  console.log(`markov-corpus: ${Math.min(passages, r.passages + g.passages).toLocaleString('en-US')} passages written to ${outPath} in ${((performance.now() - t0) / 1000).toFixed(1)} s (seed ${seed}; statistics over the pool and the first ${g.passages.toLocaleString('en-US')} generated); peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
   console.log(statsTable(r, g, (t) => generated.dfShare(t)));
 }
 
