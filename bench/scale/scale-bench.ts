@@ -138,7 +138,8 @@ async function measure(path: string, workers: number, questions: Question[], sto
     };
   } catch (err) {
     const exits = [stack.coordinator, ...stack.workers].map((c) => `pid ${c.pid}: ${c.exitCode ?? c.signalCode ?? 'running'}`).join(', ');
-    throw new Error(`${path}, ${workers} worker(s): ${(err as Error).message} (processes: ${exits})`);
+    const warnings = stack.workerOutput().flatMap((o) => o.split('\n').filter((l) => /WARN|ERROR/.test(l)).slice(-5));
+    throw new Error(`${path}, ${workers} worker(s): ${(err as Error).message} (processes: ${exits})${warnings.length ? `\nworker log:\n${warnings.join('\n')}` : ''}`);
   } finally {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });

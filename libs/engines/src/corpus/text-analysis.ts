@@ -37,9 +37,15 @@ export function normalizeWord(normal: string): string {
   return normal.replace(/['’]s$/, '').replace(/['’]/g, '');
 }
 
+/**
+ * Longer "words" are encoded blobs (base64 tokens, hashes) that no question asks for; as index keys they also break
+ * PostgreSQL's btree row limit (2,704 bytes), which a 3,536-character token in the awscli docs hit.
+ */
+const MAX_TERM_CHARS = 64;
+
 /** Turn one token into its index term, or null when it carries no content. */
 function termOf(normal: string, type: string, stop: boolean): string | null {
-  if (stop) return null;
+  if (stop || normal.length > MAX_TERM_CHARS) return null;
   if (type === 'number') return /^[0-9][0-9.,]*$/.test(normal) ? normal.replace(/[.,]+$/, '') : null;
   if (type !== 'word') return null;
   const w = normalizeWord(normal);
