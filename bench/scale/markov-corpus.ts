@@ -8,12 +8,13 @@ import { prng } from '../support/prng';
 import { MarkovModel } from './markov-model';
 import { type TermStats, TermStatsAccumulator } from './term-stats';
 
-const USAGE = `Usage: npm run bench:markov-corpus -- --pool FILE --passages N --out FILE [--seed 42] [--stats-sample 200000]
+const USAGE = `Usage: npm run bench:markov-corpus -- --pool FILE --passages N --out FILE [--seed 42] [--stats-sample 200000] [--shard K/S]
 
 Writes a corpus of N passages (JSONL, {id,title,text}): every passage of the pool (a JSONL of real passages, e.g.
 the scale build's pool.jsonl or corpus-100k.jsonl) first, then generated ones up to N from a word-level order-2
 Markov model trained on the pool. Generated passages come in documents whose sizes, and passages whose lengths, are
-drawn from the pool's; their ids are markov/markov-<doc>.txt#<n> and their titles markov-<doc>.txt. Prints the term
+drawn from the pool's; their ids are markov/markov-<part>-<doc>.txt#<n> and their titles markov-<part>-<doc>.txt.
+--shard K/S writes part K (0-based) of S: run the S parts at once and concatenate their files in order. Prints the term
 statistics of the generated passages (the first --stats-sample of them) beside the pool's. The output is the same for
 the same pool, N and seed.`;
 
@@ -27,6 +28,11 @@ export interface MarkovCorpusOptions {
   write: (line: string) => Promise<void>;
   /** Generated passages the statistics are taken over (the first ones); every one when absent. */
   statsSample?: number;
+  /**
+   * Part `index` (0-based) of `of` parts that, concatenated in order, make the corpus: part 0 copies the pool, each
+   * part generates its share of the rest from a seed of its own, so the parts can run at once.
+   */
+  shard?: { index: number; of: number };
 }
 
 /** Copies the pool, then generates up to `passages`; returns the term statistics of both halves. */
@@ -51,24 +57,28 @@ export async function buildMarkovCorpus(opts: MarkovCorpusOptions): Promise<{ re
     lastTitle = p.title;
     real.add(p.text);
     if (written < opts.passages) {
-      await opts.write(`${JSON.stringify(p)}\n`);
+      if ((opts.shard?.index ?? 0) === 0) await opts.write(`${JSON.stringify(p)}\n`);
       written++;
     }
   }
   const model = MarkovModel.train(texts);
   texts.length = 0;
-  const rand = prng(opts.seed);
+  const { index: part, of: parts } = opts.shard ?? { index: 0, of: 1 };
+  const toGenerate = Math.max(0, opts.passages - written);
+  const share = (k: number) => Math.floor((toGenerate * k) / parts);
+  const count = share(part + 1) - share(part);
+  const rand = prng(opts.seed + part * 0x9e3779b1);
   const pick = (xs: readonly number[]): number => xs[Math.floor(rand() * xs.length)]!;
   const generated = new TermStatsAccumulator();
-  const firstGenerated = written;
-  for (let doc = 0; written < opts.passages; doc++) {
-    const title = `markov-${doc}.txt`;
+  let made = 0;
+  for (let doc = 0; made < count; doc++) {
+    const title = `markov-${part}-${doc}.txt`;
     const size = pick(docSizes);
-    for (let n = 0; n < size && written < opts.passages; n++) {
+    for (let n = 0; n < size && made < count; n++) {
       const text = model.generate(pick(lengths), rand);
-      if (written - firstGenerated < (opts.statsSample ?? Infinity)) generated.add(text);
+      if (made < (opts.statsSample ?? Infinity)) generated.add(text);
       await opts.write(`${JSON.stringify({ id: `markov/${title}#${n}`, title, text })}\n`);
-      written++;
+      made++;
     }
   }
   return { real, generated };
@@ -114,24 +124,28 @@ function batchedWriter(out: WriteStream): { write: (line: string) => Promise<voi
 }
 
 async function main(): Promise<void> {
-  const flags = readFlags(process.argv.slice(2), { values: ['--pool', '--passages', '--out', '--seed', '--stats-sample'] }, USAGE);
+  const flags = readFlags(process.argv.slice(2), { values: ['--pool', '--passages', '--out', '--seed', '--stats-sample', '--shard'] }, USAGE);
   const pool = flags.value('--pool');
   const outPath = flags.value('--out');
   const passages = flags.int('--passages');
   if (!pool || !outPath || !passages) throw new Error(USAGE);
   const seed = flags.int('--seed') ?? 42;
   const statsSample = flags.int('--stats-sample') ?? 200_000;
+  const shardFlag = flags.value('--shard');
+  const m = shardFlag === undefined ? null : /^(\d+)\/(\d+)$/.exec(shardFlag);
+  if (shardFlag !== undefined && (!m || Number(m[1]) >= Number(m[2]))) throw new Error(`--shard must be K/S with 0 <= K < S\n${USAGE}`);
+  const shard = m ? { index: Number(m[1]), of: Number(m[2]) } : undefined;
   const out = createWriteStream(resolve(outPath));
   const t0 = performance.now();
   const lines = createInterface({ input: createReadStream(resolve(pool)), crlfDelay: Infinity });
   const writer = batchedWriter(out);
-  const { real, generated } = await buildMarkovCorpus({ pool: lines, passages, seed, write: writer.write, statsSample });
+  const { real, generated } = await buildMarkovCorpus({ pool: lines, passages, seed, write: writer.write, statsSample, ...(shard ? { shard } : {}) });
   await writer.flush();
   out.end();
   await once(out, 'finish');
   const r = real.result();
   const g = generated.result();
-  console.log(`markov-corpus: ${Math.min(passages, r.passages + g.passages).toLocaleString('en-US')} passages written to ${outPath} in ${((performance.now() - t0) / 1000).toFixed(1)} s (seed ${seed}; statistics over the pool and the first ${g.passages.toLocaleString('en-US')} generated); peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
+  console.log(`markov-corpus${shard ? ` part ${shard.index}/${shard.of}` : ''}: passages written to ${outPath} in ${((performance.now() - t0) / 1000).toFixed(1)} s (seed ${seed}; statistics over the pool and the first ${g.passages.toLocaleString('en-US')} generated); peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
   console.log(statsTable(r, g, (t) => generated.dfShare(t)));
 }
 

@@ -14,9 +14,9 @@ async function* lines(): AsyncGenerator<string> {
   for (const p of POOL) yield JSON.stringify(p);
 }
 
-async function build(passages: number, seed: number) {
+async function build(passages: number, seed: number, shard?: { index: number; of: number }) {
   const out: string[] = [];
-  const result = await buildMarkovCorpus({ pool: lines(), passages, seed, write: async (l) => void out.push(l) });
+  const result = await buildMarkovCorpus({ pool: lines(), passages, seed, write: async (l) => void out.push(l), ...(shard ? { shard } : {}) });
   return { out: out.map((l) => JSON.parse(l) as { id: string; title: string; text: string }), ...result };
 }
 
@@ -46,7 +46,7 @@ describe('the Markov corpus builder', () => {
     expect(a.out).toHaveLength(20);
     expect(a.out.slice(0, 3)).toEqual(POOL);
     for (const p of a.out.slice(3)) {
-      expect(p.id).toMatch(/^markov\/markov-\d+\.txt#\d+$/);
+      expect(p.id).toMatch(/^markov\/markov-0-\d+\.txt#\d+$/);
       expect(p.id.startsWith(`markov/${p.title}#`)).toBe(true);
       // Lengths are drawn from the pool's passages (12, 8 and 11 words).
       expect([12, 8, 11]).toContain(p.text.split(' ').length);
@@ -54,6 +54,17 @@ describe('the Markov corpus builder', () => {
     // Document sizes are drawn from the pool's (2 and 1 passages): a generated document never has a passage #2.
     expect(a.out.some((p) => p.id.endsWith('#2'))).toBe(false);
     expect(a.out.some((p) => p.id.endsWith('#1'))).toBe(true);
+  });
+
+  it('splits the work into parts that, concatenated, make N passages: the pool once, then each part its share', async () => {
+    const parts = await Promise.all([0, 1, 2].map((index) => build(20, 42, { index, of: 3 })));
+    const all = parts.flatMap((p) => p.out);
+    expect(all).toHaveLength(20);
+    expect(all.slice(0, 3)).toEqual(POOL);
+    expect(parts.map((p) => p.out.length)).toEqual([3 + 5, 6, 6]);
+    expect(new Set(all.map((p) => p.id)).size).toBe(20);
+    expect(parts[2]!.out.every((p) => p.id.startsWith('markov/markov-2-'))).toBe(true);
+    expect((await build(20, 42, { index: 1, of: 3 })).out).toEqual(parts[1]!.out);
   });
 
   it('stops at N, even inside the pool', async () => {
