@@ -1,16 +1,5 @@
 import type { JudgeInput } from '@orrery/decisions';
-
-/** mulberry32: a tiny seeded PRNG, so every run times the same inputs. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../support/prng';
 
 /** Varied judge inputs spanning every rule: budget stops, saturation, pivots (with and without guards), healthy, ambiguous. */
 export function benchInputs(n: number, seed = 42): JudgeInput[] {

@@ -9,15 +9,18 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { readFlags } from '../support/flags';
 import { median, startBenchStack } from '../support/service-stack';
+import { runCliBench } from './cli-bench';
 
-const USAGE = `Usage: npm run bench:scale -- --corpus PATH[,PATH...] [--workers 1,4] [--questions bench/scale/scale-questions.jsonl] [--store postgres://…] [--node-options "--max-old-space-size=384"]
+const USAGE = `Usage: npm run bench:scale -- --corpus PATH[,PATH...] [--workers 1,4] [--questions bench/scale/scale-questions.jsonl] [--store postgres://…] [--node-options "--max-old-space-size=384"] [--cli]
 
 For each corpus (a JSONL file; several: smallest first) and each worker count: a coordinator and that many worker
 processes on a fresh passage store; ingests the corpus through the ingest queue, then asks every question once cold
 (the first question after ingest) and once more warm. Prints ingest time, index size, cold and warm question time,
 peak RSS of the coordinator and of each worker, and the on-topic share of cited passages; with several corpora,
 each stage's growth exponent (log-log slope) and its extrapolation to 1M passages. --node-options is NODE_OPTIONS for
-the coordinator and workers (a heap cap, as docker-compose.yml sets one).`;
+the coordinator and workers (a heap cap, as docker-compose.yml sets one).
+--cli times the README's CLI instead (research.js --corpus PATH): the cold first question, two repeats on the
+unchanged file and --help, each beside a fixed baseline workload timed in the same run.`;
 
 interface Question {
   question: string;
@@ -135,7 +138,8 @@ async function measure(path: string, workers: number, questions: Question[], sto
     };
   } catch (err) {
     const exits = [stack.coordinator, ...stack.workers].map((c) => `pid ${c.pid}: ${c.exitCode ?? c.signalCode ?? 'running'}`).join(', ');
-    throw new Error(`${path}, ${workers} worker(s): ${(err as Error).message} (processes: ${exits})`);
+    const warnings = stack.workerOutput().flatMap((o) => o.split('\n').filter((l) => /WARN|ERROR/.test(l)).slice(-5));
+    throw new Error(`${path}, ${workers} worker(s): ${(err as Error).message} (processes: ${exits})${warnings.length ? `\nworker log:\n${warnings.join('\n')}` : ''}`);
   } finally {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -171,7 +175,7 @@ function slope(xs: number[], ys: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const flags = readFlags(process.argv.slice(2), { values: ['--corpus', '--workers', '--questions', '--store', '--node-options'] }, USAGE);
+  const flags = readFlags(process.argv.slice(2), { values: ['--corpus', '--workers', '--questions', '--store', '--node-options'], switches: ['--cli'] }, USAGE);
   const corpora = (flags.value('--corpus') ?? '').split(',').filter(Boolean).map((p) => resolve(p));
   if (!corpora.length) throw new Error(USAGE);
   const workerCounts = (flags.value('--workers') ?? '1,4').split(',').map(Number);
@@ -179,6 +183,7 @@ async function main(): Promise<void> {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Question);
+  if (flags.has('--cli')) return runCliBench(corpora, questions.map((q) => q.question));
   console.log(`bench:scale: ${questions.length} questions; workers ${workerCounts.join(' and ')}; store ${flags.value('--store') ? 'PostgreSQL' : 'SQLite'}; NODE_OPTIONS ${flags.value('--node-options') ?? 'none'}`);
   console.log('| passages | workers | ingest s | index MB | cold question s | warm question s (median) | coordinator peak RSS MB | worker peak RSS MB (each) | of it by the end of ingest | on-topic share of cited | answer cited |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');

@@ -13,6 +13,8 @@ export interface BenchStack {
   coordinator: ChildProcess;
   coordinators: ChildProcess[];
   workers: ChildProcess[];
+  /** The last 20 kB each worker wrote (stdout and stderr), for a failure's message. */
+  workerOutput(): string[];
   stop(): Promise<void>;
 }
 
@@ -102,7 +104,7 @@ export async function startBenchStack(options: { name: string; workers: number; 
     await stop();
     throw err;
   }
-  return { prefix, url, client, coordinator: coordinator.child, coordinators: coordinators.map((c) => c.child), workers: workers.map((w) => w.child), stop };
+  return { prefix, url, client, coordinator: coordinator.child, coordinators: coordinators.map((c) => c.child), workers: workers.map((w) => w.child), workerOutput: () => workers.map((w) => w.output()), stop };
 }
 
 export const median = (xs: number[]) => {

@@ -1,4 +1,4 @@
-import winkNLP from 'wink-nlp';
+import winkNLP, { type ItsHelpers } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 
 /**
@@ -6,10 +6,18 @@ import model from 'wink-eng-lite-web-model';
  * sentences, and noun / proper-noun phrases for facet mining.
  * Two pipelines: a bare tokenizer for indexing (fast) and a POS pipeline for phrases.
  */
-const tokenizer = winkNLP(model, []);
-const sentencer = winkNLP(model, ['sbd']);
-const tagger = winkNLP(model, ['sbd', 'pos']);
-const its = tokenizer.its;
+// Each pipeline loads the whole model (about a second of CPU apiece), so each is built on its first use: a process
+// that only tokenizes (a worker answering from the store) never pays for the other two.
+const pipeline = (pipe: string[]): (() => ReturnType<typeof winkNLP>) => {
+  let nlp: ReturnType<typeof winkNLP> | undefined;
+  return () => (nlp ??= winkNLP(model, pipe as never));
+};
+const tokenizer = pipeline([]);
+const sentencer = pipeline(['sbd']);
+const tagger = pipeline(['sbd', 'pos']);
+// The same helpers every pipeline exposes (wink-nlp's its.js), without building one to reach them.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const its = require('wink-nlp/src/its.js') as ItsHelpers;
 
 const stemCache = new Map<string, string>();
 
@@ -17,7 +25,7 @@ const stemCache = new Map<string, string>();
 export function stemWord(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    const out = tokenizer.readDoc(word).tokens().out(its.stem as unknown as typeof its.normal) as string[];
+    const out = tokenizer().readDoc(word).tokens().out(its.stem as unknown as typeof its.normal) as string[];
     s = out.length === 1 && out[0] ? out[0] : word;
     stemCache.set(word, s);
   }
@@ -29,9 +37,15 @@ export function normalizeWord(normal: string): string {
   return normal.replace(/['’]s$/, '').replace(/['’]/g, '');
 }
 
+/**
+ * Longer "words" are encoded blobs (base64 tokens, hashes) that no question asks for; as index keys they also break
+ * PostgreSQL's btree row limit (2,704 bytes), which a 3,536-character token in the awscli docs hit.
+ */
+const MAX_TERM_CHARS = 64;
+
 /** Turn one token into its index term, or null when it carries no content. */
 function termOf(normal: string, type: string, stop: boolean): string | null {
-  if (stop) return null;
+  if (stop || normal.length > MAX_TERM_CHARS) return null;
   if (type === 'number') return /^[0-9][0-9.,]*$/.test(normal) ? normal.replace(/[.,]+$/, '') : null;
   if (type !== 'word') return null;
   const w = normalizeWord(normal);
@@ -42,7 +56,7 @@ function termOf(normal: string, type: string, stop: boolean): string | null {
 
 /** Content terms of a text: lowercase, stop words dropped, stemmed. Used for both indexing and queries. */
 export function analyzeTerms(text: string): string[] {
-  const tokens = tokenizer.readDoc(text).tokens();
+  const tokens = tokenizer().readDoc(text).tokens();
   const normals = tokens.out(its.normal) as string[];
   const types = tokens.out(its.type) as string[];
   const stops = tokens.out(its.stopWordFlag) as boolean[];
@@ -140,7 +154,7 @@ function lineSpans(text: string, offset: number): TextSpan[] {
 }
 
 function winkSpans(text: string): TextSpan[] {
-  const found = sentencer.readDoc(text).sentences().out() as string[];
+  const found = sentencer().readDoc(text).sentences().out() as string[];
   const spans: TextSpan[] = [];
   let cursor = 0;
   for (const raw of found) {
@@ -180,7 +194,7 @@ export interface Phrase {
 
 /** A text's tokens as wink-nlp tags them: normal form, value as written, part of speech, stop-word flag, type. */
 function taggedTokens(text: string): { normals: string[]; values: string[]; poss: string[]; stops: boolean[]; types: string[] } {
-  const tokens = tagger.readDoc(text).tokens();
+  const tokens = tagger().readDoc(text).tokens();
   return {
     normals: tokens.out(its.normal) as string[],
     values: tokens.out(its.value) as string[],
@@ -251,7 +265,7 @@ export function nounPhrases(text: string): { surface: string; key: string }[] {
 
 /** Each word token of a text with its part of speech (wink-nlp's Universal tags) and where it is. */
 export function partsOfSpeech(text: string): { start: number; end: number; pos: string }[] {
-  const tokens = tagger.readDoc(text).tokens();
+  const tokens = tagger().readDoc(text).tokens();
   const values = tokens.out(its.value) as string[];
   const poss = tokens.out(its.pos) as string[];
   const out: { start: number; end: number; pos: string }[] = [];

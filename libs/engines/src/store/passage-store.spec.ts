@@ -187,6 +187,13 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect(await store.search('no-such-corpus', 'kestrel', { limit: 5 })).toEqual([]);
   });
 
+  it('stores a passage holding an encoded blob (one 3,500-character word) and finds it by its other words', async () => {
+    const blob = 'QVdTOkV5SmhZMk5sYzNOTGVVbGtJam9pUVV0SlFWTTBNMU5KTkZoWVJVUkJTRUpRU1NJc0luTmxZM0psZEV0bGVTSTZJa05q'.repeat(36);
+    await store.upsert('blobs', [passage('token-1', 'aws/token', `The authorization token is ${blob} and expires after twelve hours.`)]);
+    expect((await store.search('blobs', 'authorization token expires', { limit: 5 })).map((h) => h.id)).toEqual(['token-1']);
+    expect((await store.indexedTerms('blobs', ['token-1']))[0]!.text.split(' ').every((t) => t.length <= 64)).toBe(true);
+  });
+
   it('caps hits per document', async () => {
     const capped = await store.search(corpus, 'kestrel falcon', { limit: 10, perDocument: 1 });
     expect(capped.map((h) => h.id).sort()).toEqual(['falcon-1', 'kestrel-3']);
