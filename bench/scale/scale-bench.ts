@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { readFlags } from '../support/flags';
+import { logLogSlope } from '../support/log-log-slope';
 import { median, startBenchStack } from '../support/service-stack';
 import { runCliBench } from './cli-bench';
 
@@ -159,20 +160,6 @@ function printRow(r: Row): void {
   );
 }
 
-/** Least-squares slope of log(y) on log(x). */
-function slope(xs: number[], ys: number[]): number {
-  const lx = xs.map(Math.log);
-  const ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
-  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < lx.length; i++) {
-    num += (lx[i]! - mx) * (ly[i]! - my);
-    den += (lx[i]! - mx) ** 2;
-  }
-  return num / den;
-}
 
 async function main(): Promise<void> {
   const flags = readFlags(process.argv.slice(2), { values: ['--corpus', '--workers', '--questions', '--store', '--node-options'], switches: ['--cli'] }, USAGE);
@@ -212,7 +199,7 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|');
     const largest = base[base.length - 1]!;
     for (const [name, get] of stages) {
-      const k = slope(n, base.map(get));
+      const k = logLogSlope(n, base.map(get));
       console.log(`| ${name} | ${fmt(k, 2)} | ${fmt(get(largest))} | ${fmt(get(largest) * (1e6 / largest.passages) ** k)} |`);
     }
   }

@@ -1,3 +1,5 @@
+import { logLogSlope } from '../support/log-log-slope';
+
 /** The term statistics a generated corpus is compared on with its real pool. */
 export interface TermStats {
   passages: number;
@@ -56,7 +58,7 @@ export class TermStatsAccumulator {
       vocabulary: this.freq.size,
       typeTokenRatio: this.tokens ? this.freq.size / this.tokens : 0,
       typesInFirstMillion: this.typesAtMillion,
-      zipfSlope: logLogSlope(byFreq),
+      zipfSlope: logLogSlope(byFreq.map((_, i) => i + 1), byFreq),
       length: this.lengthSummary(),
       topTerms,
     };
@@ -86,18 +88,3 @@ export class TermStatsAccumulator {
   }
 }
 
-/** Slope of log(y) on log(rank) for y in rank order (rank 1 first). */
-function logLogSlope(ys: readonly number[]): number {
-  if (ys.length < 2) return NaN;
-  const lx = ys.map((_, i) => Math.log(i + 1));
-  const ly = ys.map((y) => Math.log(y));
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
-  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < lx.length; i++) {
-    num += (lx[i]! - mx) * (ly[i]! - my);
-    den += (lx[i]! - mx) ** 2;
-  }
-  return num / den;
-}

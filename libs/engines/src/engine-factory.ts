@@ -271,9 +271,13 @@ let processFactory: EngineFactory | undefined;
 
 /**
  * One factory per process, so a process that hosts both the coordinator and workers (the CLI)
- * loads and indexes each corpus once.
+ * loads and indexes each corpus once. Its server profile is known before any engine is built: with
+ * ANTHROPIC_PROFILE=auto the server is asked first, and `log` hears what answered.
  */
-export function processEngineFactory(config: () => EngineConfig): EngineFactory {
+export async function processEngineFactory(config: () => EngineConfig, log: (line: string) => void): Promise<EngineFactory> {
   processFactory ??= new EngineFactory(config());
-  return processFactory;
+  const engines = processFactory;
+  const found = await engines.detectServerProfile();
+  if (engines.config.ANTHROPIC_PROFILE === 'auto' && engines.config.ANTHROPIC_BASE_URL) log(`ANTHROPIC_BASE_URL answers as ${found.server}: server profile ${found.profile}`);
+  return engines;
 }
