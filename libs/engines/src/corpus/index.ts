@@ -13,6 +13,7 @@ export * from './split-passages';
 export * from './stable-id';
 export * from './text-analysis';
 export * from './topic-profile';
+export * from './prepare-profile';
 export * from './eras';
 export * from './corpus-coordinator-engine';
 export * from './corpus-subagent-engine';

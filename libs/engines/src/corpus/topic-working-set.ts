@@ -62,7 +62,7 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
   const analyzed = kept.map((p) => ({ text: termsById.get(p.id)?.text ?? '', title: termsById.get(p.id)?.title ?? '' }));
   const vocabulary = new Set(analyzed.flatMap((a) => [...split(a.text), ...split(a.title)]));
   const stats = await store.termStats(corpus, [...vocabulary]);
-  return new CorpusIndex(kept, { version: INDEX_VERSION, analyzed }, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
+  return CorpusIndex.build(kept, analyzed, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
 }
 
 /** The whole of a small stored corpus, in its source's order, from the terms the store analysed at ingest (nothing is analysed again). */
@@ -73,7 +73,7 @@ export async function wholeCorpusIndex(store: PassageStore, corpus: string, max:
   // Read in batches while another process may write: build only from passages both reads returned.
   const termsById = new Map(terms.map((t) => [t.id, t]));
   const kept = passages.filter((p) => termsById.has(p.id));
-  return new CorpusIndex(kept, { version: INDEX_VERSION, analyzed: kept.map((p) => ({ text: termsById.get(p.id)!.text, title: termsById.get(p.id)!.title })) });
+  return CorpusIndex.build(kept, kept.map((p) => ({ text: termsById.get(p.id)!.text, title: termsById.get(p.id)!.title })));
 }
 
 /** Terms shared by at least three of the best passages (not the topic's own), most shared first. */
