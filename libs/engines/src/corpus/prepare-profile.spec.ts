@@ -25,8 +25,6 @@ describe('a cold corpus is prepared off the event loop', () => {
     const e = built();
     const registry = new e.CorpusRegistry({ builtins: false, store: null });
     registry.registerPassages('many', corpus(5000));
-    // Brought into the registry's store first: what is measured is what every question on a cold process pays.
-    await registry.passage('many', 'p0');
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     await new Promise((r) => setTimeout(r, 20));
@@ -35,8 +33,9 @@ describe('a cold corpus is prepared off the event loop', () => {
     await new Promise((r) => setTimeout(r, 20));
     delay.disable();
     expect(onTopic).toEqual(new Set(['p17']));
-    // Generous, as the machine is shared (a major GC alone can take a few hundred ms): built in place, they held it for seconds.
-    expect(delay.max / 1e6).toBeLessThan(2000);
+    // Generous, as the machine is shared (a major GC alone can take a few hundred ms): 0.5 s measured at load average 8-13,
+    // where the in-memory index and the profile built in place held it for 2.9 s.
+    expect(delay.max / 1e6).toBeLessThan(1500);
 
     const { index } = await registry.forTopic('many', 'Subject 17');
     const threaded = await e.prepareTopicProfile(index, 'Subject 17', e.DEFAULT_TOPIC_PROFILE);
