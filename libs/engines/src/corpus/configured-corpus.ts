@@ -24,12 +24,19 @@ export function fileSource(path: string, limits: ReadLimits): ConfiguredSource {
   return { fingerprint: () => sourceFingerprint(source, limits), passages: () => sourcePassages(source, limits) };
 }
 
-/** Passages derived from bundled data or held in memory: `key` names their content (a version, or a hash of them). */
-export function passagesSource(key: string | null, read: () => readonly Passage[]): ConfiguredSource {
+/**
+ * Passages derived from bundled data or held in memory: `key` names their content (a version, or a hash of them).
+ * Read lazily, the event loop turning every so many (splitting the bundled speeches takes seconds).
+ */
+export function passagesSource(key: string | null, read: () => Iterable<Passage>): ConfiguredSource {
   return {
     fingerprint: () => key,
     async *passages() {
-      for (const p of read()) yield toStoredPassage(p, p.title || p.id);
+      let n = 0;
+      for (const p of read()) {
+        yield toStoredPassage(p, p.title || p.id);
+        if (++n % 100 === 0) await new Promise((r) => setImmediate(r));
+      }
     },
   };
 }

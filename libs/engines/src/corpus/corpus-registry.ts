@@ -5,7 +5,7 @@ import { parseCorporaSpec } from './corpora-config';
 import type { CorpusIndex } from './corpus-index';
 import { type ConfiguredSource, fileSource, memoryKey, passagesSource, storeConfigured } from './configured-corpus';
 import { type CorpusVocabulary, GENERIC_VOCABULARY } from './corpus-vocabulary';
-import { SOTU_SPLIT_VERSION, SOTU_VOCABULARY, sotuPassages } from './ingest-sotu';
+import { eachSotuPassage, SOTU_SPLIT_VERSION, SOTU_VOCABULARY } from './ingest-sotu';
 import type { Passage } from './passage';
 import { openPassageStore } from '../store/open-passage-store';
 import type { PassageStore } from '../store/passage-store';
@@ -73,7 +73,7 @@ export class CorpusRegistry {
     this.workingSetOptions = options.workingSet ?? DEFAULT_WORKING_SET;
     this.readLimits = options.readLimits ?? DEFAULT_READ_LIMITS;
     if (options.builtins !== false)
-      this.entries.set(BUILTIN_CORPUS, { kind: 'builtin', source: passagesSource(`builtin:sotu-${SOTU_SPLIT_VERSION}`, () => sotuPassages()), vocabulary: SOTU_VOCABULARY });
+      this.entries.set(BUILTIN_CORPUS, { kind: 'builtin', source: passagesSource(`builtin:sotu-${SOTU_SPLIT_VERSION}`, () => eachSotuPassage()), vocabulary: SOTU_VOCABULARY });
     for (const spec of parseCorporaSpec(options.corpora)) this.register(spec.name, spec.path);
   }
 

@@ -244,7 +244,10 @@ export class PostgresPassageStore implements PassageStore {
         tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('simple', terms), 'A') || setweight(to_tsvector('simple', title_terms), 'B')) STORED,
         PRIMARY KEY (corpus, id))`);
       // Write order (an upsert keeps a passage's first place): a whole-corpus index reads passages in their source's order.
-      await c.query(`ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS seq bigserial`);
+      // A table made before the column gets it once (ALTER takes the table's lock, so not on every start).
+      const [table] = this.table.split('.').slice(1);
+      const { rowCount } = await c.query(`SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = 'seq'`, [schema, table]);
+      if (!rowCount) await c.query(`ALTER TABLE ${this.table} ADD COLUMN seq bigserial`);
       await c.query(`CREATE INDEX IF NOT EXISTS passages_tsv ON ${this.table} USING gin (tsv)`);
       await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);
