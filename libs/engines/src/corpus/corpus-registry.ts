@@ -18,10 +18,7 @@ export { BUILTIN_CORPUS };
 /** A request tried to change a corpus the operator configured. */
 export class ConfiguredCorpusError extends Error {}
 
-export type CorpusKind = 'builtin' | 'jsonl' | 'folder' | 'memory';
-
 interface Entry {
-  kind: CorpusKind;
   source: ConfiguredSource;
   vocabulary?: CorpusVocabulary;
   /** Passages held in memory live in a store of the registry's own, so they never reach a store other processes read. */
@@ -73,7 +70,7 @@ export class CorpusRegistry {
     this.workingSetOptions = options.workingSet ?? DEFAULT_WORKING_SET;
     this.readLimits = options.readLimits ?? DEFAULT_READ_LIMITS;
     if (options.builtins !== false)
-      this.entries.set(BUILTIN_CORPUS, { kind: 'builtin', source: passagesSource(`builtin:sotu-${SOTU_SPLIT_VERSION}`, () => eachSotuPassage()), vocabulary: SOTU_VOCABULARY });
+      this.entries.set(BUILTIN_CORPUS, { source: passagesSource(`builtin:sotu-${SOTU_SPLIT_VERSION}`, () => eachSotuPassage()), vocabulary: SOTU_VOCABULARY });
     for (const spec of parseCorporaSpec(options.corpora)) this.register(spec.name, spec.path);
   }
 
@@ -85,19 +82,18 @@ export class CorpusRegistry {
   /** Register a JSONL file or a folder of `.md`/`.txt`/`.html` files under a name (the path's type decides). */
   register(name: string, path: string): void {
     const full = resolve(path);
-    let isDir: boolean;
     try {
-      isDir = statSync(full).isDirectory();
+      statSync(full);
     } catch {
       throw new Error(`corpus ${name}: ${full} does not exist`);
     }
-    this.set(name, { kind: isDir ? 'folder' : 'jsonl', source: fileSource(full, this.readLimits) });
+    this.set(name, { source: fileSource(full, this.readLimits) });
   }
 
   /** Register passages held in memory (tests, embedders). */
   registerPassages(name: string, passages: Passage[]): void {
     const copy = passages.map((p) => ({ ...p }));
-    this.set(name, { kind: 'memory', source: passagesSource(memoryKey(copy), () => copy), privateStore: new SqlitePassageStore(':memory:') });
+    this.set(name, { source: passagesSource(memoryKey(copy), () => copy), privateStore: new SqlitePassageStore(':memory:') });
   }
 
   has(name: string): boolean {
@@ -120,8 +116,10 @@ export class CorpusRegistry {
   /** What a topic's research on a corpus reads: its working index for the topic. */
   async forTopic(name: string, topic: string): Promise<CorpusView> {
     const store = await this.storeOf(name);
-    // Keyed by the corpus's generation: after a re-ingest changes it, every process builds the same new one.
-    const key = `${name}\u0000${await store.generation(name)}\u0000${topic}`;
+    // Keyed by the corpus's generation: after a re-ingest changes it, every process builds the same new one. A corpus
+    // read whole is one index for every topic (and its partition is built once).
+    const whole = (await store.stats(name)).passages <= this.workingSetOptions.wholeCorpusMax;
+    const key = `${name}\u0000${await store.generation(name)}\u0000${whole ? '' : topic}`;
     const cached = this.workingSets.get(key);
     if (cached) {
       this.workingSets.delete(key);

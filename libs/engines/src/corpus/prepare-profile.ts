@@ -6,7 +6,8 @@ import { cachedProfile, rememberProfile, TopicProfile, topicProfile, type TopicP
 
 export interface ProfileCall {
   id: number;
-  parts: CorpusIndexParts & { key: number };
+  /** The index's parts, or only its key when the thread was sent this index last (it keeps that one). */
+  parts: (CorpusIndexParts & { key: number }) | { key: number };
   topic: string;
   options: TopicProfileOptions;
 }
@@ -59,6 +60,8 @@ class ProfileThread {
   private nextId = 0;
   private readonly keys = new WeakMap<CorpusIndex, number>();
   private nextIndexKey = 0;
+  /** The index the thread holds (calls are answered in order, so the last one sent). */
+  private sentKey: number | null = null;
 
   build(index: CorpusIndex, topic: string, options: TopicProfileOptions): Promise<TopicProfileData> {
     let key = this.keys.get(index);
@@ -68,7 +71,10 @@ class ProfileThread {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.ref();
-      worker.postMessage({ id, parts: { ...index.parts(), key }, topic, options } satisfies ProfileCall);
+      // A whole corpus's index is tens of MB to clone: sent once while the thread keeps it.
+      const parts = this.sentKey === key ? { key } : { ...index.parts(), key };
+      this.sentKey = key;
+      worker.postMessage({ id, parts, topic, options } satisfies ProfileCall);
     });
   }
 
@@ -83,11 +89,18 @@ class ProfileThread {
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
       if (reply.ok) p.resolve(reply.data);
-      else p.reject(new Error(reply.error));
+      else {
+        // Whatever the thread kept is in doubt: the next call sends its index whole.
+        this.sentKey = null;
+        p.reject(new Error(reply.error));
+      }
     });
     const fail = (err: Error): void => {
-      // The next build starts a new thread.
-      if (this.worker === worker) this.worker = null;
+      // The next build starts a new thread, which holds no index yet.
+      if (this.worker === worker) {
+        this.worker = null;
+        this.sentKey = null;
+      }
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };

@@ -1,5 +1,5 @@
 import type { IndexedTerms, PassageStore, StoredPassage } from '../store/passage-store';
-import { CorpusIndex, DEFAULT_CORPUS_INDEX, INDEX_VERSION } from './corpus-index';
+import { CorpusIndex, DEFAULT_CORPUS_INDEX } from './corpus-index';
 import { collapseNearDuplicates } from './near-duplicates';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
@@ -25,7 +25,8 @@ export const DEFAULT_WORKING_SET: WorkingSetOptions = { size: 3000, perDocument:
 const BATCH = 500;
 
 /**
- * The passages of a stored corpus that a topic's research can reach, as an in-memory index of their own:
+ * What a topic's research on a stored corpus reads. A small corpus (`wholeCorpusMax`) is read whole. Of a larger one,
+ * the passages a topic's research can reach, as an in-memory index of their own:
  * the topic's full-text hits, then hits of the terms its best passages share (sections of the topic's
  * documents that do not repeat its name, and a background for the similarity graph). Near-duplicates (the
  * same text on sibling pages) count once, the best-ranked copy; no document gives more than `perDocument`.
