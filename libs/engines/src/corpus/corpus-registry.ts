@@ -117,15 +117,21 @@ export class CorpusRegistry {
   async forTopic(name: string, topic: string): Promise<CorpusView> {
     const store = await this.storeOf(name);
     // Keyed by the corpus's generation: after a re-ingest changes it, every process builds the same new one. A corpus
-    // read whole is one index for every topic (and its partition is built once).
-    const whole = (await store.stats(name)).passages <= this.workingSetOptions.wholeCorpusMax;
-    const key = `${name}\u0000${await store.generation(name)}\u0000${whole ? '' : topic}`;
-    const cached = this.workingSets.get(key);
+    // read whole is one index for every topic (its partition built once): looked up first, so a cached view costs no count.
+    const generation = await store.generation(name);
+    const wholeKey = `${name}\u0000${generation}\u0000`;
+    const topicKey = `${wholeKey}${topic}`;
+    const cached = this.workingSets.get(wholeKey) ?? this.workingSets.get(topicKey);
     if (cached) {
+      const key = this.workingSets.has(wholeKey) ? wholeKey : topicKey;
       this.workingSets.delete(key);
       this.workingSets.set(key, cached);
       return cached;
     }
+    const key = (await store.stats(name)).passages <= this.workingSetOptions.wholeCorpusMax ? wholeKey : topicKey;
+    // A concurrent call may have started it while the count was read.
+    const started = this.workingSets.get(key);
+    if (started) return started;
     const view = (async (): Promise<CorpusView> => ({ name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: this.entries.get(name)?.vocabulary ?? GENERIC_VOCABULARY }))();
     view.catch(() => this.workingSets.delete(key));
     this.workingSets.set(key, view);
