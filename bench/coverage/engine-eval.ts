@@ -4,13 +4,13 @@
  *   node bench/dist/coverage/engine-eval.js --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl>
  *        [--no-coverage-check] [--max-rounds N] [--ablations] [--limit N] [--per-topic] [--json <out.json>] [--store <file.sqlite>]
  *
- * With --store, the corpus is written to a SQLite passage store at that path (document = title) and researched as
- * an ingested corpus: each topic from its working index out of the store, not from the whole corpus in memory.
+ * The corpus is answered from a passage store, as every corpus is: a SQLite store in this process's memory, or with
+ * --store the SQLite file at that path (written once; an unchanged corpus file is not read again).
  * Prints one row per topic (with --per-topic), the macro row of the configured run, the BM25 top-10
  * and top-25 baseline rows, and with --ablations the grid coverage check on/off x 3 rounds / 1 round.
  */
 import { writeFileSync } from 'node:fs';
-import { contentHash, CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, readJsonlPassages, SqlitePassageStore, type PassageStore } from '@orrery/engines';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, SqlitePassageStore, type PassageStore } from '@orrery/engines';
 import { readFlags } from '../support/flags';
 import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, scoreTopK, type Qrel, type TopicScore } from './score';
@@ -63,21 +63,13 @@ interface RunRow extends TopicScore {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const t0 = performance.now();
-  // The in-memory corpus is loaded either way: the BM25 baselines read it.
-  const memory = new CorpusRegistry({ builtins: false });
-  memory.register('bench', args.corpus);
-  const corpus = await memory.load('bench');
-  console.log(`corpus: ${corpus.passages.length} passages, loaded and indexed in ${corpus.loadMs} ms`);
-  let store: PassageStore | null = null;
-  let registry = memory;
-  if (args.store) {
-    const t = performance.now();
-    store = new SqlitePassageStore(args.store);
-    const passages = readJsonlPassages(args.corpus);
-    await store.upsert('bench', passages.map((p) => ({ ...p, document: p.title, contentHash: contentHash([p.title, p.url ?? '', p.text]) })));
-    console.log(`store: ${args.store}, ${JSON.stringify(await store.stats('bench'))}, written in ${Math.round(performance.now() - t)} ms`);
-    registry = new CorpusRegistry({ builtins: false, store });
-  }
+  // The corpus goes into a store as a configured corpus does: the file --store names, else one in this process's memory.
+  const store: PassageStore | null = args.store ? new SqlitePassageStore(args.store) : null;
+  const registry = new CorpusRegistry({ builtins: false, store });
+  registry.register('bench', args.corpus);
+  const loaded = performance.now();
+  const corpus = { index: await registry.wholeIndex('bench') };
+  console.log(`corpus: ${corpus.index.size} passages, stored and indexed in ${Math.round(performance.now() - loaded)} ms${args.store ? ` (store ${args.store})` : ''}`);
   const judgments = judgmentsByTopic(readJsonl<Qrel>(args.qrels));
   const topics = readJsonl<{ topic: string }>(args.topics)
     .map((t) => t.topic)

@@ -102,9 +102,8 @@ function parseArgs(argv: string[]): Args {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const t0 = performance.now();
-  const registry = new CorpusRegistry({ builtins: false });
+  const registry = new CorpusRegistry({ builtins: false, store: null });
   registry.register('bench', args.corpus);
-  await registry.load('bench');
   const judgments = judgmentsByTopic(readJsonl<Qrel>(args.qrels));
   const topics = readJsonl<{ topic: string }>(args.topics)
     .map((t) => t.topic)

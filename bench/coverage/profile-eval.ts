@@ -11,9 +11,9 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const arg = (k: string): string => argv[argv.indexOf(k) + 1]!;
   const perTopic = argv.includes('--per-topic');
-  const registry = new CorpusRegistry({ builtins: false });
+  const registry = new CorpusRegistry({ builtins: false, store: null });
   registry.register('bench', arg('--corpus'));
-  const { index } = await registry.load('bench');
+  const index = await registry.wholeIndex('bench');
   const judgments = judgmentsByTopic(readJsonl<Qrel>(arg('--qrels')));
   const topics = readJsonl<{ topic: string }>(arg('--topics')).map((t) => t.topic).filter((t) => judgments.has(t));
   let sp = 0, sr = 0, ss = 0, sn = 0, sc = 0;

@@ -198,9 +198,9 @@ async function main(): Promise<void> {
 
   const baselines: { label: string; macro: Record<string, number> }[] = [];
   if (judgments) {
-    const registry = new CorpusRegistry({ builtins: false });
+    const registry = new CorpusRegistry({ builtins: false, store: null });
     registry.register('bench', args.corpus);
-    const { index } = await registry.load('bench');
+    const index = await registry.wholeIndex('bench');
     const bm25 = (t: string, k: number): string[] => index.search(t, k).map((h) => h.id);
     for (const k of [10, 25]) baselines.push({ label: `baseline: BM25 top-${k}`, macro: { ...scoreTopK(bm25, topics, judgments, k).macro } });
   }

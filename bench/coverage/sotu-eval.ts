@@ -13,13 +13,12 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const quotes = argv.includes('--quotes');
   const questions = argv.filter((a) => !a.startsWith('--'));
-  const registry = new CorpusRegistry();
+  const registry = new CorpusRegistry({ store: null });
   const coord = new CorpusCoordinatorEngine(registry);
   const sub = new CorpusSubagentEngine(registry);
-  const { index } = await registry.load('sotu');
   for (const q of questions.length ? questions : DEFAULT_QUESTIONS) {
     const t0 = Date.now();
-    const profile = topicProfile(index, q);
+    const profile = topicProfile((await registry.forTopic('sotu', q)).index, q);
     const r = await runResearchLoop(coord, sub, { ...DEFAULT_LOOP, topic: q, corpus: 'sotu' });
     const cited = new Set(r.report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))));
     const years = [...cited].map((id) => Number(/-(\d{4})-/.exec(id)?.[1])).sort((a, b) => a - b);

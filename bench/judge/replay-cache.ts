@@ -24,9 +24,8 @@ export async function loadOrReplay(a: { corpus: string; topics: string; qrels: s
     }
   }
   const t0 = performance.now();
-  const registry = new CorpusRegistry({ builtins: false });
+  const registry = new CorpusRegistry({ builtins: false, store: null });
   registry.register('bench', a.corpus);
-  await registry.load('bench');
   const judgments = judgmentsByTopic(readJsonl<Qrel>(a.qrels));
   const topics = readJsonl<{ topic: string }>(a.topics)
     .map((t) => t.topic)

@@ -11,9 +11,8 @@ const qrels: Qrel[] = ['fisheries-01', 'fisheries-02', 'dams-05', 'dams-06', 'fl
 
 describe('the judge replay on a tiny corpus', () => {
   it('continues every round, gives the judge the input the service would, and scores the report after each round', async () => {
-    const registry = new CorpusRegistry({ builtins: false });
+    const registry = new CorpusRegistry({ builtins: false, store: null });
     registry.register('bench', FIXTURE);
-    await registry.load('bench');
     const r = await replayTopic(new CorpusCoordinatorEngine(registry, 'bench'), new CorpusSubagentEngine(registry, 'bench'), TOPIC, judgmentsByTopic(qrels).get(TOPIC)!);
     expect(r.rounds.length).toBeGreaterThanOrEqual(1);
     expect(r.rounds.length === REPLAY_ROUND_CAP ? 'cap' : 'refine-empty').toBe(r.ended);

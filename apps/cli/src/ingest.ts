@@ -80,7 +80,7 @@ async function remove(name: string): Promise<number> {
   const redis = connectRedis(redisHandle.location, { maxRetriesPerRequest: 3 });
   const store = openPassageStore();
   try {
-    const registry = new CorpusRegistry({ corpora: process.env.CORPORA, store, cacheDir: null });
+    const registry = new CorpusRegistry({ corpora: process.env.CORPORA, store });
     const removed = await removeCorpus({ drop: (corpus) => registry.dropStored(corpus) }, new IngestState(redis, prefix), name);
     if (!removed) {
       process.stderr.write(forTerminal(`orrery: corpus ${name} was never ingested\n`));

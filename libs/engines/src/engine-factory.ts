@@ -179,8 +179,8 @@ export class EngineFactory {
   }
 
   /**
-   * The index of the task's corpus as the Claude engine's corpus tools see it: a configured corpus's whole index, or a
-   * stored corpus's working index for the task's topic. A task without a corpus (a web run) gets no corpus tools: the
+   * The index of the task's corpus as the Claude engine's corpus tools see it: the corpus's working index for the task's
+   * topic (a small corpus whole). A task without a corpus (a web run) gets no corpus tools: the
    * run's corpus was settled when it was created (defaultCorpusFor).
    */
   async passagesFor(corpus: string | undefined, topic: string): Promise<PassageSearch | undefined> {

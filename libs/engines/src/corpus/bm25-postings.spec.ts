@@ -64,3 +64,12 @@ describe('Bm25Postings', () => {
     expect(postings.search(['kestrel', 'storm'])).toEqual(first);
   });
 });
+
+describe('Bm25Postings.build (in slices, letting the event loop turn)', () => {
+  it('ranks exactly as the postings built at once', async () => {
+    const docs = DOCS.map(([text, title]) => [split(text), split(title)]);
+    const once = new Bm25Postings(BM25_FIELDS, docs, BM25_OPTIONS);
+    const sliced = await Bm25Postings.build(BM25_FIELDS, docs, BM25_OPTIONS);
+    for (const q of [['kestrel'], ['coast', 'storm'], ['1990', 'economy', 'trade'], ['raptor', 'nest']]) expect(sliced.search(q)).toEqual(once.search(q));
+  });
+});

@@ -45,47 +45,32 @@ export class Bm25Postings {
     options: Bm25Options,
     /** Passage count and document frequency to weigh terms by, when the documents are part of a larger corpus. */
     idfStats?: { size: number; df: (term: string) => number | undefined },
+    /** The fields `buildFields` made already (what `Bm25Postings.build` passes). */
+    built?: BuiltField[],
   ) {
     const n = docs.length;
-    const idfN = idfStats?.size ?? n;
-    this.fields = fieldNames.map((name, f) => {
-      // MiniSearch's running average of unique terms per field, in document order.
-      let avg = 0;
-      const lengths = new Float64Array(n);
-      const freq = new Map<string, { docs: number[]; tf: number[] }>();
-      docs.forEach((fields, doc) => {
-        const tokens = fields[f] ?? [];
-        const tf = new Map<string, number>();
-        for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-        lengths[doc] = tf.size;
-        avg = (avg * doc + tf.size) / (doc + 1);
-        for (const [t, c] of tf) {
-          let p = freq.get(t);
-          if (!p) freq.set(t, (p = { docs: [], tf: [] }));
-          p.docs.push(doc);
-          p.tf.push(c);
-        }
-      });
-      const { k, b, d } = options;
-      const postings = new Map<string, FieldPosting>();
-      for (const [t, p] of freq) {
-        const matching = Math.max(p.docs.length, idfStats?.df(t) ?? 0);
-        const idf = Math.log(1 + (idfN - matching + 0.5) / (matching + 0.5));
-        const raw = new Float64Array(matching);
-        p.docs.forEach((doc, i) => {
-          const termFreq = p.tf[i]!;
-          raw[i] = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * lengths[doc]!) / avg)));
-        });
-        postings.set(t, { docs: Int32Array.from(p.docs), raw });
-      }
-      return { boost: options.boost[name] ?? 1, postings };
-    });
+    this.fields = built ?? runToEnd(buildFields(fieldNames, docs, options, idfStats));
     this.acc = new Float64Array(n);
     this.part = new Float64Array(n);
     this.count = new Uint16Array(n);
     this.seenQuery = new Uint32Array(n);
     this.seenTerm = new Uint32Array(n);
   }
+
+  /** The same postings, built in slices that let the event loop turn between them (a large corpus takes seconds). */
+  static async build(
+    fieldNames: readonly string[],
+    docs: readonly (readonly (readonly string[])[])[],
+    options: Bm25Options,
+    idfStats?: { size: number; df: (term: string) => number | undefined },
+  ): Promise<Bm25Postings> {
+    const steps = buildFields(fieldNames, docs, options, idfStats);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return new Bm25Postings(fieldNames, docs, options, idfStats, step.value);
+      await turn();
+    }
+  }
+
 
   /**
    * Documents matching any of `terms` (unique, in query order), best first; `boost` weighs a term
@@ -185,4 +170,68 @@ function keyOrder(terms: string[]): string[] {
   if (!terms.some((t) => INTEGER_KEY.test(t))) return terms;
   const ints = terms.filter((t) => INTEGER_KEY.test(t) && Number(t) < 2 ** 32 - 1).sort((a, b) => Number(a) - Number(b));
   return [...ints, ...terms.filter((t) => !ints.includes(t))];
+}
+
+interface BuiltField {
+  boost: number;
+  postings: Map<string, FieldPosting>;
+}
+
+/** Documents (or terms) between two turns of the event loop in `Bm25Postings.build`. */
+const SLICE = 2000;
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The fields' postings, pausing (yield) after every slice of documents or terms. */
+function* buildFields(
+  fieldNames: readonly string[],
+  docs: readonly (readonly (readonly string[])[])[],
+  options: Bm25Options,
+  idfStats?: { size: number; df: (term: string) => number | undefined },
+): Generator<void, BuiltField[]> {
+  const n = docs.length;
+  const idfN = idfStats?.size ?? n;
+  const fields: BuiltField[] = [];
+  for (const [f, name] of fieldNames.entries()) {
+    // MiniSearch's running average of unique terms per field, in document order.
+    let avg = 0;
+    const lengths = new Float64Array(n);
+    const freq = new Map<string, { docs: number[]; tf: number[] }>();
+    for (let doc = 0; doc < n; doc++) {
+      const tokens = docs[doc]![f] ?? [];
+      const tf = new Map<string, number>();
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      lengths[doc] = tf.size;
+      avg = (avg * doc + tf.size) / (doc + 1);
+      for (const [t, c] of tf) {
+        let p = freq.get(t);
+        if (!p) freq.set(t, (p = { docs: [], tf: [] }));
+        p.docs.push(doc);
+        p.tf.push(c);
+      }
+      if (doc % SLICE === SLICE - 1) yield;
+    }
+    const { k, b, d } = options;
+    const postings = new Map<string, FieldPosting>();
+    let terms = 0;
+    for (const [t, p] of freq) {
+      const matching = Math.max(p.docs.length, idfStats?.df(t) ?? 0);
+      const idf = Math.log(1 + (idfN - matching + 0.5) / (matching + 0.5));
+      const raw = new Float64Array(matching);
+      p.docs.forEach((doc, i) => {
+        const termFreq = p.tf[i]!;
+        raw[i] = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * lengths[doc]!) / avg)));
+      });
+      postings.set(t, { docs: Int32Array.from(p.docs), raw });
+      if (++terms % (SLICE * 5) === 0) yield;
+    }
+    fields.push({ boost: options.boost[name] ?? 1, postings });
+  }
+  return fields;
 }

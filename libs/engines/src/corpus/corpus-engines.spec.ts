@@ -84,7 +84,7 @@ const FACETS = ['zelda-met', 'zelda-prep', 'zelda-impact', 'zelda-after'];
 const RUN = '00000000-0000-4000-8000-000000000001';
 
 function setup() {
-  const registry = new CorpusRegistry({ builtins: false, cacheDir: null });
+  const registry = new CorpusRegistry({ builtins: false });
   registry.registerPassages('storms', hurricaneCorpus());
   return { registry, coord: new CorpusCoordinatorEngine(registry, 'storms'), sub: new CorpusSubagentEngine(registry, 'storms') };
 }
@@ -109,7 +109,7 @@ function searchTask(topic: string, query: string, over: Partial<SearchTask> = {}
 describe('CorpusCoordinatorEngine.plan: the "too narrow" failure', () => {
   it('the first scouting pass sees one facet of four', async () => {
     const { registry } = setup();
-    const { index } = await registry.load('storms');
+    const { index } = await registry.forTopic('storms', 'Hurricane Zelda');
     const profile = topicProfile(index, 'Hurricane Zelda');
     expect(new Set(profile.firstPass.map(facetOf))).toEqual(new Set(['zelda-met']));
     // ...while the scouting evidence (the profile) spans all four facets and no other storm.
@@ -120,7 +120,7 @@ describe('CorpusCoordinatorEngine.plan: the "too narrow" failure', () => {
 
   it('with the coverage check, the plan covers all four facets; without it, it does not', async () => {
     const { registry, coord } = setup();
-    const { index } = await registry.load('storms');
+    const { index } = await registry.forTopic('storms', 'Hurricane Zelda');
     const profile = topicProfile(index, 'Hurricane Zelda');
     const reached = (subtopics: Parameters<typeof expectedPassages>[2][]): Set<string> =>
       new Set(subtopics.flatMap((s) => expectedPassages(index, profile, s)).map(facetOf));

@@ -56,6 +56,12 @@ export interface CorpusIndexOptions {
   corpusStats?: { size: number; df: ReadonlyMap<string, number> };
 }
 
+export interface CorpusIndexParts {
+  passages: readonly Passage[];
+  analyzed: SerializedCorpusIndex;
+  options: CorpusIndexOptions;
+}
+
 export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000, wholeCorpus: true };
 
 /**
@@ -66,7 +72,7 @@ export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000,
 export class CorpusIndex implements PassageSearch {
   private readonly byId = new Map<string, number>();
   private readonly terms: string[][];
-  private readonly docFreq = new Map<string, number>();
+  private readonly docFreq: Map<string, number> = new Map();
   private readonly vectors = new Map<number, Map<string, number>>();
   private readonly neighborCache = new Map<string, { id: string; score: number }[]>();
   private readonly postings: Bm25Postings;
@@ -76,6 +82,8 @@ export class CorpusIndex implements PassageSearch {
     readonly passages: readonly Passage[],
     cached?: SerializedCorpusIndex,
     private readonly options: CorpusIndexOptions = DEFAULT_CORPUS_INDEX,
+    /** What `CorpusIndex.build` made already, from `cached`. */
+    built?: { terms: string[][]; docFreq: Map<string, number>; postings: Bm25Postings },
   ) {
     passages.forEach((p, i) => {
       if (this.byId.has(p.id)) throw new Error(`duplicate passage id ${JSON.stringify(p.id)}`);
@@ -85,15 +93,27 @@ export class CorpusIndex implements PassageSearch {
     this.analyzed = usable
       ? cached.analyzed
       : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
-    this.terms = this.analyzed.map((a) => split(a.text).concat(split(a.title)));
-    for (const ts of this.terms) for (const t of new Set(ts)) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
-    const stats = this.options.corpusStats;
-    this.postings = new Bm25Postings(
-      BM25_FIELDS,
-      this.analyzed.map((a) => [split(a.text), split(a.title)]),
-      BM25_OPTIONS,
-      stats ? { size: stats.size, df: (t) => stats.df.get(t) } : undefined,
-    );
+    this.terms = built?.terms ?? this.analyzed.map((a) => split(a.text).concat(split(a.title)));
+    if (built) this.docFreq = built.docFreq;
+    else for (const ts of this.terms) for (const t of new Set(ts)) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
+    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, fieldTokens(this.analyzed), BM25_OPTIONS, idfStatsOf(this.options));
+  }
+
+  /**
+   * The same index from terms analysed before (a store's), its postings built in slices that let the event loop turn:
+   * a working index of thousands of passages takes a second or more to build.
+   */
+  static async build(passages: readonly Passage[], analyzed: AnalyzedPassage[], options: CorpusIndexOptions = DEFAULT_CORPUS_INDEX): Promise<CorpusIndex> {
+    const terms: string[][] = [];
+    const docFreq = new Map<string, number>();
+    for (const [i, a] of analyzed.entries()) {
+      const ts = split(a.text).concat(split(a.title));
+      terms.push(ts);
+      for (const t of new Set(ts)) docFreq.set(t, (docFreq.get(t) ?? 0) + 1);
+      if (i % 1000 === 999) await new Promise((r) => setImmediate(r));
+    }
+    const postings = await Bm25Postings.build(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(options));
+    return new CorpusIndex(passages, { version: INDEX_VERSION, analyzed }, options, { terms, docFreq, postings });
   }
 
   get size(): number {
@@ -106,6 +126,15 @@ export class CorpusIndex implements PassageSearch {
 
   serialize(): SerializedCorpusIndex {
     return { version: INDEX_VERSION, analyzed: this.analyzed };
+  }
+
+  /** What builds the same index in another thread (structured-cloneable): `CorpusIndex.fromParts`. */
+  parts(): CorpusIndexParts {
+    return { passages: this.passages, analyzed: this.serialize(), options: this.options };
+  }
+
+  static fromParts(parts: CorpusIndexParts): CorpusIndex {
+    return new CorpusIndex(parts.passages, parts.analyzed, parts.options);
   }
 
   has(id: string): boolean {
@@ -207,6 +236,13 @@ export class CorpusIndex implements PassageSearch {
     }
     return v;
   }
+}
+
+const fieldTokens = (analyzed: readonly AnalyzedPassage[]): string[][][] => analyzed.map((a) => [split(a.text), split(a.title)]);
+
+function idfStatsOf(options: CorpusIndexOptions): { size: number; df: (term: string) => number | undefined } | undefined {
+  const stats = options.corpusStats;
+  return stats ? { size: stats.size, df: (t) => stats.df.get(t) } : undefined;
 }
 
 /** Cosine of a (normalized) passage vector with any weighted term vector. */

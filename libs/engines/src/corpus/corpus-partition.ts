@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
 import type { CorpusIndex } from './corpus-index';
-import { derivedCacheFile, writeCacheFile } from './index-cache';
 import type { Partition } from './local-community';
 
 export interface PartitionOptions {
@@ -12,8 +10,6 @@ export interface PartitionOptions {
   resolution: number;
 }
 
-
-const PARTITION_VERSION = 1;
 const SEED = 42;
 
 /**
@@ -21,15 +17,15 @@ const SEED = 42;
  * graph. Unlike a topic's local community, which keeps only what is well linked to its seeds, a global
  * partition makes clusters compete: a weakly linked passage still lands with the passages it is most tied
  * to. Deterministic (seeded, in corpus order), so every process computes the same partition. Built once
- * per index and options, and cached next to the index on disk: a large corpus takes seconds to build.
+ * per index and options.
  */
 export function corpusPartition(index: CorpusIndex, options: PartitionOptions): Partition {
   let byOptions = memo.get(index);
   if (!byOptions) memo.set(index, (byOptions = new Map()));
-  const name = `partition-v${PARTITION_VERSION}-k${options.neighbors}-r${options.resolution}`;
+  const name = `k${options.neighbors}-r${options.resolution}`;
   let partition = byOptions.get(name);
   if (!partition) {
-    partition = fromClusters(index, loadOrBuild(index, options, derivedCacheFile(index, name)));
+    partition = fromClusters(index, buildClusters(index, options));
     byOptions.set(name, partition);
   }
   return partition;
@@ -38,20 +34,6 @@ export function corpusPartition(index: CorpusIndex, options: PartitionOptions): 
 const memo = new WeakMap<CorpusIndex, Map<string, Partition>>();
 
 /** Cluster number of every passage, in corpus order. */
-function loadOrBuild(index: CorpusIndex, options: PartitionOptions, file: string | null): number[] {
-  if (file) {
-    try {
-      const cached = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-      if (Array.isArray(cached) && cached.length === index.size && cached.every((c) => Number.isInteger(c))) return cached as number[];
-    } catch {
-      // not cached yet, or unreadable: built below
-    }
-  }
-  const clusters = buildClusters(index, options);
-  if (file) writeCacheFile(file, JSON.stringify(clusters));
-  return clusters;
-}
-
 function buildClusters(index: CorpusIndex, options: PartitionOptions): number[] {
   const ids = index.passages.map((p) => p.id);
   const graph = new Graph({ type: 'undirected' });

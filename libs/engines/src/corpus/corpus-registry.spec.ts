@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCorporaSpec } from './corpora-config';
 import { CorpusRegistry } from './corpus-registry';
+import { SqlitePassageStore } from '../store/sqlite-passage-store';
 
 describe('CORPORA parsing', () => {
   it('parses name=path pairs', () => {
@@ -19,20 +20,39 @@ describe('CORPORA parsing', () => {
 });
 
 describe('CorpusRegistry', () => {
-  it('knows sotu and CORPORA entries, loads JSONL and folders, shares concurrent loads', async () => {
+  it('knows sotu and CORPORA entries, answers JSONL and folders from the store, shares concurrent loads', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orrery-reg-'));
     writeFileSync(join(dir, 'c.jsonl'), '{"id":"p1","text":"The harbor bridge opened in 1932."}\n{"id":"p2","text":"Ferries cross the harbor."}\n');
     writeFileSync(join(dir, 'note.md'), 'A note about bridges.');
-    const reg = new CorpusRegistry({ corpora: `docs=${join(dir, 'c.jsonl')}`, cacheDir: null });
+    const store = new SqlitePassageStore(':memory:');
+    const reg = new CorpusRegistry({ corpora: `docs=${join(dir, 'c.jsonl')}`, store });
     reg.register('folder', dir);
     expect(reg.has('sotu')).toBe(true);
     expect(reg.names()).toEqual(['docs', 'folder', 'sotu']);
-    const [a, b] = [reg.load('docs'), reg.load('docs')];
-    expect(a).toBe(b);
-    const docs = await a;
-    expect(docs.index.search('bridge', 5).map((h) => h.id)).toEqual(['p1']);
-    expect((await reg.load('folder')).passages.map((p) => p.id)).toEqual(['note.md#1']);
-    await expect(reg.load('nope')).rejects.toThrow(/unknown corpus/);
+    const [a, b] = [reg.forTopic('docs', 'bridge'), reg.forTopic('docs', 'bridge')];
+    expect(await a).toBe(await b);
+    expect((await a).index.search('bridge', 5).map((h) => h.id)).toEqual(['p1']);
+    expect((await reg.forTopic('folder', 'bridge')).index.passages.map((p) => p.id)).toEqual(['note.md#1']);
+    await expect(reg.forTopic('nope', 'bridge')).rejects.toThrow(/unknown corpus/);
     expect(() => reg.register('x', join(dir, 'missing.jsonl'))).toThrow(/does not exist/);
+    // Configured corpora live in the store, in their source's order, fingerprinted.
+    expect(await store.passageIds('docs', 10)).toEqual(['p1', 'p2']);
+    expect(await store.sourceFingerprint('docs')).toMatch(/^v1:/);
+  });
+
+  it('brings a configured corpus into the store once: an unchanged source is not read again, a changed one is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orrery-reg-'));
+    const file = join(dir, 'c.jsonl');
+    writeFileSync(file, '{"id":"p1","text":"The harbor bridge opened in 1932."}\n');
+    const store = new SqlitePassageStore(':memory:');
+    await new CorpusRegistry({ builtins: false, corpora: `docs=${file}`, store }).passage('docs', 'p1');
+    expect((await store.stats('docs')).passages).toBe(1);
+    const written = await store.generation('docs');
+    expect((await new CorpusRegistry({ builtins: false, corpora: `docs=${file}`, store }).passage('docs', 'p1'))?.text).toContain('1932');
+    expect(await store.generation('docs')).toBe(written);
+    writeFileSync(file, '{"id":"p2","text":"Ferries cross the harbor."}\n');
+    const again = new CorpusRegistry({ builtins: false, corpora: `docs=${file}`, store });
+    expect(await again.passage('docs', 'p1')).toBeUndefined();
+    expect((await again.passage('docs', 'p2'))?.text).toBe('Ferries cross the harbor.');
   });
 });

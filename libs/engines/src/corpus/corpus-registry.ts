@@ -3,42 +3,29 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCorporaSpec } from './corpora-config';
 import type { CorpusIndex } from './corpus-index';
+import { type ConfiguredSource, fileSource, memoryKey, passagesSource, storeConfigured } from './configured-corpus';
 import { type CorpusVocabulary, GENERIC_VOCABULARY } from './corpus-vocabulary';
-import { buildIndexCached, derivePassagesCached, INDEX_CACHE_DIR } from './index-cache';
-import { readFolderPassages } from './ingest-folder';
-import { readJsonlPassages } from './ingest-jsonl';
-import { SOTU_SPLIT_VERSION, SOTU_VOCABULARY, sotuPassages } from './ingest-sotu';
+import { eachSotuPassage, SOTU_SPLIT_VERSION, SOTU_VOCABULARY } from './ingest-sotu';
 import type { Passage } from './passage';
 import { openPassageStore } from '../store/open-passage-store';
 import type { PassageStore } from '../store/passage-store';
+import { SqlitePassageStore } from '../store/sqlite-passage-store';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './source-files';
-import { DEFAULT_WORKING_SET, topicWorkingSet, type WorkingSetOptions } from './topic-working-set';
+import { DEFAULT_WORKING_SET, topicWorkingSet, wholeCorpusIndex, type WorkingSetOptions } from './topic-working-set';
 
 export { BUILTIN_CORPUS };
 
 /** A request tried to change a corpus the operator configured. */
 export class ConfiguredCorpusError extends Error {}
 
-export type CorpusKind = 'builtin' | 'jsonl' | 'folder' | 'memory';
-
-export interface LoadedCorpus {
-  name: string;
-  kind: CorpusKind;
-  passages: readonly Passage[];
-  index: CorpusIndex;
-  /** How its documents and their authors are named in prose. */
-  vocabulary: CorpusVocabulary;
-  /** Milliseconds spent ingesting and indexing. */
-  loadMs: number;
-}
-
 interface Entry {
-  kind: CorpusKind;
-  read: () => Passage[];
+  source: ConfiguredSource;
   vocabulary?: CorpusVocabulary;
+  /** Passages held in memory live in a store of the registry's own, so they never reach a store other processes read. */
+  privateStore?: PassageStore;
 }
 
-/** What a corpus engine answers one topic from: the corpus's index, or a stored corpus's working index for the topic. */
+/** What a corpus engine answers one topic from: a stored corpus's working index for the topic. */
 export interface CorpusView {
   name: string;
   index: CorpusIndex;
@@ -48,11 +35,12 @@ export interface CorpusView {
 export interface CorpusRegistryOptions {
   /** A `CORPORA` spec: `name=path,name2=path2`. */
   corpora?: string;
-  /** Where serialized indexes are cached; null disables the disk cache. */
-  cacheDir?: string | null;
   /** Register the built-in `sotu` corpus (default true). */
   builtins?: boolean;
-  /** Where ingested corpora live (default: the store `CORPUS_STORE` names, opened on first use); null: none. */
+  /**
+   * Where corpora live (default: the store `CORPUS_STORE` names, opened on first use). Null: no ingested corpora, and
+   * the configured ones are kept in a store in this process's memory.
+   */
   store?: PassageStore | null;
   workingSet?: WorkingSetOptions;
   /** Caps on reading a configured corpus's files (trusted paths: the operator named them, so no folder check). */
@@ -63,30 +51,26 @@ export interface CorpusRegistryOptions {
 const WORKING_SETS = 16;
 
 /**
- * The corpora a process knows, by name. A corpus named in `CORPORA` (or the built-in one) is ingested and
- * indexed in memory once per process; concurrent loads of the same name share one promise. Any other name is
- * looked up in the passage store (an ingested corpus): a question on it is answered from a working index of
- * the passages its topic reaches (`topicWorkingSet`), so memory follows the topic, not the corpus.
+ * The corpora a process knows, by name, every one answered from the passage store. A corpus named in `CORPORA` (or the
+ * built-in one) is brought into the store on first use, once per process (fingerprinted: an unchanged source is not
+ * read again); any other name is a corpus ingested into the store. A question is answered from a working index of the
+ * passages its topic reaches (`topicWorkingSet`, the whole corpus when it is small), so memory follows the topic.
  */
 export class CorpusRegistry {
   private readonly entries = new Map<string, Entry>();
-  private readonly loaded = new Map<string, Promise<LoadedCorpus>>();
-  private readonly cacheDir: string | null;
+  private readonly stored = new Map<string, Promise<void>>();
   private store: PassageStore | null | undefined;
+  private configuredInMemory: PassageStore | undefined;
   private readonly workingSetOptions: WorkingSetOptions;
   private readonly workingSets = new Map<string, Promise<CorpusView>>();
   private readonly readLimits: ReadLimits;
 
   constructor(options: CorpusRegistryOptions = {}) {
-    this.cacheDir = options.cacheDir === undefined ? INDEX_CACHE_DIR : options.cacheDir;
     this.store = options.store;
     this.workingSetOptions = options.workingSet ?? DEFAULT_WORKING_SET;
     this.readLimits = options.readLimits ?? DEFAULT_READ_LIMITS;
-    if (options.builtins !== false) this.entries.set(BUILTIN_CORPUS, {
-        kind: 'builtin',
-        read: () => derivePassagesCached(`sotu-${SOTU_SPLIT_VERSION}`, () => sotuPassages(), this.cacheDir),
-        vocabulary: SOTU_VOCABULARY,
-      });
+    if (options.builtins !== false)
+      this.entries.set(BUILTIN_CORPUS, { source: passagesSource(`builtin:sotu-${SOTU_SPLIT_VERSION}`, () => eachSotuPassage()), vocabulary: SOTU_VOCABULARY });
     for (const spec of parseCorporaSpec(options.corpora)) this.register(spec.name, spec.path);
   }
 
@@ -98,20 +82,18 @@ export class CorpusRegistry {
   /** Register a JSONL file or a folder of `.md`/`.txt`/`.html` files under a name (the path's type decides). */
   register(name: string, path: string): void {
     const full = resolve(path);
-    let isDir: boolean;
     try {
-      isDir = statSync(full).isDirectory();
+      statSync(full);
     } catch {
       throw new Error(`corpus ${name}: ${full} does not exist`);
     }
-    const scope = { limits: this.readLimits };
-    this.set(name, isDir ? { kind: 'folder', read: () => readFolderPassages(full, scope) } : { kind: 'jsonl', read: () => readJsonlPassages(full, scope) });
+    this.set(name, { source: fileSource(full, this.readLimits) });
   }
 
   /** Register passages held in memory (tests, embedders). */
   registerPassages(name: string, passages: Passage[]): void {
     const copy = passages.map((p) => ({ ...p }));
-    this.set(name, { kind: 'memory', read: () => copy });
+    this.set(name, { source: passagesSource(memoryKey(copy), () => copy), privateStore: new SqlitePassageStore(':memory:') });
   }
 
   has(name: string): boolean {
@@ -131,23 +113,39 @@ export class CorpusRegistry {
     return [...new Set([...this.names(), ...stored])].sort();
   }
 
-  /** What a topic's research on a corpus reads: a configured corpus's whole index, a stored one's working index for the topic. */
+  /** What a topic's research on a corpus reads: its working index for the topic. */
   async forTopic(name: string, topic: string): Promise<CorpusView> {
-    if (this.entries.has(name)) return this.load(name);
-    const store = this.passageStore();
-    // Keyed by the corpus's generation: after a re-ingest changes it, every process builds the same new one.
-    const key = `${name}\u0000${store ? await store.generation(name) : 0}\u0000${topic}`;
-    const cached = this.workingSets.get(key);
+    const store = await this.storeOf(name);
+    // Keyed by the corpus's generation: after a re-ingest changes it, every process builds the same new one. A corpus
+    // read whole is one index for every topic (its partition built once): looked up first, so a cached view costs no count.
+    const generation = await store.generation(name);
+    const wholeKey = `${name}\u0000${generation}\u0000`;
+    const topicKey = `${wholeKey}${topic}`;
+    const cached = this.workingSets.get(wholeKey) ?? this.workingSets.get(topicKey);
     if (cached) {
+      const key = this.workingSets.has(wholeKey) ? wholeKey : topicKey;
       this.workingSets.delete(key);
       this.workingSets.set(key, cached);
       return cached;
     }
-    const view = this.buildWorkingSet(name, topic);
+    const key = (await store.stats(name)).passages <= this.workingSetOptions.wholeCorpusMax ? wholeKey : topicKey;
+    // A concurrent call may have started it while the count was read.
+    const started = this.workingSets.get(key);
+    if (started) return started;
+    const view = (async (): Promise<CorpusView> => ({ name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: this.entries.get(name)?.vocabulary ?? GENERIC_VOCABULARY }))();
     view.catch(() => this.workingSets.delete(key));
     this.workingSets.set(key, view);
     while (this.workingSets.size > WORKING_SETS) this.workingSets.delete(this.workingSets.keys().next().value!);
     return view;
+  }
+
+  /** The whole corpus as one index (benchmarks' baselines read it); only a corpus the working set would read whole. */
+  async wholeIndex(name: string): Promise<CorpusIndex> {
+    const store = await this.storeOf(name);
+    const { passages } = await store.stats(name);
+    const max = this.workingSetOptions.wholeCorpusMax;
+    if (passages > max) throw new Error(`corpus ${name} has ${passages} passages: more than the ${max} a whole-corpus index holds`);
+    return wholeCorpusIndex(store, name, max);
   }
 
   /**
@@ -159,17 +157,35 @@ export class CorpusRegistry {
     return (await this.passageStore()?.drop(name)) ?? false;
   }
 
-  /** One passage by id: from a configured corpus's index, else from the store. */
+  /** One passage by id. */
   async passage(name: string, id: string): Promise<Passage | undefined> {
-    if (this.entries.has(name)) return (await this.load(name)).index.passage(id);
-    const [stored] = (await this.passageStore()?.get(name, [id])) ?? [];
+    const [stored] = await (await this.storeOf(name)).get(name, [id]);
     return stored ? { id: stored.id, title: stored.title, text: stored.text, ...(stored.url ? { url: stored.url } : {}) } : undefined;
   }
 
-  private async buildWorkingSet(name: string, topic: string): Promise<CorpusView> {
-    const store = this.passageStore();
-    if (!store || (await store.stats(name)).passages === 0) throw new Error(`unknown corpus ${JSON.stringify(name)}; known: ${this.names().join(', ') || 'none'}, or a corpus ingested into the store`);
-    return { name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: GENERIC_VOCABULARY };
+  names(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  /** The store that holds a corpus: a configured one is brought into it first (once per process; a failure is retried next time). */
+  private async storeOf(name: string): Promise<PassageStore> {
+    const entry = this.entries.get(name);
+    if (!entry) {
+      const store = this.passageStore();
+      if (!store || (await store.stats(name)).passages === 0) throw new Error(`unknown corpus ${JSON.stringify(name)}; known: ${this.names().join(', ') || 'none'}, or a corpus ingested into the store`);
+      return store;
+    }
+    const store = entry.privateStore ?? this.passageStore() ?? (this.configuredInMemory ??= new SqlitePassageStore(':memory:'));
+    let ready = this.stored.get(name);
+    if (!ready) {
+      ready = storeConfigured(store, name, entry.source).catch((err: unknown) => {
+        this.stored.delete(name);
+        throw new Error(`corpus ${name}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      this.stored.set(name, ready);
+    }
+    await ready;
+    return store;
   }
 
   private passageStore(): PassageStore | null {
@@ -177,42 +193,9 @@ export class CorpusRegistry {
     return this.store;
   }
 
-  names(): string[] {
-    return [...this.entries.keys()].sort();
-  }
-
-  load(name: string): Promise<LoadedCorpus> {
-    let p = this.loaded.get(name);
-    if (!p) {
-      const entry = this.entries.get(name);
-      if (!entry) return Promise.reject(new Error(`unknown corpus ${JSON.stringify(name)}; known: ${this.names().join(', ') || 'none'}`));
-      // A corpus that cannot be read fails its load, not the process (the throw would be uncaught in setImmediate).
-      p = new Promise<LoadedCorpus>((resolveLoad, rejectLoad) =>
-        setImmediate(() => {
-          try {
-            resolveLoad(this.build(name, entry));
-          } catch (err) {
-            rejectLoad(err);
-          }
-        }),
-      );
-      p.catch(() => this.loaded.delete(name));
-      this.loaded.set(name, p);
-    }
-    return p;
-  }
-
   private set(name: string, entry: Entry): void {
     if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(name)) throw new Error(`corpus name ${JSON.stringify(name)} must be letters, digits, - and _`);
     this.entries.set(name, entry);
-    this.loaded.delete(name);
-  }
-
-  private build(name: string, entry: Entry): LoadedCorpus {
-    const t0 = performance.now();
-    const passages = entry.read();
-    if (passages.length === 0) throw new Error(`corpus ${name} has no passages`);
-    const index = buildIndexCached(passages, entry.kind === 'memory' ? null : this.cacheDir);
-    return { name, kind: entry.kind, passages, index, vocabulary: entry.vocabulary ?? GENERIC_VOCABULARY, loadMs: Math.round(performance.now() - t0) };
+    this.stored.delete(name);
   }
 }

@@ -15,7 +15,8 @@ import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
 import { shortHash } from './stable-id';
 import { analyzeTerms } from './text-analysis';
-import { DEFAULT_TOPIC_PROFILE, topicProfile, type TopicProfileOptions } from './topic-profile';
+import { prepareTopicProfile } from './prepare-profile';
+import { DEFAULT_TOPIC_PROFILE, type TopicProfileOptions } from './topic-profile';
 import { clipText } from '../hygiene/clip-text';
 
 /** A finding id: the source id plus a short hash of the quote (stable across rounds and processes). */
@@ -52,7 +53,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const shape = reportShape(task.context.topic);
     const side = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides)?.find((s) => s.subtopicId === task.subtopicId) : undefined;
     if (side) return this.sideSearch(task, index, side, shape.subject || task.context.topic, progress);
-    const profile = topicProfile(index, task.context.topic, this.profileOptions);
+    const profile = await prepareTopicProfile(index, task.context.topic, this.profileOptions);
     await progress({ stage: 'searching', message: clipText(`BM25 search: ${task.query}`, 500), fraction: 0.4 });
     const known = new Set(task.knownSourceIds);
     const ranked = rankForSubtopic(index, profile, {

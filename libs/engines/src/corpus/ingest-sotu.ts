@@ -46,7 +46,11 @@ function surname(name: string): string {
  * `sotu-1946-truman-p012` and titles like "1946, Harry S. Truman".
  */
 export function sotuPassages(speeches: SotuSpeech[] = loadSotuSpeeches()): Passage[] {
-  const passages: Passage[] = [];
+  return [...eachSotuPassage(speeches)];
+}
+
+/** The same passages one by one (a speech split at a time), so a reader can let the event loop turn between them. */
+export function* eachSotuPassage(speeches: SotuSpeech[] = loadSotuSpeeches()): Generator<Passage> {
   const used = new Map<string, number>();
   for (const s of speeches) {
     let base = `sotu-${s.year}-${surname(s.name)}`;
@@ -54,9 +58,6 @@ export function sotuPassages(speeches: SotuSpeech[] = loadSotuSpeeches()): Passa
     used.set(base, n);
     if (n > 1) base = `${base}-${n}`;
     const title = `${s.year}, ${displayName(s.name)}`;
-    splitIntoPassages(s.text, { targetWords: 150, maxWords: 250, minWords: 100 }).forEach((chunk, i) => {
-      passages.push({ id: `${base}-p${String(i + 1).padStart(3, '0')}`, title, text: chunk });
-    });
+    for (const [i, chunk] of splitIntoPassages(s.text, { targetWords: 150, maxWords: 250, minWords: 100 }).entries()) yield { id: `${base}-p${String(i + 1).padStart(3, '0')}`, title, text: chunk };
   }
-  return passages;
 }

@@ -52,7 +52,9 @@ function searchTask(query: string): SearchTask {
 describe('a corpus in the passage store', () => {
   const dir = mkdtempSync(join(tmpdir(), 'orrery-stored-corpus-'));
   const store = new SqlitePassageStore(join(dir, 'passages.sqlite'));
-  const registry = new CorpusRegistry({ builtins: false, cacheDir: null, store });
+  // Small as it is, the corpus is read through the topic's working index here, as a large one is.
+  const TOPIC_SET = { ...DEFAULT_WORKING_SET, wholeCorpusMax: 0 };
+  const registry = new CorpusRegistry({ builtins: false, store, workingSet: TOPIC_SET });
   beforeAll(() => store.upsert('docs', docs()));
   afterAll(async () => {
     await store.close();
@@ -71,12 +73,19 @@ describe('a corpus in the passage store', () => {
     expect(ids.filter((id) => id.startsWith('lightsail-'))).toHaveLength(1);
     for (const id of ['nginx#0', 'openssl#2', 'certbot#4', 'curl#5']) expect(ids).toContain(id);
     expect(index.size).toBeLessThan(docs().length);
-    const capped = new CorpusRegistry({ builtins: false, cacheDir: null, store, workingSet: { ...DEFAULT_WORKING_SET, perDocument: 1 } });
+    const capped = new CorpusRegistry({ builtins: false, store, workingSet: { ...TOPIC_SET, perDocument: 1 } });
     const one = (await capped.forTopic('docs', TOPIC)).index.passages.map((p) => p.id);
     expect(one.filter((id) => id.startsWith('nginx#'))).toHaveLength(1);
     expect(one.filter((id) => id.startsWith('openssl#'))).toHaveLength(1);
-    const small = new CorpusRegistry({ builtins: false, cacheDir: null, store, workingSet: { ...DEFAULT_WORKING_SET, size: 5 } });
+    const small = new CorpusRegistry({ builtins: false, store, workingSet: { ...TOPIC_SET, size: 5 } });
     expect((await small.forTopic('docs', TOPIC)).index.size).toBeLessThanOrEqual(5);
+  });
+
+  it('reads a small corpus whole, as one index of the whole corpus (the partition and every neighbour), in its order', async () => {
+    const whole = new CorpusRegistry({ builtins: false, store });
+    const { index } = await whole.forTopic('docs', TOPIC);
+    expect(index.wholeCorpus).toBe(true);
+    expect(index.passages.map((p) => p.id)).toEqual(docs().map((p) => p.id));
   });
 
   it('sees a re-ingest: a changed passage is in the next working index', async () => {

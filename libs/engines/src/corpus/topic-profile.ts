@@ -91,6 +91,17 @@ export interface TopicEvidence {
   topicTerms: string[];
 }
 
+export interface TopicProfileData {
+  terms: string[];
+  seeds: string[];
+  firstPass: string[];
+  evidence: TopicEvidence[];
+  centroid: Map<string, number>;
+  communityCut: { size: number; conductance: number } | null;
+  siblings: { names: string[]; pruned: number };
+  members: Map<string, number>;
+}
+
 /**
  * What a corpus says a topic is: its distinctive terms, seed passages, an expanded term centroid
  * (Rocchio over the seeds), and the scored on-topic passages (the scouting evidence). Deterministic in
@@ -110,6 +121,18 @@ export class TopicProfile {
   private readonly byId = new Map<string, TopicEvidence>();
   /** Every accepted passage with its score. */
   private readonly members: Map<string, number>;
+
+  /** What the profile found, as plain data (structured-cloneable): a profile built in another thread crosses as this. */
+  data(): TopicProfileData {
+    return { terms: this.terms, seeds: this.seeds, firstPass: this.firstPass, evidence: this.evidence, centroid: this.centroid, communityCut: this.communityCut, siblings: this.siblings, members: this.members };
+  }
+
+  /** The profile whose `data()` this is, on an index of the same passages, without computing it again. */
+  static fromData(index: CorpusIndex, topic: string, options: TopicProfileOptions, data: TopicProfileData): TopicProfile {
+    const p = Object.create(TopicProfile.prototype) as TopicProfile;
+    Object.assign(p, { index, topic, options, ...data, byId: new Map(data.evidence.map((e) => [e.id, e])) });
+    return p;
+  }
 
   constructor(
     readonly index: CorpusIndex,
@@ -328,16 +351,23 @@ const PROFILE_CACHE_SIZE = 32;
  * so sharing it between tasks in one process shares no run state.
  */
 export function topicProfile(index: CorpusIndex, topic: string, options: TopicProfileOptions = DEFAULT_TOPIC_PROFILE): TopicProfile {
+  return cachedProfile(index, topic, options) ?? rememberProfile(index, topic, options, new TopicProfile(index, topic, options));
+}
+
+/** The memoized profile, if this process has one. */
+export function cachedProfile(index: CorpusIndex, topic: string, options: TopicProfileOptions): TopicProfile | undefined {
+  return profileCache.get(index)?.get(options)?.get(profileKey(topic));
+}
+
+/** Memoize a profile built elsewhere (in a thread, `prepareTopicProfile`), so `topicProfile` returns it. */
+export function rememberProfile(index: CorpusIndex, topic: string, options: TopicProfileOptions, profile: TopicProfile): TopicProfile {
   let byOptions = profileCache.get(index);
   if (!byOptions) profileCache.set(index, (byOptions = new WeakMap()));
   let byTopic = byOptions.get(options);
   if (!byTopic) byOptions.set(options, (byTopic = new Map()));
-  const key = topic.trim().toLowerCase();
-  let p = byTopic.get(key);
-  if (!p) {
-    p = new TopicProfile(index, topic, options);
-    if (byTopic.size >= PROFILE_CACHE_SIZE) byTopic.delete(byTopic.keys().next().value!);
-    byTopic.set(key, p);
-  }
-  return p;
+  if (byTopic.size >= PROFILE_CACHE_SIZE) byTopic.delete(byTopic.keys().next().value!);
+  byTopic.set(profileKey(topic), profile);
+  return profile;
 }
+
+const profileKey = (topic: string): string => topic.trim().toLowerCase();

@@ -1,5 +1,5 @@
 import type { IndexedTerms, PassageStore, StoredPassage } from '../store/passage-store';
-import { CorpusIndex, DEFAULT_CORPUS_INDEX, INDEX_VERSION } from './corpus-index';
+import { CorpusIndex, DEFAULT_CORPUS_INDEX } from './corpus-index';
 import { collapseNearDuplicates } from './near-duplicates';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
@@ -12,20 +12,29 @@ export interface WorkingSetOptions {
   /** Pseudo-relevance feedback: the best hits of the topic search lend their common terms to a second search. */
   feedbackPassages: number;
   feedbackTerms: number;
+  /**
+   * A corpus of at most this many passages is read whole: its working index is the corpus itself, so the topic profile
+   * sees every passage's neighbours and the corpus-wide partition, as an index of the whole corpus always did. The same
+   * bound as the partition's (`TopicProfileOptions.partition.maxCorpus`): above it neither would be built anyway.
+   */
+  wholeCorpusMax: number;
 }
 
-export const DEFAULT_WORKING_SET: WorkingSetOptions = { size: 3000, perDocument: 25, feedbackPassages: 20, feedbackTerms: 12 };
+export const DEFAULT_WORKING_SET: WorkingSetOptions = { size: 3000, perDocument: 25, feedbackPassages: 20, feedbackTerms: 12, wholeCorpusMax: 20_000 };
 
 const BATCH = 500;
 
 /**
- * The passages of a stored corpus that a topic's research can reach, as an in-memory index of their own:
+ * What a topic's research on a stored corpus reads. A small corpus (`wholeCorpusMax`) is read whole. Of a larger one,
+ * the passages a topic's research can reach, as an in-memory index of their own:
  * the topic's full-text hits, then hits of the terms its best passages share (sections of the topic's
  * documents that do not repeat its name, and a background for the similarity graph). Near-duplicates (the
  * same text on sibling pages) count once, the best-ranked copy; no document gives more than `perDocument`.
  * Deterministic for the same store content, so the coordinator and every worker build the same one.
  */
 export async function topicWorkingSet(store: PassageStore, corpus: string, topic: string, options: WorkingSetOptions = DEFAULT_WORKING_SET): Promise<CorpusIndex> {
+  const { passages: size } = await store.stats(corpus);
+  if (size <= options.wholeCorpusMax) return wholeCorpusIndex(store, corpus, options.wholeCorpusMax);
   const half = Math.ceil(options.size / 2);
   const first = await store.search(corpus, topic, { limit: half, perDocument: options.perDocument });
   const terms = await termsOf(store, corpus, first.map((h) => h.id));
@@ -54,7 +63,18 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
   const analyzed = kept.map((p) => ({ text: termsById.get(p.id)?.text ?? '', title: termsById.get(p.id)?.title ?? '' }));
   const vocabulary = new Set(analyzed.flatMap((a) => [...split(a.text), ...split(a.title)]));
   const stats = await store.termStats(corpus, [...vocabulary]);
-  return new CorpusIndex(kept, { version: INDEX_VERSION, analyzed }, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
+  return CorpusIndex.build(kept, analyzed, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
+}
+
+/** The whole of a small stored corpus, in its source's order, from the terms the store analysed at ingest (nothing is analysed again). */
+export async function wholeCorpusIndex(store: PassageStore, corpus: string, max: number): Promise<CorpusIndex> {
+  const ids = await store.passageIds(corpus, max);
+  const terms = await termsOf(store, corpus, ids);
+  const passages = (await passagesOf(store, corpus, ids)).map((p): Passage => ({ id: p.id, title: p.title, text: p.text, ...(p.url !== undefined ? { url: p.url } : {}) }));
+  // Read in batches while another process may write: build only from passages both reads returned.
+  const termsById = new Map(terms.map((t) => [t.id, t]));
+  const kept = passages.filter((p) => termsById.has(p.id));
+  return CorpusIndex.build(kept, kept.map((p) => ({ text: termsById.get(p.id)!.text, title: termsById.get(p.id)!.title })));
 }
 
 /** Terms shared by at least three of the best passages (not the topic's own), most shared first. */

@@ -202,6 +202,17 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect(two.filter((h) => h.id.startsWith('kestrel-'))).toHaveLength(2);
   });
 
+  it('passageIds lists a corpus in the order its passages were first written, an update keeping its place', async () => {
+    const ids = CORPUS.map((p) => p.id);
+    expect(await store.passageIds(corpus, 100)).toEqual(ids);
+    expect(await store.passageIds(corpus, 2)).toEqual(ids.slice(0, 2));
+    expect(await store.passageIds('never-written', 10)).toEqual([]);
+    await store.upsert('ordered', [passage('z', 'd', 'Zebras graze.'), passage('a', 'd', 'Antelopes run.')]);
+    await store.upsert('ordered', [passage('a', 'd', 'Antelopes run fast.'), passage('m', 'd', 'Meerkats stand.')]);
+    expect(await store.passageIds('ordered', 10)).toEqual(['z', 'a', 'm']);
+    await store.drop('ordered');
+  });
+
   it('get returns passages in the order asked and leaves unknown ids out', async () => {
     const got = await store.get(corpus, ['owl-1', 'missing', 'kestrel-2', 'falcon-1']);
     expect(got.map((p) => p.id)).toEqual(['owl-1', 'kestrel-2', 'falcon-1']);

@@ -60,6 +60,8 @@ export interface PassageStore {
   search(corpus: string, query: string, options: StoreSearchOptions): Promise<StoreHit[]>;
   /** The passages with these ids, in the order asked; unknown ids are left out. */
   get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]>;
+  /** The corpus's passage ids in the order they were first written (a source's order), at most `limit`: what a whole-corpus index of a small corpus reads. */
+  passageIds(corpus: string, limit: number): Promise<string[]>;
   /** The index terms of these passages, in the order asked; unknown ids are left out (an engine builds a working index from them without analysing the text again). */
   indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]>;
   /** Document frequencies of index terms over the whole corpus (terms it lacks are left out), so a working index of part of it weighs terms as the corpus does. */

@@ -179,6 +179,12 @@ export class PostgresPassageStore implements PassageStore {
     return inAskedOrder(ids, rows.map(toPassage));
   }
 
+  async passageIds(corpus: string, limit: number): Promise<string[]> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM ${this.table} WHERE corpus = $1 ORDER BY seq LIMIT $2`, [corpus, Math.max(0, Math.floor(limit))]);
+    return rows.map((r) => r.id);
+  }
+
   async indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
     if (ids.length === 0) return [];
     await this.schemaReady();
@@ -237,6 +243,11 @@ export class PostgresPassageStore implements PassageStore {
         content_hash text NOT NULL, terms text NOT NULL, title_terms text NOT NULL,
         tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('simple', terms), 'A') || setweight(to_tsvector('simple', title_terms), 'B')) STORED,
         PRIMARY KEY (corpus, id))`);
+      // Write order (an upsert keeps a passage's first place): a whole-corpus index reads passages in their source's order.
+      // A table made before the column gets it once (ALTER takes the table's lock, so not on every start).
+      const [table] = this.table.split('.').slice(1);
+      const { rowCount } = await c.query(`SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = 'seq'`, [schema, table]);
+      if (!rowCount) await c.query(`ALTER TABLE ${this.table} ADD COLUMN seq bigserial`);
       await c.query(`CREATE INDEX IF NOT EXISTS passages_tsv ON ${this.table} USING gin (tsv)`);
       await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);

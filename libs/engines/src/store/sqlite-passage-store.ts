@@ -142,6 +142,13 @@ export class SqlitePassageStore implements PassageStore {
     return inAskedOrder(ids, rows.map(toPassage));
   }
 
+  async passageIds(corpus: string, limit: number): Promise<string[]> {
+    await turn();
+    const t = this.table(corpus, false);
+    if (!t) return [];
+    return this.db.prepare<[number], string>(`SELECT id FROM ${t} ORDER BY rowid LIMIT ?`).pluck().all(Math.max(0, Math.floor(limit)));
+  }
+
   async indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
     await turn();
     const t = this.table(corpus, false);

@@ -87,6 +87,10 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('get', [corpus, ids]) as Promise<StoredPassage[]>;
   }
 
+  passageIds(corpus: string, limit: number): Promise<string[]> {
+    return this.call('passageIds', [corpus, limit]) as Promise<string[]>;
+  }
+
   indexedTerms(corpus: string, ids: readonly string[]): Promise<IndexedTerms[]> {
     return this.call('indexedTerms', [corpus, ids]) as Promise<IndexedTerms[]>;
   }

@@ -1,0 +1,60 @@
+import { parse } from 'node:path';
+import { statSync } from 'node:fs';
+import { planIngest } from '../ingest/plan-ingest';
+import { toStoredPassage, sourcePassages } from '../ingest/source-passages';
+import { sourceFingerprint } from '../ingest/source-fingerprint';
+import type { PassageStore, StoredPassage } from '../store/passage-store';
+import type { Passage } from './passage';
+import type { ReadLimits } from './source-files';
+import { contentHash } from './stable-id';
+
+/** A corpus the operator or an embedder names (built in, `CORPORA`, passages in memory): where its passages come from. */
+export interface ConfiguredSource {
+  /** What identifies the source's content without reading it; null: unknown, so it is read (and diffed) again. */
+  fingerprint(): string | null;
+  passages(): AsyncIterable<StoredPassage>;
+}
+
+const CHUNK = 1000;
+const REMOVE_BATCH = 1000;
+
+/** A JSONL file or a folder of text files, read as the ingest queue reads it (a trusted path: the operator named it, so reads may go anywhere). */
+export function fileSource(path: string, limits: ReadLimits): ConfiguredSource {
+  const source = { kind: statSync(path).isDirectory() ? ('folder' as const) : ('jsonl' as const), path, within: [parse(path).root] };
+  return { fingerprint: () => sourceFingerprint(source, limits), passages: () => sourcePassages(source, limits) };
+}
+
+/**
+ * Passages derived from bundled data or held in memory: `key` names their content (a version, or a hash of them).
+ * Read lazily, the event loop turning every so many (splitting the bundled speeches takes seconds).
+ */
+export function passagesSource(key: string | null, read: () => Iterable<Passage>): ConfiguredSource {
+  return {
+    fingerprint: () => key,
+    async *passages() {
+      let n = 0;
+      for (const p of read()) {
+        yield toStoredPassage(p, p.title || p.id);
+        if (++n % 100 === 0) await new Promise((r) => setImmediate(r));
+      }
+    },
+  };
+}
+
+/** A fingerprint for passages held in memory: their content. */
+export const memoryKey = (passages: readonly Passage[]): string => `memory:${contentHash(passages.flatMap((p) => [p.id, p.title, p.url ?? '', p.text]))}`;
+
+/**
+ * Brings a configured corpus into the store, as an ingest does: nothing is read when the source's fingerprint is the
+ * one the store recorded; otherwise new and changed passages are written (in the source's order), vanished ones
+ * removed, and the fingerprint recorded once the store holds the whole source. Idempotent, so processes that start
+ * together may both run it.
+ */
+export async function storeConfigured(store: PassageStore, name: string, source: ConfiguredSource): Promise<void> {
+  const fingerprint = source.fingerprint();
+  if (fingerprint && fingerprint === (await store.sourceFingerprint(name)) && (await store.stats(name)).passages > 0) return;
+  await store.setSourceFingerprint(name, null);
+  const plan = await planIngest(source.passages(), await store.hashes(name), CHUNK, (_chunk, passages) => store.upsert(name, passages));
+  for (let i = 0; i < plan.removed.length; i += REMOVE_BATCH) await store.remove(name, plan.removed.slice(i, i + REMOVE_BATCH));
+  if (fingerprint) await store.setSourceFingerprint(name, fingerprint);
+}

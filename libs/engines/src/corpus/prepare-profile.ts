@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { CorpusIndex, CorpusIndexParts } from './corpus-index';
+import { cachedProfile, rememberProfile, TopicProfile, topicProfile, type TopicProfileData, type TopicProfileOptions } from './topic-profile';
+
+export interface ProfileCall {
+  id: number;
+  /** The index's parts, or only its key when the thread was sent this index last (it keeps that one). */
+  parts: (CorpusIndexParts & { key: number }) | { key: number };
+  topic: string;
+  options: TopicProfileOptions;
+}
+
+export type ProfileReply = { id: number; ok: true; data: TopicProfileData } | { id: number; ok: false; error: string };
+
+const THREAD_SCRIPT = join(__dirname, 'profile-thread.js');
+
+/** Whether profiles can be built in a thread here (its compiled script is present: every built process). */
+export function profileThreadAvailable(): boolean {
+  return existsSync(THREAD_SCRIPT);
+}
+
+/**
+ * A topic's profile, built in a worker thread: building one reads thousands of passages' neighbours (and, on a whole
+ * small corpus, partitions it), seconds of synchronous work that would hold the process's event loop (lock renewals,
+ * HTTP, SIGTERM). Memoized as `topicProfile` is, so an engine that awaits this first then reads `topicProfile` for free.
+ * Where the thread script is absent (tests run from the TypeScript sources) it is built in place.
+ */
+export async function prepareTopicProfile(index: CorpusIndex, topic: string, options: TopicProfileOptions): Promise<TopicProfile> {
+  const known = cachedProfile(index, topic, options);
+  if (known) return known;
+  if (!profileThreadAvailable()) return topicProfile(index, topic, options);
+  let inFlight = building.get(index);
+  if (!inFlight) building.set(index, (inFlight = new Map()));
+  const key = `${topic.trim().toLowerCase()}\u0000${optionsKey(options)}`;
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = profileThread()
+      .build(index, topic, options)
+      .then((data) => rememberProfile(index, topic, options, TopicProfile.fromData(index, topic, options, data)))
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+const building = new WeakMap<CorpusIndex, Map<string, Promise<TopicProfile>>>();
+const optionIds = new WeakMap<TopicProfileOptions, number>();
+let nextOptionsId = 0;
+function optionsKey(o: TopicProfileOptions): number {
+  let id = optionIds.get(o);
+  if (id === undefined) optionIds.set(o, (id = nextOptionsId++));
+  return id;
+}
+
+class ProfileThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, { resolve: (d: TopicProfileData) => void; reject: (e: Error) => void }>();
+  private nextId = 0;
+  private readonly keys = new WeakMap<CorpusIndex, number>();
+  private nextIndexKey = 0;
+  /** The index the thread holds (calls are answered in order, so the last one sent). */
+  private sentKey: number | null = null;
+
+  build(index: CorpusIndex, topic: string, options: TopicProfileOptions): Promise<TopicProfileData> {
+    let key = this.keys.get(index);
+    if (key === undefined) this.keys.set(index, (key = this.nextIndexKey++));
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.ref();
+      // A whole corpus's index is tens of MB to clone: sent once while the thread keeps it.
+      const parts = this.sentKey === key ? { key } : { ...index.parts(), key };
+      this.sentKey = key;
+      worker.postMessage({ id, parts, topic, options } satisfies ProfileCall);
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(THREAD_SCRIPT);
+    // An idle thread never keeps a finished process alive; a pending build does (ref above).
+    worker.unref();
+    worker.on('message', (reply: ProfileReply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if (reply.ok) p.resolve(reply.data);
+      else {
+        // Whatever the thread kept is in doubt: the next call sends its index whole.
+        this.sentKey = null;
+        p.reject(new Error(reply.error));
+      }
+    });
+    const fail = (err: Error): void => {
+      // The next build starts a new thread, which holds no index yet.
+      if (this.worker === worker) {
+        this.worker = null;
+        this.sentKey = null;
+      }
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`topic profile thread exited (${code})`)));
+    return (this.worker = worker);
+  }
+}
+
+let thread: ProfileThread | undefined;
+const profileThread = (): ProfileThread => (thread ??= new ProfileThread());
