@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { dropPrefix, freePort, redisAnswers } from '@orrery/runtime';
 
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
@@ -64,7 +66,9 @@ export async function startBenchStack(options: { name: string; workers: number; 
   if (!clusterNodes && !(await redisAnswers(redisUrl))) throw new Error(`Redis is not reachable at ${redisUrl} (set REDIS_URL)`);
   const prefix = `bench-${options.name}-${process.pid}-${Date.now().toString(36)}`;
   const ports = await Promise.all(Array.from({ length: options.coordinators ?? 1 }, () => freePort()));
-  const env = { REDIS_URL: redisUrl, REDIS_CLUSTER_NODES: clusterNodes, QUEUE_PREFIX: prefix, API_KEYS: '', ...options.env };
+  // The services' default store goes in a folder of the benchmark's own, removed at stop, not the user's data folder.
+  const dataDir = mkdtempSync(join(tmpdir(), 'orrery-bench-'));
+  const env = { REDIS_URL: redisUrl, REDIS_CLUSTER_NODES: clusterNodes, QUEUE_PREFIX: prefix, API_KEYS: '', ORRERY_DATA_DIR: dataDir, ...options.env };
   const coordinators = ports.map((port) => spawnApp('coordinator', { ...env, PORT: String(port) }));
   const coordinator = coordinators[0]!;
   const port = ports[0]!;
@@ -77,6 +81,7 @@ export async function startBenchStack(options: { name: string; workers: number; 
     await Promise.all(all.map((a) => exited(a.child)));
     // A cluster of the benchmark's own is torn down whole.
     if (!clusterNodes) await dropPrefix(redisUrl, prefix);
+    rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     for (const [i, c] of coordinators.entries()) {

@@ -41,7 +41,7 @@ interface CliRun {
 /** The CLI with only what a user's shell would pass: no QUEUE_PREFIX, no retention of its own. */
 function research(args: string[], env: Record<string, string> = {}, command: (args: string[]) => [string, string[]] = (a) => [process.execPath, [CLI, ...a]]): CliRun {
   const [file, argv] = command(args);
-  const child = spawn(file, argv, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, argv, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL, NO_COLOR: '1', ...(process.env.ORRERY_DATA_DIR ? { ORRERY_DATA_DIR: process.env.ORRERY_DATA_DIR } : {}), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));

@@ -14,7 +14,7 @@ const BIN = resolve(ROOT, 'apps', 'cli', 'dist', 'mcp.js');
 const KEY = newApiKey();
 
 async function spawnMcp(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...(process.env.ORRERY_DATA_DIR ? { ORRERY_DATA_DIR: process.env.ORRERY_DATA_DIR } : {}), ...env }, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d) => (err += d));
   const client = new Client({ name: 'orrery-test', version: '1.0.0' });

@@ -16,7 +16,8 @@ export interface ServiceProcess {
 /** Starts a built app (`coordinator` or `subagents`) as a real OS process. */
 export function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>, name: string = app): ServiceProcess {
   const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...env },
+    // ORRERY_DATA_DIR (vitest.config.mts) goes along, so a service's default store stays out of the home folder.
+    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...(process.env.ORRERY_DATA_DIR ? { ORRERY_DATA_DIR: process.env.ORRERY_DATA_DIR } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
