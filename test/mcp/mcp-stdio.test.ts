@@ -7,14 +7,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack';
-import { dropPrefix, newApiKey, REDIS_URL, ROOT, uniquePrefix } from '../support/test-env';
+import { DATA_DIR_ENV, dropPrefix, newApiKey, REDIS_URL, ROOT, uniquePrefix } from '../support/test-env';
 import { badArgumentCases, call, jsonOf, judgeCases, researchWithProgress, searchFetchRoundTrip, TOOLS } from './mcp-cases';
 
 const BIN = resolve(ROOT, 'apps', 'cli', 'dist', 'mcp.js');
 const KEY = newApiKey();
 
 async function spawnMcp(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...(process.env.ORRERY_DATA_DIR ? { ORRERY_DATA_DIR: process.env.ORRERY_DATA_DIR } : {}), ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...DATA_DIR_ENV, ...env }, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d) => (err += d));
   const client = new Client({ name: 'orrery-test', version: '1.0.0' });

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '@orrery/runtime';
-import { REDIS_URL, ROOT } from './test-env';
+import { DATA_DIR_ENV, REDIS_URL, ROOT } from './test-env';
 
 export { freePort };
 
@@ -16,8 +16,7 @@ export interface ServiceProcess {
 /** Starts a built app (`coordinator` or `subagents`) as a real OS process. */
 export function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>, name: string = app): ServiceProcess {
   const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
-    // ORRERY_DATA_DIR (vitest.config.mts) goes along, so a service's default store stays out of the home folder.
-    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...(process.env.ORRERY_DATA_DIR ? { ORRERY_DATA_DIR: process.env.ORRERY_DATA_DIR } : {}), ...env },
+    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...DATA_DIR_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
