@@ -46,7 +46,8 @@ export const IngestJobSchema = z.discriminatedUnion('kind', [
 ]);
 export type IngestJob = z.infer<typeof IngestJobSchema>;
 
-export const IngestStatusSchema = z.enum(['planning', 'ingesting', 'ready', 'failed']);
+/** `removing`: its passages are being deleted (`DELETE /v1/corpora/:name`, `ingest --remove`); no ingest may start meanwhile. */
+export const IngestStatusSchema = z.enum(['planning', 'ingesting', 'ready', 'failed', 'removing']);
 export type IngestStatus = z.infer<typeof IngestStatusSchema>;
 
 /** A corpus's last ingest, as Redis keeps it and as REST answers it. */

@@ -38,6 +38,20 @@ end
 redis.call('SET', KEYS[1], cjson.encode(s))
 return 1`;
 
+/**
+ * Sets the state to ARGV[1] (for ARGV[2] ms) unless the corpus is busy: an ingest planning or running, or a removal
+ * under way. Returns the busy state, or nothing when it was set. One script, so an ingest and a removal that start at
+ * once cannot both pass the check (the removal would delete what the ingest writes).
+ */
+const CLAIM_UNLESS_BUSY = `
+local raw = redis.call('GET', KEYS[1])
+if raw then
+  local status = cjson.decode(raw).status
+  if status == 'planning' or status == 'ingesting' or status == 'removing' then return raw end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false`;
+
 /** Completed-chunk sets outlive their ingest by this long (the state itself stays: it describes the corpus). */
 const DONE_SET_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -68,9 +82,37 @@ export class IngestState {
     return `${this.prefix}:corpus:{${corpus}}:ingest:${planRun}:done`;
   }
 
-  /** A new ingest of the corpus is planning; `ttlMs` lets the mark lapse if its plan job was never queued. */
-  async begin(corpus: string, ingestId: string, ttlMs: number): Promise<void> {
-    await this.redis.set(this.key(corpus), JSON.stringify(this.fresh(corpus, ingestId)), 'PX', ttlMs);
+  /**
+   * A new ingest of the corpus is planning; `ttlMs` lets the mark lapse if its plan job was never queued. Refused while
+   * another ingest or a removal is under way: that one's state is returned instead.
+   */
+  async begin(corpus: string, ingestId: string, ttlMs: number): Promise<IngestProgress | undefined> {
+    return this.claim(corpus, this.fresh(corpus, ingestId), ttlMs);
+  }
+
+  /**
+   * The corpus is being removed (`ttlMs` lets the mark lapse if the remover dies): refused while an ingest or another
+   * removal is under way (`busy`); else `previous` is the state it replaced, for `endRemoval` to put back on failure.
+   */
+  async beginRemoval(corpus: string, ttlMs: number): Promise<{ busy: IngestProgress } | { previous: IngestProgress | undefined }> {
+    const previous = await this.get(corpus);
+    const removing: IngestProgress = { ...this.fresh(corpus, previous?.ingestId ?? `removal-${Date.now().toString(36)}`), status: 'removing' };
+    const busy = await this.claim(corpus, removing, ttlMs);
+    return busy ? { busy } : { previous };
+  }
+
+  /** Puts back the state a failed removal replaced (nothing, if there was none), while the removal's mark is still there. */
+  async endRemoval(corpus: string, previous: IngestProgress | undefined): Promise<void> {
+    if ((await this.get(corpus))?.status !== 'removing') return;
+    if (previous) await this.redis.set(this.key(corpus), JSON.stringify(previous));
+    else await this.forget(corpus);
+  }
+
+  private async claim(corpus: string, state: IngestProgress, ttlMs: number): Promise<IngestProgress | undefined> {
+    const busy = await this.redis.eval(CLAIM_UNLESS_BUSY, 1, this.key(corpus), JSON.stringify(state), String(ttlMs));
+    if (typeof busy !== 'string') return undefined;
+    const parsed = IngestProgressSchema.safeParse(JSON.parse(busy));
+    return parsed.success ? parsed.data : { ...state, status: 'planning' };
   }
 
   /** A worker runs the ingest's plan (again, after a killed one: only this run's chunks count from now). */

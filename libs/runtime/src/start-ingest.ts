@@ -2,6 +2,7 @@ import { INGEST_QUEUE, IngestCorpusNameSchema, type IngestJob, type IngestSource
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { IngestState } from './ingest-state';
+import { CorpusBusyError } from './remove-corpus';
 
 /** A planning mark whose plan job was never queued (the caller died in between) lapses after this. */
 const PLANNING_MARK_MS = 10 * 60 * 1000;
@@ -14,14 +15,16 @@ export const ingestJobIds = {
 
 /**
  * Starts an ingest of `corpus` from `source`: marks the corpus as planning (questions on it get 409 from now) and
- * queues the plan job, which a worker runs. Returns the ingest's id.
+ * queues the plan job, which a worker runs. Returns the ingest's id. `CorpusBusyError` while another ingest of it, or
+ * its removal, is under way.
  */
 export async function startIngest(queue: Queue, state: IngestState, corpus: string, source: IngestSource, attempts: number): Promise<string> {
   if (queue.name !== INGEST_QUEUE) throw new Error(`startIngest needs the ${INGEST_QUEUE} queue, not ${queue.name}`);
   const name = IngestCorpusNameSchema.safeParse(corpus);
   if (!name.success) throw new Error(name.error.issues.map((i) => i.message).join('; '));
   const ingestId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  await state.begin(corpus, ingestId, PLANNING_MARK_MS);
+  const busy = await state.begin(corpus, ingestId, PLANNING_MARK_MS);
+  if (busy) throw new CorpusBusyError(busy);
   const job: IngestJob = { kind: 'plan', corpus, ingestId, source };
   await queue.add('plan', job, { jobId: ingestJobIds.plan(corpus, ingestId), attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } });
   return ingestId;

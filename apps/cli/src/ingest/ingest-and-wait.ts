@@ -1,5 +1,5 @@
 import { INGEST_QUEUE, type IngestProgress, type IngestSource } from '@orrery/protocol';
-import { bullConnection, closeBullConnection, connectRedis, IngestState, queuePrefix, type RedisLocation, startIngest } from '@orrery/runtime';
+import { bullConnection, closeBullConnection, connectRedis, CorpusBusyError, IngestState, queuePrefix, type RedisLocation, startIngest } from '@orrery/runtime';
 import { Queue } from 'bullmq';
 import { forTerminal } from '../terminal/terminal-text';
 
@@ -20,14 +20,18 @@ export interface IngestRequest {
   log: (line: string) => void;
 }
 
-/** Starts an ingest through the ingest queue (some worker must consume it) and waits for it to end, logging its progress. */
+/**
+ * Starts an ingest through the ingest queue (some worker must consume it) and waits for it to end, logging its progress.
+ * While another ingest of the corpus (another terminal's question on the same file) or its removal is under way, waits
+ * for that to end first: then this one finds the source unchanged, or reads what changed since.
+ */
 export async function ingestAndWait(req: IngestRequest): Promise<{ ingestId: string; progress: IngestProgress }> {
   const redis = connectRedis(req.location, { maxRetriesPerRequest: 3 });
   const connection = bullConnection(req.location);
   const queue = new Queue(INGEST_QUEUE, { connection, prefix: queuePrefix(req.prefix) });
   try {
     const state = new IngestState(redis, req.prefix);
-    const ingestId = await startIngest(queue, state, req.corpus, req.source, req.attempts);
+    const ingestId = await startWhenFree(req, queue, state);
     req.log(forTerminal(`[orrery] ingest ${ingestId} of ${req.corpus} from ${req.source.path} (${req.source.kind})\n`));
     let last = '';
     for (;;) {
@@ -43,5 +47,19 @@ export async function ingestAndWait(req: IngestRequest): Promise<{ ingestId: str
     await queue.close().catch(() => undefined);
     closeBullConnection(connection);
     redis.disconnect();
+  }
+}
+
+async function startWhenFree(req: IngestRequest, queue: Queue, state: IngestState): Promise<string> {
+  let waiting = '';
+  for (;;) {
+    try {
+      return await startIngest(queue, state, req.corpus, req.source, req.attempts);
+    } catch (err) {
+      if (!(err instanceof CorpusBusyError)) throw err;
+      if (err.ingest.ingestId !== waiting) req.log(forTerminal(`[orrery] waiting: ${err.message}\n`));
+      waiting = err.ingest.ingestId;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
   }
 }

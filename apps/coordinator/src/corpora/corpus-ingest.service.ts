@@ -33,9 +33,13 @@ export class CorpusIngest {
     } catch (err) {
       throw new BadRequestException(`path: ${(err as Error).message}`);
     }
-    const current = await this.state.get(name);
-    if (current && (current.status === 'planning' || current.status === 'ingesting')) throw this.busy(current);
-    const ingestId = await startIngest(this.queue, this.state, name, source, this.config.INGEST_ATTEMPTS);
+    let ingestId: string;
+    try {
+      ingestId = await startIngest(this.queue, this.state, name, source, this.config.INGEST_ATTEMPTS);
+    } catch (err) {
+      if (err instanceof CorpusBusyError) throw this.busy(err.ingest);
+      throw err;
+    }
     return (await this.state.get(name)) ?? { corpus: name, ingestId, status: 'planning', passages: 0, changed: 0, removed: 0, chunks: 0, chunksDone: 0, startedAt: new Date().toISOString() };
   }
 
@@ -80,7 +84,9 @@ export class CorpusIngest {
     const message =
       p.status === 'failed'
         ? `corpus ${p.corpus}: its last ingest failed (${p.error ?? 'no reason recorded'}); ingest it again`
-        : `corpus ${p.corpus} is still ingesting: ${p.status}, ${p.chunksDone} of ${p.chunks} chunks done`;
+        : p.status === 'removing'
+          ? `corpus ${p.corpus} is being removed`
+          : `corpus ${p.corpus} is still ingesting: ${p.status}, ${p.chunksDone} of ${p.chunks} chunks done`;
     return new ConflictException({ statusCode: 409, error: 'Conflict', message, ingest: p });
   }
 }
