@@ -208,6 +208,17 @@ export class CorpusIndex implements PassageSearch {
     return this.docFreq.get(term) ?? 0;
   }
 
+  /**
+   * Share of the corpus's passages that hold the term: the whole corpus's when this index is part of one. A working
+   * index is built from the topic's own hits, so there its terms are common by construction, not in the corpus.
+   */
+  share(term: string): number {
+    const df = this.docFreq.get(term);
+    if (!df) return 0;
+    const stats = this.options.corpusStats;
+    return stats ? Math.max(df, stats.df.get(term) ?? df) / stats.size : df / this.size;
+  }
+
   /** Smoothed inverse document frequency, ln(1 + N / df); 0 for unknown terms. */
   idf(term: string): number {
     const df = this.docFreq.get(term);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusIndex, DEFAULT_CORPUS_INDEX } from './corpus-index';
 import { analyzeTerms } from './text-analysis';
-import { DEFAULT_TOPIC_PROFILE, qualifierTermsOf, TopicProfile } from './topic-profile';
+import { DEFAULT_TOPIC_PROFILE, qualifierTermsOf, TopicProfile, topicTermsOf } from './topic-profile';
 
 describe('qualifierTermsOf', () => {
   it('reads a title\'s trailing parenthetical qualifier, and nothing else', () => {
@@ -62,5 +62,46 @@ describe('TopicProfile on a large corpus', () => {
     const part = profileWith(1_000, false);
     expect(part.profile.communityCut).not.toBeNull();
     expect(part.probed.filter((id) => id.startsWith('s'))).toEqual([]);
+  });
+});
+
+describe('topicTermsOf on a working index (part of a larger corpus)', () => {
+  const term = (w: string): string => analyzeTerms(w)[0]!;
+  /** A working index of `passages`, weighed by a 10,000-passage corpus in which each term has the given df. */
+  const working = (passages: { id: string; title: string; text: string }[], corpusDf: Record<string, number>): CorpusIndex =>
+    new CorpusIndex(passages, undefined, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: 10_000, df: new Map(Object.entries(corpusDf).map(([w, n]) => [term(w), n])) } });
+
+  it('keeps the subject its search brought, though most of the working index holds it, and drops the words that came along', () => {
+    // The topic's own hits make "openssl" common here; in the corpus it is rare. Counted in the working index, only
+    // the incidental "choose" stayed uncommon, and the topic became "choose".
+    const index = working(
+      [
+        ...Array.from({ length: 15 }, (_, i) => ({ id: `o${i}`, title: '', text: `openssl verifies certificate chain ${i} against the trust store` })),
+        { id: 'c0', title: '', text: 'choose an option from the menu' },
+        ...Array.from({ length: 4 }, (_, i) => ({ id: `f${i}`, title: '', text: `unrelated filler passage ${i} about harbours` })),
+      ],
+      { openssl: 20, choose: 100, certificates: 60, trusted: 80 },
+    );
+    expect(topicTermsOf(index, 'How does OpenSSL choose the trusted certificates?')).toEqual([term('openssl'), term('trusted'), term('certificates')]);
+  });
+
+  it('drops a question word that is rare in the corpus but no more frequent in the working index than there', () => {
+    const index = working(
+      [
+        ...Array.from({ length: 10 }, (_, i) => ({ id: `c${i}`, title: '', text: `the crontab format line ${i} gives minute hour day` })),
+        ...Array.from({ length: 3 }, (_, i) => ({ id: `l${i}`, title: '', text: `look at the page ${i}` })),
+        ...Array.from({ length: 7 }, (_, i) => ({ id: `f${i}`, title: '', text: `unrelated filler passage ${i} about harbours` })),
+      ],
+      { crontab: 10, format: 500, look: 800 },
+    );
+    expect(topicTermsOf(index, 'What does the crontab file format look like?')).toEqual([term('crontab')]);
+  });
+
+  it('counts shares in the index itself when it is the whole corpus (as before)', () => {
+    const passages = [
+      ...Array.from({ length: 30 }, (_, i) => ({ id: `p${i}`, title: '', text: `the president spoke about budgets ${i}` })),
+      ...Array.from({ length: 2 }, (_, i) => ({ id: `m${i}`, title: '', text: `the president spoke about immigration ${i}` })),
+    ];
+    expect(topicTermsOf(new CorpusIndex(passages), 'How have presidents talked about immigration?')).toEqual([term('immigration')]);
   });
 });

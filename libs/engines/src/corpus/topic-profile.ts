@@ -329,7 +329,9 @@ const QUESTION = /^\s*(how|what|why|when|where|which|who|whom|whose|did|do|does|
 /**
  * A topic's index terms. A title ("Hurricane Idalia") is all subject. A question also holds framing words
  * ("how have ... talked about") and words most passages share (in speeches: "president"); both are
- * dropped while a term remains, so the subject ("immigration") defines the topic.
+ * dropped while a term remains, so the subject ("immigration") defines the topic. How common a word is counts in
+ * the whole corpus, not in a working index of it (whose passages the topic's own words brought). Of a working index,
+ * only the words it is about stay (`mostLifted`).
  */
 export function topicTermsOf(index: CorpusIndex, topic: string): string[] {
   const terms = analyzeTerms(topic).filter((t) => index.df(t) > 0);
@@ -339,8 +341,25 @@ export function topicTermsOf(index: CorpusIndex, topic: string): string[] {
   const verb = terms.findIndex((t) => FRAMING.has(t));
   const object = verb >= 0 ? [...new Set(terms.slice(verb + 1).filter((t) => !FRAMING.has(t)))] : [];
   const subject = object.length ? object : all.filter((t) => !FRAMING.has(t));
-  const specific = subject.filter((t) => index.df(t) <= 0.1 * index.size);
+  const uncommon = subject.filter((t) => index.share(t) <= COMMON_SHARE);
+  const specific = index.wholeCorpus ? uncommon : mostLifted(index, uncommon);
   return specific.length ? specific : subject.length ? subject : all;
+}
+
+/** A term in more than this share of the corpus's passages is one most passages share (in speeches: "president"). */
+const COMMON_SHARE = 0.1;
+/** A working index's topic terms are lifted at least this share of its most lifted term's lift. */
+const MIN_LIFT_SHARE = 0.25;
+
+/**
+ * The terms a working index is about: how much more often a passage of it holds the term than a passage of the whole
+ * corpus does (its lift). The topic's search brought the working index, so the question's other words ("look",
+ * "choose") come along at the corpus's own rate, while its subject ("crontab", "openssl") is many times as frequent.
+ */
+function mostLifted(index: CorpusIndex, terms: readonly string[]): string[] {
+  const lift = new Map(terms.map((t) => [t, index.df(t) / index.size / index.share(t)]));
+  const top = Math.max(0, ...lift.values());
+  return terms.filter((t) => lift.get(t)! >= MIN_LIFT_SHARE * top);
 }
 
 const profileCache = new WeakMap<CorpusIndex, WeakMap<TopicProfileOptions, Map<string, TopicProfile>>>();
