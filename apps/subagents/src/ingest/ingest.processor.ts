@@ -1,6 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { IngestSourceError, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourceFingerprint, sourcePassages } from '@orrery/engines';
+import { IngestSourceError, keepCorpusStructure, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourceFingerprint, sourcePassages } from '@orrery/engines';
 import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
 import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
 import { type Job, Queue, UnrecoverableError } from 'bullmq';
@@ -110,16 +110,25 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     await this.state.planned(corpus, ingestId, planRun, { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks });
     // No chunks, or all of them done before the plan was recorded: the ingest is complete now, so the plan records it.
     const now = await this.state.get(corpus);
-    if (fingerprint && now?.ingestId === ingestId && now.planRun === planRun && now.status === 'ready') await this.store.setSourceFingerprint(corpus, fingerprint);
+    if (now?.ingestId === ingestId && now.planRun === planRun && now.status === 'ready') await this.completed(corpus, fingerprint);
     this.logger.log(`ingest ${ingestId} of ${corpus}: ${plan.passages} passages, ${plan.changed} to index in ${plan.chunks} chunk(s), ${plan.removed.length} removed`);
     return { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks };
+  }
+
+  /** The store holds the whole source: its fingerprint is recorded and the corpus's structure kept (by whichever job finished it). */
+  private async completed(corpus: string, fingerprint: string | null): Promise<void> {
+    if (fingerprint) await this.store.setSourceFingerprint(corpus, fingerprint);
+    // Best effort: the ingest is complete without it, and the first reader of a corpus lacking it computes and keeps it.
+    await keepCorpusStructure(this.store, corpus).catch((err: unknown) => this.logger.warn(`ingest of ${corpus}: its structure was not kept: ${(err as Error).message}`));
   }
 
   private async chunk(job: Extract<IngestJob, { kind: 'chunk' }>) {
     await this.store.upsert(job.corpus, job.passages);
     const ready = await this.state.chunkDone(job.corpus, job.planRun, job.chunk);
-    if (ready && job.fingerprint) await this.store.setSourceFingerprint(job.corpus, job.fingerprint);
-    if (ready) this.logger.log(`ingest ${job.ingestId} of ${job.corpus}: complete`);
+    if (ready) {
+      await this.completed(job.corpus, job.fingerprint ?? null);
+      this.logger.log(`ingest ${job.ingestId} of ${job.corpus}: complete`);
+    }
     return { chunk: job.chunk, passages: job.passages.length, workerPid: process.pid };
   }
 }

@@ -15,6 +15,7 @@ export * from './text-analysis';
 export * from './topic-profile';
 export * from './prepare-profile';
 export * from './corpus-partition';
+export * from './corpus-structure';
 export * from './eras';
 export * from './corpus-coordinator-engine';
 export * from './corpus-subagent-engine';
