@@ -8,6 +8,9 @@ import type { PassageStore } from '../store/passage-store';
  */
 export async function keepCorpusStructure(store: PassageStore, corpus: string, wholeCorpusMax: number = DEFAULT_WORKING_SET.wholeCorpusMax): Promise<void> {
   const { passages } = await store.stats(corpus);
+  if (passages === 0 || passages > wholeCorpusMax) return;
+  // An ingest that changed nothing: kept already, so the corpus is not read.
+  if (await store.structure(corpus, await store.generation(corpus))) return;
   // Reading the whole index computes and keeps what the store lacks for this generation.
-  if (passages > 0 && passages <= wholeCorpusMax) await wholeCorpusIndex(store, corpus, wholeCorpusMax);
+  await wholeCorpusIndex(store, corpus, wholeCorpusMax);
 }
