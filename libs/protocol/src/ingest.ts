@@ -29,7 +29,9 @@ export const PlanRunSchema = z.string().regex(/^[a-z0-9-]{1,64}\.[a-z0-9]{1,16}$
 
 /**
  * An ingest job: `plan` reads the source, compares content hashes with the store, removes what is gone and queues
- * the changed passages as `chunk` jobs; a `chunk` writes its passages (idempotent by id, so a redone chunk is harmless).
+ * the changed passages as `chunk` jobs; a `chunk` writes its passages (idempotent by id, so a redone chunk is harmless);
+ * `structure`, queued by whichever job completes the ingest, computes what is derived from the whole corpus and keeps
+ * it in the store (its partition; seconds of work, so not inside the job that completes the ingest).
  */
 export const IngestJobSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('plan'), corpus: IngestCorpusNameSchema, ingestId: IngestIdSchema, source: IngestSourceSchema }),
@@ -43,6 +45,7 @@ export const IngestJobSchema = z.discriminatedUnion('kind', [
     /** The source's fingerprint when the plan read it: whichever chunk completes the ingest records it in the store. */
     fingerprint: z.string().max(100).optional(),
   }),
+  z.strictObject({ kind: z.literal('structure'), corpus: IngestCorpusNameSchema, ingestId: IngestIdSchema, planRun: PlanRunSchema }),
 ]);
 export type IngestJob = z.infer<typeof IngestJobSchema>;
 

@@ -7,10 +7,11 @@ import { CorpusBusyError } from './remove-corpus';
 /** A planning mark whose plan job was never queued (the caller died in between) lapses after this. */
 const PLANNING_MARK_MS = 10 * 60 * 1000;
 
-/** Job ids of an ingest: one plan per ingest; chunks per plan run, so a redone plan's chunks never meet a dead run's. */
+/** Job ids of an ingest: one plan per ingest; chunks (and the structure) per plan run, so a redone plan's never meet a dead run's. */
 export const ingestJobIds = {
   plan: (corpus: string, ingestId: string) => `plan.${corpus}.${ingestId}`,
   chunk: (corpus: string, planRun: string, chunk: number) => `chunk.${corpus}.${planRun}.${chunk}`,
+  structure: (corpus: string, planRun: string) => `structure.${corpus}.${planRun}`,
 };
 
 /**

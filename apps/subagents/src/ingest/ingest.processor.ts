@@ -1,6 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { IngestSourceError, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourceFingerprint, sourcePassages } from '@orrery/engines';
+import { IngestSourceError, keepCorpusStructure, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourceFingerprint, sourcePassages } from '@orrery/engines';
 import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
 import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
 import { type Job, Queue, UnrecoverableError } from 'bullmq';
@@ -59,18 +59,20 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
       }
       const data = parsed.data;
       try {
+        if (data.kind === 'structure') return await this.structure(data);
         return data.kind === 'plan' ? await this.plan(data, job) : await this.chunk(data);
       } catch (caught) {
         const err = caught instanceof IngestSourceError ? new UnrecoverableError(caught.message) : (caught as Error);
         const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        const step = data.kind === 'chunk' ? `chunk ${data.chunk}` : 'plan';
+        const step = data.kind === 'chunk' ? `chunk ${data.chunk}` : data.kind;
         // Every key may read the recorded error: a source's error says where and what (never its path or text), any
         // other names only its kind. The log keeps the rest.
         const detail = caught instanceof IngestSourceError ? caught.detail : (caught as Error).message;
         const from = data.kind === 'plan' ? ` from ${data.source.path}` : '';
         this.logger.warn(`ingest ${data.ingestId} of ${data.corpus}${from}, ${step}${last ? '' : ' (will retry)'}: ${detail}`);
         const recorded = caught instanceof IngestSourceError ? caught.message : `failed (${(caught as Error).name}; the worker's log has the reason)`;
-        if (last) await this.state.fail(data.corpus, data.ingestId, `${step}: ${recorded}`).catch(() => undefined);
+        // The structure comes after a complete ingest, which stays complete without it (the first reader computes it).
+        if (last && data.kind !== 'structure') await this.state.fail(data.corpus, data.ingestId, `${step}: ${recorded}`).catch(() => undefined);
         throw err;
       }
     });
@@ -110,16 +112,37 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     await this.state.planned(corpus, ingestId, planRun, { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks });
     // No chunks, or all of them done before the plan was recorded: the ingest is complete now, so the plan records it.
     const now = await this.state.get(corpus);
-    if (fingerprint && now?.ingestId === ingestId && now.planRun === planRun && now.status === 'ready') await this.store.setSourceFingerprint(corpus, fingerprint);
+    if (now?.ingestId === ingestId && now.planRun === planRun && now.status === 'ready') await this.completed(corpus, ingestId, planRun, fingerprint);
     this.logger.log(`ingest ${ingestId} of ${corpus}: ${plan.passages} passages, ${plan.changed} to index in ${plan.chunks} chunk(s), ${plan.removed.length} removed`);
     return { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks };
+  }
+
+  /** The store holds the whole source (whichever job finished it): its fingerprint is recorded and the structure job queued. */
+  private async completed(corpus: string, ingestId: string, planRun: string, fingerprint: string | null): Promise<void> {
+    if (fingerprint) await this.store.setSourceFingerprint(corpus, fingerprint);
+    const payload: IngestJob = { kind: 'structure', corpus, ingestId, planRun };
+    await this.queue.add('structure', payload, {
+      jobId: ingestJobIds.structure(corpus, planRun),
+      attempts: config.INGEST_ATTEMPTS,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 100 },
+    });
+  }
+
+  /** The corpus's partition, computed off the event loop and kept for the generation the ingest left (`keepCorpusStructure`). */
+  private async structure(job: Extract<IngestJob, { kind: 'structure' }>) {
+    await keepCorpusStructure(this.store, job.corpus);
+    return { corpus: job.corpus };
   }
 
   private async chunk(job: Extract<IngestJob, { kind: 'chunk' }>) {
     await this.store.upsert(job.corpus, job.passages);
     const ready = await this.state.chunkDone(job.corpus, job.planRun, job.chunk);
-    if (ready && job.fingerprint) await this.store.setSourceFingerprint(job.corpus, job.fingerprint);
-    if (ready) this.logger.log(`ingest ${job.ingestId} of ${job.corpus}: complete`);
+    if (ready) {
+      await this.completed(job.corpus, job.ingestId, job.planRun, job.fingerprint ?? null);
+      this.logger.log(`ingest ${job.ingestId} of ${job.corpus}: complete`);
+    }
     return { chunk: job.chunk, passages: job.passages.length, workerPid: process.pid };
   }
 }

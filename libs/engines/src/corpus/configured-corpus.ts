@@ -1,5 +1,6 @@
 import { parse } from 'node:path';
 import { statSync } from 'node:fs';
+import { keepCorpusStructure } from '../ingest/keep-structure';
 import { planIngest } from '../ingest/plan-ingest';
 import { toStoredPassage, sourcePassages } from '../ingest/source-passages';
 import { sourceFingerprint } from '../ingest/source-fingerprint';
@@ -47,14 +48,16 @@ export const memoryKey = (passages: readonly Passage[]): string => `memory:${con
 /**
  * Brings a configured corpus into the store, as an ingest does: nothing is read when the source's fingerprint is the
  * one the store recorded; otherwise new and changed passages are written (in the source's order), vanished ones
- * removed, and the fingerprint recorded once the store holds the whole source. Idempotent, so processes that start
+ * removed, the fingerprint recorded once the store holds the whole source, and the corpus's structure kept
+ * (`keepCorpusStructure`, for a corpus of at most `wholeCorpusMax` passages). Idempotent, so processes that start
  * together may both run it.
  */
-export async function storeConfigured(store: PassageStore, name: string, source: ConfiguredSource): Promise<void> {
+export async function storeConfigured(store: PassageStore, name: string, source: ConfiguredSource, wholeCorpusMax?: number): Promise<void> {
   const fingerprint = source.fingerprint();
   if (fingerprint && fingerprint === (await store.sourceFingerprint(name)) && (await store.stats(name)).passages > 0) return;
   await store.setSourceFingerprint(name, null);
   const plan = await planIngest(source.passages(), await store.hashes(name), CHUNK, (_chunk, passages) => store.upsert(name, passages));
   for (let i = 0; i < plan.removed.length; i += REMOVE_BATCH) await store.remove(name, plan.removed.slice(i, i + REMOVE_BATCH));
   if (fingerprint) await store.setSourceFingerprint(name, fingerprint);
+  await keepCorpusStructure(store, name, wholeCorpusMax);
 }

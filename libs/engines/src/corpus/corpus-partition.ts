@@ -17,21 +17,53 @@ const SEED = 42;
  * graph. Unlike a topic's local community, which keeps only what is well linked to its seeds, a global
  * partition makes clusters compete: a weakly linked passage still lands with the passages it is most tied
  * to. Deterministic (seeded, in corpus order), so every process computes the same partition. Built once
- * per index and options.
+ * per index and options, unless given (`seedClusters`: a store keeps it from the corpus's ingest).
  */
 export function corpusPartition(index: CorpusIndex, options: PartitionOptions): Partition {
-  let byOptions = memo.get(index);
-  if (!byOptions) memo.set(index, (byOptions = new Map()));
-  const name = `k${options.neighbors}-r${options.resolution}`;
-  let partition = byOptions.get(name);
-  if (!partition) {
-    partition = fromClusters(index, buildClusters(index, options));
-    byOptions.set(name, partition);
-  }
-  return partition;
+  return memoOf(index, partitionName(options), () => buildClusters(index, options)).partition;
 }
 
-const memo = new WeakMap<CorpusIndex, Map<string, Partition>>();
+/** The same partition as the cluster of every passage, in corpus order (what crosses to another thread or a store). */
+export function partitionClusters(index: CorpusIndex, options: PartitionOptions): readonly number[] {
+  return memoOf(index, partitionName(options), () => buildClusters(index, options)).clusters;
+}
+
+/** The name a partition's options give it: what a store keeps it under. */
+export const partitionName = (options: PartitionOptions): string => `k${options.neighbors}-r${options.resolution}`;
+
+/** Every partition built or given for this index so far, by name: the cluster of each passage, in corpus order. */
+export function knownClusters(index: CorpusIndex): Record<string, readonly number[]> {
+  return Object.fromEntries([...(memo.get(index) ?? new Map<string, Memo>())].map(([name, m]) => [name, m.clusters]));
+}
+
+/**
+ * Gives the index a partition computed before (in another thread or process, on the same passages in the same order),
+ * so `corpusPartition` answers it without building it; false when it does not fit the index (and nothing is given).
+ */
+export function seedClusters(index: CorpusIndex, name: string, clusters: readonly number[]): boolean {
+  if (clusters.length !== index.size || !clusters.every((c) => Number.isInteger(c) && c >= 0)) return false;
+  memoOf(index, name, () => clusters);
+  return true;
+}
+
+interface Memo {
+  clusters: readonly number[];
+  partition: Partition;
+}
+
+const memo = new WeakMap<CorpusIndex, Map<string, Memo>>();
+
+function memoOf(index: CorpusIndex, name: string, clustersOf: () => readonly number[]): Memo {
+  let byName = memo.get(index);
+  if (!byName) memo.set(index, (byName = new Map()));
+  let m = byName.get(name);
+  if (!m) {
+    const clusters = clustersOf();
+    m = { clusters, partition: fromClusters(index, clusters) };
+    byName.set(name, m);
+  }
+  return m;
+}
 
 /** Cluster number of every passage, in corpus order. */
 function buildClusters(index: CorpusIndex, options: PartitionOptions): number[] {

@@ -178,7 +178,7 @@ export class CorpusRegistry {
     const store = entry.privateStore ?? this.passageStore() ?? (this.configuredInMemory ??= new SqlitePassageStore(':memory:'));
     let ready = this.stored.get(name);
     if (!ready) {
-      ready = storeConfigured(store, name, entry.source).catch((err: unknown) => {
+      ready = storeConfigured(store, name, entry.source, this.workingSetOptions.wholeCorpusMax).catch((err: unknown) => {
         this.stored.delete(name);
         throw new Error(`corpus ${name}: ${err instanceof Error ? err.message : String(err)}`);
       });

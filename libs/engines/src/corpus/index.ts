@@ -14,6 +14,8 @@ export * from './stable-id';
 export * from './text-analysis';
 export * from './topic-profile';
 export * from './prepare-profile';
+export * from './corpus-partition';
+export * from './corpus-structure';
 export * from './eras';
 export * from './corpus-coordinator-engine';
 export * from './corpus-subagent-engine';

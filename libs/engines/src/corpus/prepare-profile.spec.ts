@@ -45,4 +45,20 @@ describe('a cold corpus is prepared off the event loop', () => {
     expect(threaded.judge('p17')).toEqual(inPlace.judge('p17'));
     expect(e.topicProfile(index, 'Subject 17', e.DEFAULT_TOPIC_PROFILE)).toBe(threaded);
   }, 180_000);
+
+  it('builds a partition in the thread, the same as in place, and gives the thread the partitions an index has', async () => {
+    const e = built();
+    const passages = corpus(1200);
+    const inPlace = e.partitionClusters(new e.CorpusIndex(passages), e.KEPT_PARTITION);
+    expect(await e.preparePartition(new e.CorpusIndex(passages), e.KEPT_PARTITION)).toEqual(inPlace);
+
+    // An index given its partition (as a store gives it): the thread's profile is the one built in place with it.
+    const planted = passages.map((_, i) => Math.floor(i / 400));
+    const given = new e.CorpusIndex(passages);
+    expect(e.seedClusters(given, e.partitionName(e.KEPT_PARTITION), planted)).toBe(true);
+    const reference = new e.CorpusIndex(passages);
+    e.seedClusters(reference, e.partitionName(e.KEPT_PARTITION), planted);
+    const threaded = await e.prepareTopicProfile(given, 'Subject 17', e.DEFAULT_TOPIC_PROFILE);
+    expect(threaded.data()).toEqual(new e.TopicProfile(reference, 'Subject 17', e.DEFAULT_TOPIC_PROFILE).data());
+  }, 180_000);
 });

@@ -2,17 +2,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { CorpusIndex, CorpusIndexParts } from './corpus-index';
+import { knownClusters, partitionClusters, partitionName, seedClusters, type PartitionOptions } from './corpus-partition';
 import { cachedProfile, rememberProfile, TopicProfile, topicProfile, type TopicProfileData, type TopicProfileOptions } from './topic-profile';
+
+/** A topic's profile, or the index's partition (what an ingest keeps in the store). */
+export type ProfileWork = { kind: 'profile'; topic: string; options: TopicProfileOptions } | { kind: 'partition'; options: PartitionOptions };
 
 export interface ProfileCall {
   id: number;
-  /** The index's parts, or only its key when the thread was sent this index last (it keeps that one). */
-  parts: (CorpusIndexParts & { key: number }) | { key: number };
-  topic: string;
-  options: TopicProfileOptions;
+  /** The index's parts with the partitions known for it (`knownClusters`), or only its key when the thread was sent this index last (it keeps that one). */
+  parts: (CorpusIndexParts & { key: number; partitions: Record<string, readonly number[]> }) | { key: number };
+  work: ProfileWork;
 }
 
-export type ProfileReply = { id: number; ok: true; data: TopicProfileData } | { id: number; ok: false; error: string };
+/** A profile's data, or a partition's clusters in corpus order. */
+export type ProfileReply = { id: number; ok: true; value: TopicProfileData | readonly number[] } | { id: number; ok: false; error: string };
 
 const THREAD_SCRIPT = join(__dirname, 'profile-thread.js');
 
@@ -37,12 +41,24 @@ export async function prepareTopicProfile(index: CorpusIndex, topic: string, opt
   let pending = inFlight.get(key);
   if (!pending) {
     pending = profileThread()
-      .build(index, topic, options)
-      .then((data) => rememberProfile(index, topic, options, TopicProfile.fromData(index, topic, options, data)))
+      .run(index, { kind: 'profile', topic, options })
+      .then((data) => rememberProfile(index, topic, options, TopicProfile.fromData(index, topic, options, data as TopicProfileData)))
       .finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   return pending;
+}
+
+/**
+ * The index's partition (`partitionClusters`), built in the profile thread as a profile's is (seconds of neighbour
+ * queries on a whole corpus) and then known here too, or in place where the thread script is absent.
+ */
+export async function preparePartition(index: CorpusIndex, options: PartitionOptions): Promise<readonly number[]> {
+  const name = partitionName(options);
+  if (!profileThreadAvailable() || knownClusters(index)[name]) return partitionClusters(index, options);
+  const clusters = (await profileThread().run(index, { kind: 'partition', options })) as readonly number[];
+  seedClusters(index, name, clusters);
+  return partitionClusters(index, options);
 }
 
 const building = new WeakMap<CorpusIndex, Map<string, Promise<TopicProfile>>>();
@@ -56,14 +72,14 @@ function optionsKey(o: TopicProfileOptions): number {
 
 class ProfileThread {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (d: TopicProfileData) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (v: TopicProfileData | readonly number[]) => void; reject: (e: Error) => void }>();
   private nextId = 0;
   private readonly keys = new WeakMap<CorpusIndex, number>();
   private nextIndexKey = 0;
   /** The index the thread holds (calls are answered in order, so the last one sent). */
   private sentKey: number | null = null;
 
-  build(index: CorpusIndex, topic: string, options: TopicProfileOptions): Promise<TopicProfileData> {
+  run(index: CorpusIndex, work: ProfileWork): Promise<TopicProfileData | readonly number[]> {
     let key = this.keys.get(index);
     if (key === undefined) this.keys.set(index, (key = this.nextIndexKey++));
     const worker = this.started();
@@ -71,10 +87,11 @@ class ProfileThread {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.ref();
-      // A whole corpus's index is tens of MB to clone: sent once while the thread keeps it.
-      const parts = this.sentKey === key ? { key } : { ...index.parts(), key };
+      // A whole corpus's index is tens of MB to clone: sent once while the thread keeps it (with its partitions, which
+      // the thread would otherwise build again).
+      const parts = this.sentKey === key ? { key } : { ...index.parts(), partitions: knownClusters(index), key };
       this.sentKey = key;
-      worker.postMessage({ id, parts, topic, options } satisfies ProfileCall);
+      worker.postMessage({ id, parts, work } satisfies ProfileCall);
     });
   }
 
@@ -88,7 +105,7 @@ class ProfileThread {
       if (!p) return;
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
-      if (reply.ok) p.resolve(reply.data);
+      if (reply.ok) p.resolve(reply.value);
       else {
         // Whatever the thread kept is in doubt: the next call sends its index whole.
         this.sentKey = null;

@@ -1,18 +1,25 @@
 import { parentPort } from 'node:worker_threads';
 import { CorpusIndex } from './corpus-index';
+import { partitionClusters, seedClusters } from './corpus-partition';
 import { TopicProfile } from './topic-profile';
 import type { ProfileCall, ProfileReply } from './prepare-profile';
 
-// The thread side of prepareTopicProfile: the index rebuilt from its parts and kept (the caller sends only its key
-// while this is the index it sent last), the profile computed, its data sent back.
+// The thread side of prepareTopicProfile and preparePartition: the index rebuilt from its parts (with the partitions
+// known for it) and kept (the caller sends only its key while this is the index it sent last), the work done, its
+// result sent back.
 let last: { key: number; index: CorpusIndex } | null = null;
 const port = parentPort!;
 port.on('message', (call: ProfileCall) => {
   try {
-    if ('passages' in call.parts) last = { key: call.parts.key, index: CorpusIndex.fromParts(call.parts) };
+    if ('passages' in call.parts) {
+      const index = CorpusIndex.fromParts(call.parts);
+      for (const [name, clusters] of Object.entries(call.parts.partitions)) seedClusters(index, name, clusters);
+      last = { key: call.parts.key, index };
+    }
     if (!last || last.key !== call.parts.key) throw new Error('topic profile thread: no index for this call');
-    const profile = new TopicProfile(last.index, call.topic, call.options);
-    port.postMessage({ id: call.id, ok: true, data: profile.data() } satisfies ProfileReply);
+    const { work } = call;
+    if (work.kind === 'partition') port.postMessage({ id: call.id, ok: true, value: partitionClusters(last.index, work.options) } satisfies ProfileReply);
+    else port.postMessage({ id: call.id, ok: true, value: new TopicProfile(last.index, work.topic, work.options).data() } satisfies ProfileReply);
   } catch (err) {
     port.postMessage({ id: call.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ProfileReply);
   }

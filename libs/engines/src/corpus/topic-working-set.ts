@@ -1,5 +1,6 @@
 import type { IndexedTerms, PassageStore, StoredPassage } from '../store/passage-store';
 import { CorpusIndex, DEFAULT_CORPUS_INDEX } from './corpus-index';
+import { withCorpusStructure } from './corpus-structure';
 import { collapseNearDuplicates } from './near-duplicates';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
@@ -66,15 +67,22 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
   return CorpusIndex.build(kept, analyzed, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
 }
 
-/** The whole of a small stored corpus, in its source's order, from the terms the store analysed at ingest (nothing is analysed again). */
+/**
+ * The whole of a small stored corpus, in its source's order, from the terms the store analysed at ingest (nothing is
+ * analysed again), with the corpus-wide structure the store keeps for it (`withCorpusStructure`).
+ */
 export async function wholeCorpusIndex(store: PassageStore, corpus: string, max: number): Promise<CorpusIndex> {
+  const generation = await store.generation(corpus);
   const ids = await store.passageIds(corpus, max);
   const terms = await termsOf(store, corpus, ids);
   const passages = (await passagesOf(store, corpus, ids)).map((p): Passage => ({ id: p.id, title: p.title, text: p.text, ...(p.url !== undefined ? { url: p.url } : {}) }));
   // Read in batches while another process may write: build only from passages both reads returned.
   const termsById = new Map(terms.map((t) => [t.id, t]));
   const kept = passages.filter((p) => termsById.has(p.id));
-  return CorpusIndex.build(kept, kept.map((p) => ({ text: termsById.get(p.id)!.text, title: termsById.get(p.id)!.title })));
+  const index = await CorpusIndex.build(kept, kept.map((p) => ({ text: termsById.get(p.id)!.text, title: termsById.get(p.id)!.title })));
+  // A write while it was read: the index is of no one generation, so it builds its own structure when asked (as before).
+  if ((await store.generation(corpus)) === generation) await withCorpusStructure(store, corpus, generation, index);
+  return index;
 }
 
 /** Terms shared by at least three of the best passages (not the topic's own), most shared first. */

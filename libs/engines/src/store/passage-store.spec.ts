@@ -167,6 +167,39 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect(await store.sourceFingerprint('printed')).toBeNull();
   });
 
+  it('keeps a corpus structure for one generation: never read for another, stale after a write or a drop', async () => {
+    const shaped = 'shaped';
+    await store.upsert(shaped, [passage('s-1', 'shaped/a', 'Rooks roost in rookeries.'), passage('s-2', 'shaped/b', 'Jackdaws nest in chimneys.')]);
+    const g = await store.generation(shaped);
+    const structure = { partitions: { 'k10-r2': { 's-1': 0, 's-2': 1 } } };
+    expect(await store.structure(shaped, g)).toBeNull();
+    expect(await store.keepStructure(shaped, g, structure)).toBe(true);
+    expect(await store.structure(shaped, g)).toEqual(structure);
+    expect(await store.structure(shaped, g - 1)).toBeNull();
+    expect(await store.structure(corpus, await store.generation(corpus))).toBeNull();
+    // Derived from a generation the corpus has left: not kept.
+    expect(await store.keepStructure(shaped, g + 1, structure)).toBe(false);
+    expect(await store.keepStructure('never-written', 0, structure)).toBe(false);
+    expect(await store.structure(shaped, g)).toEqual(structure);
+    // Not passage content: the structure stays valid.
+    await store.setSourceFingerprint(shaped, 'fp');
+    expect(await store.structure(shaped, await store.generation(shaped))).toEqual(structure);
+    await store.upsert(shaped, [passage('s-3', 'shaped/c', 'Magpies hoard.')]);
+    const g2 = await store.generation(shaped);
+    expect(await store.structure(shaped, g2)).toBeNull();
+    const replaced = { partitions: { 'k10-r2': { 's-1': 0, 's-2': 0, 's-3': 1 } } };
+    expect(await store.keepStructure(shaped, g2, replaced)).toBe(true);
+    expect(await store.structure(shaped, g2)).toEqual(replaced);
+    expect(await store.structure(shaped, g)).toBeNull();
+    await store.drop(shaped);
+    expect(await store.structure(shaped, g2)).toBeNull();
+    expect(await store.structure(shaped, await store.generation(shaped))).toBeNull();
+    // Written again under its name: a structure of the dropped corpus is never read.
+    await store.upsert(shaped, [passage('s-1', 'shaped/a', 'Rooks roost in rookeries.')]);
+    expect(await store.structure(shaped, await store.generation(shaped))).toBeNull();
+    await store.drop(shaped);
+  });
+
   it('remove deletes passages and their index entries; unknown ids are ignored', async () => {
     await store.upsert(corpus, [passage('gone', 'birds/gone', 'Dodo birds are extinct.')]);
     expect((await store.search(corpus, 'dodo', { limit: 5 })).map((h) => h.id)).toEqual(['gone']);

@@ -37,6 +37,15 @@ export interface CorpusStats {
   documents: number;
 }
 
+/**
+ * What is derived from a whole corpus and kept beside it, valid for one generation of it: computing it takes seconds,
+ * so an ingest does it once rather than every process on its first question.
+ */
+export interface CorpusStructure {
+  /** Louvain partitions of the corpus, by their options' name (`corpusPartition`): the cluster of every passage id. */
+  partitions: Record<string, Record<string, number>>;
+}
+
 /** What an adapter can do, so callers ask the port rather than branch on the adapter. */
 export interface StoreCapabilities {
   /** Processes on several machines can share it (no shared disk needed). */
@@ -77,5 +86,9 @@ export interface PassageStore {
   setSourceFingerprint(corpus: string, fingerprint: string | null): Promise<void>;
   /** A number that changes whenever a write changes the corpus's passages (0: never written), so readers know when what they derived is stale. */
   generation(corpus: string): Promise<number>;
+  /** The structure kept for this generation of the corpus; null when none was, or only for another generation (it is stale). */
+  structure(corpus: string, generation: number): Promise<CorpusStructure | null>;
+  /** Keeps the structure derived from this generation of the corpus, replacing any kept before; false (nothing kept) when the corpus is no longer at it. */
+  keepStructure(corpus: string, generation: number, structure: CorpusStructure): Promise<boolean>;
   close(): Promise<void>;
 }

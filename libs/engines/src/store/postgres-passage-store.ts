@@ -1,5 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
-import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
 import { analyseChanged, capOf, inAskedOrder, queryTerms, toPassage, type PassageRow } from './store-query';
 
 export interface PostgresStoreOptions {
@@ -26,6 +26,7 @@ export class PostgresPassageStore implements PassageStore {
   private readonly dfTable: string;
   private readonly generations: string;
   private readonly sources: string;
+  private readonly structures: string;
   private ready: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
@@ -35,6 +36,7 @@ export class PostgresPassageStore implements PassageStore {
     this.dfTable = `${schema}.term_df`;
     this.generations = `${schema}.generations`;
     this.sources = `${schema}.sources`;
+    this.structures = `${schema}.structures`;
     // allowExitOnIdle: idle connections never keep a finished CLI process alive.
     this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
     // An idle connection the server drops must not crash the process; the next query opens another.
@@ -103,6 +105,23 @@ export class PostgresPassageStore implements PassageStore {
     return rows[0] ? Number(rows[0].n) : 0;
   }
 
+  async structure(corpus: string, generation: number): Promise<CorpusStructure | null> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ structure: string }>(`SELECT structure FROM ${this.structures} WHERE corpus = $1 AND generation = $2`, [corpus, generation]);
+    return rows[0] ? (JSON.parse(rows[0].structure) as CorpusStructure) : null;
+  }
+
+  async keepStructure(corpus: string, generation: number, structure: CorpusStructure): Promise<boolean> {
+    await this.schemaReady();
+    // Only while the corpus is at that generation; a write that commits after this keeps it tagged with the old one.
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO ${this.structures} (corpus, generation, structure) SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM ${this.generations} WHERE corpus = $1 AND n = $2)
+       ON CONFLICT (corpus) DO UPDATE SET generation = excluded.generation, structure = excluded.structure`,
+      [corpus, generation, JSON.stringify(structure)],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   private async bump(c: PoolClient, corpus: string): Promise<void> {
     await c.query(`INSERT INTO ${this.generations} (corpus, n) VALUES ($1, 1) ON CONFLICT (corpus) DO UPDATE SET n = ${this.generations}.n + 1`, [corpus]);
   }
@@ -146,6 +165,7 @@ export class PostgresPassageStore implements PassageStore {
       had = ((await c.query(`DELETE FROM ${this.table} WHERE corpus = $1`, [corpus])).rowCount ?? 0) > 0;
       await c.query(`DELETE FROM ${this.dfTable} WHERE corpus = $1`, [corpus]);
       await c.query(`DELETE FROM ${this.sources} WHERE corpus = $1`, [corpus]);
+      await c.query(`DELETE FROM ${this.structures} WHERE corpus = $1`, [corpus]);
       await this.bump(c, corpus);
     });
     return had;
@@ -253,6 +273,7 @@ export class PostgresPassageStore implements PassageStore {
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.generations} (corpus text PRIMARY KEY, n bigint NOT NULL)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.sources} (corpus text PRIMARY KEY, fingerprint text NOT NULL)`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.structures} (corpus text PRIMARY KEY, generation bigint NOT NULL, structure text NOT NULL)`);
     });
   }
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CorpusStats, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
 import { analyseChanged, capOf, inAskedOrder, queryTerms, toPassage, turn, type PassageRow } from './store-query';
 
 /**
@@ -25,6 +25,7 @@ export class SqlitePassageStore implements PassageStore {
     this.db.exec('CREATE TABLE IF NOT EXISTS corpora (n INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)');
     this.db.exec('CREATE TABLE IF NOT EXISTS generations (name TEXT PRIMARY KEY, n INTEGER NOT NULL)');
     this.db.exec('CREATE TABLE IF NOT EXISTS sources (name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)');
+    this.db.exec('CREATE TABLE IF NOT EXISTS structures (name TEXT PRIMARY KEY, generation INTEGER NOT NULL, structure TEXT NOT NULL)');
   }
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
@@ -81,6 +82,7 @@ export class SqlitePassageStore implements PassageStore {
         this.db.exec(`DROP TABLE IF EXISTS temp.${t}_vocab; DROP TABLE IF EXISTS ${t}_fts; DROP TABLE IF EXISTS ${t}`);
         this.db.prepare('DELETE FROM corpora WHERE name = ?').run(corpus);
         this.db.prepare('DELETE FROM sources WHERE name = ?').run(corpus);
+        this.db.prepare('DELETE FROM structures WHERE name = ?').run(corpus);
         this.bump(corpus);
       })
       .immediate();
@@ -101,6 +103,25 @@ export class SqlitePassageStore implements PassageStore {
   async generation(corpus: string): Promise<number> {
     await turn();
     return this.db.prepare<[string], { n: number }>('SELECT n FROM generations WHERE name = ?').get(corpus)?.n ?? 0;
+  }
+
+  async structure(corpus: string, generation: number): Promise<CorpusStructure | null> {
+    await turn();
+    const json = this.db.prepare<[string, number], string>('SELECT structure FROM structures WHERE name = ? AND generation = ?').pluck().get(corpus, generation);
+    return json === undefined ? null : (JSON.parse(json) as CorpusStructure);
+  }
+
+  async keepStructure(corpus: string, generation: number, structure: CorpusStructure): Promise<boolean> {
+    await turn();
+    const json = JSON.stringify(structure);
+    // Only while the corpus is at that generation (a write bumps it in its own transaction).
+    const kept = this.db
+      .prepare<[string, number, string, string, number]>(
+        `INSERT INTO structures (name, generation, structure) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM generations WHERE name = ? AND n = ?)
+         ON CONFLICT(name) DO UPDATE SET generation = excluded.generation, structure = excluded.structure`,
+      )
+      .run(corpus, generation, json, corpus, generation);
+    return kept.changes > 0;
   }
 
   private bump(corpus: string): void {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { queryTerms } from './store-query';
-import type { CorpusStats, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
+import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
 
 type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'search'> | 'searchTerms';
 
@@ -109,6 +109,14 @@ export class ThreadedPassageStore implements PassageStore {
 
   generation(corpus: string): Promise<number> {
     return this.call('generation', [corpus]) as Promise<number>;
+  }
+
+  structure(corpus: string, generation: number): Promise<CorpusStructure | null> {
+    return this.call('structure', [corpus, generation]) as Promise<CorpusStructure | null>;
+  }
+
+  keepStructure(corpus: string, generation: number, structure: CorpusStructure): Promise<boolean> {
+    return this.call('keepStructure', [corpus, generation, structure]) as Promise<boolean>;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,16 @@
+import { DEFAULT_WORKING_SET, wholeCorpusIndex } from '../corpus/topic-working-set';
+import type { PassageStore } from '../store/passage-store';
+
+/**
+ * What an ingest does once it has written a corpus: a corpus the working set reads whole (at most `wholeCorpusMax`
+ * passages) gets its structure computed and kept for its current generation, so no process computes it on a first
+ * question. A larger corpus has none (a topic's working index never builds one).
+ */
+export async function keepCorpusStructure(store: PassageStore, corpus: string, wholeCorpusMax: number = DEFAULT_WORKING_SET.wholeCorpusMax): Promise<void> {
+  const { passages } = await store.stats(corpus);
+  if (passages === 0 || passages > wholeCorpusMax) return;
+  // An ingest that changed nothing: kept already, so the corpus is not read.
+  if (await store.structure(corpus, await store.generation(corpus))) return;
+  // Reading the whole index computes and keeps what the store lacks for this generation.
+  await wholeCorpusIndex(store, corpus, wholeCorpusMax);
+}
