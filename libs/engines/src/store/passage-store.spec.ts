@@ -240,6 +240,21 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect((await store.termStats(corpus, [kestrel!, owl!])).df).toEqual(before.df);
   });
 
+  it('keeps a working set while the corpus is at the generation it was computed from', async () => {
+    const g = await store.generation(corpus);
+    expect(await store.workingSet(corpus, 'kestrels')).toBeNull();
+    await store.keepWorkingSet(corpus, 'kestrels', g, ['kestrel-2', 'owl-1']);
+    expect(await store.workingSet(corpus, 'kestrels')).toEqual(['kestrel-2', 'owl-1']);
+    expect(await store.workingSet(corpus, 'owls')).toBeNull();
+    expect(await store.workingSet('other-corpus', 'kestrels')).toBeNull();
+    // Computed before a write it did not see: not kept.
+    await store.keepWorkingSet(corpus, 'late', g - 1, ['kestrel-1']);
+    expect(await store.workingSet(corpus, 'late')).toBeNull();
+    await store.upsert(corpus, [passage('owl-1', 'birds/owl', 'Owls hunt at night, and a kestrel by day.', 'Owl')]);
+    expect(await store.workingSet(corpus, 'kestrels')).toBeNull();
+    await store.upsert(corpus, [CORPUS[4]!]);
+  });
+
   it('termStats counts what another connection wrote since this one last counted', async () => {
     const other = adapter.open();
     try {

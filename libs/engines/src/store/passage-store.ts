@@ -77,5 +77,12 @@ export interface PassageStore {
   setSourceFingerprint(corpus: string, fingerprint: string | null): Promise<void>;
   /** A number that changes whenever a write changes the corpus's passages (0: never written), so readers know when what they derived is stale. */
   generation(corpus: string): Promise<number>;
+  /**
+   * The passage ids a process kept under `key` (`keepWorkingSet`) while the corpus is at the generation they were
+   * computed from, else null: a topic's working set computed once serves every process until the corpus changes.
+   */
+  workingSet(corpus: string, key: string): Promise<string[] | null>;
+  /** Keep ids computed from `generation` under `key`; ignored when the corpus has changed since (and older ones are let go). */
+  keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -12,6 +12,9 @@ export async function indexedTerms(p: Pick<StoredPassage, 'id' | 'title' | 'text
   return { text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' };
 }
 
+/** Working sets a store keeps per corpus, the most recently kept (each a few thousand ids). */
+export const KEPT_WORKING_SETS = 64;
+
 /** Let timers and I/O run (lock renewals, signal handlers) between synchronous steps of store work. */
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -111,6 +111,14 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('generation', [corpus]) as Promise<number>;
   }
 
+  workingSet(corpus: string, key: string): Promise<string[] | null> {
+    return this.call('workingSet', [corpus, key]) as Promise<string[] | null>;
+  }
+
+  keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void> {
+    return this.call('keepWorkingSet', [corpus, key, generation, ids]) as Promise<void>;
+  }
+
   async close(): Promise<void> {
     if (this.failure) return;
     this.failure = new Error('passage store closed');
