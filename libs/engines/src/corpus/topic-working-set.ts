@@ -34,8 +34,7 @@ const BATCH = 500;
  * choose the passages keeps their ids in the store, and the others (and later questions on the topic) read them.
  */
 export async function topicWorkingSet(store: PassageStore, corpus: string, topic: string, options: WorkingSetOptions = DEFAULT_WORKING_SET): Promise<CorpusIndex> {
-  const { passages: size } = await store.stats(corpus);
-  if (size <= options.wholeCorpusMax) return wholeCorpusIndex(store, corpus, options.wholeCorpusMax);
+  if ((await store.passageCount(corpus, options.wholeCorpusMax + 1)) <= options.wholeCorpusMax) return wholeCorpusIndex(store, corpus, options.wholeCorpusMax);
   const key = JSON.stringify([topic, options]);
   const generation = await store.generation(corpus);
   const kept = await store.workingSet(corpus, key);

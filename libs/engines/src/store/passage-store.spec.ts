@@ -240,6 +240,11 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect((await store.termStats(corpus, [kestrel!, owl!])).df).toEqual(before.df);
   });
 
+  it('passageCount counts a corpus no further than asked', async () => {
+    expect([await store.passageCount(corpus, 1), await store.passageCount(corpus, 3), await store.passageCount(corpus, 100)]).toEqual([1, 3, 5]);
+    expect(await store.passageCount('no-such-corpus', 10)).toBe(0);
+  });
+
   it('keeps a working set while the corpus is at the generation it was computed from', async () => {
     const g = await store.generation(corpus);
     expect(await store.workingSet(corpus, 'kestrels')).toBeNull();

@@ -67,6 +67,8 @@ export interface PassageStore {
   /** Document frequencies of index terms over the whole corpus (terms it lacks are left out), so a working index of part of it weighs terms as the corpus does. */
   termStats(corpus: string, terms: readonly string[]): Promise<TermStats>;
   stats(corpus: string): Promise<CorpusStats>;
+  /** The corpus's passage count, counted no further than `atMost` (whether it has any, whether it is small: a large corpus is not counted through). */
+  passageCount(corpus: string, atMost: number): Promise<number>;
   /** The names of the corpora that hold at least one passage, sorted. */
   corpora(): Promise<string[]>;
   /**

@@ -241,6 +241,12 @@ export class PostgresPassageStore implements PassageStore {
     return { passages: Number(rows[0]!.passages), documents: Number(rows[0]!.documents) };
   }
 
+  async passageCount(corpus: string, atMost: number): Promise<number> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.table} WHERE corpus = $1 LIMIT $2) s`, [corpus, Math.max(0, Math.floor(atMost))]);
+    return Number(rows[0]!.n);
+  }
+
   async corpora(): Promise<string[]> {
     await this.schemaReady();
     // Every write bumps its corpus's generation, so the generations table names every corpus ever written.

@@ -235,6 +235,13 @@ export class SqlitePassageStore implements PassageStore {
     return this.db.prepare<[], CorpusStats>(`SELECT count(*) AS passages, count(DISTINCT document) AS documents FROM ${t}`).get()!;
   }
 
+  async passageCount(corpus: string, atMost: number): Promise<number> {
+    await turn();
+    const t = this.table(corpus, false);
+    if (!t) return 0;
+    return this.db.prepare<[number], number>(`SELECT count(*) FROM (SELECT 1 FROM ${t} LIMIT ?)`).pluck().get(Math.max(0, Math.floor(atMost)))!;
+  }
+
   async corpora(): Promise<string[]> {
     await turn();
     const names = this.db.prepare<[], string>('SELECT name FROM corpora ORDER BY name').pluck().all();

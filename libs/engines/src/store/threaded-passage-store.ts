@@ -103,6 +103,10 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('stats', [corpus]) as Promise<CorpusStats>;
   }
 
+  passageCount(corpus: string, atMost: number): Promise<number> {
+    return this.call('passageCount', [corpus, atMost]) as Promise<number>;
+  }
+
   corpora(): Promise<string[]> {
     return this.call('corpora', []) as Promise<string[]>;
   }
