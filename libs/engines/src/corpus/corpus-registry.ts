@@ -104,7 +104,7 @@ export class CorpusRegistry {
   async knows(name: string): Promise<boolean> {
     if (this.entries.has(name)) return true;
     const store = this.passageStore();
-    return store ? (await store.stats(name)).passages > 0 : false;
+    return store ? (await store.passageCount(name, 1)) > 0 : false;
   }
 
   /** Every corpus a request may name: the configured ones and those with passages in the store, sorted. */
@@ -128,7 +128,8 @@ export class CorpusRegistry {
       this.workingSets.set(key, cached);
       return cached;
     }
-    const key = (await store.stats(name)).passages <= this.workingSetOptions.wholeCorpusMax ? wholeKey : topicKey;
+    const max = this.workingSetOptions.wholeCorpusMax;
+    const key = (await store.passageCount(name, max + 1)) <= max ? wholeKey : topicKey;
     // A concurrent call may have started it while the count was read.
     const started = this.workingSets.get(key);
     if (started) return started;
@@ -172,7 +173,7 @@ export class CorpusRegistry {
     const entry = this.entries.get(name);
     if (!entry) {
       const store = this.passageStore();
-      if (!store || (await store.stats(name)).passages === 0) throw new Error(`unknown corpus ${JSON.stringify(name)}; known: ${this.names().join(', ') || 'none'}, or a corpus ingested into the store`);
+      if (!store || (await store.passageCount(name, 1)) === 0) throw new Error(`unknown corpus ${JSON.stringify(name)}; known: ${this.names().join(', ') || 'none'}, or a corpus ingested into the store`);
       return store;
     }
     const store = entry.privateStore ?? this.passageStore() ?? (this.configuredInMemory ??= new SqlitePassageStore(':memory:'));

@@ -30,8 +30,11 @@ export function minHashes(terms: ReadonlySet<string>): Uint32Array {
 export function collapseNearDuplicates<T>(items: readonly T[], termsOf: (item: T) => readonly string[], minJaccard = NEAR_DUPLICATE_JACCARD): T[] {
   const buckets = new Map<string, number[]>();
   const keptSets: Set<string>[] = [];
+  // The item that last checked each kept set: a bucket shared twice is checked once.
+  const checkedBy: number[] = [];
   const out: T[] = [];
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     const set = new Set(termsOf(item));
     if (set.size === 0) {
       out.push(item);
@@ -40,13 +43,12 @@ export function collapseNearDuplicates<T>(items: readonly T[], termsOf: (item: T
     const sig = minHashes(set);
     const keys: string[] = [];
     for (let b = 0; b < HASHES; b += ROWS) keys.push(`${b}:${Array.from(sig.subarray(b, b + ROWS)).join(',')}`);
-    const checked = new Set<number>();
     let duplicate = false;
     for (const key of keys) {
       for (const k of buckets.get(key) ?? []) {
-        if (checked.has(k)) continue;
-        checked.add(k);
-        if (jaccard(set, keptSets[k]!) >= minJaccard) {
+        if (checkedBy[k] === i) continue;
+        checkedBy[k] = i;
+        if (atLeastJaccard(set, keptSets[k]!, minJaccard)) {
           duplicate = true;
           break;
         }
@@ -55,6 +57,7 @@ export function collapseNearDuplicates<T>(items: readonly T[], termsOf: (item: T
     }
     if (duplicate) continue;
     const at = keptSets.push(set) - 1;
+    checkedBy.push(-1);
     for (const key of keys) {
       const list = buckets.get(key);
       if (list) list.push(at);
@@ -65,11 +68,25 @@ export function collapseNearDuplicates<T>(items: readonly T[], termsOf: (item: T
   return out;
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+/**
+ * Whether two sets' Jaccard similarity reaches `min`, decided as computing it would (the same division), but a pair
+ * whose sizes alone rule it out is not intersected, and the count stops as soon as the answer is known. (A topic's
+ * passages share much vocabulary, so most candidates from the bands differ too much in size or terms.) Exact: the
+ * similarity only grows with the shared count, and so does its rounded quotient.
+ */
+function atLeastJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, min: number): boolean {
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const sizes = a.size + b.size;
+  const reaches = (both: number): boolean => both / (sizes - both) >= min;
+  if (!reaches(small.size)) return false;
   let both = 0;
-  for (const t of small) if (large.has(t)) both++;
-  return both / (a.size + b.size - both);
+  let left = small.size;
+  for (const t of small) {
+    if (large.has(t)) both++;
+    left--;
+    if (left % 16 === 0 && (reaches(both) || !reaches(both + left))) break;
+  }
+  return reaches(both);
 }
 
 function fnv1a(s: string): number {

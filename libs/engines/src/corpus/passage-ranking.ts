@@ -41,20 +41,17 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
   const weights = new Map<string, number>();
   for (const t of queryTerms) weights.set(t, 1);
   for (const t of facetSet) weights.set(t, 2);
-  const hits = index.searchTerms([...weights.keys()], { limit: 300, weights });
-  const maxBm25 = hits[0]?.score ?? 1;
+  const { hits, maxBm25 } = onTopicHits(index, profile, weights, facetSet);
   const out: RankedPassage[] = [];
   for (const h of hits) {
-    const verdict = profile.judge(h.id);
-    if (!verdict.onTopic) continue;
-    const terms = new Set(index.termsOf(h.id));
-    const facetTerms = [...facetSet].filter((t) => terms.has(t));
-    const excludeHits = excludeSets.filter((ts) => ts.every((t) => terms.has(t))).length;
     // Better explained by a sibling: matches a sibling's scope and none of its own.
-    if (facetSet.size > 0 && facetTerms.length === 0 && excludeHits > 0) continue;
+    if (facetSet.size > 0 && h.facetTerms.length === 0 && excludeSets.length > 0) {
+      const terms = (h.terms ??= new Set(index.termsOf(h.id)));
+      if (excludeSets.some((ts) => ts.every((t) => terms.has(t)))) continue;
+    }
     const known = q.known?.has(h.id) ?? false;
-    const score = (h.score / maxBm25) * (0.4 + 0.6 * verdict.score) * (known ? KNOWN_PENALTY : 1);
-    out.push({ id: h.id, score, topicScore: verdict.score, topicTerms: verdict.topicTerms, facetTerms, known });
+    const score = (h.score / maxBm25) * (0.4 + 0.6 * h.verdict.score) * (known ? KNOWN_PENALTY : 1);
+    out.push({ id: h.id, score, topicScore: h.verdict.score, topicTerms: h.verdict.topicTerms, facetTerms: h.facetTerms, known });
   }
   // Unknown sources first: a known one is returned only when nothing new is left.
   out.sort((a, b) => Number(a.known) - Number(b.known) || b.score - a.score || a.id.localeCompare(b.id));
@@ -63,6 +60,45 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
   if (intent) return inDateOrder(index, structure, out, profile.terms, intent, q.limit);
   if (!diverseTopic(structure, profile)) return out.slice(0, q.limit);
   return diversifyByDocument(structure, out, q.known ?? new Set(), q.limit);
+}
+
+interface OnTopicHit {
+  id: string;
+  score: number;
+  verdict: { score: number; topicTerms: string[] };
+  facetTerms: string[];
+  /** The passage's terms, read when a sibling scope is checked. */
+  terms?: Set<string>;
+}
+
+const hitCache = new WeakMap<CorpusIndex, WeakMap<TopicProfile, Map<string, { hits: OnTopicHit[]; maxBm25: number }>>>();
+const HIT_CACHE_SIZE = 32;
+
+/**
+ * The BM25 hits of a subtopic's weighted terms that the precision guard keeps, memoized per (index, profile): the
+ * plan's coverage check ranks each subtopic again for every candidate addition, with other exclusions only, and a
+ * worker's later rounds rank a subtopic again with other known sources; neither changes these.
+ */
+function onTopicHits(index: CorpusIndex, profile: TopicProfile, weights: ReadonlyMap<string, number>, facetSet: ReadonlySet<string>): { hits: OnTopicHit[]; maxBm25: number } {
+  let byProfile = hitCache.get(index);
+  if (!byProfile) hitCache.set(index, (byProfile = new WeakMap()));
+  let byKey = byProfile.get(profile);
+  if (!byKey) byProfile.set(profile, (byKey = new Map()));
+  const key = JSON.stringify([[...weights.entries()], [...facetSet]]);
+  const known = byKey.get(key);
+  if (known) return known;
+  const found = index.searchTerms([...weights.keys()], { limit: 300, weights });
+  const hits: OnTopicHit[] = [];
+  for (const h of found) {
+    const verdict = profile.judge(h.id);
+    if (!verdict.onTopic) continue;
+    const terms = new Set(index.termsOf(h.id));
+    hits.push({ id: h.id, score: h.score, verdict, facetTerms: [...facetSet].filter((t) => terms.has(t)) });
+  }
+  const value = { hits, maxBm25: found[0]?.score ?? 1 };
+  if (byKey.size >= HIT_CACHE_SIZE) byKey.delete(byKey.keys().next().value!);
+  byKey.set(key, value);
+  return value;
 }
 
 /** How much a passage's score keeps per passage of its document already chosen or in the ledger. */

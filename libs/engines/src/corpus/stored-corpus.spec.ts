@@ -98,6 +98,32 @@ describe('a corpus in the passage store', () => {
     await store.upsert('docs', docs());
   });
 
+  it('keeps the working set it chose in the store: another process reads it without searching, until the corpus changes', async () => {
+    let searches = 0;
+    // The same store, counting its full-text searches.
+    const watched = new Proxy(store, {
+      get: (target, key: keyof SqlitePassageStore) => {
+        if (key === 'search') return (...args: Parameters<SqlitePassageStore['search']>) => (searches++, target.search(...args));
+        const value = target[key];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const topic = 'certificate renewal';
+    const fresh = () => new CorpusRegistry({ builtins: false, store: watched, workingSet: TOPIC_SET }).forTopic('docs', topic);
+    const first = (await fresh()).index;
+    expect(searches).toBeGreaterThan(0);
+    searches = 0;
+    const second = (await fresh()).index;
+    expect(searches).toBe(0);
+    expect(second.passages).toEqual(first.passages);
+    expect(second.search(topic, 10)).toEqual(first.search(topic, 10));
+    await store.upsert('docs', [stored('nginx#1', 'man/nginx', 'Reload nginx after renewing a TLS certificate; OCSP stapling needs the resolver directive.')]);
+    const third = (await fresh()).index;
+    expect(searches).toBeGreaterThan(0);
+    expect(third.passage('nginx#1')?.text).toContain('OCSP stapling');
+    await store.upsert('docs', docs());
+  });
+
   it('is researched end to end by the corpus engines, and sibling pages cannot fill the findings', async () => {
     const coord = new CorpusCoordinatorEngine(registry, 'docs');
     const sub = new CorpusSubagentEngine(registry, 'docs');

@@ -31,11 +31,29 @@ const BATCH = 500;
  * the topic's full-text hits, then hits of the terms its best passages share (sections of the topic's
  * documents that do not repeat its name, and a background for the similarity graph). Near-duplicates (the
  * same text on sibling pages) count once, the best-ranked copy; no document gives more than `perDocument`.
- * Deterministic for the same store content, so the coordinator and every worker build the same one.
+ * Deterministic for the same store content, so the coordinator and every worker build the same one: the first to
+ * choose the passages keeps their ids in the store, and the others (and later questions on the topic) read them.
  */
 export async function topicWorkingSet(store: PassageStore, corpus: string, topic: string, options: WorkingSetOptions = DEFAULT_WORKING_SET): Promise<CorpusIndex> {
-  const { passages: size } = await store.stats(corpus);
-  if (size <= options.wholeCorpusMax) return wholeCorpusIndex(store, corpus, options.wholeCorpusMax);
+  if ((await store.passageCount(corpus, options.wholeCorpusMax + 1)) <= options.wholeCorpusMax) return wholeCorpusIndex(store, corpus, options.wholeCorpusMax);
+  const key = JSON.stringify([topic, options]);
+  const generation = await store.generation(corpus);
+  const kept = await store.workingSet(corpus, key);
+  const chosen = kept ? await readChosen(store, corpus, kept) : await choose(store, corpus, topic, options);
+  if (!kept) await store.keepWorkingSet(corpus, key, generation, chosen.passages.map((p) => p.id));
+  const analyzed = chosen.passages.map((p) => ({ text: chosen.terms.get(p.id)?.text ?? '', title: chosen.terms.get(p.id)?.title ?? '' }));
+  const vocabulary = new Set(analyzed.flatMap((a) => [...split(a.text), ...split(a.title)]));
+  const stats = await store.termStats(corpus, [...vocabulary]);
+  return CorpusIndex.build(chosen.passages, analyzed, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
+}
+
+interface Chosen {
+  passages: Passage[];
+  terms: Map<string, IndexedTerms>;
+}
+
+/** The working set's passages, chosen from the store's searches. */
+async function choose(store: PassageStore, corpus: string, topic: string, options: WorkingSetOptions): Promise<Chosen> {
   const half = Math.ceil(options.size / 2);
   const first = await store.search(corpus, topic, { limit: half, perDocument: options.perDocument });
   const terms = await termsOf(store, corpus, first.map((h) => h.id));
@@ -58,14 +76,17 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
     perDocument.set(p.document, n);
     return n <= options.perDocument;
   });
-  const kept = collapseNearDuplicates(capped, (p) => split(termsById.get(p.id)?.text ?? '')).map(
-    (p): Passage => ({ id: p.id, title: p.title, text: p.text, ...(p.url !== undefined ? { url: p.url } : {}) }),
-  );
-  const analyzed = kept.map((p) => ({ text: termsById.get(p.id)?.text ?? '', title: termsById.get(p.id)?.title ?? '' }));
-  const vocabulary = new Set(analyzed.flatMap((a) => [...split(a.text), ...split(a.title)]));
-  const stats = await store.termStats(corpus, [...vocabulary]);
-  return CorpusIndex.build(kept, analyzed, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
+  const passages = collapseNearDuplicates(capped, (p) => split(termsById.get(p.id)?.text ?? '')).map(asPassage);
+  return { passages, terms: termsById };
 }
+
+/** Passages chosen before, as they are stored now. */
+async function readChosen(store: PassageStore, corpus: string, ids: readonly string[]): Promise<Chosen> {
+  const terms = new Map((await termsOf(store, corpus, ids)).map((t) => [t.id, t]));
+  return { passages: (await passagesOf(store, corpus, ids)).map(asPassage), terms };
+}
+
+const asPassage = (p: StoredPassage): Passage => ({ id: p.id, title: p.title, text: p.text, ...(p.url !== undefined ? { url: p.url } : {}) });
 
 /**
  * The whole of a small stored corpus, in its source's order, from the terms the store analysed at ingest (nothing is
@@ -75,7 +96,7 @@ export async function wholeCorpusIndex(store: PassageStore, corpus: string, max:
   const generation = await store.generation(corpus);
   const ids = await store.passageIds(corpus, max);
   const terms = await termsOf(store, corpus, ids);
-  const passages = (await passagesOf(store, corpus, ids)).map((p): Passage => ({ id: p.id, title: p.title, text: p.text, ...(p.url !== undefined ? { url: p.url } : {}) }));
+  const passages = (await passagesOf(store, corpus, ids)).map(asPassage);
   // Read in batches while another process may write: build only from passages both reads returned.
   const termsById = new Map(terms.map((t) => [t.id, t]));
   const kept = passages.filter((p) => termsById.has(p.id));

@@ -273,6 +273,65 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect((await store.termStats(corpus, [kestrel!, owl!])).df).toEqual(before.df);
   });
 
+  it('passageCount counts a corpus no further than asked', async () => {
+    expect([await store.passageCount(corpus, 1), await store.passageCount(corpus, 3), await store.passageCount(corpus, 100)]).toEqual([1, 3, 5]);
+    expect(await store.passageCount('no-such-corpus', 10)).toBe(0);
+  });
+
+  it('keeps a working set while the corpus is at the generation it was computed from', async () => {
+    const g = await store.generation(corpus);
+    expect(await store.workingSet(corpus, 'kestrels')).toBeNull();
+    await store.keepWorkingSet(corpus, 'kestrels', g, ['kestrel-2', 'owl-1']);
+    expect(await store.workingSet(corpus, 'kestrels')).toEqual(['kestrel-2', 'owl-1']);
+    expect(await store.workingSet(corpus, 'owls')).toBeNull();
+    expect(await store.workingSet('other-corpus', 'kestrels')).toBeNull();
+    // Computed before a write it did not see: not kept.
+    await store.keepWorkingSet(corpus, 'late', g - 1, ['kestrel-1']);
+    expect(await store.workingSet(corpus, 'late')).toBeNull();
+    await store.upsert(corpus, [passage('owl-1', 'birds/owl', 'Owls hunt at night, and a kestrel by day.', 'Owl')]);
+    expect(await store.workingSet(corpus, 'kestrels')).toBeNull();
+    await store.upsert(corpus, [CORPUS[4]!]);
+  });
+
+  it('termStats counts what another connection wrote since this one last counted', async () => {
+    const other = adapter.open();
+    try {
+      const [wren] = (await indexedTerms({ id: 'w', title: '', text: 'wren' })).text.split(' ');
+      expect((await store.termStats(corpus, [wren!])).df.has(wren!)).toBe(false);
+      await other.upsert(corpus, [passage('wren-1', 'birds/wren', 'The wren sings loudly.', 'Wren')]);
+      const after = await store.termStats(corpus, [wren!]);
+      expect([after.passages, after.df.get(wren!)]).toEqual([6, 1]);
+      await other.remove(corpus, ['wren-1']);
+      expect((await store.termStats(corpus, [wren!])).df.has(wren!)).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a capped search is the full ranking capped, also when most of the best hits tie in one document', async () => {
+    const many = 'heron wades in the shallows';
+    const herons = [
+      ...Array.from({ length: 40 }, (_, i) => passage(`heron-a${String(i).padStart(2, '0')}`, 'herons/a', `The ${many}.`, 'Herons')),
+      ...Array.from({ length: 6 }, (_, i) => passage(`heron-b${i}`, `herons/b${i % 3}`, `A grey heron ${'stands '.repeat(i + 1)}still.`, 'Herons')),
+    ];
+    await store.upsert('herons', herons);
+    try {
+      const full = await store.search('herons', 'heron', { limit: 1000 });
+      for (const [limit, perDocument] of [[4, 2], [5, 1], [10, 3], [46, 40]] as const) {
+        const seen = new Map<string, number>();
+        const document = (id: string) => herons.find((h) => h.id === id)!.document;
+        const expected = full.filter((h) => {
+          const n = (seen.get(document(h.id)) ?? 0) + 1;
+          seen.set(document(h.id), n);
+          return n <= perDocument;
+        });
+        expect(await store.search('herons', 'heron', { limit, perDocument })).toEqual(expected.slice(0, limit));
+      }
+    } finally {
+      await store.drop('herons');
+    }
+  });
+
   it('two connections read while a third writes', async () => {
     const [a, b] = [adapter.open(), adapter.open()];
     try {

@@ -76,6 +76,8 @@ export interface PassageStore {
   /** Document frequencies of index terms over the whole corpus (terms it lacks are left out), so a working index of part of it weighs terms as the corpus does. */
   termStats(corpus: string, terms: readonly string[]): Promise<TermStats>;
   stats(corpus: string): Promise<CorpusStats>;
+  /** The corpus's passage count, counted no further than `atMost` (whether it has any, whether it is small: a large corpus is not counted through). */
+  passageCount(corpus: string, atMost: number): Promise<number>;
   /** The names of the corpora that hold at least one passage, sorted. */
   corpora(): Promise<string[]>;
   /**
@@ -90,5 +92,12 @@ export interface PassageStore {
   structure(corpus: string, generation: number): Promise<CorpusStructure | null>;
   /** Keeps the structure derived from this generation of the corpus, replacing any kept before; false (nothing kept) when the corpus is no longer at it. */
   keepStructure(corpus: string, generation: number, structure: CorpusStructure): Promise<boolean>;
+  /**
+   * The passage ids a process kept under `key` (`keepWorkingSet`) while the corpus is at the generation they were
+   * computed from, else null: a topic's working set computed once serves every process until the corpus changes.
+   */
+  workingSet(corpus: string, key: string): Promise<string[] | null>;
+  /** Keep ids computed from `generation` under `key`; ignored when the corpus has changed since (and older ones are let go). */
+  keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

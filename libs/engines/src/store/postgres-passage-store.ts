@@ -1,6 +1,6 @@
 import { Pool, type PoolClient } from 'pg';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, inAskedOrder, queryTerms, toPassage, type PassageRow } from './store-query';
+import { analyseChanged, capOf, inAskedOrder, KEPT_WORKING_SETS, queryTerms, toPassage, type PassageRow } from './store-query';
 
 export interface PostgresStoreOptions {
   /** A `postgres://` connection string. */
@@ -27,6 +27,7 @@ export class PostgresPassageStore implements PassageStore {
   private readonly generations: string;
   private readonly sources: string;
   private readonly structures: string;
+  private readonly workingSets: string;
   private ready: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
@@ -37,6 +38,7 @@ export class PostgresPassageStore implements PassageStore {
     this.generations = `${schema}.generations`;
     this.sources = `${schema}.sources`;
     this.structures = `${schema}.structures`;
+    this.workingSets = `${schema}.working_sets`;
     // allowExitOnIdle: idle connections never keep a finished CLI process alive.
     this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
     // An idle connection the server drops must not crash the process; the next query opens another.
@@ -122,6 +124,33 @@ export class PostgresPassageStore implements PassageStore {
     return (rowCount ?? 0) > 0;
   }
 
+  async workingSet(corpus: string, key: string): Promise<string[] | null> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ ids: string[] }>(
+      `SELECT w.ids FROM ${this.workingSets} w JOIN ${this.generations} g ON g.corpus = w.corpus AND g.n = w.generation WHERE w.corpus = $1 AND w.key = $2`,
+      [corpus, key],
+    );
+    return rows[0]?.ids ?? null;
+  }
+
+  async keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void> {
+    await this.transaction(async (c) => {
+      // A write that commits after this check leaves a row no reader matches to the new generation.
+      const { rows } = await c.query<{ n: string }>(`SELECT n FROM ${this.generations} WHERE corpus = $1`, [corpus]);
+      if (Number(rows[0]?.n ?? 0) !== generation) return;
+      await c.query(`DELETE FROM ${this.workingSets} WHERE corpus = $1 AND generation <> $2`, [corpus, generation]);
+      await c.query(
+        `INSERT INTO ${this.workingSets} (corpus, key, generation, ids) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (corpus, key) DO UPDATE SET generation = excluded.generation, ids = excluded.ids, kept = clock_timestamp()`,
+        [corpus, key, generation, [...ids]],
+      );
+      await c.query(
+        `DELETE FROM ${this.workingSets} WHERE corpus = $1 AND key NOT IN (SELECT key FROM ${this.workingSets} WHERE corpus = $1 ORDER BY kept DESC, key LIMIT ${KEPT_WORKING_SETS})`,
+        [corpus],
+      );
+    });
+  }
+
   private async bump(c: PoolClient, corpus: string): Promise<void> {
     await c.query(`INSERT INTO ${this.generations} (corpus, n) VALUES ($1, 1) ON CONFLICT (corpus) DO UPDATE SET n = ${this.generations}.n + 1`, [corpus]);
   }
@@ -166,6 +195,7 @@ export class PostgresPassageStore implements PassageStore {
       await c.query(`DELETE FROM ${this.dfTable} WHERE corpus = $1`, [corpus]);
       await c.query(`DELETE FROM ${this.sources} WHERE corpus = $1`, [corpus]);
       await c.query(`DELETE FROM ${this.structures} WHERE corpus = $1`, [corpus]);
+      await c.query(`DELETE FROM ${this.workingSets} WHERE corpus = $1`, [corpus]);
       await this.bump(c, corpus);
     });
     return had;
@@ -231,6 +261,12 @@ export class PostgresPassageStore implements PassageStore {
     return { passages: Number(rows[0]!.passages), documents: Number(rows[0]!.documents) };
   }
 
+  async passageCount(corpus: string, atMost: number): Promise<number> {
+    await this.schemaReady();
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.table} WHERE corpus = $1 LIMIT $2) s`, [corpus, Math.max(0, Math.floor(atMost))]);
+    return Number(rows[0]!.n);
+  }
+
   async corpora(): Promise<string[]> {
     await this.schemaReady();
     // Every write bumps its corpus's generation, so the generations table names every corpus ever written.
@@ -274,6 +310,8 @@ export class PostgresPassageStore implements PassageStore {
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.generations} (corpus text PRIMARY KEY, n bigint NOT NULL)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.sources} (corpus text PRIMARY KEY, fingerprint text NOT NULL)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.structures} (corpus text PRIMARY KEY, generation bigint NOT NULL, structure text NOT NULL)`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.workingSets} (corpus text NOT NULL, key text NOT NULL, generation bigint NOT NULL, ids text[] NOT NULL,
+        kept timestamptz NOT NULL DEFAULT clock_timestamp(), PRIMARY KEY (corpus, key))`);
     });
   }
 

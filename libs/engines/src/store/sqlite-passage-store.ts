@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, inAskedOrder, queryTerms, toPassage, turn, type PassageRow } from './store-query';
+import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_WORKING_SETS, queryTerms, toPassage, turn, type PassageRow } from './store-query';
 
 /**
  * The embedded store: one SQLite file in WAL mode, so every process on the machine reads it at once while
@@ -26,6 +26,9 @@ export class SqlitePassageStore implements PassageStore {
     this.db.exec('CREATE TABLE IF NOT EXISTS generations (name TEXT PRIMARY KEY, n INTEGER NOT NULL)');
     this.db.exec('CREATE TABLE IF NOT EXISTS sources (name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)');
     this.db.exec('CREATE TABLE IF NOT EXISTS structures (name TEXT PRIMARY KEY, generation INTEGER NOT NULL, structure TEXT NOT NULL)');
+    // The generation each corpus's term-count table (`c<n>_df`) was counted at.
+    this.db.exec('CREATE TABLE IF NOT EXISTS term_counts (name TEXT PRIMARY KEY, generation INTEGER NOT NULL, passages INTEGER NOT NULL)');
+    this.db.exec('CREATE TABLE IF NOT EXISTS working_sets (name TEXT NOT NULL, key TEXT NOT NULL, generation INTEGER NOT NULL, ids TEXT NOT NULL, PRIMARY KEY (name, key))');
   }
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
@@ -79,10 +82,12 @@ export class SqlitePassageStore implements PassageStore {
         const t = this.table(corpus, false);
         if (!t) return;
         had = this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${t})`).pluck().get() === 1;
-        this.db.exec(`DROP TABLE IF EXISTS temp.${t}_vocab; DROP TABLE IF EXISTS ${t}_fts; DROP TABLE IF EXISTS ${t}`);
+        this.db.exec(`DROP TABLE IF EXISTS temp.${t}_vocab; DROP TABLE IF EXISTS ${t}_df; DROP TABLE IF EXISTS ${t}_fts; DROP TABLE IF EXISTS ${t}`);
         this.db.prepare('DELETE FROM corpora WHERE name = ?').run(corpus);
         this.db.prepare('DELETE FROM sources WHERE name = ?').run(corpus);
         this.db.prepare('DELETE FROM structures WHERE name = ?').run(corpus);
+        this.db.prepare('DELETE FROM term_counts WHERE name = ?').run(corpus);
+        this.db.prepare('DELETE FROM working_sets WHERE name = ?').run(corpus);
         this.bump(corpus);
       })
       .immediate();
@@ -124,6 +129,28 @@ export class SqlitePassageStore implements PassageStore {
     return kept.changes > 0;
   }
 
+  async workingSet(corpus: string, key: string): Promise<string[] | null> {
+    await turn();
+    const ids = this.db
+      .prepare<[string, string], string>('SELECT w.ids FROM working_sets w JOIN generations g ON g.name = w.name AND g.n = w.generation WHERE w.name = ? AND w.key = ?')
+      .pluck()
+      .get(corpus, key);
+    return ids === undefined ? null : (JSON.parse(ids) as string[]);
+  }
+
+  async keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void> {
+    await turn();
+    this.db
+      .transaction(() => {
+        if (((this.db.prepare<[string], number>('SELECT n FROM generations WHERE name = ?').pluck().get(corpus)) ?? 0) !== generation) return;
+        this.db.prepare('DELETE FROM working_sets WHERE name = ? AND generation <> ?').run(corpus, generation);
+        this.db.prepare('INSERT OR REPLACE INTO working_sets (name, key, generation, ids) VALUES (?, ?, ?, ?)').run(corpus, key, generation, JSON.stringify(ids));
+        // Bounded: the most recently kept topics of a corpus.
+        this.db.prepare(`DELETE FROM working_sets WHERE name = ? AND rowid NOT IN (SELECT rowid FROM working_sets WHERE name = ? ORDER BY rowid DESC LIMIT ${KEPT_WORKING_SETS})`).run(corpus, corpus);
+      })
+      .immediate();
+  }
+
   private bump(corpus: string): void {
     this.db.prepare('INSERT INTO generations (name, n) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET n = n + 1').run(corpus);
   }
@@ -139,18 +166,22 @@ export class SqlitePassageStore implements PassageStore {
     const { limit, perDocument } = capOf(options);
     if (!t || terms.length === 0 || limit === 0 || perDocument === 0) return [];
     const match = terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(' OR ');
-    // Title terms count half, as in the in-memory index; bm25() is lower-is-better, so negated.
-    const scored = `SELECT p.id, p.document, -bm25(${t}_fts, 1.0, 0.5) AS score FROM ${t}_fts JOIN ${t} p ON p.rowid = ${t}_fts.rowid WHERE ${t}_fts MATCH ?`;
-    const sql =
-      perDocument >= limit
-        ? `${scored} ORDER BY score DESC, p.id LIMIT ?`
-        : `SELECT id, score FROM (SELECT id, score, row_number() OVER (PARTITION BY document ORDER BY score DESC, id) AS rank FROM (${scored}))
-           WHERE rank <= ? ORDER BY score DESC, id LIMIT ?`;
-    const args = perDocument >= limit ? [match, limit] : [match, perDocument, limit];
-    return this.db
-      .prepare<unknown[], { id: string; score: number }>(sql)
-      .all(...args)
-      .map((r) => ({ id: r.id, score: r.score }));
+    // Title terms count half, as in the in-memory index; bm25() is lower-is-better, so negated. Only the best-scored
+    // matches are joined to their passages (a common term matches most of the corpus): read in one snapshot.
+    const best = this.db.prepare<[string, number], { r: number; score: number }>(`SELECT rowid AS r, -bm25(${t}_fts, 1.0, 0.5) AS score FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY score DESC LIMIT ?`);
+    const rows = this.db.prepare<[string], { r: number; id: string; document: string }>(`SELECT rowid AS r, id, document FROM ${t} WHERE rowid IN (SELECT value FROM json_each(?))`);
+    return this.db.transaction(() => {
+      for (let k = 2 * limit; ; k *= 4) {
+        const scored = best.all(match, k + 1);
+        const all = scored.length <= k;
+        // Cut above the last row's score, so a tie at the cut is wholly in or out: every match left out scores below every one kept.
+        const kept = all ? scored : scored.filter((x) => x.score > scored[k]!.score);
+        const score = new Map(kept.map((x) => [x.r, x.score]));
+        const hits = rows.all(JSON.stringify(kept.map((x) => x.r))).map((x) => ({ id: x.id, document: x.document, score: score.get(x.r)! }));
+        const capped = cappedBest(hits, perDocument, limit);
+        if (all || capped.length === limit) return capped;
+      }
+    })();
   }
 
   async get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
@@ -184,16 +215,38 @@ export class SqlitePassageStore implements PassageStore {
     await turn();
     const t = this.table(corpus, false);
     if (!t) return { passages: 0, df: new Map() };
-    // A vocabulary view of the FTS5 index in this connection's temp schema: reading it writes nothing to the file.
+    const passages = this.termCounts(corpus, t);
+    const rows = this.db.prepare<[string], { term: string; doc: number }>(`SELECT term, doc FROM ${t}_df WHERE term IN (SELECT value FROM json_each(?))`).all(JSON.stringify([...new Set(terms)]));
+    return { passages, df: new Map(rows.map((r) => [r.term, r.doc])) };
+  }
+
+  /**
+   * The corpus's term counts as a table (term, passages holding it), rebuilt once per generation by the first reader
+   * that finds it stale; returns the passage count they were taken over. Counting a term in the FTS5 index reads its
+   * whole posting list, so looking up a working set's vocabulary there costs about what one scan of every term does:
+   * after that scan, every process's lookups are index reads.
+   */
+  private termCounts(corpus: string, t: string): number {
+    const current = () =>
+      this.db.prepare<[string], { passages: number }>('SELECT c.passages FROM term_counts c JOIN generations g ON g.name = c.name AND g.n = c.generation WHERE c.name = ?').get(corpus)?.passages;
+    const known = current();
+    if (known !== undefined) return known;
+    // A vocabulary view of the FTS5 index in this connection's temp schema.
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_vocab USING fts5vocab(main, ${t}_fts, row)`);
-    const lookup = this.db.prepare<[string], { doc: number }>(`SELECT doc FROM temp.${t}_vocab WHERE term = ?`);
-    const df = new Map<string, number>();
-    for (const term of new Set(terms)) {
-      const row = lookup.get(term);
-      if (row) df.set(term, row.doc);
-    }
-    const { passages } = this.db.prepare<[], { passages: number }>(`SELECT count(*) AS passages FROM ${t}`).get()!;
-    return { passages, df };
+    return this.db
+      .transaction(() => {
+        const raced = current();
+        if (raced !== undefined) return raced;
+        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t}_df (term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID; DELETE FROM ${t}_df;
+          INSERT INTO ${t}_df (term, doc) SELECT term, doc FROM temp.${t}_vocab`);
+        const passages = this.db.prepare<[], number>(`SELECT count(*) FROM ${t}`).pluck().get()!;
+        const generation = this.db.prepare<[string], number>('SELECT n FROM generations WHERE name = ?').pluck().get(corpus) ?? 0;
+        this.db
+          .prepare('INSERT INTO term_counts (name, generation, passages) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET generation = excluded.generation, passages = excluded.passages')
+          .run(corpus, generation, passages);
+        return passages;
+      })
+      .immediate();
   }
 
   async stats(corpus: string): Promise<CorpusStats> {
@@ -201,6 +254,13 @@ export class SqlitePassageStore implements PassageStore {
     const t = this.table(corpus, false);
     if (!t) return { passages: 0, documents: 0 };
     return this.db.prepare<[], CorpusStats>(`SELECT count(*) AS passages, count(DISTINCT document) AS documents FROM ${t}`).get()!;
+  }
+
+  async passageCount(corpus: string, atMost: number): Promise<number> {
+    await turn();
+    const t = this.table(corpus, false);
+    if (!t) return 0;
+    return this.db.prepare<[number], number>(`SELECT count(*) FROM (SELECT 1 FROM ${t} LIMIT ?)`).pluck().get(Math.max(0, Math.floor(atMost)))!;
   }
 
   async corpora(): Promise<string[]> {

@@ -1,7 +1,7 @@
 // Loaded on first use: a store thread that only reads never loads the language model (about 70 MB).
 let analysis: Promise<typeof import('../corpus/text-analysis.js')> | undefined;
 const textAnalysis = () => (analysis ??= import('../corpus/text-analysis.js'));
-import type { StoredPassage } from './passage-store';
+import type { StoredPassage, StoreHit } from './passage-store';
 
 /**
  * Both adapters index the corpus engine's own analysed terms (stop words dropped, Porter2 stems), not
@@ -11,6 +11,9 @@ export async function indexedTerms(p: Pick<StoredPassage, 'id' | 'title' | 'text
   const { analyzeTerms } = await textAnalysis();
   return { text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' };
 }
+
+/** Working sets a store keeps per corpus, the most recently kept (each a few thousand ids). */
+export const KEPT_WORKING_SETS = 64;
 
 /** Let timers and I/O run (lock renewals, signal handlers) between synchronous steps of store work. */
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -47,6 +50,31 @@ export function capOf(options: { limit: number; perDocument?: number }): { limit
   const limit = Math.max(0, Math.floor(options.limit));
   const perDocument = options.perDocument === undefined ? limit : Math.max(0, Math.floor(options.perDocument));
   return { limit, perDocument };
+}
+
+/**
+ * The best `limit` hits with at most `perDocument` of one document, by score then id, as the adapters' SQL ranks them
+ * (`ORDER BY score DESC, id`, ids compared as SQL compares text: by code point).
+ */
+export function cappedBest(hits: readonly { id: string; document: string; score: number }[], perDocument: number, limit: number): StoreHit[] {
+  const sorted = [...hits].sort((a, b) => b.score - a.score || byCodePoint(a.id, b.id));
+  const perDoc = new Map<string, number>();
+  const out: StoreHit[] = [];
+  for (const h of sorted) {
+    if (out.length === limit) break;
+    const n = (perDoc.get(h.document) ?? 0) + 1;
+    perDoc.set(h.document, n);
+    if (n <= perDocument) out.push({ id: h.id, score: h.score });
+  }
+  return out;
+}
+
+/** UTF-8 byte order (SQLite's BINARY collation), which JavaScript's UTF-16 order differs from past U+FFFF. */
+function byCodePoint(a: string, b: string): number {
+  if (a === b) return 0;
+  // Within the BMP below the surrogates the two orders agree.
+  if (!/[\ud800-\uffff]/.test(a + b)) return a < b ? -1 : 1;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /** Order rows as the ids were asked, leaving unknown ids out. */

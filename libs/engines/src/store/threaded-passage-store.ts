@@ -103,6 +103,10 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('stats', [corpus]) as Promise<CorpusStats>;
   }
 
+  passageCount(corpus: string, atMost: number): Promise<number> {
+    return this.call('passageCount', [corpus, atMost]) as Promise<number>;
+  }
+
   corpora(): Promise<string[]> {
     return this.call('corpora', []) as Promise<string[]>;
   }
@@ -117,6 +121,14 @@ export class ThreadedPassageStore implements PassageStore {
 
   keepStructure(corpus: string, generation: number, structure: CorpusStructure): Promise<boolean> {
     return this.call('keepStructure', [corpus, generation, structure]) as Promise<boolean>;
+  }
+
+  workingSet(corpus: string, key: string): Promise<string[] | null> {
+    return this.call('workingSet', [corpus, key]) as Promise<string[] | null>;
+  }
+
+  keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void> {
+    return this.call('keepWorkingSet', [corpus, key, generation, ids]) as Promise<void>;
   }
 
   async close(): Promise<void> {
