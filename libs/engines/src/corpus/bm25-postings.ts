@@ -197,7 +197,8 @@ interface BuiltFields {
 const SLICE = 2000;
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function runToEnd<T>(steps: Generator<void, T>): T {
+/** A generator of slices run without pausing. */
+export function runToEnd<T>(steps: Generator<void, T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
