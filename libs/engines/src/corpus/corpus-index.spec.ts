@@ -64,5 +64,9 @@ describe('CorpusIndex terms', () => {
     expect(index.termsOf('p7')).toEqual([...analyzed[7]!.text.split(' '), 't7']);
     expect(index.termsOf('nope')).toEqual([]);
     expect(index.df('term0')).toBe(new CorpusIndex(passages, { version: 1, analyzed }).df('term0'));
+    // What crosses to the profile thread: the same analysed fields, read back from the packed terms.
+    expect(index.analyzed).toEqual(analyzed);
+    const odd = [{ text: '', title: 'only title' }, { text: 'two  spaces', title: '' }, { text: 'a', title: 'a' }];
+    expect(new CorpusIndex(odd.map((_, i) => ({ id: `o${i}`, title: 'x', text: 'x' })), { version: 1, analyzed: odd }).analyzed).toEqual(odd);
   });
 });

@@ -77,7 +77,6 @@ export class CorpusIndex implements PassageSearch {
   private readonly vectors = new Map<number, Map<string, number>>();
   private readonly neighborCache = new Map<string, { id: string; score: number }[]>();
   private readonly postings: Bm25Postings;
-  readonly analyzed: AnalyzedPassage[];
 
   constructor(
     readonly passages: readonly Passage[],
@@ -91,11 +90,12 @@ export class CorpusIndex implements PassageSearch {
       this.byId.set(p.id, i);
     });
     const usable = cached && cached.version === INDEX_VERSION && cached.analyzed.length === passages.length;
-    this.analyzed = usable
+    // Held only while the index is built: the packed terms give the same strings back (`analyzed`).
+    const analyzed = usable
       ? cached.analyzed
       : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
-    ({ terms: this.terms, docFreq: this.docFreq } = built ?? runToEnd(packTerms(this.analyzed)));
-    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, fieldTokens(this.analyzed), BM25_OPTIONS, idfStatsOf(this.options));
+    ({ terms: this.terms, docFreq: this.docFreq } = built ?? runToEnd(packTerms(analyzed)));
+    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(this.options));
   }
 
   /**
@@ -121,6 +121,17 @@ export class CorpusIndex implements PassageSearch {
 
   serialize(): SerializedCorpusIndex {
     return { version: INDEX_VERSION, analyzed: this.analyzed };
+  }
+
+  /** Each passage's analysed fields, space-joined, as the index was built from them (read back from the packed terms). */
+  get analyzed(): AnalyzedPassage[] {
+    const { vocabulary, start, title, ids } = this.terms;
+    const join = (from: number, to: number): string => {
+      const words: string[] = [];
+      for (let i = from; i < to; i++) words.push(vocabulary[ids[i]!]!);
+      return words.join(' ');
+    };
+    return this.passages.map((_, n) => ({ text: join(start[n]!, title[n]!), title: join(title[n]!, start[n + 1]!) }));
   }
 
   /** What builds the same index in another thread (structured-cloneable): `CorpusIndex.fromParts`. */
@@ -237,10 +248,11 @@ export class CorpusIndex implements PassageSearch {
   }
 }
 
-/** Passages' terms packed flat: passage n's are `vocabulary[ids[i]]` for i in [start[n], start[n + 1]). */
+/** Passages' terms packed flat: passage n's are `vocabulary[ids[i]]` for i in [start[n], start[n + 1]), its title's from `title[n]` on. */
 interface PackedTerms {
   vocabulary: string[];
   start: Int32Array;
+  title: Int32Array;
   ids: Int32Array;
 }
 
@@ -250,11 +262,14 @@ function* packTerms(analyzed: readonly AnalyzedPassage[]): Generator<void, { ter
   const vocabulary: string[] = [];
   const docFreq = new Map<string, number>();
   const start = new Int32Array(analyzed.length + 1);
+  const title = new Int32Array(analyzed.length);
   let ids = new Int32Array(1024);
   let at = 0;
   for (const [n, a] of analyzed.entries()) {
     start[n] = at;
-    const ts = split(a.text).concat(split(a.title));
+    const text = split(a.text);
+    title[n] = at + text.length;
+    const ts = text.concat(split(a.title));
     if (at + ts.length > ids.length) {
       const grown = new Int32Array(Math.max(ids.length * 2, at + ts.length));
       grown.set(ids);
@@ -272,7 +287,7 @@ function* packTerms(analyzed: readonly AnalyzedPassage[]): Generator<void, { ter
     if (n % 1000 === 999) yield;
   }
   start[analyzed.length] = at;
-  return { terms: { vocabulary, start, ids: ids.slice(0, at) }, docFreq };
+  return { terms: { vocabulary, start, title, ids: ids.slice(0, at) }, docFreq };
 }
 
 const fieldTokens = (analyzed: readonly AnalyzedPassage[]): string[][][] => analyzed.map((a) => [split(a.text), split(a.title)]);
