@@ -73,3 +73,45 @@ describe('Bm25Postings.build (in slices, letting the event loop turn)', () => {
     for (const q of [['kestrel'], ['coast', 'storm'], ['1990', 'economy', 'trade'], ['raptor', 'nest']]) expect(sliced.search(q)).toEqual(once.search(q));
   });
 });
+
+/** A deterministic corpus of `n` documents over a vocabulary of `v` terms, skewed so some terms are common and most rare. */
+function generated(n: number, v: number, seed = 7): string[][][] {
+  let x = seed;
+  const next = (): number => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const term = (): string => `t${Math.floor(v * next() ** 3)}`;
+  return Array.from({ length: n }, () => [
+    Array.from({ length: 20 + Math.floor(next() * 60) }, term),
+    next() < 0.6 ? Array.from({ length: 1 + Math.floor(next() * 4) }, term) : [],
+  ]);
+}
+
+describe('Bm25Postings on a larger corpus (flat posting arrays per field)', () => {
+  const docs = generated(1500, 4000);
+
+  it('ranks exactly as MiniSearch does', () => {
+    const mini = reference();
+    mini.removeAll();
+    mini.addAll(docs.map(([text, title], n) => ({ n, text: text!.join(' '), title: title!.join(' ') })));
+    const postings = new Bm25Postings(BM25_FIELDS, docs, BM25_OPTIONS);
+    for (const q of [['t0'], ['t1', 't5', 't40'], ['t3', 't200', 't999', 't3999', 'absent'], ['t2', 't17', 't123', 't7', 't60', 't61']]) {
+      const weights = Object.fromEntries(q.map((t, i) => [t, 1 / (i + 1)]));
+      const boost = (t: string): number => weights[t] ?? 1;
+      const expected = mini.search(q.join(' '), { boostTerm: boost }).map((r) => ({ doc: r.id as number, score: r.score, matched: r.terms }));
+      expect(postings.search(q, { boost })).toEqual(expected);
+      expect(expected.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('holds memory in proportion to its own postings, not to the corpus-wide frequencies it weighs terms by', () => {
+    // A working index of 1,500 passages of a large corpus in which every term is in 20,000 passages.
+    const idfStats = { size: 1_000_000, df: () => 20_000 };
+    const before = process.memoryUsage().arrayBuffers;
+    const postings = new Bm25Postings(BM25_FIELDS, docs, BM25_OPTIONS, idfStats);
+    // A layout that sized a term's score array by its corpus-wide frequency would hold 160 KB a term here.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(20 * 2 ** 20);
+    const entries = docs.reduce((sum, fields) => sum + fields.reduce((s, tokens) => s + new Set(tokens).size, 0), 0);
+    const terms = new Set(docs.flat(2)).size;
+    // 12 bytes a posting (document and score), 4 per term per field for the offsets, 26 per document of query scratch.
+    expect(postings.bytes).toBe(entries * 12 + (terms + 1) * 4 * BM25_FIELDS.length + docs.length * 26);
+  });
+});

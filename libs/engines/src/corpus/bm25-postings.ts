@@ -14,9 +14,15 @@ export interface Bm25Hit {
   matched: string[];
 }
 
-interface FieldPosting {
+/**
+ * One field's postings packed flat (CSR): term t's documents are `docs[start[t]..start[t + 1])` and its unweighted BM25
+ * scores `raw` at the same places. Two arrays per field, not two per term: tens of thousands of small typed arrays each
+ * cost a backing store of their own.
+ */
+interface PackedField {
+  boost: number;
+  start: Int32Array;
   docs: Int32Array;
-  /** The term's unweighted BM25 score in each of those documents. */
   raw: Float64Array;
 }
 
@@ -29,7 +35,9 @@ const INTEGER_KEY = /^(0|[1-9][0-9]*)$/;
  * terms over a ten-thousand-passage corpus spent most of a topic profile's seconds there.
  */
 export class Bm25Postings {
-  private readonly fields: { boost: number; postings: Map<string, FieldPosting> }[];
+  /** Term -> its number in every field's `start` (a term a field lacks has an empty range there). */
+  private readonly termIds: Map<string, number>;
+  private readonly fields: PackedField[];
   private readonly acc: Float64Array;
   private readonly part: Float64Array;
   private readonly count: Uint16Array;
@@ -46,10 +54,10 @@ export class Bm25Postings {
     /** Passage count and document frequency to weigh terms by, when the documents are part of a larger corpus. */
     idfStats?: { size: number; df: (term: string) => number | undefined },
     /** The fields `buildFields` made already (what `Bm25Postings.build` passes). */
-    built?: BuiltField[],
+    built?: BuiltFields,
   ) {
     const n = docs.length;
-    this.fields = built ?? runToEnd(buildFields(fieldNames, docs, options, idfStats));
+    ({ termIds: this.termIds, fields: this.fields } = built ?? runToEnd(buildFields(fieldNames, docs, options, idfStats)));
     this.acc = new Float64Array(n);
     this.part = new Float64Array(n);
     this.count = new Uint16Array(n);
@@ -85,13 +93,14 @@ export class Bm25Postings {
       const termStamp = this.nextStamp();
       const w = boost ? boost(term) : 1;
       const order: number[] = [];
+      const id = this.termIds.get(term);
+      if (id === undefined) continue;
       for (const field of this.fields) {
-        const p = field.postings.get(term);
-        if (!p) continue;
+        const end = field.start[id + 1]!;
         const weight = w * field.boost;
-        for (let i = 0; i < p.docs.length; i++) {
-          const doc = p.docs[i]!;
-          const s = weight * p.raw[i]!;
+        for (let i = field.start[id]!; i < end; i++) {
+          const doc = field.docs[i]!;
+          const s = weight * field.raw[i]!;
           if (this.seenTerm[doc] === termStamp) this.part[doc] = this.part[doc]! + s;
           else {
             this.seenTerm[doc] = termStamp;
@@ -128,6 +137,13 @@ export class Bm25Postings {
     }
     // Stable: equal scores keep first-match order, as MiniSearch's do.
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+
+  /** Bytes of the typed arrays held (postings and per-query scratch): what a cache of indexes weighs them by. */
+  get bytes(): number {
+    let total = this.acc.byteLength + this.part.byteLength + this.count.byteLength + this.seenQuery.byteLength + this.seenTerm.byteLength;
+    for (const f of this.fields) total += f.start.byteLength + f.docs.byteLength + f.raw.byteLength;
+    return total;
   }
 
   private nextStamp(): number {
@@ -172,16 +188,17 @@ function keyOrder(terms: string[]): string[] {
   return [...ints, ...terms.filter((t) => !ints.includes(t))];
 }
 
-interface BuiltField {
-  boost: number;
-  postings: Map<string, FieldPosting>;
+interface BuiltFields {
+  termIds: Map<string, number>;
+  fields: PackedField[];
 }
 
 /** Documents (or terms) between two turns of the event loop in `Bm25Postings.build`. */
 const SLICE = 2000;
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function runToEnd<T>(steps: Generator<void, T>): T {
+/** A generator of slices run without pausing. */
+export function runToEnd<T>(steps: Generator<void, T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -194,15 +211,16 @@ function* buildFields(
   docs: readonly (readonly (readonly string[])[])[],
   options: Bm25Options,
   idfStats?: { size: number; df: (term: string) => number | undefined },
-): Generator<void, BuiltField[]> {
+): Generator<void, BuiltFields> {
   const n = docs.length;
   const idfN = idfStats?.size ?? n;
-  const fields: BuiltField[] = [];
+  const termIds = new Map<string, number>();
+  const built: { boost: number; lengths: Float64Array; avg: number; freq: Map<number, { docs: number[]; tf: number[] }> }[] = [];
   for (const [f, name] of fieldNames.entries()) {
     // MiniSearch's running average of unique terms per field, in document order.
     let avg = 0;
     const lengths = new Float64Array(n);
-    const freq = new Map<string, { docs: number[]; tf: number[] }>();
+    const freq = new Map<number, { docs: number[]; tf: number[] }>();
     for (let doc = 0; doc < n; doc++) {
       const tokens = docs[doc]![f] ?? [];
       const tf = new Map<string, number>();
@@ -210,28 +228,44 @@ function* buildFields(
       lengths[doc] = tf.size;
       avg = (avg * doc + tf.size) / (doc + 1);
       for (const [t, c] of tf) {
-        let p = freq.get(t);
-        if (!p) freq.set(t, (p = { docs: [], tf: [] }));
+        let id = termIds.get(t);
+        if (id === undefined) termIds.set(t, (id = termIds.size));
+        let p = freq.get(id);
+        if (!p) freq.set(id, (p = { docs: [], tf: [] }));
         p.docs.push(doc);
         p.tf.push(c);
       }
       if (doc % SLICE === SLICE - 1) yield;
     }
-    const { k, b, d } = options;
-    const postings = new Map<string, FieldPosting>();
-    let terms = 0;
-    for (const [t, p] of freq) {
-      const matching = Math.max(p.docs.length, idfStats?.df(t) ?? 0);
-      const idf = Math.log(1 + (idfN - matching + 0.5) / (matching + 0.5));
-      const raw = new Float64Array(matching);
-      p.docs.forEach((doc, i) => {
-        const termFreq = p.tf[i]!;
-        raw[i] = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * lengths[doc]!) / avg)));
-      });
-      postings.set(t, { docs: Int32Array.from(p.docs), raw });
-      if (++terms % (SLICE * 5) === 0) yield;
-    }
-    fields.push({ boost: options.boost[name] ?? 1, postings });
+    built.push({ boost: options.boost[name] ?? 1, lengths, avg, freq });
   }
-  return fields;
+  const terms = [...termIds.keys()];
+  const { k, b, d } = options;
+  const fields: PackedField[] = [];
+  for (const { boost, lengths, avg, freq } of built) {
+    let total = 0;
+    for (const p of freq.values()) total += p.docs.length;
+    const start = new Int32Array(terms.length + 1);
+    const docsOf = new Int32Array(total);
+    const raw = new Float64Array(total);
+    let at = 0;
+    for (let id = 0; id < terms.length; id++) {
+      start[id] = at;
+      const p = freq.get(id);
+      if (p) {
+        const matching = Math.max(p.docs.length, idfStats?.df(terms[id]!) ?? 0);
+        const idf = Math.log(1 + (idfN - matching + 0.5) / (matching + 0.5));
+        for (let i = 0; i < p.docs.length; i++, at++) {
+          const doc = p.docs[i]!;
+          const termFreq = p.tf[i]!;
+          docsOf[at] = doc;
+          raw[at] = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * lengths[doc]!) / avg)));
+        }
+      }
+      if (id % (SLICE * 5) === SLICE * 5 - 1) yield;
+    }
+    start[terms.length] = at;
+    fields.push({ boost, start, docs: docsOf, raw });
+  }
+  return { termIds, fields };
 }

@@ -40,3 +40,33 @@ describe('CorpusIndex over part of a corpus', () => {
     expect(ok / om).toBeLessThan(5);
   });
 });
+
+describe('CorpusIndex terms', () => {
+  /** Passages of 200 term occurrences each over a vocabulary of 500 terms (as a store's analysed terms). */
+  const size = 3000;
+  const passages = Array.from({ length: size }, (_, i) => ({ id: `p${i}`, title: `T${i % 50}`, text: 'x' }));
+  const analyzed = passages.map((_, i) => ({ text: Array.from({ length: 200 }, (_, k) => `term${(i * 7 + k * 13) % 500}`).join(' '), title: `t${i % 50}` }));
+  const gc = (): void => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('node:v8').setFlagsFromString('--expose-gc');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('node:vm').runInNewContext('gc') as () => void)();
+  };
+
+  it('keeps one string per distinct term, not one per occurrence, and reads them back in order', async () => {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const index = await CorpusIndex.build(passages, analyzed);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    // 600,000 occurrences: as strings of their own they took 19.8 MB of heap here.
+    expect(grown).toBeLessThan(8 * 2 ** 20);
+    expect(index.termsOf('p7')).toEqual([...analyzed[7]!.text.split(' '), 't7']);
+    expect(index.termsOf('nope')).toEqual([]);
+    expect(index.df('term0')).toBe(new CorpusIndex(passages, { version: 1, analyzed }).df('term0'));
+    // What crosses to the profile thread: the same analysed fields, read back from the packed terms.
+    expect(index.analyzed).toEqual(analyzed);
+    const odd = [{ text: '', title: 'only title' }, { text: 'two  spaces', title: '' }, { text: 'a', title: 'a' }];
+    expect(new CorpusIndex(odd.map((_, i) => ({ id: `o${i}`, title: 'x', text: 'x' })), { version: 1, analyzed: odd }).analyzed).toEqual(odd);
+  });
+});

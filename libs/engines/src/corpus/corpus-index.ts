@@ -1,5 +1,5 @@
 import type { PassageHit, PassageSearch } from '../engine';
-import { Bm25Postings } from './bm25-postings';
+import { Bm25Postings, runToEnd } from './bm25-postings';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
 
@@ -71,32 +71,31 @@ export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000,
  */
 export class CorpusIndex implements PassageSearch {
   private readonly byId = new Map<string, number>();
-  private readonly terms: string[][];
-  private readonly docFreq: Map<string, number> = new Map();
+  /** Each passage's terms (text then title), as numbers into `vocabulary`: one string per distinct term, not per occurrence. */
+  private readonly terms: PackedTerms;
+  private readonly docFreq: Map<string, number>;
   private readonly vectors = new Map<number, Map<string, number>>();
   private readonly neighborCache = new Map<string, { id: string; score: number }[]>();
   private readonly postings: Bm25Postings;
-  readonly analyzed: AnalyzedPassage[];
 
   constructor(
     readonly passages: readonly Passage[],
     cached?: SerializedCorpusIndex,
     private readonly options: CorpusIndexOptions = DEFAULT_CORPUS_INDEX,
     /** What `CorpusIndex.build` made already, from `cached`. */
-    built?: { terms: string[][]; docFreq: Map<string, number>; postings: Bm25Postings },
+    built?: { terms: PackedTerms; docFreq: Map<string, number>; postings: Bm25Postings },
   ) {
     passages.forEach((p, i) => {
       if (this.byId.has(p.id)) throw new Error(`duplicate passage id ${JSON.stringify(p.id)}`);
       this.byId.set(p.id, i);
     });
     const usable = cached && cached.version === INDEX_VERSION && cached.analyzed.length === passages.length;
-    this.analyzed = usable
+    // Held only while the index is built: the packed terms give the same strings back (`analyzed`).
+    const analyzed = usable
       ? cached.analyzed
       : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
-    this.terms = built?.terms ?? this.analyzed.map((a) => split(a.text).concat(split(a.title)));
-    if (built) this.docFreq = built.docFreq;
-    else for (const ts of this.terms) for (const t of new Set(ts)) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
-    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, fieldTokens(this.analyzed), BM25_OPTIONS, idfStatsOf(this.options));
+    ({ terms: this.terms, docFreq: this.docFreq } = built ?? runToEnd(packTerms(analyzed)));
+    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(this.options));
   }
 
   /**
@@ -104,14 +103,10 @@ export class CorpusIndex implements PassageSearch {
    * a working index of thousands of passages takes a second or more to build.
    */
   static async build(passages: readonly Passage[], analyzed: AnalyzedPassage[], options: CorpusIndexOptions = DEFAULT_CORPUS_INDEX): Promise<CorpusIndex> {
-    const terms: string[][] = [];
-    const docFreq = new Map<string, number>();
-    for (const [i, a] of analyzed.entries()) {
-      const ts = split(a.text).concat(split(a.title));
-      terms.push(ts);
-      for (const t of new Set(ts)) docFreq.set(t, (docFreq.get(t) ?? 0) + 1);
-      if (i % 1000 === 999) await new Promise((r) => setImmediate(r));
-    }
+    const steps = packTerms(analyzed);
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) await new Promise((r) => setImmediate(r));
+    const { terms, docFreq } = step.value;
     const postings = await Bm25Postings.build(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(options));
     return new CorpusIndex(passages, { version: INDEX_VERSION, analyzed }, options, { terms, docFreq, postings });
   }
@@ -126,6 +121,17 @@ export class CorpusIndex implements PassageSearch {
 
   serialize(): SerializedCorpusIndex {
     return { version: INDEX_VERSION, analyzed: this.analyzed };
+  }
+
+  /** Each passage's analysed fields, space-joined, as the index was built from them (read back from the packed terms). */
+  get analyzed(): AnalyzedPassage[] {
+    const { vocabulary, start, title, ids } = this.terms;
+    const join = (from: number, to: number): string => {
+      const words: string[] = [];
+      for (let i = from; i < to; i++) words.push(vocabulary[ids[i]!]!);
+      return words.join(' ');
+    };
+    return this.passages.map((_, n) => ({ text: join(start[n]!, title[n]!), title: join(title[n]!, start[n + 1]!) }));
   }
 
   /** What builds the same index in another thread (structured-cloneable): `CorpusIndex.fromParts`. */
@@ -201,7 +207,11 @@ export class CorpusIndex implements PassageSearch {
   /** Analyzed content terms of a passage (text and title), in order. */
   termsOf(id: string): readonly string[] {
     const n = this.byId.get(id);
-    return n === undefined ? [] : this.terms[n]!;
+    if (n === undefined) return [];
+    const { vocabulary, start, ids } = this.terms;
+    const out: string[] = [];
+    for (let i = start[n]!; i < start[n + 1]!; i++) out.push(vocabulary[ids[i]!]!);
+    return out;
   }
 
   df(term: string): number {
@@ -234,7 +244,7 @@ export class CorpusIndex implements PassageSearch {
     let v = this.vectors.get(n);
     if (!v) {
       v = new Map();
-      for (const t of this.terms[n]!) v.set(t, (v.get(t) ?? 0) + 1);
+      for (const t of this.termsOf(id)) v.set(t, (v.get(t) ?? 0) + 1);
       let norm = 0;
       for (const [t, tf] of v) {
         const w = (1 + Math.log(tf)) * this.idf(t);
@@ -247,6 +257,48 @@ export class CorpusIndex implements PassageSearch {
     }
     return v;
   }
+}
+
+/** Passages' terms packed flat: passage n's are `vocabulary[ids[i]]` for i in [start[n], start[n + 1]), its title's from `title[n]` on. */
+interface PackedTerms {
+  vocabulary: string[];
+  start: Int32Array;
+  title: Int32Array;
+  ids: Int32Array;
+}
+
+/** The passages' terms packed, and each term's document frequency; pauses (yield) every thousand passages. */
+function* packTerms(analyzed: readonly AnalyzedPassage[]): Generator<void, { terms: PackedTerms; docFreq: Map<string, number> }> {
+  const numbers = new Map<string, number>();
+  const vocabulary: string[] = [];
+  const docFreq = new Map<string, number>();
+  const start = new Int32Array(analyzed.length + 1);
+  const title = new Int32Array(analyzed.length);
+  let ids = new Int32Array(1024);
+  let at = 0;
+  for (const [n, a] of analyzed.entries()) {
+    start[n] = at;
+    const text = split(a.text);
+    title[n] = at + text.length;
+    const ts = text.concat(split(a.title));
+    if (at + ts.length > ids.length) {
+      const grown = new Int32Array(Math.max(ids.length * 2, at + ts.length));
+      grown.set(ids);
+      ids = grown;
+    }
+    for (const t of ts) {
+      let id = numbers.get(t);
+      if (id === undefined) {
+        numbers.set(t, (id = vocabulary.length));
+        vocabulary.push(t);
+      }
+      ids[at++] = id;
+    }
+    for (const t of new Set(ts)) docFreq.set(t, (docFreq.get(t) ?? 0) + 1);
+    if (n % 1000 === 999) yield;
+  }
+  start[analyzed.length] = at;
+  return { terms: { vocabulary, start, title, ids: ids.slice(0, at) }, docFreq };
 }
 
 const fieldTokens = (analyzed: readonly AnalyzedPassage[]): string[][][] => analyzed.map((a) => [split(a.text), split(a.title)]);

@@ -56,3 +56,39 @@ describe('CorpusRegistry', () => {
     expect((await again.passage('docs', 'p2'))?.text).toBe('Ferries cross the harbor.');
   });
 });
+
+describe('CorpusRegistry cache of working indexes', () => {
+  /** A corpus above `wholeCorpusMax` (so each topic gets a working index of its own) of three topics, 20 passages each. */
+  async function registry(cachedPassages: number): Promise<CorpusRegistry> {
+    const store = new SqlitePassageStore(':memory:');
+    const reg = new CorpusRegistry({ builtins: false, store, cachedPassages, workingSet: { size: 100, perDocument: 100, feedbackPassages: 5, feedbackTerms: 3, wholeCorpusMax: 10 } });
+    const topics = ['harbor bridge', 'volcano eruption', 'orchard apple'];
+    const lines = topics.flatMap((t, i) => Array.from({ length: 20 }, (_, n) => JSON.stringify({ id: `${i}-${n}`, text: `The ${t} story number ${n} tells of ${t} ${'detail '.repeat(n % 5)}${n}.` })));
+    const dir = mkdtempSync(join(tmpdir(), 'orrery-reg-'));
+    writeFileSync(join(dir, 'c.jsonl'), lines.join('\n') + '\n');
+    reg.register('big', join(dir, 'c.jsonl'));
+    return reg;
+  }
+
+  it('keeps at most its budget of passages, least recently used out first, and never less than the newest index', async () => {
+    const reg = await registry(45);
+    const bridge = await reg.forTopic('big', 'harbor bridge');
+    expect(bridge.index.size).toBe(20);
+    const volcano = await reg.forTopic('big', 'volcano eruption');
+    expect(reg.cachedPassageCount).toBe(40);
+    // A repeat is the cached index, and makes it the most recently used.
+    expect(await reg.forTopic('big', 'harbor bridge')).toBe(bridge);
+    const orchard = await reg.forTopic('big', 'orchard apple');
+    await new Promise((r) => setImmediate(r));
+    expect(reg.cachedPassageCount).toBe(40);
+    expect(await reg.forTopic('big', 'harbor bridge')).toBe(bridge);
+    expect(await reg.forTopic('big', 'orchard apple')).toBe(orchard);
+    expect(await reg.forTopic('big', 'volcano eruption')).not.toBe(volcano);
+
+    const tiny = await registry(5);
+    const first = await tiny.forTopic('big', 'harbor bridge');
+    await new Promise((r) => setImmediate(r));
+    expect(tiny.cachedPassageCount).toBe(20);
+    expect(await tiny.forTopic('big', 'harbor bridge')).toBe(first);
+  });
+});

@@ -45,10 +45,22 @@ export interface CorpusRegistryOptions {
   workingSet?: WorkingSetOptions;
   /** Caps on reading a configured corpus's files (trusted paths: the operator named them, so no folder check). */
   readLimits?: ReadLimits;
+  /** Passages the cached working indexes hold together at most (default `DEFAULT_CACHED_PASSAGES`). */
+  cachedPassages?: number;
 }
 
-/** Working indexes a process keeps (the most recently used). */
-const WORKING_SETS = 16;
+/**
+ * Passages a process keeps in working indexes (the most recently used indexes; the newest is kept whatever its size).
+ * Memory follows passages (a few KB each), not indexes: eight topics' working sets of a large corpus, or one whole
+ * small corpus, fit, so a repeat of any of the last several topics is warm.
+ */
+export const DEFAULT_CACHED_PASSAGES = 24_000;
+
+interface CachedView {
+  view: Promise<CorpusView>;
+  /** Its passage count, once built. */
+  passages: number;
+}
 
 /**
  * The corpora a process knows, by name, every one answered from the passage store. A corpus named in `CORPORA` (or the
@@ -62,13 +74,16 @@ export class CorpusRegistry {
   private store: PassageStore | null | undefined;
   private configuredInMemory: PassageStore | undefined;
   private readonly workingSetOptions: WorkingSetOptions;
-  private readonly workingSets = new Map<string, Promise<CorpusView>>();
+  /** Least recently used first. */
+  private readonly workingSets = new Map<string, CachedView>();
+  private readonly cachedPassages: number;
   private readonly readLimits: ReadLimits;
 
   constructor(options: CorpusRegistryOptions = {}) {
     this.store = options.store;
     this.workingSetOptions = options.workingSet ?? DEFAULT_WORKING_SET;
     this.readLimits = options.readLimits ?? DEFAULT_READ_LIMITS;
+    this.cachedPassages = options.cachedPassages ?? DEFAULT_CACHED_PASSAGES;
     if (options.builtins !== false)
       this.entries.set(BUILTIN_CORPUS, { source: passagesSource(`builtin:sotu-${SOTU_SPLIT_VERSION}`, () => eachSotuPassage()), vocabulary: SOTU_VOCABULARY });
     for (const spec of parseCorporaSpec(options.corpora)) this.register(spec.name, spec.path);
@@ -126,18 +141,47 @@ export class CorpusRegistry {
       const key = this.workingSets.has(wholeKey) ? wholeKey : topicKey;
       this.workingSets.delete(key);
       this.workingSets.set(key, cached);
-      return cached;
+      return cached.view;
     }
     const max = this.workingSetOptions.wholeCorpusMax;
     const key = (await store.passageCount(name, max + 1)) <= max ? wholeKey : topicKey;
     // A concurrent call may have started it while the count was read.
     const started = this.workingSets.get(key);
-    if (started) return started;
-    const view = (async (): Promise<CorpusView> => ({ name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: this.entries.get(name)?.vocabulary ?? GENERIC_VOCABULARY }))();
-    view.catch(() => this.workingSets.delete(key));
-    this.workingSets.set(key, view);
-    while (this.workingSets.size > WORKING_SETS) this.workingSets.delete(this.workingSets.keys().next().value!);
-    return view;
+    if (started) return started.view;
+    const entry: CachedView = {
+      view: (async (): Promise<CorpusView> => ({ name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: this.entries.get(name)?.vocabulary ?? GENERIC_VOCABULARY }))(),
+      passages: 0,
+    };
+    this.workingSets.set(key, entry);
+    entry.view.then(
+      (view) => {
+        entry.passages = view.index.size;
+        this.evict();
+      },
+      () => {
+        if (this.workingSets.get(key) === entry) this.workingSets.delete(key);
+      },
+    );
+    return entry.view;
+  }
+
+  /** Passages the cached working indexes hold (those still being built count none yet). */
+  get cachedPassageCount(): number {
+    let total = 0;
+    for (const e of this.workingSets.values()) total += e.passages;
+    return total;
+  }
+
+  /** Drops the least recently used indexes while the cache holds more passages than its budget, keeping the newest. */
+  private evict(): void {
+    // One still being built is someone's question in flight: it counts once built.
+    const built = [...this.workingSets].filter(([, e]) => e.passages > 0);
+    let total = this.cachedPassageCount;
+    for (const [key, e] of built.slice(0, -1)) {
+      if (total <= this.cachedPassages) break;
+      this.workingSets.delete(key);
+      total -= e.passages;
+    }
   }
 
   /** The whole corpus as one index (benchmarks' baselines read it); only a corpus the working set would read whole. */

@@ -20,6 +20,15 @@ export type ProfileReply = { id: number; ok: true; value: TopicProfileData | rea
 
 const THREAD_SCRIPT = join(__dirname, 'profile-thread.js');
 
+/**
+ * The thread's heap: one index (a whole small corpus of up to 20,000 passages with its passages' vectors is a few
+ * hundred MB), the language model and one profile's work; without a bound V8 lets its garbage grow far past that.
+ */
+export const PROFILE_THREAD_LIMITS = { maxOldGenerationSizeMb: 512 } as const;
+
+/** A thread with no build for this long ends, and frees the index it kept: profiles are memoized here, so repeats need none. */
+export const PROFILE_THREAD_IDLE_MS = 30_000;
+
 /** Whether profiles can be built in a thread here (its compiled script is present: every built process). */
 export function profileThreadAvailable(): boolean {
   return existsSync(THREAD_SCRIPT);
@@ -78,6 +87,17 @@ class ProfileThread {
   private nextIndexKey = 0;
   /** The index the thread holds (calls are answered in order, so the last one sent). */
   private sentKey: number | null = null;
+  private readonly idle = setTimeout(() => this.endIdle(), PROFILE_THREAD_IDLE_MS).unref();
+
+  /** Ends an idle thread; the next build starts another, which is sent its index whole. */
+  private endIdle(): void {
+    const worker = this.worker;
+    if (!worker || this.pending.size > 0) return;
+    this.worker = null;
+    this.sentKey = null;
+    worker.removeAllListeners();
+    void worker.terminate();
+  }
 
   run(index: CorpusIndex, work: ProfileWork): Promise<TopicProfileData | readonly number[]> {
     let key = this.keys.get(index);
@@ -97,14 +117,17 @@ class ProfileThread {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(THREAD_SCRIPT);
+    const worker = new Worker(THREAD_SCRIPT, { resourceLimits: PROFILE_THREAD_LIMITS });
     // An idle thread never keeps a finished process alive; a pending build does (ref above).
     worker.unref();
     worker.on('message', (reply: ProfileReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
+      if (this.pending.size === 0) {
+        worker.unref();
+        this.idle.refresh();
+      }
       if (reply.ok) p.resolve(reply.value);
       else {
         // Whatever the thread kept is in doubt: the next call sends its index whole.

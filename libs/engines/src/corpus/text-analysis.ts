@@ -20,6 +20,11 @@ const tagger = pipeline(['sbd', 'pos']);
 const its = require('wink-nlp/src/its.js') as ItsHelpers;
 
 const stemCache = new Map<string, string>();
+/**
+ * Words the stem cache holds at most (started afresh when full): a large corpus's distinct words (identifiers, numbers,
+ * misspellings) grow without end, and the store's thread that analyses an ingest runs in a bounded heap.
+ */
+export const STEM_CACHE_WORDS = 200_000;
 
 /** Porter2 stem of one lowercase word (memoized: a corpus has far fewer distinct words than tokens). */
 export function stemWord(word: string): string {
@@ -27,10 +32,14 @@ export function stemWord(word: string): string {
   if (s === undefined) {
     const out = tokenizer().readDoc(word).tokens().out(its.stem as unknown as typeof its.normal) as string[];
     s = out.length === 1 && out[0] ? out[0] : word;
+    if (stemCache.size >= STEM_CACHE_WORDS) stemCache.clear();
     stemCache.set(word, s);
   }
   return s;
 }
+
+/** Words in the stem cache now (what its bound is checked against). */
+export const stemCacheSize = (): number => stemCache.size;
 
 /** A lowercase word as the index spells it: possessive and apostrophes dropped ("Hilary's" -> "hilary"). */
 export function normalizeWord(normal: string): string {

@@ -394,3 +394,27 @@ describe('store config', () => {
     expect(() => loadStoreLocation({ QUEUE_PREFIX: '../elsewhere' })).toThrow(/QUEUE_PREFIX/);
   });
 });
+
+describe('the SQLite store in a thread, bounded', () => {
+  it('reads hashes a page at a time (the pages add up to the whole), in a thread with a bounded heap', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'orrery-store-')), 'paged.sqlite');
+    const direct = new SqlitePassageStore(file);
+    await direct.upsert('birds', CORPUS);
+    const pages: string[][] = [];
+    for (let page = await direct.hashPage('birds', 0, 2); page.entries.length; page = await direct.hashPage('birds', page.last, 2)) pages.push(page.entries.map(([id]) => id));
+    expect(pages).toEqual([['kestrel-1', 'kestrel-2'], ['kestrel-3', 'falcon-1'], ['owl-1']]);
+    expect(await direct.hashPage('no-such-corpus', 0, 2)).toEqual({ entries: [], last: 0 });
+    const { ThreadedPassageStore, STORE_THREAD_LIMITS } = createRequire(__filename)(resolve(__dirname, '..', '..', 'dist', 'store', 'threaded-passage-store.js')) as typeof import('./threaded-passage-store');
+    const threaded = new ThreadedPassageStore(file);
+    try {
+      expect(await threaded.hashes('birds')).toEqual(await direct.hashes('birds'));
+      expect(await threaded.hashes('birds')).toEqual(new Map(CORPUS.map((p) => [p.id, p.contentHash])));
+      // The thread's heap is collected within its bound, not let grow to V8's default for the machine.
+      const limits = (threaded as unknown as { worker: import('node:worker_threads').Worker }).worker.resourceLimits;
+      expect(limits?.maxOldGenerationSizeMb).toBe(STORE_THREAD_LIMITS.maxOldGenerationSizeMb);
+    } finally {
+      await threaded.close();
+      await direct.close();
+    }
+  });
+});

@@ -9,6 +9,15 @@ import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_WORKING_SETS, que
  * one writes. Each corpus has its own passage table and FTS5 index (so BM25's statistics are the corpus's
  * own); FTS5 keeps the analysed terms as an external-content index over the passage table.
  */
+/** One page of `SqlitePassageStore.hashPage`. */
+export interface HashPage {
+  entries: [id: string, contentHash: string][];
+  last: number;
+}
+
+/** Passages' hashes read at once: a page, not a whole large corpus, is held (and, from the store's thread, cloned) at a time. */
+export const HASH_PAGE = 20_000;
+
 export class SqlitePassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'machine' };
   // better-sqlite3 is synchronous: every method first lets the event loop turn, so a series of queries
@@ -56,11 +65,22 @@ export class SqlitePassageStore implements PassageStore {
   }
 
   async hashes(corpus: string): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (let page = await this.hashPage(corpus, 0, HASH_PAGE); page.entries.length; page = await this.hashPage(corpus, page.last, HASH_PAGE))
+      for (const [id, hash] of page.entries) out.set(id, hash);
+    return out;
+  }
+
+  /** Up to `limit` passages' (id, content hash) after the row `after` (0: from the first), and the last row read. */
+  async hashPage(corpus: string, after: number, limit: number): Promise<HashPage> {
     await turn();
     const t = this.table(corpus, false);
-    if (!t) return new Map();
-    const rows = this.db.prepare<[], { id: string; content_hash: string }>(`SELECT id, content_hash FROM ${t}`).all();
-    return new Map(rows.map((r) => [r.id, r.content_hash]));
+    if (!t) return { entries: [], last: after };
+    const rows = this.db
+      .prepare<[number, number], [number, string, string]>(`SELECT rowid, id, content_hash FROM ${t} WHERE rowid > ? ORDER BY rowid LIMIT ?`)
+      .raw()
+      .all(after, limit);
+    return { entries: rows.map(([, id, hash]) => [id, hash]), last: rows.length ? rows[rows.length - 1]![0] : after };
   }
 
   async remove(corpus: string, ids: readonly string[]): Promise<void> {

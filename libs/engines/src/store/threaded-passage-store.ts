@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { queryTerms } from './store-query';
+import { HASH_PAGE, type HashPage } from './sqlite-passage-store';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
 
-type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'search'> | 'searchTerms';
+type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'search' | 'hashes'> | 'searchTerms' | 'hashPage';
 
 export interface StoreCall {
   id: number;
@@ -15,6 +16,12 @@ export interface StoreCall {
 export type StoreReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 const THREAD_SCRIPT = join(__dirname, 'sqlite-store-thread.js');
+
+/**
+ * The thread's heap: what it holds live is the language model, the stem cache (bounded) and one call's rows (a chunk,
+ * a page of hashes); without a bound V8 lets an ingest's garbage grow its heap to hundreds of MB before collecting it.
+ */
+export const STORE_THREAD_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 } as const;
 
 /** Whether the SQLite store can run in a thread here (its compiled thread script is present). */
 export function sqliteThreadAvailable(): boolean {
@@ -34,7 +41,7 @@ export class ThreadedPassageStore implements PassageStore {
   private failure: Error | null = null;
 
   constructor(readonly file: string) {
-    this.worker = new Worker(THREAD_SCRIPT, { workerData: { file } });
+    this.worker = new Worker(THREAD_SCRIPT, { workerData: { file }, resourceLimits: STORE_THREAD_LIMITS });
     // An idle store never keeps a finished process alive; a pending call does (ref below).
     this.worker.unref();
     this.worker.on('message', (reply: StoreReply) => {
@@ -58,8 +65,12 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('upsert', [corpus, passages]) as Promise<void>;
   }
 
-  hashes(corpus: string): Promise<Map<string, string>> {
-    return this.call('hashes', [corpus]) as Promise<Map<string, string>>;
+  /** Read a page at a time: the thread never holds (nor clones) a large corpus's ids at once. */
+  async hashes(corpus: string): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const page = (after: number) => this.call('hashPage', [corpus, after, HASH_PAGE]) as Promise<HashPage>;
+    for (let p = await page(0); p.entries.length; p = await page(p.last)) for (const [id, hash] of p.entries) out.set(id, hash);
+    return out;
   }
 
   remove(corpus: string, ids: readonly string[]): Promise<void> {
