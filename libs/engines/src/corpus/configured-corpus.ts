@@ -54,7 +54,7 @@ export const memoryKey = (passages: readonly Passage[]): string => `memory:${con
  */
 export async function storeConfigured(store: PassageStore, name: string, source: ConfiguredSource, wholeCorpusMax?: number): Promise<void> {
   const fingerprint = source.fingerprint();
-  if (fingerprint && fingerprint === (await store.sourceFingerprint(name)) && (await store.stats(name)).passages > 0) return;
+  if (fingerprint && fingerprint === (await store.sourceFingerprint(name)) && (await store.passageCount(name, 1)) > 0) return;
   await store.setSourceFingerprint(name, null);
   const plan = await planIngest(source.passages(), await store.hashes(name), CHUNK, (_chunk, passages) => store.upsert(name, passages));
   for (let i = 0; i < plan.removed.length; i += REMOVE_BATCH) await store.remove(name, plan.removed.slice(i, i + REMOVE_BATCH));

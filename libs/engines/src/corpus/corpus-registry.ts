@@ -11,7 +11,7 @@ import { openPassageStore } from '../store/open-passage-store';
 import type { PassageStore } from '../store/passage-store';
 import { SqlitePassageStore } from '../store/sqlite-passage-store';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './source-files';
-import { DEFAULT_WORKING_SET, topicWorkingSet, wholeCorpusIndex, type WorkingSetOptions } from './topic-working-set';
+import { DEFAULT_WORKING_SET, readWhole, topicWorkingSet, wholeCorpusIndex, type WorkingSetOptions } from './topic-working-set';
 
 export { BUILTIN_CORPUS };
 
@@ -143,8 +143,7 @@ export class CorpusRegistry {
       this.workingSets.set(key, cached);
       return cached.view;
     }
-    const max = this.workingSetOptions.wholeCorpusMax;
-    const key = (await store.passageCount(name, max + 1)) <= max ? wholeKey : topicKey;
+    const key = (await readWhole(store, name, this.workingSetOptions.wholeCorpusMax)) ? wholeKey : topicKey;
     // A concurrent call may have started it while the count was read.
     const started = this.workingSets.get(key);
     if (started) return started.view;

@@ -35,7 +35,7 @@ const BATCH = 500;
  * choose the passages keeps their ids in the store, and the others (and later questions on the topic) read them.
  */
 export async function topicWorkingSet(store: PassageStore, corpus: string, topic: string, options: WorkingSetOptions = DEFAULT_WORKING_SET): Promise<CorpusIndex> {
-  if ((await store.passageCount(corpus, options.wholeCorpusMax + 1)) <= options.wholeCorpusMax) return wholeCorpusIndex(store, corpus, options.wholeCorpusMax);
+  if (await readWhole(store, corpus, options.wholeCorpusMax)) return wholeCorpusIndex(store, corpus, options.wholeCorpusMax);
   const key = JSON.stringify([topic, options]);
   const generation = await store.generation(corpus);
   const kept = await store.workingSet(corpus, key);
@@ -45,6 +45,11 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
   const vocabulary = new Set(analyzed.flatMap((a) => [...split(a.text), ...split(a.title)]));
   const stats = await store.termStats(corpus, [...vocabulary]);
   return CorpusIndex.build(chosen.passages, analyzed, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
+}
+
+/** Whether a corpus is small enough to be read whole (`wholeCorpusMax`): counted only as far as that bound. */
+export async function readWhole(store: PassageStore, corpus: string, wholeCorpusMax: number): Promise<boolean> {
+  return (await store.passageCount(corpus, wholeCorpusMax + 1)) <= wholeCorpusMax;
 }
 
 interface Chosen {

@@ -1,4 +1,4 @@
-import { DEFAULT_WORKING_SET, wholeCorpusIndex } from '../corpus/topic-working-set';
+import { DEFAULT_WORKING_SET, readWhole, wholeCorpusIndex } from '../corpus/topic-working-set';
 import type { PassageStore } from '../store/passage-store';
 
 /**
@@ -7,8 +7,7 @@ import type { PassageStore } from '../store/passage-store';
  * question. A larger corpus has none (a topic's working index never builds one).
  */
 export async function keepCorpusStructure(store: PassageStore, corpus: string, wholeCorpusMax: number = DEFAULT_WORKING_SET.wholeCorpusMax): Promise<void> {
-  const { passages } = await store.stats(corpus);
-  if (passages === 0 || passages > wholeCorpusMax) return;
+  if ((await store.passageCount(corpus, 1)) === 0 || !(await readWhole(store, corpus, wholeCorpusMax))) return;
   // An ingest that changed nothing: kept already, so the corpus is not read.
   if (await store.structure(corpus, await store.generation(corpus))) return;
   // Reading the whole index computes and keeps what the store lacks for this generation.
