@@ -21,7 +21,8 @@ const ANALYZE_FROM = 1000;
  * generated tsvector of the analysed terms (text weight A, title weight B) under a GIN index.
  * The terms are already stemmed and stop-word free, so the `simple` configuration only splits them.
  * A write that doubles a corpus refreshes the planner's statistics (`ANALYZE`): on none, or on some taken before a bulk
- * ingest, the planner takes a corpus for small and reads all of it to look up a chunk's or a working set's ids.
+ * ingest, the planner takes a corpus for small and reads all of it to look up a chunk's or a working set's ids (or all
+ * its term counts for a working set's vocabulary).
  */
 export class PostgresPassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'network' };
@@ -175,7 +176,8 @@ export class PostgresPassageStore implements PassageStore {
     const passages = Number(rows[0]!.passages);
     if (passages < ANALYZE_FROM || passages < 2 * Number(rows[0]!.analyzed)) return;
     // About a second at 1M passages (a sample of rows), once per doubling. Autovacuum may be off, and runs at most once a minute.
-    await c.query(`ANALYZE ${this.table}`);
+    // The term counts grow with the passages, and are looked up the same way (a working set's vocabulary).
+    await c.query(`ANALYZE ${this.table}, ${this.dfTable}`);
     await c.query(`UPDATE ${this.counts} SET analyzed = passages WHERE corpus = $1`, [corpus]);
   }
 
