@@ -1,6 +1,6 @@
 import { Pool, type PoolClient } from 'pg';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, inAskedOrder, KEPT_WORKING_SETS, queryTerms, toPassage, type PassageRow } from './store-query';
+import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_WORKING_SETS, queryTerms, toPassage, type PassageRow } from './store-query';
 
 export interface PostgresStoreOptions {
   /** A `postgres://` connection string. */
@@ -13,10 +13,16 @@ export interface PostgresStoreOptions {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** A corpus this small is read whole by any plan; from here on, each doubling refreshes the statistics. */
+const ANALYZE_FROM = 1000;
+
 /**
  * The networked store, for workers on several machines: one table of every corpus's passages with a
  * generated tsvector of the analysed terms (text weight A, title weight B) under a GIN index.
  * The terms are already stemmed and stop-word free, so the `simple` configuration only splits them.
+ * A write that doubles a corpus refreshes the planner's statistics (`ANALYZE`): on none, or on some taken before a bulk
+ * ingest, the planner takes a corpus for small and reads all of it to look up a chunk's or a working set's ids (or all
+ * its term counts for a working set's vocabulary).
  */
 export class PostgresPassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'network' };
@@ -24,6 +30,8 @@ export class PostgresPassageStore implements PassageStore {
   private readonly table: string;
   /** Per corpus and term, the passages that contain it (kept by every write: the GIN index cannot count cheaply). */
   private readonly dfTable: string;
+  /** Per corpus, its passage count (kept by every write: counting a large corpus's rows reads all of them) and the count at its last `ANALYZE`. */
+  private readonly counts: string;
   private readonly generations: string;
   private readonly sources: string;
   private readonly structures: string;
@@ -35,6 +43,7 @@ export class PostgresPassageStore implements PassageStore {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`PostgreSQL schema ${JSON.stringify(schema)} must be lowercase letters, digits and _`);
     this.table = `${schema}.passages`;
     this.dfTable = `${schema}.term_df`;
+    this.counts = `${schema}.passage_counts`;
     this.generations = `${schema}.generations`;
     this.sources = `${schema}.sources`;
     this.structures = `${schema}.structures`;
@@ -85,6 +94,8 @@ export class PostgresPassageStore implements PassageStore {
       for (const r of old.rows) countTerms(delta, r.terms, r.title_terms, -1);
       for (const x of changed) countTerms(delta, x.terms.text, x.terms.title, 1);
       await this.addDf(c, corpus, delta);
+      // The rows read above are those replaced; the others are new.
+      await this.addPassages(c, corpus, changed.length - old.rows.length);
       await this.bump(c, corpus);
     });
   }
@@ -155,6 +166,21 @@ export class PostgresPassageStore implements PassageStore {
     await c.query(`INSERT INTO ${this.generations} (corpus, n) VALUES ($1, 1) ON CONFLICT (corpus) DO UPDATE SET n = ${this.generations}.n + 1`, [corpus]);
   }
 
+  private async addPassages(c: PoolClient, corpus: string, n: number): Promise<void> {
+    if (n === 0) return;
+    const { rows } = await c.query<{ passages: string; analyzed: string }>(
+      `INSERT INTO ${this.counts} (corpus, passages) VALUES ($1, $2) ON CONFLICT (corpus) DO UPDATE SET passages = ${this.counts}.passages + excluded.passages
+       RETURNING passages, analyzed`,
+      [corpus, n],
+    );
+    const passages = Number(rows[0]!.passages);
+    if (passages < ANALYZE_FROM || passages < 2 * Number(rows[0]!.analyzed)) return;
+    // About a second at 1M passages (a sample of rows), once per doubling. Autovacuum may be off, and runs at most once a minute.
+    // The term counts grow with the passages, and are looked up the same way (a working set's vocabulary).
+    await c.query(`ANALYZE ${this.table}, ${this.dfTable}`);
+    await c.query(`UPDATE ${this.counts} SET analyzed = passages WHERE corpus = $1`, [corpus]);
+  }
+
   /** Apply document-frequency changes, in term order (so concurrent writers lock rows in one order and never deadlock). */
   private async addDf(c: PoolClient, corpus: string, delta: Map<string, number>): Promise<void> {
     const entries = [...delta.entries()].filter(([, n]) => n !== 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -183,6 +209,7 @@ export class PostgresPassageStore implements PassageStore {
       const delta = new Map<string, number>();
       for (const r of rows) countTerms(delta, r.terms, r.title_terms, -1);
       await this.addDf(c, corpus, delta);
+      await this.addPassages(c, corpus, -rows.length);
       if (rows.length > 0) await this.bump(c, corpus);
     });
   }
@@ -193,6 +220,7 @@ export class PostgresPassageStore implements PassageStore {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`orrery-store-write:${this.table}:${corpus}`]);
       had = ((await c.query(`DELETE FROM ${this.table} WHERE corpus = $1`, [corpus])).rowCount ?? 0) > 0;
       await c.query(`DELETE FROM ${this.dfTable} WHERE corpus = $1`, [corpus]);
+      await c.query(`DELETE FROM ${this.counts} WHERE corpus = $1`, [corpus]);
       await c.query(`DELETE FROM ${this.sources} WHERE corpus = $1`, [corpus]);
       await c.query(`DELETE FROM ${this.structures} WHERE corpus = $1`, [corpus]);
       await c.query(`DELETE FROM ${this.workingSets} WHERE corpus = $1`, [corpus]);
@@ -208,15 +236,15 @@ export class PostgresPassageStore implements PassageStore {
     await this.schemaReady();
     // Each term is a quoted lexeme, ORed: no query syntax from the user reaches to_tsquery.
     const tsquery = terms.map((t) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`).join(' | ');
-    const scored = `SELECT id, document, ts_rank(tsv, q) AS score FROM ${this.table}, to_tsquery('simple', $2) q WHERE corpus = $1 AND tsv @@ q`;
-    const sql =
-      perDocument >= limit
-        ? `${scored} ORDER BY score DESC, id LIMIT $3`
-        : `SELECT id, score FROM (SELECT id, score, row_number() OVER (PARTITION BY document ORDER BY score DESC, id) AS rank FROM (${scored}) s) r
-           WHERE rank <= $4 ORDER BY score DESC, id LIMIT $3`;
-    const args = perDocument >= limit ? [corpus, tsquery, limit] : [corpus, tsquery, limit, perDocument];
-    const { rows } = await this.pool.query<{ id: string; score: number }>(sql, args);
-    return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+    // Every match is ranked (GIN keeps no positions), but only the best are sorted and read out: in the order
+    // cappedBest applies (ids by code point), so they are the head of the full ranking, capped per document here.
+    const best = `SELECT id, document, ts_rank(tsv, q) AS score FROM ${this.table}, to_tsquery('simple', $2) q WHERE corpus = $1 AND tsv @@ q
+      ORDER BY score DESC, id COLLATE "C" LIMIT $3`;
+    for (let k = 4 * limit; ; k *= 4) {
+      const { rows } = await this.pool.query<{ id: string; document: string; score: number }>(best, [corpus, tsquery, k]);
+      const capped = cappedBest(rows, perDocument, limit);
+      if (rows.length < k || capped.length === limit) return capped;
+    }
   }
 
   async get(corpus: string, ids: readonly string[]): Promise<StoredPassage[]> {
@@ -248,8 +276,7 @@ export class PostgresPassageStore implements PassageStore {
   async termStats(corpus: string, terms: readonly string[]): Promise<TermStats> {
     await this.schemaReady();
     const { rows } = await this.pool.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.dfTable} WHERE corpus = $1 AND term = ANY($2::text[]) AND df > 0`, [corpus, [...new Set(terms)]]);
-    const { rows: count } = await this.pool.query<{ passages: string }>(`SELECT count(*) AS passages FROM ${this.table} WHERE corpus = $1`, [corpus]);
-    return { passages: Number(count[0]!.passages), df: new Map(rows.map((r) => [r.term, Number(r.df)])) };
+    return { passages: await this.passages(corpus), df: new Map(rows.map((r) => [r.term, Number(r.df)])) };
   }
 
   async stats(corpus: string): Promise<CorpusStats> {
@@ -263,8 +290,12 @@ export class PostgresPassageStore implements PassageStore {
 
   async passageCount(corpus: string, atMost: number): Promise<number> {
     await this.schemaReady();
-    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.table} WHERE corpus = $1 LIMIT $2) s`, [corpus, Math.max(0, Math.floor(atMost))]);
-    return Number(rows[0]!.n);
+    return Math.min(await this.passages(corpus), Math.max(0, Math.floor(atMost)));
+  }
+
+  private async passages(corpus: string): Promise<number> {
+    const { rows } = await this.pool.query<{ passages: string }>(`SELECT passages FROM ${this.counts} WHERE corpus = $1`, [corpus]);
+    return rows[0] ? Number(rows[0].passages) : 0;
   }
 
   async corpora(): Promise<string[]> {
@@ -308,6 +339,12 @@ export class PostgresPassageStore implements PassageStore {
       await c.query(`CREATE INDEX IF NOT EXISTS passages_document ON ${this.table} (corpus, document)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.dfTable} (corpus text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (corpus, term))`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.generations} (corpus text PRIMARY KEY, n bigint NOT NULL)`);
+      // Counted once from the passages of a schema made before the table; every write keeps it after.
+      const { rows: counted } = await c.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [this.counts]);
+      if (counted[0]!.t === null) {
+        await c.query(`CREATE TABLE ${this.counts} (corpus text PRIMARY KEY, passages bigint NOT NULL, analyzed bigint NOT NULL DEFAULT 0)`);
+        await c.query(`INSERT INTO ${this.counts} (corpus, passages) SELECT corpus, count(*) FROM ${this.table} GROUP BY corpus`);
+      }
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.sources} (corpus text PRIMARY KEY, fingerprint text NOT NULL)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.structures} (corpus text PRIMARY KEY, generation bigint NOT NULL, structure text NOT NULL)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.workingSets} (corpus text NOT NULL, key text NOT NULL, generation bigint NOT NULL, ids text[] NOT NULL,
