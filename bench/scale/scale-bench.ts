@@ -20,8 +20,8 @@ processes on a fresh passage store; ingests the corpus through the ingest queue,
 peak RSS of the coordinator and of each worker, and the on-topic share of cited passages; with several corpora,
 each stage's growth exponent (log-log slope) and its extrapolation to 1M passages. --node-options is NODE_OPTIONS for
 the coordinator and workers (a heap cap, as docker-compose.yml sets one).
---cli times the README's CLI instead (research.js --corpus PATH): the cold first question, two repeats on the
-unchanged file and --help, each beside a fixed baseline workload timed in the same run.
+--cli times the README's CLI instead (research.js --corpus PATH): the cold first question, the same question again,
+every other question once on the unchanged file, and --help, each beside a fixed baseline workload timed in the same run.
 Two more question sets carry no answer phrase (on-topic share only): scale-questions-b.jsonl (its failures were
 read while the topic-term rule for working indexes was written) and scale-questions-c.jsonl (never tuned on).`;
 

@@ -4,10 +4,12 @@ import type { PassageStore } from '../store/passage-store';
 /**
  * What an ingest does once it has written a corpus: a corpus the working set reads whole (at most `wholeCorpusMax`
  * passages) gets its structure computed and kept for its current generation, so no process computes it on a first
- * question. A larger corpus has none (a topic's working index never builds one).
+ * question. A larger corpus has none (a topic's working index never builds one); its term counts, which a topic's
+ * working index weighs by, are counted here instead.
  */
 export async function keepCorpusStructure(store: PassageStore, corpus: string, wholeCorpusMax: number = DEFAULT_WORKING_SET.wholeCorpusMax): Promise<void> {
-  if ((await store.passageCount(corpus, 1)) === 0 || !(await readWhole(store, corpus, wholeCorpusMax))) return;
+  if ((await store.passageCount(corpus, 1)) === 0) return;
+  if (!(await readWhole(store, corpus, wholeCorpusMax))) return store.countTerms(corpus);
   // An ingest that changed nothing: kept already, so the corpus is not read.
   if (await store.structure(corpus, await store.generation(corpus))) return;
   // Reading the whole index computes and keeps what the store lacks for this generation.

@@ -279,6 +279,9 @@ export class PostgresPassageStore implements PassageStore {
     return { passages: await this.passages(corpus), df: new Map(rows.map((r) => [r.term, Number(r.df)])) };
   }
 
+  /** Every write keeps `term_df` current. */
+  async countTerms(): Promise<void> {}
+
   async stats(corpus: string): Promise<CorpusStats> {
     await this.schemaReady();
     const { rows } = await this.pool.query<{ passages: string; documents: string }>(

@@ -240,6 +240,12 @@ export class SqlitePassageStore implements PassageStore {
     return { passages, df: new Map(rows.map((r) => [r.term, r.doc])) };
   }
 
+  async countTerms(corpus: string): Promise<void> {
+    await turn();
+    const t = this.table(corpus, false);
+    if (t) this.termCounts(corpus, t);
+  }
+
   /**
    * The corpus's term counts as a table (term, passages holding it), rebuilt once per generation by the first reader
    * that finds it stale; returns the passage count they were taken over. Counting a term in the FTS5 index reads its

@@ -110,6 +110,10 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('termStats', [corpus, terms]) as Promise<TermStats>;
   }
 
+  countTerms(corpus: string): Promise<void> {
+    return this.call('countTerms', [corpus]) as Promise<void>;
+  }
+
   stats(corpus: string): Promise<CorpusStats> {
     return this.call('stats', [corpus]) as Promise<CorpusStats>;
   }
