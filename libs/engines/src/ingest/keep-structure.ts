@@ -9,7 +9,7 @@ import type { PassageStore } from '../store/passage-store';
  */
 export async function keepCorpusStructure(store: PassageStore, corpus: string, wholeCorpusMax: number = DEFAULT_WORKING_SET.wholeCorpusMax): Promise<void> {
   if ((await store.passageCount(corpus, 1)) === 0) return;
-  if (!(await readWhole(store, corpus, wholeCorpusMax))) return store.countTerms(corpus);
+  if (!(await readWhole(store, corpus, wholeCorpusMax))) return store.keepTermCounts(corpus);
   // An ingest that changed nothing: kept already, so the corpus is not read.
   if (await store.structure(corpus, await store.generation(corpus))) return;
   // Reading the whole index computes and keeps what the store lacks for this generation.

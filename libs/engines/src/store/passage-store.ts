@@ -76,7 +76,7 @@ export interface PassageStore {
   /** Document frequencies of index terms over the whole corpus (terms it lacks are left out), so a working index of part of it weighs terms as the corpus does. */
   termStats(corpus: string, terms: readonly string[]): Promise<TermStats>;
   /** Counts what `termStats` reads for the corpus's current generation now, where a store counts on first read (SQLite), so a question never pays for it; kept on every write elsewhere (PostgreSQL). */
-  countTerms(corpus: string): Promise<void>;
+  keepTermCounts(corpus: string): Promise<void>;
   stats(corpus: string): Promise<CorpusStats>;
   /** The corpus's passage count, counted no further than `atMost` (whether it has any, whether it is small: a large corpus is not counted through). */
   passageCount(corpus: string, atMost: number): Promise<number>;

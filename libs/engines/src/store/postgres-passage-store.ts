@@ -280,7 +280,7 @@ export class PostgresPassageStore implements PassageStore {
   }
 
   /** Every write keeps `term_df` current. */
-  async countTerms(): Promise<void> {}
+  async keepTermCounts(): Promise<void> {}
 
   async stats(corpus: string): Promise<CorpusStats> {
     await this.schemaReady();

@@ -240,7 +240,7 @@ export class SqlitePassageStore implements PassageStore {
     return { passages, df: new Map(rows.map((r) => [r.term, r.doc])) };
   }
 
-  async countTerms(corpus: string): Promise<void> {
+  async keepTermCounts(corpus: string): Promise<void> {
     await turn();
     const t = this.table(corpus, false);
     if (t) this.termCounts(corpus, t);

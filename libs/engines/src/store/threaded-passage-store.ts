@@ -110,8 +110,8 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('termStats', [corpus, terms]) as Promise<TermStats>;
   }
 
-  countTerms(corpus: string): Promise<void> {
-    return this.call('countTerms', [corpus]) as Promise<void>;
+  keepTermCounts(corpus: string): Promise<void> {
+    return this.call('keepTermCounts', [corpus]) as Promise<void>;
   }
 
   stats(corpus: string): Promise<CorpusStats> {
