@@ -9,7 +9,7 @@ import { assignExclusions, expectedPassages, overviewSubtopic, subtopicFromFacet
 import { evidenceGap } from './evidence-clusters';
 import { jaccard } from './overlap';
 import type { CorpusIndex } from './corpus-index';
-import { prepareTopicProfile } from './prepare-profile';
+import { keptTopicProfile } from './kept-profile';
 import { DEFAULT_TOPIC_PROFILE, type TopicProfile, type TopicProfileOptions } from './topic-profile';
 import { clipText } from '../hygiene/clip-text';
 import { reportShape } from '../question/report-shape';
@@ -153,8 +153,8 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
 
   /** The run's corpus index and the topic's profile on it (memoized per index). */
   private async profileOf(input: { topic: string; corpus?: string }): Promise<{ index: CorpusIndex; profile: TopicProfile; vocabulary: CorpusVocabulary }> {
-    const { index, vocabulary } = await this.registry.forTopic(input.corpus ?? this.defaultCorpus, input.topic);
-    return { index, profile: await prepareTopicProfile(index, input.topic, this.options.profile), vocabulary };
+    const { index, vocabulary, origin } = await this.registry.forTopic(input.corpus ?? this.defaultCorpus, input.topic);
+    return { index, profile: await keptTopicProfile(index, origin, input.topic, this.options.profile), vocabulary };
   }
 
   async onTopicSources(input: { topic: string; corpus?: string; sourceIds: readonly string[] }): Promise<ReadonlySet<string>> {

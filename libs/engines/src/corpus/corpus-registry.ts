@@ -11,7 +11,8 @@ import { openPassageStore } from '../store/open-passage-store';
 import type { PassageStore } from '../store/passage-store';
 import { SqlitePassageStore } from '../store/sqlite-passage-store';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './source-files';
-import { DEFAULT_WORKING_SET, readWhole, topicWorkingSet, wholeCorpusIndex, type WorkingSetOptions } from './topic-working-set';
+import type { ViewOrigin } from './kept-profile';
+import { DEFAULT_WORKING_SET, readWhole, topicWorkingSet, wholeCorpusIndex, workingSetKey, type WorkingSetOptions } from './topic-working-set';
 
 export { BUILTIN_CORPUS };
 
@@ -30,6 +31,8 @@ export interface CorpusView {
   name: string;
   index: CorpusIndex;
   vocabulary: CorpusVocabulary;
+  /** Where what is derived from the index (a topic's profile) is kept for every process. */
+  origin: ViewOrigin;
 }
 
 export interface CorpusRegistryOptions {
@@ -143,12 +146,14 @@ export class CorpusRegistry {
       this.workingSets.set(key, cached);
       return cached.view;
     }
-    const key = (await readWhole(store, name, this.workingSetOptions.wholeCorpusMax)) ? wholeKey : topicKey;
+    const whole = await readWhole(store, name, this.workingSetOptions.wholeCorpusMax);
+    const key = whole ? wholeKey : topicKey;
     // A concurrent call may have started it while the count was read.
     const started = this.workingSets.get(key);
     if (started) return started.view;
+    const origin: ViewOrigin = { store, corpus: name, generation, index: whole ? 'whole' : workingSetKey(topic, this.workingSetOptions) };
     const entry: CachedView = {
-      view: (async (): Promise<CorpusView> => ({ name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: this.entries.get(name)?.vocabulary ?? GENERIC_VOCABULARY }))(),
+      view: (async (): Promise<CorpusView> => ({ name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: this.entries.get(name)?.vocabulary ?? GENERIC_VOCABULARY, origin }))(),
       passages: 0,
     };
     this.workingSets.set(key, entry);

@@ -15,7 +15,7 @@ import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
 import { shortHash } from './stable-id';
 import { analyzeTerms } from './text-analysis';
-import { prepareTopicProfile } from './prepare-profile';
+import { keptTopicProfile } from './kept-profile';
 import { DEFAULT_TOPIC_PROFILE, type TopicProfileOptions } from './topic-profile';
 import { clipText } from '../hygiene/clip-text';
 
@@ -44,7 +44,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
 
   async search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
     await progress({ stage: 'loading', message: `loading corpus ${task.corpus ?? this.defaultCorpus}`, fraction: 0.1 });
-    const { index, vocabulary } = await this.corpus(task.corpus, task.context.topic);
+    const { index, vocabulary, origin } = await this.corpus(task.corpus, task.context.topic);
     // A question with one expected answer is answered from the documents (their dates and authors first).
     if (classifyRequest(task.query).class === 'straightforward') {
       const answer = answerQuestion(index, vocabulary, task.query, task.maxFindings);
@@ -53,7 +53,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const shape = reportShape(task.context.topic);
     const side = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides)?.find((s) => s.subtopicId === task.subtopicId) : undefined;
     if (side) return this.sideSearch(task, index, side, shape.subject || task.context.topic, progress);
-    const profile = await prepareTopicProfile(index, task.context.topic, this.profileOptions);
+    const profile = await keptTopicProfile(index, origin, task.context.topic, this.profileOptions);
     await progress({ stage: 'searching', message: clipText(`BM25 search: ${task.query}`, 500), fraction: 0.4 });
     const known = new Set(task.knownSourceIds);
     const ranked = rankForSubtopic(index, profile, {

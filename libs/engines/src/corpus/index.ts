@@ -14,6 +14,7 @@ export * from './stable-id';
 export * from './text-analysis';
 export * from './topic-profile';
 export * from './prepare-profile';
+export * from './kept-profile';
 export * from './corpus-partition';
 export * from './corpus-structure';
 export * from './eras';

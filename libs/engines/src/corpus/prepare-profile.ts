@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { OnDemandThread } from '../threads/on-demand-thread';
 import type { CorpusIndex, CorpusIndexParts } from './corpus-index';
 import { knownClusters, partitionClusters, partitionName, seedClusters, type PartitionOptions } from './corpus-partition';
 import { cachedProfile, rememberProfile, TopicProfile, topicProfile, type TopicProfileData, type TopicProfileOptions } from './topic-profile';
@@ -15,8 +15,6 @@ export interface ProfileCall {
   work: ProfileWork;
 }
 
-/** A profile's data, or a partition's clusters in corpus order. */
-export type ProfileReply = { id: number; ok: true; value: TopicProfileData | readonly number[] } | { id: number; ok: false; error: string };
 
 const THREAD_SCRIPT = join(__dirname, 'profile-thread.js');
 
@@ -80,73 +78,33 @@ function optionsKey(o: TopicProfileOptions): number {
 }
 
 class ProfileThread {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (v: TopicProfileData | readonly number[]) => void; reject: (e: Error) => void }>();
-  private nextId = 0;
+  private readonly thread = new OnDemandThread(THREAD_SCRIPT, {
+    name: 'topic profile',
+    resourceLimits: PROFILE_THREAD_LIMITS,
+    idleMs: PROFILE_THREAD_IDLE_MS,
+    // A new thread holds no index: the next call sends its index whole.
+    onEnd: () => (this.sentKey = null),
+  });
   private readonly keys = new WeakMap<CorpusIndex, number>();
   private nextIndexKey = 0;
   /** The index the thread holds (calls are answered in order, so the last one sent). */
   private sentKey: number | null = null;
-  private readonly idle = setTimeout(() => this.endIdle(), PROFILE_THREAD_IDLE_MS).unref();
 
-  /** Ends an idle thread; the next build starts another, which is sent its index whole. */
-  private endIdle(): void {
-    const worker = this.worker;
-    if (!worker || this.pending.size > 0) return;
-    this.worker = null;
-    this.sentKey = null;
-    worker.removeAllListeners();
-    void worker.terminate();
-  }
-
-  run(index: CorpusIndex, work: ProfileWork): Promise<TopicProfileData | readonly number[]> {
+  async run(index: CorpusIndex, work: ProfileWork): Promise<TopicProfileData | readonly number[]> {
     let key = this.keys.get(index);
     if (key === undefined) this.keys.set(index, (key = this.nextIndexKey++));
-    const worker = this.started();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref();
-      // A whole corpus's index is tens of MB to clone: sent once while the thread keeps it (with its partitions, which
-      // the thread would otherwise build again).
-      const parts = this.sentKey === key ? { key } : { ...index.parts(), partitions: knownClusters(index), key };
-      this.sentKey = key;
-      worker.postMessage({ id, parts, work } satisfies ProfileCall);
-    });
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(THREAD_SCRIPT, { resourceLimits: PROFILE_THREAD_LIMITS });
-    // An idle thread never keeps a finished process alive; a pending build does (ref above).
-    worker.unref();
-    worker.on('message', (reply: ProfileReply) => {
-      const p = this.pending.get(reply.id);
-      if (!p) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) {
-        worker.unref();
-        this.idle.refresh();
-      }
-      if (reply.ok) p.resolve(reply.value);
-      else {
-        // Whatever the thread kept is in doubt: the next call sends its index whole.
-        this.sentKey = null;
-        p.reject(new Error(reply.error));
-      }
-    });
-    const fail = (err: Error): void => {
-      // The next build starts a new thread, which holds no index yet.
-      if (this.worker === worker) {
-        this.worker = null;
-        this.sentKey = null;
-      }
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`topic profile thread exited (${code})`)));
-    return (this.worker = worker);
+    // A whole corpus's index is tens of MB to clone: sent once while the thread keeps it (with its partitions, which
+    // the thread would otherwise build again).
+    const parts = this.sentKey === key && this.thread.running ? { key } : { ...index.parts(), partitions: knownClusters(index), key };
+    const reply = this.thread.call((id) => ({ id, parts, work }) satisfies ProfileCall);
+    this.sentKey = key;
+    try {
+      return (await reply) as TopicProfileData | readonly number[];
+    } catch (err) {
+      // Whatever the thread kept is in doubt.
+      this.sentKey = null;
+      throw err;
+    }
   }
 }
 

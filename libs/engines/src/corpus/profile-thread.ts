@@ -2,7 +2,8 @@ import { parentPort } from 'node:worker_threads';
 import { CorpusIndex } from './corpus-index';
 import { partitionClusters, seedClusters } from './corpus-partition';
 import { TopicProfile } from './topic-profile';
-import type { ProfileCall, ProfileReply } from './prepare-profile';
+import type { ThreadReply } from '../threads/on-demand-thread';
+import type { ProfileCall } from './prepare-profile';
 
 // The thread side of prepareTopicProfile and preparePartition: the index rebuilt from its parts (with the partitions
 // known for it) and kept (the caller sends only its key while this is the index it sent last), the work done, its
@@ -18,9 +19,9 @@ port.on('message', (call: ProfileCall) => {
     }
     if (!last || last.key !== call.parts.key) throw new Error('topic profile thread: no index for this call');
     const { work } = call;
-    if (work.kind === 'partition') port.postMessage({ id: call.id, ok: true, value: partitionClusters(last.index, work.options) } satisfies ProfileReply);
-    else port.postMessage({ id: call.id, ok: true, value: new TopicProfile(last.index, work.topic, work.options).data() } satisfies ProfileReply);
+    if (work.kind === 'partition') port.postMessage({ id: call.id, ok: true, value: partitionClusters(last.index, work.options) } satisfies ThreadReply);
+    else port.postMessage({ id: call.id, ok: true, value: new TopicProfile(last.index, work.topic, work.options).data() } satisfies ThreadReply);
   } catch (err) {
-    port.postMessage({ id: call.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ProfileReply);
+    port.postMessage({ id: call.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ThreadReply);
   }
 });

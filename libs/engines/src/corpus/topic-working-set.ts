@@ -36,16 +36,19 @@ const BATCH = 500;
  */
 export async function topicWorkingSet(store: PassageStore, corpus: string, topic: string, options: WorkingSetOptions = DEFAULT_WORKING_SET): Promise<CorpusIndex> {
   if (await readWhole(store, corpus, options.wholeCorpusMax)) return wholeCorpusIndex(store, corpus, options.wholeCorpusMax);
-  const key = JSON.stringify([topic, options]);
+  const key = workingSetKey(topic, options);
   const generation = await store.generation(corpus);
-  const kept = await store.workingSet(corpus, key);
-  const chosen = kept ? await readChosen(store, corpus, kept) : await choose(store, corpus, topic, options);
-  if (!kept) await store.keepWorkingSet(corpus, key, generation, chosen.passages.map((p) => p.id));
+  const kept = await store.derived(corpus, key, generation);
+  const chosen = kept ? await readChosen(store, corpus, JSON.parse(kept) as string[]) : await choose(store, corpus, topic, options);
+  if (!kept) await store.keepDerived(corpus, key, generation, JSON.stringify(chosen.passages.map((p) => p.id)));
   const analyzed = chosen.passages.map((p) => ({ text: chosen.terms.get(p.id)?.text ?? '', title: chosen.terms.get(p.id)?.title ?? '' }));
   const vocabulary = new Set(analyzed.flatMap((a) => [...split(a.text), ...split(a.title)]));
   const stats = await store.termStats(corpus, [...vocabulary]);
   return CorpusIndex.build(chosen.passages, analyzed, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
 }
+
+/** What a topic's working set is kept under in the store (`PassageStore.derived`). */
+export const workingSetKey = (topic: string, options: WorkingSetOptions): string => `working-set:${JSON.stringify([topic, options])}`;
 
 /** Whether a corpus is small enough to be read whole (`wholeCorpusMax`): counted only as far as that bound. */
 export async function readWhole(store: PassageStore, corpus: string, wholeCorpusMax: number): Promise<boolean> {

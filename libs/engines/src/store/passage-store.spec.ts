@@ -278,18 +278,22 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect(await store.passageCount('no-such-corpus', 10)).toBe(0);
   });
 
-  it('keeps a working set while the corpus is at the generation it was computed from', async () => {
+  it('keeps a derived value while the corpus is at the generation it was derived from', async () => {
     const g = await store.generation(corpus);
-    expect(await store.workingSet(corpus, 'kestrels')).toBeNull();
-    await store.keepWorkingSet(corpus, 'kestrels', g, ['kestrel-2', 'owl-1']);
-    expect(await store.workingSet(corpus, 'kestrels')).toEqual(['kestrel-2', 'owl-1']);
-    expect(await store.workingSet(corpus, 'owls')).toBeNull();
-    expect(await store.workingSet('other-corpus', 'kestrels')).toBeNull();
-    // Computed before a write it did not see: not kept.
-    await store.keepWorkingSet(corpus, 'late', g - 1, ['kestrel-1']);
-    expect(await store.workingSet(corpus, 'late')).toBeNull();
+    const ids = JSON.stringify(['kestrel-2', 'owl-1']);
+    expect(await store.derived(corpus, 'kestrels', g)).toBeNull();
+    await store.keepDerived(corpus, 'kestrels', g, ids);
+    expect(await store.derived(corpus, 'kestrels', g)).toBe(ids);
+    expect(await store.derived(corpus, 'owls', g)).toBeNull();
+    expect(await store.derived('other-corpus', 'kestrels', g)).toBeNull();
+    // Asked for by a reader of another generation: not its value.
+    expect(await store.derived(corpus, 'kestrels', g - 1)).toBeNull();
+    // Derived before a write it did not see: not kept.
+    await store.keepDerived(corpus, 'late', g - 1, '[]');
+    expect(await store.derived(corpus, 'late', g - 1)).toBeNull();
     await store.upsert(corpus, [passage('owl-1', 'birds/owl', 'Owls hunt at night, and a kestrel by day.', 'Owl')]);
-    expect(await store.workingSet(corpus, 'kestrels')).toBeNull();
+    expect(await store.derived(corpus, 'kestrels', g)).toBeNull();
+    expect(await store.derived(corpus, 'kestrels', await store.generation(corpus))).toBeNull();
     await store.upsert(corpus, [CORPUS[4]!]);
   });
 
@@ -410,11 +414,29 @@ describe('the SQLite store in a thread, bounded', () => {
       expect(await threaded.hashes('birds')).toEqual(await direct.hashes('birds'));
       expect(await threaded.hashes('birds')).toEqual(new Map(CORPUS.map((p) => [p.id, p.contentHash])));
       // The thread's heap is collected within its bound, not let grow to V8's default for the machine.
-      const limits = (threaded as unknown as { worker: import('node:worker_threads').Worker }).worker.resourceLimits;
-      expect(limits?.maxOldGenerationSizeMb).toBe(STORE_THREAD_LIMITS.maxOldGenerationSizeMb);
+      expect(threaded.threadLimits?.maxOldGenerationSizeMb).toBe(STORE_THREAD_LIMITS.maxOldGenerationSizeMb);
     } finally {
       await threaded.close();
       await direct.close();
     }
+  });
+
+  it('ends an idle thread, so its heap goes back to the system, and starts another on the next call', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'orrery-store-')), 'idle.sqlite');
+    const { ThreadedPassageStore } = createRequire(__filename)(resolve(__dirname, '..', '..', 'dist', 'store', 'threaded-passage-store.js')) as typeof import('./threaded-passage-store');
+    const threaded = new ThreadedPassageStore(file, 200);
+    try {
+      expect(threaded.threadLimits).toBeNull();
+      await threaded.upsert('birds', CORPUS);
+      expect(threaded.threadLimits).not.toBeNull();
+      await new Promise((r) => setTimeout(r, 600));
+      expect(threaded.threadLimits).toBeNull();
+      // A new thread, a new connection: what the first wrote is there.
+      expect((await threaded.get('birds', ['owl-1'])).map((p) => p.id)).toEqual(['owl-1']);
+      expect(threaded.threadLimits).not.toBeNull();
+    } finally {
+      await threaded.close();
+    }
+    await expect(threaded.get('birds', ['owl-1'])).rejects.toThrow(/closed/);
   });
 });

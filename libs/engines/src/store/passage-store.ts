@@ -95,11 +95,11 @@ export interface PassageStore {
   /** Keeps the structure derived from this generation of the corpus, replacing any kept before; false (nothing kept) when the corpus is no longer at it. */
   keepStructure(corpus: string, generation: number, structure: CorpusStructure): Promise<boolean>;
   /**
-   * The passage ids a process kept under `key` (`keepWorkingSet`) while the corpus is at the generation they were
-   * computed from, else null: a topic's working set computed once serves every process until the corpus changes.
+   * A value derived from the corpus at `generation` that a process kept under `key` (`keepDerived`), else null (none
+   * was, or the corpus has changed since): a topic's working set or profile computed once serves every process.
    */
-  workingSet(corpus: string, key: string): Promise<string[] | null>;
-  /** Keep ids computed from `generation` under `key`; ignored when the corpus has changed since (and older ones are let go). */
-  keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void>;
+  derived(corpus: string, key: string, generation: number): Promise<string | null>;
+  /** Keep a value derived from `generation` under `key`; ignored when the corpus has changed since (and older ones are let go). */
+  keepDerived(corpus: string, key: string, generation: number, value: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { Pool, type PoolClient } from 'pg';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_WORKING_SETS, queryTerms, toPassage, type PassageRow } from './store-query';
+import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, type PassageRow } from './store-query';
 
 export interface PostgresStoreOptions {
   /** A `postgres://` connection string. */
@@ -35,7 +35,7 @@ export class PostgresPassageStore implements PassageStore {
   private readonly generations: string;
   private readonly sources: string;
   private readonly structures: string;
-  private readonly workingSets: string;
+  private readonly derivedTable: string;
   private ready: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
@@ -47,7 +47,7 @@ export class PostgresPassageStore implements PassageStore {
     this.generations = `${schema}.generations`;
     this.sources = `${schema}.sources`;
     this.structures = `${schema}.structures`;
-    this.workingSets = `${schema}.working_sets`;
+    this.derivedTable = `${schema}.derived`;
     // allowExitOnIdle: idle connections never keep a finished CLI process alive.
     this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
     // An idle connection the server drops must not crash the process; the next query opens another.
@@ -135,28 +135,28 @@ export class PostgresPassageStore implements PassageStore {
     return (rowCount ?? 0) > 0;
   }
 
-  async workingSet(corpus: string, key: string): Promise<string[] | null> {
+  async derived(corpus: string, key: string, generation: number): Promise<string | null> {
     await this.schemaReady();
-    const { rows } = await this.pool.query<{ ids: string[] }>(
-      `SELECT w.ids FROM ${this.workingSets} w JOIN ${this.generations} g ON g.corpus = w.corpus AND g.n = w.generation WHERE w.corpus = $1 AND w.key = $2`,
-      [corpus, key],
+    const { rows } = await this.pool.query<{ value: string }>(
+      `SELECT d.value FROM ${this.derivedTable} d JOIN ${this.generations} g ON g.corpus = d.corpus AND g.n = d.generation WHERE d.corpus = $1 AND d.key = $2 AND d.generation = $3`,
+      [corpus, key, generation],
     );
-    return rows[0]?.ids ?? null;
+    return rows[0]?.value ?? null;
   }
 
-  async keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void> {
+  async keepDerived(corpus: string, key: string, generation: number, value: string): Promise<void> {
     await this.transaction(async (c) => {
       // A write that commits after this check leaves a row no reader matches to the new generation.
       const { rows } = await c.query<{ n: string }>(`SELECT n FROM ${this.generations} WHERE corpus = $1`, [corpus]);
       if (Number(rows[0]?.n ?? 0) !== generation) return;
-      await c.query(`DELETE FROM ${this.workingSets} WHERE corpus = $1 AND generation <> $2`, [corpus, generation]);
+      await c.query(`DELETE FROM ${this.derivedTable} WHERE corpus = $1 AND generation <> $2`, [corpus, generation]);
       await c.query(
-        `INSERT INTO ${this.workingSets} (corpus, key, generation, ids) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (corpus, key) DO UPDATE SET generation = excluded.generation, ids = excluded.ids, kept = clock_timestamp()`,
-        [corpus, key, generation, [...ids]],
+        `INSERT INTO ${this.derivedTable} (corpus, key, generation, value) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (corpus, key) DO UPDATE SET generation = excluded.generation, value = excluded.value, kept = clock_timestamp()`,
+        [corpus, key, generation, value],
       );
       await c.query(
-        `DELETE FROM ${this.workingSets} WHERE corpus = $1 AND key NOT IN (SELECT key FROM ${this.workingSets} WHERE corpus = $1 ORDER BY kept DESC, key LIMIT ${KEPT_WORKING_SETS})`,
+        `DELETE FROM ${this.derivedTable} WHERE corpus = $1 AND key NOT IN (SELECT key FROM ${this.derivedTable} WHERE corpus = $1 ORDER BY kept DESC, key LIMIT ${KEPT_DERIVED})`,
         [corpus],
       );
     });
@@ -223,7 +223,7 @@ export class PostgresPassageStore implements PassageStore {
       await c.query(`DELETE FROM ${this.counts} WHERE corpus = $1`, [corpus]);
       await c.query(`DELETE FROM ${this.sources} WHERE corpus = $1`, [corpus]);
       await c.query(`DELETE FROM ${this.structures} WHERE corpus = $1`, [corpus]);
-      await c.query(`DELETE FROM ${this.workingSets} WHERE corpus = $1`, [corpus]);
+      await c.query(`DELETE FROM ${this.derivedTable} WHERE corpus = $1`, [corpus]);
       await this.bump(c, corpus);
     });
     return had;
@@ -350,8 +350,10 @@ export class PostgresPassageStore implements PassageStore {
       }
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.sources} (corpus text PRIMARY KEY, fingerprint text NOT NULL)`);
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.structures} (corpus text PRIMARY KEY, generation bigint NOT NULL, structure text NOT NULL)`);
-      await c.query(`CREATE TABLE IF NOT EXISTS ${this.workingSets} (corpus text NOT NULL, key text NOT NULL, generation bigint NOT NULL, ids text[] NOT NULL,
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.derivedTable} (corpus text NOT NULL, key text NOT NULL, generation bigint NOT NULL, value text NOT NULL,
         kept timestamptz NOT NULL DEFAULT clock_timestamp(), PRIMARY KEY (corpus, key))`);
+      // What kept working sets before `derived` did (a cache: nothing in it is lost).
+      await c.query(`DROP TABLE IF EXISTS ${schema}.working_sets`);
     });
   }
 

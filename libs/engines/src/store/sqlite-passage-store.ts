@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_WORKING_SETS, queryTerms, toPassage, turn, type PassageRow } from './store-query';
+import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, turn, type PassageRow } from './store-query';
 
 /**
  * The embedded store: one SQLite file in WAL mode, so every process on the machine reads it at once while
@@ -37,7 +37,9 @@ export class SqlitePassageStore implements PassageStore {
     this.db.exec('CREATE TABLE IF NOT EXISTS structures (name TEXT PRIMARY KEY, generation INTEGER NOT NULL, structure TEXT NOT NULL)');
     // The generation each corpus's term-count table (`c<n>_df`) was counted at.
     this.db.exec('CREATE TABLE IF NOT EXISTS term_counts (name TEXT PRIMARY KEY, generation INTEGER NOT NULL, passages INTEGER NOT NULL)');
-    this.db.exec('CREATE TABLE IF NOT EXISTS working_sets (name TEXT NOT NULL, key TEXT NOT NULL, generation INTEGER NOT NULL, ids TEXT NOT NULL, PRIMARY KEY (name, key))');
+    this.db.exec('CREATE TABLE IF NOT EXISTS derived (name TEXT NOT NULL, key TEXT NOT NULL, generation INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (name, key))');
+    // What kept working sets before `derived` did (a cache: nothing in it is lost).
+    this.db.exec('DROP TABLE IF EXISTS working_sets');
   }
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
@@ -107,7 +109,7 @@ export class SqlitePassageStore implements PassageStore {
         this.db.prepare('DELETE FROM sources WHERE name = ?').run(corpus);
         this.db.prepare('DELETE FROM structures WHERE name = ?').run(corpus);
         this.db.prepare('DELETE FROM term_counts WHERE name = ?').run(corpus);
-        this.db.prepare('DELETE FROM working_sets WHERE name = ?').run(corpus);
+        this.db.prepare('DELETE FROM derived WHERE name = ?').run(corpus);
         this.bump(corpus);
       })
       .immediate();
@@ -149,24 +151,25 @@ export class SqlitePassageStore implements PassageStore {
     return kept.changes > 0;
   }
 
-  async workingSet(corpus: string, key: string): Promise<string[] | null> {
+  async derived(corpus: string, key: string, generation: number): Promise<string | null> {
     await turn();
-    const ids = this.db
-      .prepare<[string, string], string>('SELECT w.ids FROM working_sets w JOIN generations g ON g.name = w.name AND g.n = w.generation WHERE w.name = ? AND w.key = ?')
-      .pluck()
-      .get(corpus, key);
-    return ids === undefined ? null : (JSON.parse(ids) as string[]);
+    return (
+      this.db
+        .prepare<[string, string, number], string>('SELECT d.value FROM derived d JOIN generations g ON g.name = d.name AND g.n = d.generation WHERE d.name = ? AND d.key = ? AND d.generation = ?')
+        .pluck()
+        .get(corpus, key, generation) ?? null
+    );
   }
 
-  async keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void> {
+  async keepDerived(corpus: string, key: string, generation: number, value: string): Promise<void> {
     await turn();
     this.db
       .transaction(() => {
         if (((this.db.prepare<[string], number>('SELECT n FROM generations WHERE name = ?').pluck().get(corpus)) ?? 0) !== generation) return;
-        this.db.prepare('DELETE FROM working_sets WHERE name = ? AND generation <> ?').run(corpus, generation);
-        this.db.prepare('INSERT OR REPLACE INTO working_sets (name, key, generation, ids) VALUES (?, ?, ?, ?)').run(corpus, key, generation, JSON.stringify(ids));
-        // Bounded: the most recently kept topics of a corpus.
-        this.db.prepare(`DELETE FROM working_sets WHERE name = ? AND rowid NOT IN (SELECT rowid FROM working_sets WHERE name = ? ORDER BY rowid DESC LIMIT ${KEPT_WORKING_SETS})`).run(corpus, corpus);
+        this.db.prepare('DELETE FROM derived WHERE name = ? AND generation <> ?').run(corpus, generation);
+        this.db.prepare('INSERT OR REPLACE INTO derived (name, key, generation, value) VALUES (?, ?, ?, ?)').run(corpus, key, generation, value);
+        // Bounded: the most recently kept values of a corpus.
+        this.db.prepare(`DELETE FROM derived WHERE name = ? AND rowid NOT IN (SELECT rowid FROM derived WHERE name = ? ORDER BY rowid DESC LIMIT ${KEPT_DERIVED})`).run(corpus, corpus);
       })
       .immediate();
   }

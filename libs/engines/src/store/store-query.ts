@@ -12,8 +12,8 @@ export async function indexedTerms(p: Pick<StoredPassage, 'id' | 'title' | 'text
   return { text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' };
 }
 
-/** Working sets a store keeps per corpus, the most recently kept (each a few thousand ids). */
-export const KEPT_WORKING_SETS = 64;
+/** Derived values a store keeps per corpus, the most recently kept: each topic's working set (a few thousand ids) and profile. */
+export const KEPT_DERIVED = 128;
 
 /** Let timers and I/O run (lock renewals, signal handlers) between synchronous steps of store work. */
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
+import { OnDemandThread } from '../threads/on-demand-thread';
 import { queryTerms } from './store-query';
 import { HASH_PAGE, type HashPage } from './sqlite-passage-store';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
@@ -13,8 +14,6 @@ export interface StoreCall {
   args: unknown[];
 }
 
-export type StoreReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
-
 const THREAD_SCRIPT = join(__dirname, 'sqlite-store-thread.js');
 
 /**
@@ -22,6 +21,12 @@ const THREAD_SCRIPT = join(__dirname, 'sqlite-store-thread.js');
  * a page of hashes); without a bound V8 lets an ingest's garbage grow its heap to hundreds of MB before collecting it.
  */
 export const STORE_THREAD_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 } as const;
+
+/**
+ * A store thread with no call for this long ends (the next call starts another, a new connection in tens of ms): an
+ * ingest's thread holds its language model, stem cache and garbage, 100 MB and more, that questions never use.
+ */
+export const STORE_THREAD_IDLE_MS = 10_000;
 
 /** Whether the SQLite store can run in a thread here (its compiled thread script is present). */
 export function sqliteThreadAvailable(): boolean {
@@ -35,30 +40,13 @@ export function sqliteThreadAvailable(): boolean {
  */
 export class ThreadedPassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'machine' };
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private nextId = 0;
-  private failure: Error | null = null;
+  private readonly thread: OnDemandThread;
 
-  constructor(readonly file: string) {
-    this.worker = new Worker(THREAD_SCRIPT, { workerData: { file }, resourceLimits: STORE_THREAD_LIMITS });
-    // An idle store never keeps a finished process alive; a pending call does (ref below).
-    this.worker.unref();
-    this.worker.on('message', (reply: StoreReply) => {
-      const p = this.pending.get(reply.id);
-      if (!p) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) this.worker.unref();
-      if (reply.ok) p.resolve(reply.value);
-      else p.reject(new Error(reply.error));
-    });
-    const fail = (err: Error): void => {
-      this.failure = err;
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-    };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`passage store thread exited (${code})`)));
+  constructor(
+    readonly file: string,
+    idleMs = STORE_THREAD_IDLE_MS,
+  ) {
+    this.thread = new OnDemandThread(THREAD_SCRIPT, { name: 'passage store', workerData: { file }, resourceLimits: STORE_THREAD_LIMITS, idleMs });
   }
 
   upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
@@ -138,27 +126,24 @@ export class ThreadedPassageStore implements PassageStore {
     return this.call('keepStructure', [corpus, generation, structure]) as Promise<boolean>;
   }
 
-  workingSet(corpus: string, key: string): Promise<string[] | null> {
-    return this.call('workingSet', [corpus, key]) as Promise<string[] | null>;
+  derived(corpus: string, key: string, generation: number): Promise<string | null> {
+    return this.call('derived', [corpus, key, generation]) as Promise<string | null>;
   }
 
-  keepWorkingSet(corpus: string, key: string, generation: number, ids: readonly string[]): Promise<void> {
-    return this.call('keepWorkingSet', [corpus, key, generation, ids]) as Promise<void>;
+  keepDerived(corpus: string, key: string, generation: number, value: string): Promise<void> {
+    return this.call('keepDerived', [corpus, key, generation, value]) as Promise<void>;
   }
 
-  async close(): Promise<void> {
-    if (this.failure) return;
-    this.failure = new Error('passage store closed');
-    await this.worker.terminate();
+  /** The running thread's heap bounds (null while none runs). */
+  get threadLimits(): ResourceLimits | null {
+    return this.thread.resourceLimits;
+  }
+
+  close(): Promise<void> {
+    return this.thread.close();
   }
 
   private call(method: Method, args: unknown[]): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({ id, method, args } satisfies StoreCall);
-    });
+    return this.thread.call((id) => ({ id, method, args }) satisfies StoreCall);
   }
 }
