@@ -1,6 +1,6 @@
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
 import { openPassageStore, sourceOf } from '@orrery/engines';
-import { IngestState, queuePrefix, startIngest } from '@orrery/runtime';
+import { IngestState, queuePrefix, SERVICE_PROCESS_DEFAULTS, startIngest } from '@orrery/runtime';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,14 +12,15 @@ import { logLogSlope } from '../support/log-log-slope';
 import { median, startBenchStack } from '../support/service-stack';
 import { runCliBench } from './cli-bench';
 
-const USAGE = `Usage: npm run bench:scale -- --corpus PATH[,PATH...] [--workers 1,4] [--questions bench/scale/scale-questions.jsonl] [--store postgres://…] [--node-options "--max-old-space-size=384"] [--cli]
+const USAGE = `Usage: npm run bench:scale -- --corpus PATH[,PATH...] [--workers 1,4] [--questions bench/scale/scale-questions.jsonl] [--store postgres://…] [--node-options ""] [--cli]
 
 For each corpus (a JSONL file; several: smallest first) and each worker count: a coordinator and that many worker
 processes on a fresh passage store; ingests the corpus through the ingest queue, then asks every question once cold
 (the first question after ingest) and once more warm. Prints ingest time, index size, cold and warm question time,
 peak RSS of the coordinator and of each worker, and the on-topic share of cited passages; with several corpora,
-each stage's growth exponent (log-log slope) and its extrapolation to 1M passages. --node-options is NODE_OPTIONS for
-the coordinator and workers (a heap cap, as docker-compose.yml sets one).
+each stage's growth exponent (log-log slope) and its extrapolation to 1M passages. The processes start as
+\`npm start\` and the image start them (\`serviceProcessEnv\`: a 512 MB heap cap, two malloc arenas); --node-options
+replaces their NODE_OPTIONS (--node-options "" for V8's uncapped default).
 --cli times the README's CLI instead (research.js --corpus PATH): the cold first question, the same question again,
 every other question once on the unchanged file, and --help, each beside a fixed baseline workload timed in the same run.
 Two more question sets carry no answer phrase (on-topic share only): scale-questions-b.jsonl (its failures were
@@ -92,7 +93,7 @@ async function measure(path: string, workers: number, questions: Question[], sto
     CORPUS_STORE: store,
     ...(storeUrl ? { CORPUS_STORE_SCHEMA: schema } : {}),
     INGEST_CONCURRENCY: '1',
-    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+    ...(nodeOptions !== undefined ? { NODE_OPTIONS: nodeOptions } : {}),
   };
   const stack = await startBenchStack({ name: `scale-w${workers}`, workers, env });
   try {
@@ -174,7 +175,7 @@ async function main(): Promise<void> {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Question);
   if (flags.has('--cli')) return runCliBench(corpora, questions.map((q) => q.question));
-  console.log(`bench:scale: ${questions.length} questions; workers ${workerCounts.join(' and ')}; store ${flags.value('--store') ? 'PostgreSQL' : 'SQLite'}; NODE_OPTIONS ${flags.value('--node-options') ?? 'none'}`);
+  console.log(`bench:scale: ${questions.length} questions; workers ${workerCounts.join(' and ')}; store ${flags.value('--store') ? 'PostgreSQL' : 'SQLite'}; NODE_OPTIONS ${JSON.stringify(flags.value('--node-options') ?? SERVICE_PROCESS_DEFAULTS.NODE_OPTIONS)}, MALLOC_ARENA_MAX ${SERVICE_PROCESS_DEFAULTS.MALLOC_ARENA_MAX}`);
   console.log('| passages | workers | ingest s | index MB | cold question s | warm question s (median) | coordinator peak RSS MB | worker peak RSS MB (each) | of it by the end of ingest | on-topic share of cited | answer cited |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const rows: Row[] = [];

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { dropPrefix, freePort, redisAnswers } from '@orrery/runtime';
+import { dropPrefix, freePort, redisAnswers, serviceProcessEnv } from '@orrery/runtime';
 
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
 
@@ -29,7 +29,8 @@ interface AppProcess {
 
 function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>): AppProcess {
   const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    // Started as `npm start` and the image start them (a capped heap, two malloc arenas) unless `env` says otherwise.
+    env: serviceProcessEnv({ PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

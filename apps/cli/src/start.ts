@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { describeRedisLocation } from '@orrery/runtime';
+import { describeRedisLocation, serviceProcessEnv } from '@orrery/runtime';
 import { ensureRedis } from './redis/ensure-redis';
 
 /** `npm start`: the coordinator plus WORKERS subagent processes, restarted if they die, stopped together. */
 async function main(): Promise<void> {
   const workers = Math.max(1, Number(process.env.WORKERS ?? 2) || 2);
   const redis = await ensureRedis();
-  const env = { ...process.env, REDIS_URL: redis.location.REDIS_URL };
+  const env = serviceProcessEnv({ ...process.env, REDIS_URL: redis.location.REDIS_URL });
   const apps = join(__dirname, '..', '..');
   const children = new Set<ChildProcess>();
   let stopping = false;

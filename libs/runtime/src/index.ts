@@ -9,3 +9,4 @@ export * from './ingest-state';
 export * from './start-ingest';
 export * from './redis-connection';
 export * from './remove-corpus';
+export * from './service-process-env';
