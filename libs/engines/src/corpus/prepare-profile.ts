@@ -15,7 +15,6 @@ export interface ProfileCall {
   work: ProfileWork;
 }
 
-
 const THREAD_SCRIPT = join(__dirname, 'profile-thread.js');
 
 /**
