@@ -2,7 +2,7 @@ import type { PassageStore } from '../store/passage-store';
 import type { CorpusIndex } from './corpus-index';
 import { prepareTopicProfile } from './prepare-profile';
 import { shortHash } from './stable-id';
-import { cachedProfile, rememberProfile, TopicProfile, type TopicProfileData, type TopicProfileOptions } from './topic-profile';
+import { cachedProfile, profileTopic, rememberProfile, TopicProfile, type TopicProfileData, type TopicProfileOptions } from './topic-profile';
 
 /** Where what is derived from a view's index is kept: its corpus in the store, at the generation the index was read from. */
 export interface ViewOrigin {
@@ -31,7 +31,7 @@ export async function keptTopicProfile(index: CorpusIndex, origin: ViewOrigin, t
 
 /** What a topic's profile on a view's index is kept under (`PassageStore.derived`). */
 export function topicProfileKey(origin: ViewOrigin, topic: string, options: TopicProfileOptions): string {
-  return `profile:${shortHash(JSON.stringify([origin.index, topic.trim().toLowerCase(), options]), 40)}`;
+  return `profile:${shortHash(JSON.stringify([origin.index, profileTopic(topic), options]), 40)}`;
 }
 
 /** A profile's data as the store keeps it: JSON, its maps as entry lists (numbers round-trip exactly). */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { OnDemandThread } from '../threads/on-demand-thread';
 import type { CorpusIndex, CorpusIndexParts } from './corpus-index';
 import { knownClusters, partitionClusters, partitionName, seedClusters, type PartitionOptions } from './corpus-partition';
-import { cachedProfile, rememberProfile, TopicProfile, topicProfile, type TopicProfileData, type TopicProfileOptions } from './topic-profile';
+import { cachedProfile, profileTopic, rememberProfile, TopicProfile, topicProfile, type TopicProfileData, type TopicProfileOptions } from './topic-profile';
 
 /** A topic's profile, or the index's partition (what an ingest keeps in the store). */
 export type ProfileWork = { kind: 'profile'; topic: string; options: TopicProfileOptions } | { kind: 'partition'; options: PartitionOptions };
@@ -43,7 +43,7 @@ export async function prepareTopicProfile(index: CorpusIndex, topic: string, opt
   if (!profileThreadAvailable()) return topicProfile(index, topic, options);
   let inFlight = building.get(index);
   if (!inFlight) building.set(index, (inFlight = new Map()));
-  const key = `${topic.trim().toLowerCase()}\u0000${optionsKey(options)}`;
+  const key = `${profileTopic(topic)}\u0000${optionsKey(options)}`;
   let pending = inFlight.get(key);
   if (!pending) {
     pending = profileThread()

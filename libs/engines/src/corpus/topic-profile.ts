@@ -375,7 +375,7 @@ export function topicProfile(index: CorpusIndex, topic: string, options: TopicPr
 
 /** The memoized profile, if this process has one. */
 export function cachedProfile(index: CorpusIndex, topic: string, options: TopicProfileOptions): TopicProfile | undefined {
-  return profileCache.get(index)?.get(options)?.get(profileKey(topic));
+  return profileCache.get(index)?.get(options)?.get(profileTopic(topic));
 }
 
 /** Memoize a profile built elsewhere (in a thread, `prepareTopicProfile`), so `topicProfile` returns it. */
@@ -385,8 +385,9 @@ export function rememberProfile(index: CorpusIndex, topic: string, options: Topi
   let byTopic = byOptions.get(options);
   if (!byTopic) byOptions.set(options, (byTopic = new Map()));
   if (byTopic.size >= PROFILE_CACHE_SIZE) byTopic.delete(byTopic.keys().next().value!);
-  byTopic.set(profileKey(topic), profile);
+  byTopic.set(profileTopic(topic), profile);
   return profile;
 }
 
-const profileKey = (topic: string): string => topic.trim().toLowerCase();
+/** A topic as profiles are keyed by it, here, in the profile thread's builds and in the store: case and outer spaces do not make another topic. */
+export const profileTopic = (topic: string): string => topic.trim().toLowerCase();
