@@ -12,7 +12,6 @@ import { INGEST_STATE, PASSAGE_STORE } from './ingest.tokens';
 const config = loadSubagentConfig();
 const readLimits = readLimitsOf(loadEngineConfig());
 const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
-const REMOVE_BATCH = 1000;
 
 /**
  * Indexes corpora into the passage store: a plan job reads the source and queues its new and changed passages as
@@ -94,8 +93,7 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     }
     // From the first write on, the store no longer holds what the old fingerprint describes.
     await this.store.setSourceFingerprint(corpus, null);
-    const stored = await this.store.hashes(corpus);
-    const plan = await planIngest(sourcePassages(job.source, readLimits), stored, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
+    const plan = await planIngest(sourcePassages(job.source, readLimits), this.store, corpus, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
       const payload: IngestJob = { kind: 'chunk', corpus, ingestId, planRun, chunk, passages, ...(fingerprint ? { fingerprint } : {}) };
       await this.queue.add('chunk', payload, {
         jobId: ingestJobIds.chunk(corpus, planRun, chunk),
@@ -108,13 +106,12 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
       // Bull Board shows it on the plan job; best effort, like task progress.
       void bullJob.updateProgress({ chunksQueued: chunk + 1 }).catch(() => undefined);
     });
-    for (let i = 0; i < plan.removed.length; i += REMOVE_BATCH) await this.store.remove(corpus, plan.removed.slice(i, i + REMOVE_BATCH));
-    await this.state.planned(corpus, ingestId, planRun, { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks });
+    await this.state.planned(corpus, ingestId, planRun, plan);
     // No chunks, or all of them done before the plan was recorded: the ingest is complete now, so the plan records it.
     const now = await this.state.get(corpus);
     if (now?.ingestId === ingestId && now.planRun === planRun && now.status === 'ready') await this.completed(corpus, ingestId, planRun, fingerprint);
-    this.logger.log(`ingest ${ingestId} of ${corpus}: ${plan.passages} passages, ${plan.changed} to index in ${plan.chunks} chunk(s), ${plan.removed.length} removed`);
-    return { passages: plan.passages, changed: plan.changed, removed: plan.removed.length, chunks: plan.chunks };
+    this.logger.log(`ingest ${ingestId} of ${corpus}: ${plan.passages} passages, ${plan.changed} to index in ${plan.chunks} chunk(s), ${plan.removed} removed`);
+    return plan;
   }
 
   /** The store holds the whole source (whichever job finished it): its fingerprint is recorded and the structure job queued. */

@@ -17,7 +17,6 @@ export interface ConfiguredSource {
 }
 
 const CHUNK = 1000;
-const REMOVE_BATCH = 1000;
 
 /** A JSONL file or a folder of text files, read as the ingest queue reads it (a trusted path: the operator named it, so reads may go anywhere). */
 export function fileSource(path: string, limits: ReadLimits): ConfiguredSource {
@@ -56,8 +55,7 @@ export async function storeConfigured(store: PassageStore, name: string, source:
   const fingerprint = source.fingerprint();
   if (fingerprint && fingerprint === (await store.sourceFingerprint(name)) && (await store.passageCount(name, 1)) > 0) return;
   await store.setSourceFingerprint(name, null);
-  const plan = await planIngest(source.passages(), await store.hashes(name), CHUNK, (_chunk, passages) => store.upsert(name, passages));
-  for (let i = 0; i < plan.removed.length; i += REMOVE_BATCH) await store.remove(name, plan.removed.slice(i, i + REMOVE_BATCH));
+  await planIngest(source.passages(), store, name, CHUNK, (_chunk, passages) => store.upsert(name, passages));
   if (fingerprint) await store.setSourceFingerprint(name, fingerprint);
   await keepCorpusStructure(store, name, wholeCorpusMax);
 }

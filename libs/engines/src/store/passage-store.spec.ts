@@ -12,6 +12,7 @@ import { PostgresPassageStore } from './postgres-passage-store';
 import { SqlitePassageStore } from './sqlite-passage-store';
 import { loadStoreLocation, type StoreLocation } from './store-config';
 import { indexedTerms } from './store-query';
+import { storedHashes } from '../../../../test/support/stored-hashes';
 
 const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ENGINES_DIST = resolve(__dirname, '..', '..', 'dist', 'store', 'index.js');
@@ -104,10 +105,10 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
     expect(await store.generation(corpus)).toBeGreaterThan(g2);
   });
 
-  it('hashes lists every passage with its content hash, per corpus', async () => {
-    const hashes = await store.hashes(corpus);
+  it('hashPages lists every passage with its content hash, per corpus', async () => {
+    const hashes = await storedHashes(store, corpus);
     expect(hashes).toEqual(new Map(CORPUS.map((p) => [p.id, p.contentHash])));
-    expect(await store.hashes('no-such-corpus')).toEqual(new Map());
+    expect(await storedHashes(store, 'no-such-corpus')).toEqual(new Map());
   });
 
   it('corpora are separate', async () => {
@@ -135,11 +136,11 @@ describe.each(adapters)('PassageStore contract: $name', (adapter) => {
       // The other connection sees it gone (no stale table name), and its generation moved on.
       expect(await other.stats('doomed')).toEqual({ passages: 0, documents: 0 });
       expect(await other.search('doomed', 'moorhens', { limit: 5 })).toEqual([]);
-      expect(await other.hashes('doomed')).toEqual(new Map());
+      expect(await storedHashes(other, 'doomed')).toEqual(new Map());
       expect((await other.termStats('doomed', ['moorhen'])).passages).toBe(0);
       expect(await other.generation('doomed')).toBeGreaterThan(g);
       await other.upsert('doomed', [passage('d-3', 'doomed/c', 'Grebes dance on lakes.')]);
-      expect(await store.hashes('doomed')).toEqual(new Map([['d-3', 'd-3|Grebes dance on lakes.']]));
+      expect(await storedHashes(store, 'doomed')).toEqual(new Map([['d-3', 'd-3|Grebes dance on lakes.']]));
       expect((await store.search('doomed', 'moorhens coots grebes', { limit: 5 })).map((h) => h.id)).toEqual(['d-3']);
       expect(await store.drop('doomed')).toBe(true);
       expect(await store.drop('doomed')).toBe(false);
@@ -411,8 +412,8 @@ describe('the SQLite store in a thread, bounded', () => {
     const { ThreadedPassageStore, STORE_THREAD_LIMITS } = createRequire(__filename)(resolve(__dirname, '..', '..', 'dist', 'store', 'threaded-passage-store.js')) as typeof import('./threaded-passage-store');
     const threaded = new ThreadedPassageStore(file);
     try {
-      expect(await threaded.hashes('birds')).toEqual(await direct.hashes('birds'));
-      expect(await threaded.hashes('birds')).toEqual(new Map(CORPUS.map((p) => [p.id, p.contentHash])));
+      expect(await storedHashes(threaded, 'birds')).toEqual(await storedHashes(direct, 'birds'));
+      expect(await storedHashes(threaded, 'birds')).toEqual(new Map(CORPUS.map((p) => [p.id, p.contentHash])));
       // The thread's heap is collected within its bound, not let grow to V8's default for the machine.
       expect(threaded.threadLimits?.maxOldGenerationSizeMb).toBe(STORE_THREAD_LIMITS.maxOldGenerationSizeMb);
     } finally {

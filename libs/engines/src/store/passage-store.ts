@@ -56,12 +56,15 @@ export interface StoreCapabilities {
  * Passages of named corpora, on disk, shared by every process that opens the same location. Writes are
  * idempotent by passage id, so a redone ingest chunk changes nothing.
  */
+/** A stored passage's id and content hash. */
+export type StoredHash = readonly [id: string, contentHash: string];
+
 export interface PassageStore {
   readonly capabilities: StoreCapabilities;
   /** Insert or replace passages by id. */
   upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void>;
-  /** Every passage id of a corpus with its content hash (for incremental ingest). */
-  hashes(corpus: string): Promise<Map<string, string>>;
+  /** Every passage id of a corpus with its content hash (for incremental ingest), a page at a time: a large corpus's are never held at once. */
+  hashPages(corpus: string): AsyncIterable<readonly StoredHash[]>;
   remove(corpus: string, ids: readonly string[]): Promise<void>;
   /** Delete the whole corpus (its passages, index and term counts); false when it held none. Its generation moves on, so what readers derived from it is stale. */
   drop(corpus: string): Promise<boolean>;

@@ -1,6 +1,6 @@
 import { Pool, type PoolClient } from 'pg';
-import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, type PassageRow } from './store-query';
+import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import { analyseChanged, capOf, cappedBest, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, type PassageRow } from './store-query';
 
 export interface PostgresStoreOptions {
   /** A `postgres://` connection string. */
@@ -192,10 +192,19 @@ export class PostgresPassageStore implements PassageStore {
     );
   }
 
-  async hashes(corpus: string): Promise<Map<string, string>> {
+  async *hashPages(corpus: string): AsyncGenerator<readonly StoredHash[]> {
     await this.schemaReady();
-    const { rows } = await this.pool.query<{ id: string; content_hash: string }>(`SELECT id, content_hash FROM ${this.table} WHERE corpus = $1`, [corpus]);
-    return new Map(rows.map((r) => [r.id, r.content_hash]));
+    // Keyset pages in primary-key order: each is one index range read.
+    for (let after: string | null = null; ; ) {
+      const { rows }: { rows: [string, string][] } = await this.pool.query({
+        text: `SELECT id, content_hash FROM ${this.table} WHERE corpus = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+        values: [corpus, after, HASH_PAGE],
+        rowMode: 'array',
+      });
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1]![0];
+    }
   }
 
   async remove(corpus: string, ids: readonly string[]): Promise<void> {

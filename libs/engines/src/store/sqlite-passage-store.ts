@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, turn, type PassageRow } from './store-query';
+import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
+import { analyseChanged, capOf, cappedBest, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, turn, type PassageRow } from './store-query';
 
 /**
  * The embedded store: one SQLite file in WAL mode, so every process on the machine reads it at once while
@@ -11,12 +11,10 @@ import { analyseChanged, capOf, cappedBest, inAskedOrder, KEPT_DERIVED, queryTer
  */
 /** One page of `SqlitePassageStore.hashPage`. */
 export interface HashPage {
-  entries: [id: string, contentHash: string][];
+  entries: StoredHash[];
   last: number;
 }
 
-/** Passages' hashes read at once: a page, not a whole large corpus, is held (and, from the store's thread, cloned) at a time. */
-export const HASH_PAGE = 20_000;
 
 export class SqlitePassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'machine' };
@@ -66,11 +64,8 @@ export class SqlitePassageStore implements PassageStore {
       .immediate();
   }
 
-  async hashes(corpus: string): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (let page = await this.hashPage(corpus, 0, HASH_PAGE); page.entries.length; page = await this.hashPage(corpus, page.last, HASH_PAGE))
-      for (const [id, hash] of page.entries) out.set(id, hash);
-    return out;
+  async *hashPages(corpus: string): AsyncGenerator<readonly StoredHash[]> {
+    for (let page = await this.hashPage(corpus, 0, HASH_PAGE); page.entries.length; page = await this.hashPage(corpus, page.last, HASH_PAGE)) yield page.entries;
   }
 
   /** Up to `limit` passages' (id, content hash) after the row `after` (0: from the first), and the last row read. */

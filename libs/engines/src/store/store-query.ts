@@ -15,6 +15,9 @@ export async function indexedTerms(p: Pick<StoredPassage, 'id' | 'title' | 'text
 /** Derived values a store keeps per corpus, the most recently kept: each topic's working set (a few thousand ids) and profile. */
 export const KEPT_DERIVED = 128;
 
+/** Passages' hashes read at once: a page, not a whole large corpus, is held (and, from the store's thread, cloned) at a time. */
+export const HASH_PAGE = 20_000;
+
 /** Let timers and I/O run (lock renewals, signal handlers) between synchronous steps of store work. */
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

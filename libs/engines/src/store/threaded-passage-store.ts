@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { OnDemandThread } from '../threads/on-demand-thread';
-import { queryTerms } from './store-query';
-import { HASH_PAGE, type HashPage } from './sqlite-passage-store';
-import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, StoreCapabilities, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
+import { HASH_PAGE, queryTerms } from './store-query';
+import type { HashPage } from './sqlite-passage-store';
+import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
 
-type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'search' | 'hashes'> | 'searchTerms' | 'hashPage';
+type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'search' | 'hashPages'> | 'searchTerms' | 'hashPage';
 
 export interface StoreCall {
   id: number;
@@ -54,11 +54,9 @@ export class ThreadedPassageStore implements PassageStore {
   }
 
   /** Read a page at a time: the thread never holds (nor clones) a large corpus's ids at once. */
-  async hashes(corpus: string): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
+  async *hashPages(corpus: string): AsyncGenerator<readonly StoredHash[]> {
     const page = (after: number) => this.call('hashPage', [corpus, after, HASH_PAGE]) as Promise<HashPage>;
-    for (let p = await page(0); p.entries.length; p = await page(p.last)) for (const [id, hash] of p.entries) out.set(id, hash);
-    return out;
+    for (let p = await page(0); p.entries.length; p = await page(p.last)) yield p.entries;
   }
 
   remove(corpus: string, ids: readonly string[]): Promise<void> {
