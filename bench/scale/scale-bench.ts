@@ -92,7 +92,6 @@ async function measure(path: string, workers: number, questions: Question[], sto
     ENGINE: 'corpus',
     CORPUS_STORE: store,
     ...(storeUrl ? { CORPUS_STORE_SCHEMA: schema } : {}),
-    INGEST_CONCURRENCY: '1',
     ...(nodeOptions !== undefined ? { NODE_OPTIONS: nodeOptions } : {}),
   };
   const stack = await startBenchStack({ name: `scale-w${workers}`, workers, env });

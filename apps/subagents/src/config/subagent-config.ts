@@ -16,8 +16,12 @@ export const SubagentConfigSchema = z.object({
   WORKER_NAME: z.string().optional(),
   /** A task's progress lines are held this long: a task done sooner is reported by its result alone (0 = send all). */
   SUBAGENT_PROGRESS_QUIET_MS: envInt(100),
-  /** Ingest jobs (plans and chunks) this process runs at once: indexing is CPU work, so one per core at most. */
-  INGEST_CONCURRENCY: envInt(1, 1),
+  /**
+   * Ingest jobs (plans and chunks) this process runs at once. Two keep two cores busy: one chunk's passages are analysed
+   * in this process's thread while another's are written in the store's thread (or by the database), and a plan reads
+   * its source while chunks are written.
+   */
+  INGEST_CONCURRENCY: envInt(2, 1),
   /** An ingest job's lock: a killed worker's chunk is redone by another worker after this. */
   INGEST_LOCK_MS: envInt(30_000, 1000),
   /** Passages per chunk job. */

@@ -422,6 +422,37 @@ describe('the SQLite store in a thread, bounded', () => {
     }
   });
 
+  it('analyses a write in the calling thread while the store thread is busy with another (two cores at work), to the same terms', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'orrery-store-')), 'analysed.sqlite');
+    const load = createRequire(__filename);
+    const dist = resolve(__dirname, '..', '..', 'dist');
+    const { ThreadedPassageStore } = load(join(dist, 'store', 'threaded-passage-store.js')) as typeof import('./threaded-passage-store');
+    const { stemCacheSize } = load(join(dist, 'corpus', 'text-analysis.js')) as typeof import('../corpus/text-analysis');
+    const threaded = new ThreadedPassageStore(file);
+    const direct = new SqlitePassageStore(':memory:');
+    try {
+      const rare = passage('rare-1', 'birds/rare', 'Quetzalcoatlus overshadowed pterosaurs everywhere.');
+      const words = stemCacheSize();
+      await threaded.upsert('birds', CORPUS);
+      // Alone, the thread analysed it: no word reached this thread's stem cache.
+      expect(stemCacheSize()).toBe(words);
+      const more = passage('rare-2', 'birds/rare', 'Hoatzins ferment leaves.');
+      await Promise.all([threaded.upsert('birds', [rare]), threaded.upsert('birds', [more])]);
+      // The second came while the thread worked on the first: its words were stemmed here.
+      expect(stemCacheSize()).toBeGreaterThan(words);
+      await direct.upsert('birds', [...CORPUS, rare, more]);
+      const ids = ['rare-1', 'rare-2', 'owl-1'];
+      expect(await threaded.indexedTerms('birds', ids)).toEqual(await direct.indexedTerms('birds', ids));
+      // A redone write changes nothing (the generation stays), analysed on either side.
+      const g = await threaded.generation('birds');
+      await Promise.all([threaded.upsert('birds', [rare]), threaded.upsert('birds', [more])]);
+      expect(await threaded.generation('birds')).toBe(g);
+    } finally {
+      await threaded.close();
+      await direct.close();
+    }
+  });
+
   it('ends an idle thread, so its heap goes back to the system, and starts another on the next call', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'orrery-store-')), 'idle.sqlite');
     const { ThreadedPassageStore } = createRequire(__filename)(resolve(__dirname, '..', '..', 'dist', 'store', 'threaded-passage-store.js')) as typeof import('./threaded-passage-store');

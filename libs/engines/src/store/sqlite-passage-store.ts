@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, cappedBest, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, turn, type PassageRow } from './store-query';
+import { type AnalysedPassage, analyseChanged, capOf, cappedBest, changedFrom, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, turn, type KnownPassage, type PassageRow } from './store-query';
 
 /**
  * The embedded store: one SQLite file in WAL mode, so every process on the machine reads it at once while
@@ -41,21 +41,36 @@ export class SqlitePassageStore implements PassageStore {
   }
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
-    if (passages.length === 0) return;
+    // Unchanged passages are not analysed again.
+    await this.write(corpus, await analyseChanged(passages, this.known(corpus, passages)));
+  }
+
+  /** Passages analysed already (by the caller's thread, so a write's analysis and the write itself run at once). */
+  async upsertAnalysed(corpus: string, analysed: readonly AnalysedPassage[]): Promise<void> {
+    const known = this.known(corpus, analysed.map((a) => a.passage));
+    await this.write(corpus, analysed.filter((a) => changedFrom(known.get(a.passage.id), a.passage)));
+  }
+
+  /** What the store holds now of these passages (id → hash and document). */
+  private known(corpus: string, passages: readonly StoredPassage[]): Map<string, KnownPassage> {
+    const t = this.table(corpus, false);
+    if (!t || passages.length === 0) return new Map();
+    const rows = this.db
+      .prepare<[string], KnownPassage & { id: string }>(`SELECT id, content_hash, document FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(passages.map((p) => p.id)));
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** Writes the changed passages (a redone chunk has none: it touches neither the table nor the index). */
+  private async write(corpus: string, changed: readonly AnalysedPassage[]): Promise<void> {
+    if (changed.length === 0) return;
+    await turn();
     const t = this.table(corpus, true)!;
-    const known = this.db.prepare<[string], { id: string; content_hash: string; document: string }>(
-      `SELECT id, content_hash, document FROM ${t} WHERE id IN (SELECT value FROM json_each(?))`,
-    );
     const write = this.db.prepare(
       `INSERT INTO ${t} (id, document, title, url, text, content_hash, terms, title_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET document = excluded.document, title = excluded.title, url = excluded.url, text = excluded.text,
          content_hash = excluded.content_hash, terms = excluded.terms, title_terms = excluded.title_terms`,
     );
-    const ids = JSON.stringify(passages.map((p) => p.id));
-    // Unchanged passages are not rewritten: a redone chunk touches neither the table nor the index.
-    const changed = await analyseChanged(passages, new Map(known.all(ids).map((r) => [r.id, r])));
-    if (changed.length === 0) return;
-    await turn();
     this.db
       .transaction(() => {
         for (const { passage: p, terms } of changed) write.run(p.id, p.document, p.title, p.url ?? null, p.text, p.contentHash, terms.text, terms.title);

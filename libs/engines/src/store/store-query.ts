@@ -26,21 +26,33 @@ export interface AnalysedPassage {
   terms: { text: string; title: string };
 }
 
+/** What a store holds of a passage, to tell whether a write changes it. */
+export interface KnownPassage {
+  content_hash: string;
+  document: string;
+}
+
+/** Whether writing `passage` changes what the store holds (`known`: its row now, if any). */
+export const changedFrom = (known: KnownPassage | undefined, passage: StoredPassage): boolean =>
+  !known || known.content_hash !== passage.contentHash || known.document !== passage.document;
+
 /**
- * The passages whose content hash or document differs from what the store holds, with their index terms.
- * Analysis is the slow part of a write (about 0.3 ms a passage), so it runs before the write transaction,
- * letting the event loop turn every few passages, and parallel writers analyse at once and only queue to write.
+ * Passages with their index terms. Analysis is the slow part of a write (about 0.3 ms a passage), so it runs before
+ * the write transaction, letting the event loop turn every few passages, and parallel writers analyse at once and
+ * only queue to write.
  */
-export async function analyseChanged(passages: readonly StoredPassage[], before: ReadonlyMap<string, { content_hash: string; document: string }>): Promise<AnalysedPassage[]> {
+export async function analysePassages(passages: readonly StoredPassage[]): Promise<AnalysedPassage[]> {
   const out: AnalysedPassage[] = [];
   for (const passage of passages) {
-    const old = before.get(passage.id);
-    if (old && old.content_hash === passage.contentHash && old.document === passage.document) continue;
     out.push({ passage, terms: await indexedTerms(passage) });
     if (out.length % 20 === 0) await turn();
   }
   return out;
 }
+
+/** The passages whose content hash or document differs from what the store holds (`before`), analysed. */
+export const analyseChanged = (passages: readonly StoredPassage[], before: ReadonlyMap<string, KnownPassage>): Promise<AnalysedPassage[]> =>
+  analysePassages(passages.filter((p) => changedFrom(before.get(p.id), p)));
 
 /** A free-text query as distinct analysed terms, in query order (the adapters OR them). */
 export async function queryTerms(query: string): Promise<string[]> {

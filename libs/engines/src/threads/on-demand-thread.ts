@@ -39,6 +39,11 @@ export class OnDemandThread {
     return this.worker !== null;
   }
 
+  /** Whether a call is in hand (the thread is working, or has work queued). */
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
   /** The heap bounds of the running thread (null when none runs). */
   get resourceLimits(): ResourceLimits | null {
     return this.worker?.resourceLimits ?? null;
