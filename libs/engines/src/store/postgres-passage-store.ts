@@ -1,7 +1,6 @@
 import { Pool, type PoolClient } from 'pg';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseInThread } from './threaded-analysis';
-import { capOf, cappedBest, changedFrom, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, type PassageRow } from './store-query';
+import { analyseChanged, capOf, cappedBest, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, type PassageRow } from './store-query';
 
 export interface PostgresStoreOptions {
   /** A `postgres://` connection string. */
@@ -63,9 +62,8 @@ export class PostgresPassageStore implements PassageStore {
       `SELECT id, content_hash, document FROM ${this.table} WHERE corpus = $1 AND id = ANY($2::text[])`,
       [corpus, ids],
     );
-    // Unchanged passages are not rewritten: a redone chunk changes nothing. Analysed before the transaction, off the event loop.
-    const known = new Map(hashes.rows.map((r) => [r.id, r]));
-    const changed = await analyseInThread(passages.filter((p) => changedFrom(known.get(p.id), p)));
+    // Unchanged passages are not rewritten: a redone chunk changes nothing. Analysed before the transaction.
+    const changed = await analyseChanged(passages, new Map(hashes.rows.map((r) => [r.id, r])));
     if (changed.length === 0) return;
     await this.transaction(async (c) => {
       // Writers to one corpus take turns (as on SQLite), so each sees the rows it replaces and the term counts stay exact.

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { OnDemandThread } from '../threads/on-demand-thread';
-import { analyseInThread } from './threaded-analysis';
-import { HASH_PAGE, queryTerms } from './store-query';
+import { analysePassages, HASH_PAGE, queryTerms } from './store-query';
 import type { HashPage } from './sqlite-passage-store';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
 
@@ -37,8 +36,8 @@ export function sqliteThreadAvailable(): boolean {
 /**
  * The SQLite store in a worker thread of its own. better-sqlite3 answers synchronously, and a full-text
  * search or a write grows with the corpus: in a thread, the process's event loop keeps turning (lock renewals,
- * SIGTERM, HTTP) while the store works. Queries are analysed on the caller's side; passages to write, in this thread
- * or, while it is busy, in the analysis thread. Results cross by structured clone.
+ * SIGTERM, HTTP) while the store works. Queries are analysed on the caller's side, and so are passages to write
+ * while the thread is busy (a few per turn of the caller's loop). Results cross by structured clone.
  */
 export class ThreadedPassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'machine' };
@@ -53,13 +52,12 @@ export class ThreadedPassageStore implements PassageStore {
 
   /**
    * Analysis is most of a write's work. An idle store thread analyses what it writes; while it is busy, the next write's
-   * passages are analysed in the analysis thread meanwhile and sent ready to write, so concurrent writers (an ingest's
-   * chunks) use two cores.
+   * passages are analysed here meanwhile and sent ready to write, so concurrent writers (an ingest's chunks) use two cores.
    */
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
     if (passages.length === 0) return;
     if (!this.thread.busy) return void (await this.call('upsert', [corpus, passages]));
-    await this.call('upsertAnalysed', [corpus, await analyseInThread(passages)]);
+    await this.call('upsertAnalysed', [corpus, await analysePassages(passages)]);
   }
 
   /** Read a page at a time: the thread never holds (nor clones) a large corpus's ids at once. */
