@@ -12,26 +12,7 @@ const pipeline = (pipe: string[]): (() => ReturnType<typeof winkNLP>) => {
   let nlp: ReturnType<typeof winkNLP> | undefined;
   return () => (nlp ??= winkNLP(model, pipe as never));
 };
-/**
- * Texts the indexing tokenizer reads before it is built afresh. wink-nlp's cache keeps every distinct token it meets,
- * with its features, for the pipeline's life: analysing a large corpus's identifiers and numbers grows it without end
- * (30,000 passages of the 1M corpus: 34 MB with the stem cache). A new pipeline (about 150 ms) starts from the model.
- */
-export const TOKENIZER_RENEW_TEXTS = 50_000;
-let tokenizerTexts = 0;
-let tokenizerRenewals = 0;
-let currentTokenizer = pipeline([]);
-/** The indexing tokenizer's document for a text (the same tokens whichever pipeline reads it). */
-function tokenized(text: string) {
-  if (++tokenizerTexts > TOKENIZER_RENEW_TEXTS) {
-    tokenizerTexts = 1;
-    tokenizerRenewals++;
-    currentTokenizer = pipeline([]);
-  }
-  return currentTokenizer().readDoc(text);
-}
-/** How often the indexing tokenizer was built afresh in this thread. */
-export const tokenizerRenewalCount = (): number => tokenizerRenewals;
+const tokenizer = pipeline([]);
 const sentencer = pipeline(['sbd']);
 const tagger = pipeline(['sbd', 'pos']);
 // The same helpers every pipeline exposes (wink-nlp's its.js), without building one to reach them.
@@ -49,7 +30,7 @@ export const STEM_CACHE_WORDS = 200_000;
 export function stemWord(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    const out = tokenized(word).tokens().out(its.stem as unknown as typeof its.normal) as string[];
+    const out = tokenizer().readDoc(word).tokens().out(its.stem as unknown as typeof its.normal) as string[];
     s = out.length === 1 && out[0] ? out[0] : word;
     if (stemCache.size >= STEM_CACHE_WORDS) stemCache.clear();
     stemCache.set(word, s);
@@ -84,7 +65,7 @@ function termOf(normal: string, type: string, stop: boolean): string | null {
 
 /** Content terms of a text: lowercase, stop words dropped, stemmed. Used for both indexing and queries. */
 export function analyzeTerms(text: string): string[] {
-  const tokens = tokenized(text).tokens();
+  const tokens = tokenizer().readDoc(text).tokens();
   const normals = tokens.out(its.normal) as string[];
   const types = tokens.out(its.type) as string[];
   const stops = tokens.out(its.stopWordFlag) as boolean[];
