@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 
-/** 96 bits of a string's SHA-1: two different ids of one corpus share them with odds near 2^-56 at a billion ids. */
+/** 96 bits of a string's SHA-1 (95 free: one is set to mark a slot used): two ids of a million-passage corpus share them with odds near 2^-55. */
 const LANES = 3;
 
 function fingerprintInto(s: string, out: Uint32Array, at: number): void {
@@ -13,9 +13,9 @@ function fingerprintInto(s: string, out: Uint32Array, at: number): void {
 
 /**
  * Strings (passage ids), each with an optional string value (a content hash), held as fixed-width fingerprints in one
- * typed array: about 24–48 bytes an entry where a Map of the strings takes 230 (a million ids with their hashes:
- * 48 MB instead of 300), so planning a large corpus's ingest fits a small worker. Open addressing, linear probing,
- * doubled at half full.
+ * typed array: 12 or 24 bytes a slot, at most half full, where Maps and Sets of the strings take hundreds (planning a
+ * re-ingest of a million passages: 100.6 MB instead of 554.1, `npm run bench:plan-memory`), so a large corpus's plan
+ * fits a small worker. Open addressing, linear probing, doubled at half full.
  */
 export class FingerprintTable {
   private slots: Uint32Array;

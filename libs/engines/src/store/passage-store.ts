@@ -52,13 +52,13 @@ export interface StoreCapabilities {
   shared: 'machine' | 'network';
 }
 
+/** A stored passage's id and content hash. */
+export type StoredHash = readonly [id: string, contentHash: string];
+
 /**
  * Passages of named corpora, on disk, shared by every process that opens the same location. Writes are
  * idempotent by passage id, so a redone ingest chunk changes nothing.
  */
-/** A stored passage's id and content hash. */
-export type StoredHash = readonly [id: string, contentHash: string];
-
 export interface PassageStore {
   readonly capabilities: StoreCapabilities;
   /** Insert or replace passages by id. */
