@@ -2,20 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { type AnalysedPassage, analyseChanged, capOf, cappedBest, changedFrom, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, turn, type KnownPassage, type PassageRow } from './store-query';
+import { type AnalysedPassage, analyseChanged, capOf, cappedBest, changedFrom, HASH_PAGE, type HashPage, hashPagesFrom, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, turn, type KnownPassage, type PassageRow } from './store-query';
 
 /**
  * The embedded store: one SQLite file in WAL mode, so every process on the machine reads it at once while
  * one writes. Each corpus has its own passage table and FTS5 index (so BM25's statistics are the corpus's
  * own); FTS5 keeps the analysed terms as an external-content index over the passage table.
  */
-/** One page of `SqlitePassageStore.hashPage`. */
-export interface HashPage {
-  entries: StoredHash[];
-  last: number;
-}
-
-
 export class SqlitePassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'machine' };
   // better-sqlite3 is synchronous: every method first lets the event loop turn, so a series of queries
@@ -79,8 +72,8 @@ export class SqlitePassageStore implements PassageStore {
       .immediate();
   }
 
-  async *hashPages(corpus: string): AsyncGenerator<readonly StoredHash[]> {
-    for (let page = await this.hashPage(corpus, 0, HASH_PAGE); page.entries.length; page = await this.hashPage(corpus, page.last, HASH_PAGE)) yield page.entries;
+  hashPages(corpus: string): AsyncGenerator<readonly StoredHash[]> {
+    return hashPagesFrom((after) => this.hashPage(corpus, after, HASH_PAGE));
   }
 
   /** Up to `limit` passages' (id, content hash) after the row `after` (0: from the first), and the last row read. */

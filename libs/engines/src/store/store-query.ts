@@ -1,7 +1,7 @@
 // Loaded on first use: a store thread that only reads never loads the language model (about 70 MB).
 let analysis: Promise<typeof import('../corpus/text-analysis.js')> | undefined;
 const textAnalysis = () => (analysis ??= import('../corpus/text-analysis.js'));
-import type { StoredPassage, StoreHit } from './passage-store';
+import type { StoredHash, StoredPassage, StoreHit } from './passage-store';
 
 /**
  * Both adapters index the corpus engine's own analysed terms (stop words dropped, Porter2 stems), not
@@ -17,6 +17,17 @@ export const KEPT_DERIVED = 128;
 
 /** Passages' hashes read at once: a page, not a whole large corpus, is held (and, from the store's thread, cloned) at a time. */
 export const HASH_PAGE = 20_000;
+
+/** One page of a corpus's hashes read by row order (`SqlitePassageStore.hashPage`): the entries and the last row read. */
+export interface HashPage {
+  entries: StoredHash[];
+  last: number;
+}
+
+/** Every page of a corpus's hashes, read with `page(after)` (in this thread or the store's) until one is empty. */
+export async function* hashPagesFrom(page: (after: number) => Promise<HashPage>): AsyncGenerator<readonly StoredHash[]> {
+  for (let p = await page(0); p.entries.length; p = await page(p.last)) yield p.entries;
+}
 
 /** Let timers and I/O run (lock renewals, signal handlers) between synchronous steps of store work. */
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { OnDemandThread } from '../threads/on-demand-thread';
-import { analysePassages, HASH_PAGE, queryTerms } from './store-query';
-import type { HashPage } from './sqlite-passage-store';
+import { analysePassages, HASH_PAGE, type HashPage, hashPagesFrom, queryTerms } from './store-query';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
 
 type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'search' | 'hashPages'> | 'searchTerms' | 'hashPage' | 'upsertAnalysed';
@@ -61,9 +60,8 @@ export class ThreadedPassageStore implements PassageStore {
   }
 
   /** Read a page at a time: the thread never holds (nor clones) a large corpus's ids at once. */
-  async *hashPages(corpus: string): AsyncGenerator<readonly StoredHash[]> {
-    const page = (after: number) => this.call('hashPage', [corpus, after, HASH_PAGE]) as Promise<HashPage>;
-    for (let p = await page(0); p.entries.length; p = await page(p.last)) yield p.entries;
+  hashPages(corpus: string): AsyncGenerator<readonly StoredHash[]> {
+    return hashPagesFrom((after) => this.call('hashPage', [corpus, after, HASH_PAGE]) as Promise<HashPage>);
   }
 
   remove(corpus: string, ids: readonly string[]): Promise<void> {
