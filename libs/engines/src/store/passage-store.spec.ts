@@ -453,6 +453,39 @@ describe('the SQLite store in a thread, bounded', () => {
     }
   });
 
+  it('PostgreSQL analyses a write in its analysis thread while that is idle and the next in the calling thread meanwhile, to the same terms', async () => {
+    const load = createRequire(__filename);
+    const dist = resolve(__dirname, '..', '..', 'dist');
+    const { PostgresPassageStore: DistPostgres } = load(join(dist, 'store', 'postgres-passage-store.js')) as typeof import('./postgres-passage-store');
+    const { stemCacheSize } = load(join(dist, 'corpus', 'text-analysis.js')) as typeof import('../corpus/text-analysis');
+    const pgSchema = `analysis_${randomBytes(4).toString('hex')}`;
+    const pg = new DistPostgres({ url: PG_URL, schema: pgSchema });
+    const direct = new SqlitePassageStore(':memory:');
+    try {
+      const words = stemCacheSize();
+      await pg.upsert('birds', CORPUS);
+      // Alone, the analysis thread took it: no word reached this thread's stem cache.
+      expect(pg.analysisThreadRunning).toBe(true);
+      expect(stemCacheSize()).toBe(words);
+      // Two chunks, each long enough to keep the thread busy while the other reads its rows, sent at once.
+      const chunk = (flock: string) =>
+        Array.from({ length: 300 }, (_, i) => passage(`${flock}-${i}`, `birds/${flock}`, `${flock} ${i} of ${flock}s wheel over reedbeds at dusk, word${flock}${i}.`));
+      const [starlings, rooks] = [chunk('starling'), chunk('rook')];
+      await Promise.all([pg.upsert('birds', starlings), pg.upsert('birds', rooks)]);
+      // One went to the thread, the other came while the thread worked on it: its words were stemmed here.
+      expect(stemCacheSize()).toBeGreaterThan(words);
+      await direct.upsert('birds', [...CORPUS, ...starlings, ...rooks]);
+      const ids = [...CORPUS, ...starlings, ...rooks].map((p) => p.id);
+      expect(await pg.indexedTerms('birds', ids)).toEqual(await direct.indexedTerms('birds', ids));
+    } finally {
+      await pg.close();
+      await direct.close();
+      const c = new Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`).finally(() => c.end());
+    }
+  });
+
   it('ends an idle thread, so its heap goes back to the system, and starts another on the next call', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'orrery-store-')), 'idle.sqlite');
     const { ThreadedPassageStore } = createRequire(__filename)(resolve(__dirname, '..', '..', 'dist', 'store', 'threaded-passage-store.js')) as typeof import('./threaded-passage-store');

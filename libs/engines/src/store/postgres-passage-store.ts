@@ -1,6 +1,7 @@
 import { Pool, type PoolClient } from 'pg';
+import { TwoCoreAnalysis } from './threaded-analysis';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
-import { analyseChanged, capOf, cappedBest, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, type PassageRow } from './store-query';
+import { capOf, cappedBest, changedFrom, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, type PassageRow } from './store-query';
 
 export interface PostgresStoreOptions {
   /** A `postgres://` connection string. */
@@ -37,6 +38,7 @@ export class PostgresPassageStore implements PassageStore {
   private readonly structures: string;
   private readonly derivedTable: string;
   private ready: Promise<void> | null = null;
+  private readonly analysis = new TwoCoreAnalysis();
 
   constructor(private readonly options: PostgresStoreOptions) {
     const schema = options.schema ?? 'orrery';
@@ -63,7 +65,8 @@ export class PostgresPassageStore implements PassageStore {
       [corpus, ids],
     );
     // Unchanged passages are not rewritten: a redone chunk changes nothing. Analysed before the transaction.
-    const changed = await analyseChanged(passages, new Map(hashes.rows.map((r) => [r.id, r])));
+    const known = new Map(hashes.rows.map((r) => [r.id, r]));
+    const changed = await this.analysis.analyse(passages.filter((p) => changedFrom(known.get(p.id), p)));
     if (changed.length === 0) return;
     await this.transaction(async (c) => {
       // Writers to one corpus take turns (as on SQLite), so each sees the rows it replaces and the term counts stay exact.
@@ -319,7 +322,13 @@ export class PostgresPassageStore implements PassageStore {
     return rows.map((r) => r.corpus);
   }
 
+  /** Whether a write is being analysed, or was lately, in the store's analysis thread (for tests: it ends once idle). */
+  get analysisThreadRunning(): boolean {
+    return this.analysis.threadRunning;
+  }
+
   async close(): Promise<void> {
+    await this.analysis.close();
     await this.pool.end();
   }
 
