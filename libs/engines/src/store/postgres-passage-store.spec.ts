@@ -74,3 +74,41 @@ describe('the PostgreSQL store, at a corpus ingested in bulk', () => {
     }
   });
 });
+
+describe('PostgreSQL search on a query that holds common words', () => {
+  const schema = `t_pg_sel_${process.pid}_${randomBytes(3).toString('hex')}`;
+  // Twenty kestrel passages in two documents (the word in their title only) and sixty that repeat a word most passages share.
+  const corpus: StoredPassage[] = [
+    ...Array.from({ length: 20 }, (_, i) => ({ id: `kestrel-${i}`, document: `kestrel-${i % 2}`, title: 'Kestrel', text: `Nest ${i} sits high on the cliffs.`, contentHash: `k${i}` })),
+    ...Array.from({ length: 60 }, (_, i) => ({ id: `field-${i}`, document: `field-${i}`, title: `Notes ${i}`, text: 'Fields, fields and more fields: field after field.', contentHash: `f${i}` })),
+  ];
+  const cut = new PostgresPassageStore({ url: PG_URL, schema, matchBudget: 30 });
+  const whole = new PostgresPassageStore({ url: PG_URL, schema, matchBudget: 1_000 });
+  const admin = new Client({ connectionString: PG_URL });
+
+  beforeAll(async () => {
+    await admin.connect();
+    await cut.upsert('birds', corpus);
+  });
+  afterAll(async () => {
+    await cut.close();
+    await whole.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  it('matches on its rarer terms when they match enough passages, and ranks by all of them', async () => {
+    const prefixes = (hits: { id: string }[]) => [...new Set(hits.map((h) => h.id.split('-')[0]))];
+    // Read whole, the repeated common word outranks the rare one (ts_rank does not weigh terms by rarity).
+    expect(prefixes(await whole.search('birds', 'kestrel field', { limit: 3 }))).toEqual(['field']);
+    // Kestrel's 20 passages are enough candidates for 3 hits (4 each), and field's 60 more would pass the budget.
+    expect(prefixes(await cut.search('birds', 'kestrel field', { limit: 3 }))).toEqual(['kestrel']);
+    // For 10 hits, 20 candidates are too few: the next rarest term is matched too, past the budget.
+    expect(await cut.search('birds', 'kestrel field', { limit: 10 })).toEqual(await whole.search('birds', 'kestrel field', { limit: 10 }));
+    // Enough candidates, but two hits of them after the per-document cap: every match is ranked.
+    const capped = { limit: 3, perDocument: 1 };
+    expect(await cut.search('birds', 'kestrel field', capped)).toEqual(await whole.search('birds', 'kestrel field', capped));
+    // Only common words: the rarest is matched even past the budget.
+    expect(await cut.search('birds', 'field', { limit: 2 })).toHaveLength(2);
+  });
+});

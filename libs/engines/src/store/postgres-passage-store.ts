@@ -10,7 +10,12 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Most connections this process opens (default 4). */
   maxConnections?: number;
+  /** Passages a search's match may read before its commonest terms only rank (`selectiveTerms`; default 50,000). */
+  matchBudget?: number;
 }
+
+/** Matches a search ranks first, per hit asked for (more when the per-document cap leaves too few). */
+const FIRST_READ = 4;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -39,6 +44,7 @@ export class PostgresPassageStore implements PassageStore {
   private readonly derivedTable: string;
   private ready: Promise<void> | null = null;
   private readonly analysis = new TwoCoreAnalysis();
+  private readonly matchBudget: number;
 
   constructor(private readonly options: PostgresStoreOptions) {
     const schema = options.schema ?? 'orrery';
@@ -50,6 +56,7 @@ export class PostgresPassageStore implements PassageStore {
     this.sources = `${schema}.sources`;
     this.structures = `${schema}.structures`;
     this.derivedTable = `${schema}.derived`;
+    this.matchBudget = options.matchBudget ?? 50_000;
     // allowExitOnIdle: idle connections never keep a finished CLI process alive.
     this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
     // An idle connection the server drops must not crash the process; the next query opens another.
@@ -246,14 +253,42 @@ export class PostgresPassageStore implements PassageStore {
     const { limit, perDocument } = capOf(options);
     if (terms.length === 0 || limit === 0 || perDocument === 0) return [];
     await this.schemaReady();
-    // Each term is a quoted lexeme, ORed: no query syntax from the user reaches to_tsquery.
-    const tsquery = terms.map((t) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`).join(' | ');
+    const all = tsquery(terms);
+    const selective = await this.selectiveTerms(corpus, terms, FIRST_READ * limit);
+    if (selective.length < terms.length) {
+      const hits = await this.ranked(corpus, all, tsquery(selective), limit, perDocument);
+      if (hits.length === limit) return hits;
+    }
+    return this.ranked(corpus, all, all, limit, perDocument);
+  }
+
+  /**
+   * The query's rarest terms: as many as match at most `matchBudget` passages together, and more while they match fewer
+   * than `wanted`. A query that also holds words most passages share ("file", "use") matches most of a large corpus,
+   * and every match is read to be ranked (3 s a search at a million passages); a passage holding none of the rarer
+   * terms is no hit of the topic, though ts_rank, which does not weigh terms by rarity, could rank it first.
+   */
+  private async selectiveTerms(corpus: string, terms: readonly string[], wanted: number): Promise<string[]> {
+    const { df } = await this.termStats(corpus, terms);
+    const kept: string[] = [];
+    let matched = 0;
+    for (const t of [...terms].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0))) {
+      const more = matched + (df.get(t) ?? 0);
+      if (matched >= wanted && more > this.matchBudget) break;
+      kept.push(t);
+      matched = more;
+    }
+    return kept;
+  }
+
+  /** The best hits by ts_rank for `rank`, among the passages matching `match`, capped per document. */
+  private async ranked(corpus: string, rank: string, match: string, limit: number, perDocument: number): Promise<StoreHit[]> {
     // Every match is ranked (GIN keeps no positions), but only the best are sorted and read out: in the order
-    // cappedBest applies (ids by code point), so they are the head of the full ranking, capped per document here.
-    const best = `SELECT id, document, ts_rank(tsv, q) AS score FROM ${this.table}, to_tsquery('simple', $2) q WHERE corpus = $1 AND tsv @@ q
-      ORDER BY score DESC, id COLLATE "C" LIMIT $3`;
-    for (let k = 4 * limit; ; k *= 4) {
-      const { rows } = await this.pool.query<{ id: string; document: string; score: number }>(best, [corpus, tsquery, k]);
+    // cappedBest applies (ids by code point), so they are the head of the ranking of every match, capped per document here.
+    const best = `SELECT id, document, ts_rank(tsv, q) AS score FROM ${this.table}, to_tsquery('simple', $2) q, to_tsquery('simple', $4) m
+      WHERE corpus = $1 AND tsv @@ m ORDER BY score DESC, id COLLATE "C" LIMIT $3`;
+    for (let k = FIRST_READ * limit; ; k *= 4) {
+      const { rows } = await this.pool.query<{ id: string; document: string; score: number }>(best, [corpus, rank, k, match]);
       const capped = cappedBest(rows, perDocument, limit);
       if (rows.length < k || capped.length === limit) return capped;
     }
@@ -394,6 +429,9 @@ export class PostgresPassageStore implements PassageStore {
     }
   }
 }
+
+/** Each term a quoted lexeme, ORed: no query syntax from the user reaches to_tsquery. */
+const tsquery = (terms: readonly string[]): string => terms.map((t) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`).join(' | ');
 
 /** Add `sign` for each distinct term of a passage (text and title). */
 function countTerms(delta: Map<string, number>, terms: string, titleTerms: string, sign: number): void {
