@@ -1,18 +1,17 @@
 import winkNLP, { type ItsHelpers } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { lexiconTokens, lexiconValues, porterStem } from './lexicon-tokenizer';
 
 /**
- * Linguistic helpers over wink-nlp: index terms (stop words removed, Porter2 stems),
- * sentences, and noun / proper-noun phrases for facet mining.
- * Two pipelines: a bare tokenizer for indexing (fast) and a POS pipeline for phrases.
+ * Linguistic helpers over wink-nlp: index terms (stop words removed, Porter2 stems) from the model's fixed lexicon
+ * (`lexiconTokens`), sentences, and noun / proper-noun phrases for facet mining (two pipelines).
  */
 // Each pipeline loads the whole model (about a second of CPU apiece), so each is built on its first use: a process
-// that only tokenizes (a worker answering from the store) never pays for the other two.
+// that only analyses index terms (a worker answering from the store, an ingest) never builds one.
 const pipeline = (pipe: string[]): (() => ReturnType<typeof winkNLP>) => {
   let nlp: ReturnType<typeof winkNLP> | undefined;
   return () => (nlp ??= winkNLP(model, pipe as never));
 };
-const tokenizer = pipeline([]);
 const sentencer = pipeline(['sbd']);
 const tagger = pipeline(['sbd', 'pos']);
 // The same helpers every pipeline exposes (wink-nlp's its.js), without building one to reach them.
@@ -30,8 +29,8 @@ export const STEM_CACHE_WORDS = 200_000;
 export function stemWord(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    const out = tokenizer().readDoc(word).tokens().out(its.stem as unknown as typeof its.normal) as string[];
-    s = out.length === 1 && out[0] ? out[0] : word;
+    const values = lexiconValues(word);
+    s = (values.length === 1 && porterStem(values[0]!)) || word;
     if (stemCache.size >= STEM_CACHE_WORDS) stemCache.clear();
     stemCache.set(word, s);
   }
@@ -65,13 +64,9 @@ function termOf(normal: string, type: string, stop: boolean): string | null {
 
 /** Content terms of a text: lowercase, stop words dropped, stemmed. Used for both indexing and queries. */
 export function analyzeTerms(text: string): string[] {
-  const tokens = tokenizer().readDoc(text).tokens();
-  const normals = tokens.out(its.normal) as string[];
-  const types = tokens.out(its.type) as string[];
-  const stops = tokens.out(its.stopWordFlag) as boolean[];
   const terms: string[] = [];
-  for (let i = 0; i < normals.length; i++) {
-    const t = termOf(normals[i]!, types[i]!, stops[i]!);
+  for (const token of lexiconTokens(text)) {
+    const t = termOf(token.normal, token.type, token.stop);
     if (t) terms.push(t);
   }
   return terms;
