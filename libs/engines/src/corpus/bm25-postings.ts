@@ -36,7 +36,7 @@ const INTEGER_KEY = /^(0|[1-9][0-9]*)$/;
  */
 export class Bm25Postings {
   /** Term -> its number in every field's `start` (a term a field lacks has an empty range there). */
-  private readonly termIds: Map<string, number>;
+  private readonly termIds: ReadonlyMap<string, number>;
   private readonly fields: PackedField[];
   private readonly acc: Float64Array;
   private readonly part: Float64Array;
@@ -55,9 +55,11 @@ export class Bm25Postings {
     idfStats?: { size: number; df: (term: string) => number | undefined },
     /** The fields `buildFields` made already (what `Bm25Postings.build` passes). */
     built?: BuiltFields,
+    /** Terms numbered by the caller (every token of `docs` among them): the postings share its map rather than keep one. */
+    numbering?: TermNumbering,
   ) {
     const n = docs.length;
-    ({ termIds: this.termIds, fields: this.fields } = built ?? runToEnd(buildFields(fieldNames, docs, options, idfStats)));
+    ({ termIds: this.termIds, fields: this.fields } = built ?? runToEnd(buildFields(fieldNames, docs, options, idfStats, numbering)));
     this.acc = new Float64Array(n);
     this.part = new Float64Array(n);
     this.count = new Uint16Array(n);
@@ -71,8 +73,9 @@ export class Bm25Postings {
     docs: readonly (readonly (readonly string[])[])[],
     options: Bm25Options,
     idfStats?: { size: number; df: (term: string) => number | undefined },
+    numbering?: TermNumbering,
   ): Promise<Bm25Postings> {
-    const steps = buildFields(fieldNames, docs, options, idfStats);
+    const steps = buildFields(fieldNames, docs, options, idfStats, numbering);
     for (let step = steps.next(); ; step = steps.next()) {
       if (step.done) return new Bm25Postings(fieldNames, docs, options, idfStats, step.value);
       await turn();
@@ -189,8 +192,14 @@ function keyOrder(terms: string[]): string[] {
 }
 
 interface BuiltFields {
-  termIds: Map<string, number>;
+  termIds: ReadonlyMap<string, number>;
   fields: PackedField[];
+}
+
+/** Terms by number (`terms[ids.get(t)] === t`). */
+export interface TermNumbering {
+  ids: ReadonlyMap<string, number>;
+  terms: readonly string[];
 }
 
 /** Documents (or terms) between two turns of the event loop in `Bm25Postings.build`. */
@@ -211,10 +220,19 @@ function* buildFields(
   docs: readonly (readonly (readonly string[])[])[],
   options: Bm25Options,
   idfStats?: { size: number; df: (term: string) => number | undefined },
+  numbering?: TermNumbering,
 ): Generator<void, BuiltFields> {
   const n = docs.length;
   const idfN = idfStats?.size ?? n;
   const termIds = new Map<string, number>();
+  const numberOf = (t: string): number => {
+    let id = numbering ? numbering.ids.get(t) : termIds.get(t);
+    if (id === undefined) {
+      if (numbering) throw new Error(`Bm25Postings: term ${JSON.stringify(t)} is not numbered`);
+      termIds.set(t, (id = termIds.size));
+    }
+    return id;
+  };
   const built: { boost: number; lengths: Float64Array; avg: number; freq: Map<number, { docs: number[]; tf: number[] }> }[] = [];
   for (const [f, name] of fieldNames.entries()) {
     // MiniSearch's running average of unique terms per field, in document order.
@@ -228,8 +246,7 @@ function* buildFields(
       lengths[doc] = tf.size;
       avg = (avg * doc + tf.size) / (doc + 1);
       for (const [t, c] of tf) {
-        let id = termIds.get(t);
-        if (id === undefined) termIds.set(t, (id = termIds.size));
+        const id = numberOf(t);
         let p = freq.get(id);
         if (!p) freq.set(id, (p = { docs: [], tf: [] }));
         p.docs.push(doc);
@@ -239,7 +256,7 @@ function* buildFields(
     }
     built.push({ boost: options.boost[name] ?? 1, lengths, avg, freq });
   }
-  const terms = [...termIds.keys()];
+  const terms = numbering?.terms ?? [...termIds.keys()];
   const { k, b, d } = options;
   const fields: PackedField[] = [];
   for (const { boost, lengths, avg, freq } of built) {
@@ -267,5 +284,5 @@ function* buildFields(
     start[terms.length] = at;
     fields.push({ boost, start, docs: docsOf, raw });
   }
-  return { termIds, fields };
+  return { termIds: numbering?.ids ?? termIds, fields };
 }

@@ -1,5 +1,5 @@
 import type { PassageHit, PassageSearch } from '../engine';
-import { Bm25Postings, runToEnd } from './bm25-postings';
+import { Bm25Postings, runToEnd, type TermNumbering } from './bm25-postings';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
 
@@ -65,6 +65,17 @@ export interface CorpusIndexParts {
 export const DEFAULT_CORPUS_INDEX: CorpusIndexOptions = { neighborMaxDf: 20_000, wholeCorpus: true };
 
 /**
+ * A passage's TF-IDF vector, read as a map of term -> weight (a `Map` is one too): what `cosine` compares. An index's
+ * vectors are views over flat arrays, not a map per passage.
+ */
+export interface TermVector {
+  readonly size: number;
+  get(term: string): number | undefined;
+  values(): Iterable<number>;
+  [Symbol.iterator](): Iterator<[string, number]>;
+}
+
+/**
  * A BM25 index over a corpus's passages (wink-nlp stems, stop words filtered),
  * plus the term statistics the planning and precision-guard heuristics need (document frequency,
  * IDF, TF-IDF vectors).
@@ -73,29 +84,37 @@ export class CorpusIndex implements PassageSearch {
   private readonly byId = new Map<string, number>();
   /** Each passage's terms (text then title), as numbers into `vocabulary`: one string per distinct term, not per occurrence. */
   private readonly terms: PackedTerms;
-  private readonly docFreq: Map<string, number>;
-  private readonly vectors = new Map<number, Map<string, number>>();
+  /** Passages holding each term, by term number. */
+  private readonly docFreq: Int32Array;
+  /** The whole corpus's passage count and document frequencies by term number, for a working index of part of it. */
+  private readonly corpus: { size: number; df: Int32Array } | undefined;
+  private readonly options: Omit<CorpusIndexOptions, 'corpusStats'>;
+  /** Every passage's TF-IDF vector, packed flat; computed on first use. */
+  private packedVectors: PackedVectors | undefined;
   private readonly neighborCache = new Map<string, { id: string; score: number }[]>();
   private readonly postings: Bm25Postings;
 
   constructor(
     readonly passages: readonly Passage[],
     cached?: SerializedCorpusIndex,
-    private readonly options: CorpusIndexOptions = DEFAULT_CORPUS_INDEX,
+    options: CorpusIndexOptions = DEFAULT_CORPUS_INDEX,
     /** What `CorpusIndex.build` made already, from `cached`. */
-    built?: { terms: PackedTerms; docFreq: Map<string, number>; postings: Bm25Postings },
+    built?: { terms: PackedTerms; docFreq: Int32Array; postings: Bm25Postings },
   ) {
     passages.forEach((p, i) => {
       if (this.byId.has(p.id)) throw new Error(`duplicate passage id ${JSON.stringify(p.id)}`);
       this.byId.set(p.id, i);
     });
+    const { corpusStats, ...rest } = options;
+    this.options = rest;
     const usable = cached && cached.version === INDEX_VERSION && cached.analyzed.length === passages.length;
     // Held only while the index is built: the packed terms give the same strings back (`analyzed`).
     const analyzed = usable
       ? cached.analyzed
       : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
     ({ terms: this.terms, docFreq: this.docFreq } = built ?? runToEnd(packTerms(analyzed)));
-    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(this.options));
+    this.corpus = corpusStats && { size: corpusStats.size, df: Int32Array.from(this.terms.vocabulary, (t) => corpusStats.df.get(t) ?? 0) };
+    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(corpusStats), undefined, numberingOf(this.terms));
   }
 
   /**
@@ -107,7 +126,7 @@ export class CorpusIndex implements PassageSearch {
     let step = steps.next();
     for (; !step.done; step = steps.next()) await new Promise((r) => setImmediate(r));
     const { terms, docFreq } = step.value;
-    const postings = await Bm25Postings.build(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(options));
+    const postings = await Bm25Postings.build(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(options.corpusStats), numberingOf(terms));
     return new CorpusIndex(passages, { version: INDEX_VERSION, analyzed }, options, { terms, docFreq, postings });
   }
 
@@ -136,7 +155,9 @@ export class CorpusIndex implements PassageSearch {
 
   /** What builds the same index in another thread (structured-cloneable): `CorpusIndex.fromParts`. */
   parts(): CorpusIndexParts {
-    return { passages: this.passages, analyzed: this.serialize(), options: this.options };
+    const corpus = this.corpus;
+    const corpusStats = corpus && { size: corpus.size, df: new Map(this.terms.vocabulary.flatMap((t, k) => (corpus.df[k] ? [[t, corpus.df[k]!] as const] : []))) };
+    return { passages: this.passages, analyzed: this.serialize(), options: { ...this.options, ...(corpusStats ? { corpusStats } : {}) } };
   }
 
   static fromParts(parts: CorpusIndexParts): CorpusIndex {
@@ -164,7 +185,7 @@ export class CorpusIndex implements PassageSearch {
 
   /** BM25 over already-analyzed query terms. Repeated terms count once; use `weights` to boost. */
   searchTerms(queryTerms: readonly string[], options: TermSearchOptions): ScoredPassage[] {
-    const unique = [...new Set(queryTerms)].filter((t) => this.docFreq.has(t));
+    const unique = [...new Set(queryTerms)].filter((t) => this.terms.numbers.has(t));
     if (unique.length === 0 || options.limit <= 0) return [];
     const weights = options.weights;
     const filter = options.filter;
@@ -185,19 +206,20 @@ export class CorpusIndex implements PassageSearch {
     const cacheKey = `${k}\u0000${id}`;
     const hit = this.neighborCache.get(cacheKey);
     if (hit) return hit;
-    const v = this.vector(id);
-    const maxDf = this.options.neighborMaxDf;
-    const top = [...v.entries()]
-      .filter(([t]) => (this.docFreq.get(t) ?? 0) <= maxDf)
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, 25);
-    const weights = new Map(top.map(([t, w]) => [t, w / (top[0]?.[1] ?? 1)]));
     const self = this.byId.get(id);
+    if (self === undefined) return [];
+    const vectors = this.vectors();
+    const maxDf = this.options.neighborMaxDf;
+    const { vocabulary } = this.terms;
+    const entries: [string, number][] = [];
+    for (let i = vectors.start[self]!; i < vectors.start[self + 1]!; i++) if (this.docFreq[vectors.terms[i]!]! <= maxDf) entries.push([vocabulary[vectors.terms[i]!]!, vectors.weights[i]!]);
+    const top = entries.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 25);
+    const weights = new Map(top.map(([t, w]) => [t, w / (top[0]?.[1] ?? 1)]));
     const terms = [...weights.keys()];
     // Straight to the postings: the self-exclusion by document number, not by id, on every document touched.
     const pool = this.postings.search(terms, { limit: k * 3 + 1, withTerms: false, boost: (t) => weights.get(t) ?? 1, keep: (n) => n !== self });
     const result = pool
-      .map((r) => ({ id: this.passages[r.doc]!.id, score: cosine(v, this.vector(this.passages[r.doc]!.id)) }))
+      .map((r) => ({ id: this.passages[r.doc]!.id, score: vectors.cosine(self, r.doc) }))
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
       .slice(0, k);
     this.neighborCache.set(cacheKey, result);
@@ -215,7 +237,8 @@ export class CorpusIndex implements PassageSearch {
   }
 
   df(term: string): number {
-    return this.docFreq.get(term) ?? 0;
+    const k = this.terms.numbers.get(term);
+    return k === undefined ? 0 : this.docFreq[k]!;
   }
 
   /**
@@ -223,55 +246,136 @@ export class CorpusIndex implements PassageSearch {
    * index is built from the topic's own hits, so there its terms are common by construction, not in the corpus.
    */
   share(term: string): number {
-    const df = this.docFreq.get(term);
-    if (!df) return 0;
-    const stats = this.options.corpusStats;
-    return stats ? Math.max(df, stats.df.get(term) ?? df) / stats.size : df / this.size;
+    const k = this.terms.numbers.get(term);
+    if (k === undefined) return 0;
+    const df = this.docFreq[k]!;
+    return this.corpus ? Math.max(df, this.corpus.df[k]!) / this.corpus.size : df / this.size;
   }
 
   /** Smoothed inverse document frequency, ln(1 + N / df); 0 for unknown terms. */
   idf(term: string): number {
-    const df = this.docFreq.get(term);
-    if (!df) return 0;
-    const stats = this.options.corpusStats;
-    return stats ? Math.log(1 + stats.size / Math.max(df, stats.df.get(term) ?? df)) : Math.log(1 + this.size / df);
+    const k = this.terms.numbers.get(term);
+    return k === undefined ? 0 : this.idfOf(k);
   }
 
-  /** L2-normalized TF-IDF vector of a passage (sublinear tf), computed lazily and memoized. */
-  vector(id: string): ReadonlyMap<string, number> {
+  private idfOf(k: number): number {
+    const df = this.docFreq[k]!;
+    return this.corpus ? Math.log(1 + this.corpus.size / Math.max(df, this.corpus.df[k]!)) : Math.log(1 + this.size / df);
+  }
+
+  /** L2-normalized TF-IDF vector of a passage (sublinear tf), its terms in the order they first occur. */
+  vector(id: string): TermVector {
     const n = this.byId.get(id);
-    if (n === undefined) return new Map();
-    let v = this.vectors.get(n);
-    if (!v) {
-      v = new Map();
-      for (const t of this.termsOf(id)) v.set(t, (v.get(t) ?? 0) + 1);
-      let norm = 0;
-      for (const [t, tf] of v) {
-        const w = (1 + Math.log(tf)) * this.idf(t);
-        v.set(t, w);
-        norm += w * w;
-      }
-      norm = Math.sqrt(norm) || 1;
-      for (const [t, w] of v) v.set(t, w / norm);
-      this.vectors.set(n, v);
-    }
-    return v;
+    return n === undefined ? new Map() : this.vectors().of(n);
+  }
+
+  private vectors(): PackedVectors {
+    return (this.packedVectors ??= new PackedVectors(this.terms, (k) => this.idfOf(k)));
   }
 }
 
-/** Passages' terms packed flat: passage n's are `vocabulary[ids[i]]` for i in [start[n], start[n + 1]), its title's from `title[n]` on. */
+/**
+ * Every passage's TF-IDF vector in three flat arrays: passage n's terms are `terms[start[n]..start[n + 1])` (numbers into
+ * the vocabulary, in first-occurrence order) with their weights at the same places. A map per passage cost about three
+ * times as much (a 3,000-passage working index held 5 MB of them).
+ */
+class PackedVectors {
+  readonly start: Int32Array;
+  readonly terms: Int32Array;
+  readonly weights: Float64Array;
+  /** Scratch: a vector's weights by term number while it is compared (0 elsewhere). */
+  private readonly scattered: Float64Array;
+
+  constructor(
+    private readonly packed: PackedTerms,
+    idf: (term: number) => number,
+  ) {
+    const passages = packed.start.length - 1;
+    const tf = new Int32Array(packed.vocabulary.length);
+    const start = new Int32Array(passages + 1);
+    const terms: number[] = [];
+    const weights: number[] = [];
+    for (let n = 0; n < passages; n++) {
+      start[n] = terms.length;
+      for (let i = packed.start[n]!; i < packed.start[n + 1]!; i++) if (tf[packed.ids[i]!]!++ === 0) terms.push(packed.ids[i]!);
+      let norm = 0;
+      for (let j = start[n]!; j < terms.length; j++) {
+        const w = (1 + Math.log(tf[terms[j]!]!)) * idf(terms[j]!);
+        weights.push(w);
+        norm += w * w;
+      }
+      norm = Math.sqrt(norm) || 1;
+      for (let j = start[n]!; j < terms.length; j++) {
+        weights[j] = weights[j]! / norm;
+        tf[terms[j]!] = 0;
+      }
+    }
+    start[passages] = terms.length;
+    this.start = start;
+    this.terms = Int32Array.from(terms);
+    this.weights = Float64Array.from(weights);
+    this.scattered = new Float64Array(packed.vocabulary.length);
+  }
+
+  /** Passage n's vector as a read-only map view. */
+  of(n: number): TermVector {
+    const { start, terms, weights } = this;
+    const { vocabulary, numbers } = this.packed;
+    const from = start[n]!;
+    const to = start[n + 1]!;
+    return {
+      size: to - from,
+      get(term) {
+        const k = numbers.get(term);
+        if (k !== undefined) for (let i = from; i < to; i++) if (terms[i] === k) return weights[i];
+        return undefined;
+      },
+      *values() {
+        for (let i = from; i < to; i++) yield weights[i]!;
+      },
+      *[Symbol.iterator]() {
+        for (let i = from; i < to; i++) yield [vocabulary[terms[i]!]!, weights[i]!] as [string, number];
+      },
+    };
+  }
+
+  /** `cosine` of passages a and b's vectors, with the same operations in the same order (so the same result, bit for bit). */
+  cosine(a: number, b: number): number {
+    const { start, terms, weights, scattered } = this;
+    const sizeA = start[a + 1]! - start[a]!;
+    const sizeB = start[b + 1]! - start[b]!;
+    const [small, large] = sizeA <= sizeB ? [a, b] : [b, a];
+    for (let i = start[large]!; i < start[large + 1]!; i++) scattered[terms[i]!] = weights[i]!;
+    let dot = 0;
+    for (let i = start[small]!; i < start[small + 1]!; i++) {
+      const o = scattered[terms[i]!]!;
+      if (o) dot += weights[i]! * o;
+    }
+    for (let i = start[large]!; i < start[large + 1]!; i++) scattered[terms[i]!] = 0;
+    let na = 0;
+    let nb = 0;
+    for (let i = start[a]!; i < start[a + 1]!; i++) na += weights[i]! * weights[i]!;
+    for (let i = start[b]!; i < start[b + 1]!; i++) nb += weights[i]! * weights[i]!;
+    return na && nb ? dot / Math.sqrt(na * nb) : 0;
+  }
+}
+
+/**
+ * Passages' terms packed flat: passage n's are `vocabulary[ids[i]]` for i in [start[n], start[n + 1]), its title's from
+ * `title[n]` on; `numbers` gives a term's number.
+ */
 interface PackedTerms {
   vocabulary: string[];
+  numbers: Map<string, number>;
   start: Int32Array;
   title: Int32Array;
   ids: Int32Array;
 }
 
-/** The passages' terms packed, and each term's document frequency; pauses (yield) every thousand passages. */
-function* packTerms(analyzed: readonly AnalyzedPassage[]): Generator<void, { terms: PackedTerms; docFreq: Map<string, number> }> {
+/** The passages' terms packed, and each term's document frequency by number; pauses (yield) every thousand passages. */
+function* packTerms(analyzed: readonly AnalyzedPassage[]): Generator<void, { terms: PackedTerms; docFreq: Int32Array }> {
   const numbers = new Map<string, number>();
   const vocabulary: string[] = [];
-  const docFreq = new Map<string, number>();
   const start = new Int32Array(analyzed.length + 1);
   const title = new Int32Array(analyzed.length);
   let ids = new Int32Array(1024);
@@ -294,22 +398,34 @@ function* packTerms(analyzed: readonly AnalyzedPassage[]): Generator<void, { ter
       }
       ids[at++] = id;
     }
-    for (const t of new Set(ts)) docFreq.set(t, (docFreq.get(t) ?? 0) + 1);
     if (n % 1000 === 999) yield;
   }
   start[analyzed.length] = at;
-  return { terms: { vocabulary, start, title, ids: ids.slice(0, at) }, docFreq };
+  // Each passage counts once per term: `seen[k]` is the last passage (plus one) that counted term k.
+  const docFreq = new Int32Array(vocabulary.length);
+  const seen = new Int32Array(vocabulary.length);
+  for (let n = 0; n < analyzed.length; n++) {
+    for (let i = start[n]!; i < start[n + 1]!; i++) {
+      const k = ids[i]!;
+      if (seen[k] !== n + 1) {
+        seen[k] = n + 1;
+        docFreq[k]!++;
+      }
+    }
+  }
+  return { terms: { vocabulary, numbers, start, title, ids: ids.slice(0, at) }, docFreq };
 }
+
+const numberingOf = (terms: PackedTerms): TermNumbering => ({ ids: terms.numbers, terms: terms.vocabulary });
 
 const fieldTokens = (analyzed: readonly AnalyzedPassage[]): string[][][] => analyzed.map((a) => [split(a.text), split(a.title)]);
 
-function idfStatsOf(options: CorpusIndexOptions): { size: number; df: (term: string) => number | undefined } | undefined {
-  const stats = options.corpusStats;
+function idfStatsOf(stats: CorpusIndexOptions['corpusStats']): { size: number; df: (term: string) => number | undefined } | undefined {
   return stats ? { size: stats.size, df: (t) => stats.df.get(t) } : undefined;
 }
 
 /** Cosine of a (normalized) passage vector with any weighted term vector. */
-export function cosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+export function cosine(a: TermVector, b: TermVector): number {
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let dot = 0;
   for (const [t, w] of small) {
