@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { Bm25Postings } from './bm25-postings';
+import { Bm25Postings, type NumberedDocs } from './bm25-postings';
 import { BM25_FIELDS, BM25_OPTIONS } from './corpus-index';
 
 /** A small corpus with titles, repeated terms, shared terms, integer-like terms and a title-only term. */
@@ -18,6 +18,23 @@ const DOCS: [string, string][] = [
 ];
 const split = (s: string): string[] => (s ? s.split(' ') : []);
 
+/** Documents' fields of tokens as term numbers (numbered in order of first use). */
+function numbered(docs: readonly (readonly (readonly string[])[])[]): NumberedDocs {
+  const ids = new Map<string, number>();
+  const flat: number[] = [];
+  const bounds = [0];
+  for (const fields of docs) {
+    for (const tokens of fields) {
+      for (const t of tokens) {
+        if (!ids.has(t)) ids.set(t, ids.size);
+        flat.push(ids.get(t)!);
+      }
+      bounds.push(flat.length);
+    }
+  }
+  return { ids: Int32Array.from(flat), bounds: Int32Array.from(bounds), numbering: { ids, terms: [...ids.keys()] } };
+}
+
 function reference(): MiniSearch {
   const mini = new MiniSearch({
     fields: [...BM25_FIELDS],
@@ -31,7 +48,7 @@ function reference(): MiniSearch {
 }
 
 describe('Bm25Postings', () => {
-  const postings = new Bm25Postings(BM25_FIELDS, DOCS.map(([text, title]) => [split(text), split(title)]), BM25_OPTIONS);
+  const postings = new Bm25Postings(BM25_FIELDS, numbered(DOCS.map(([text, title]) => [split(text), split(title)])), BM25_OPTIONS);
   const mini = reference();
   const queries: { terms: string[]; weights?: Record<string, number> }[] = [
     { terms: ['kestrel'] },
@@ -68,8 +85,8 @@ describe('Bm25Postings', () => {
 describe('Bm25Postings.build (in slices, letting the event loop turn)', () => {
   it('ranks exactly as the postings built at once', async () => {
     const docs = DOCS.map(([text, title]) => [split(text), split(title)]);
-    const once = new Bm25Postings(BM25_FIELDS, docs, BM25_OPTIONS);
-    const sliced = await Bm25Postings.build(BM25_FIELDS, docs, BM25_OPTIONS);
+    const once = new Bm25Postings(BM25_FIELDS, numbered(docs), BM25_OPTIONS);
+    const sliced = await Bm25Postings.build(BM25_FIELDS, numbered(docs), BM25_OPTIONS);
     for (const q of [['kestrel'], ['coast', 'storm'], ['1990', 'economy', 'trade'], ['raptor', 'nest']]) expect(sliced.search(q)).toEqual(once.search(q));
   });
 });
@@ -92,7 +109,7 @@ describe('Bm25Postings on a larger corpus (flat posting arrays per field)', () =
     const mini = reference();
     mini.removeAll();
     mini.addAll(docs.map(([text, title], n) => ({ n, text: text!.join(' '), title: title!.join(' ') })));
-    const postings = new Bm25Postings(BM25_FIELDS, docs, BM25_OPTIONS);
+    const postings = new Bm25Postings(BM25_FIELDS, numbered(docs), BM25_OPTIONS);
     for (const q of [['t0'], ['t1', 't5', 't40'], ['t3', 't200', 't999', 't3999', 'absent'], ['t2', 't17', 't123', 't7', 't60', 't61']]) {
       const weights = Object.fromEntries(q.map((t, i) => [t, 1 / (i + 1)]));
       const boost = (t: string): number => weights[t] ?? 1;
@@ -106,7 +123,7 @@ describe('Bm25Postings on a larger corpus (flat posting arrays per field)', () =
     // A working index of 1,500 passages of a large corpus in which every term is in 20,000 passages.
     const idfStats = { size: 1_000_000, df: () => 20_000 };
     const before = process.memoryUsage().arrayBuffers;
-    const postings = new Bm25Postings(BM25_FIELDS, docs, BM25_OPTIONS, idfStats);
+    const postings = new Bm25Postings(BM25_FIELDS, numbered(docs), BM25_OPTIONS, idfStats);
     // A layout that sized a term's score array by its corpus-wide frequency would hold 160 KB a term here.
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(20 * 2 ** 20);
     const entries = docs.reduce((sum, fields) => sum + fields.reduce((s, tokens) => s + new Set(tokens).size, 0), 0);

@@ -46,20 +46,18 @@ export class Bm25Postings {
   private readonly seenTerm: Uint32Array;
   private stamp = 0;
 
-  /** `docs[n][f]`: document n's tokens in field f (the order of `fieldNames`). */
   constructor(
     readonly fieldNames: readonly string[],
-    docs: readonly (readonly (readonly string[])[])[],
+    docs: NumberedDocs,
     options: Bm25Options,
     /** Passage count and document frequency to weigh terms by, when the documents are part of a larger corpus. */
     idfStats?: { size: number; df: (term: string) => number | undefined },
     /** The fields `buildFields` made already (what `Bm25Postings.build` passes). */
-    built?: BuiltFields,
-    /** Terms numbered by the caller (every token of `docs` among them): the postings share its map rather than keep one. */
-    numbering?: TermNumbering,
+    built?: PackedField[],
   ) {
-    const n = docs.length;
-    ({ termIds: this.termIds, fields: this.fields } = built ?? runToEnd(buildFields(fieldNames, docs, options, idfStats, numbering)));
+    const n = (docs.bounds.length - 1) / fieldNames.length;
+    this.termIds = docs.numbering.ids;
+    this.fields = built ?? runToEnd(buildFields(fieldNames, docs, options, idfStats));
     this.acc = new Float64Array(n);
     this.part = new Float64Array(n);
     this.count = new Uint16Array(n);
@@ -70,18 +68,16 @@ export class Bm25Postings {
   /** The same postings, built in slices that let the event loop turn between them (a large corpus takes seconds). */
   static async build(
     fieldNames: readonly string[],
-    docs: readonly (readonly (readonly string[])[])[],
+    docs: NumberedDocs,
     options: Bm25Options,
     idfStats?: { size: number; df: (term: string) => number | undefined },
-    numbering?: TermNumbering,
   ): Promise<Bm25Postings> {
-    const steps = buildFields(fieldNames, docs, options, idfStats, numbering);
+    const steps = buildFields(fieldNames, docs, options, idfStats);
     for (let step = steps.next(); ; step = steps.next()) {
       if (step.done) return new Bm25Postings(fieldNames, docs, options, idfStats, step.value);
       await turn();
     }
   }
-
 
   /**
    * Documents matching any of `terms` (unique, in query order), best first; `boost` weighs a term
@@ -191,15 +187,20 @@ function keyOrder(terms: string[]): string[] {
   return [...ints, ...terms.filter((t) => !ints.includes(t))];
 }
 
-interface BuiltFields {
-  termIds: ReadonlyMap<string, number>;
-  fields: PackedField[];
-}
-
 /** Terms by number (`terms[ids.get(t)] === t`). */
 export interface TermNumbering {
   ids: ReadonlyMap<string, number>;
   terms: readonly string[];
+}
+
+/**
+ * Documents as term numbers, their fields in order: field f of document n (of F fields) is
+ * `ids[bounds[n * F + f]..bounds[n * F + f + 1])`.
+ */
+export interface NumberedDocs {
+  ids: Int32Array;
+  bounds: Int32Array;
+  numbering: TermNumbering;
 }
 
 /** Documents (or terms) between two turns of the event loop in `Bm25Postings.build`. */
@@ -214,75 +215,73 @@ export function runToEnd<T>(steps: Generator<void, T>): T {
   }
 }
 
-/** The fields' postings, pausing (yield) after every slice of documents or terms. */
+/**
+ * The fields' postings, pausing (yield) after every slice of documents or terms: two passes over the term numbers per
+ * field (count each term's documents, then place them), so a build allocates its packed arrays and little else.
+ */
 function* buildFields(
   fieldNames: readonly string[],
-  docs: readonly (readonly (readonly string[])[])[],
+  docs: NumberedDocs,
   options: Bm25Options,
   idfStats?: { size: number; df: (term: string) => number | undefined },
-  numbering?: TermNumbering,
-): Generator<void, BuiltFields> {
-  const n = docs.length;
+): Generator<void, PackedField[]> {
+  const { ids, bounds } = docs;
+  const terms = docs.numbering.terms;
+  const F = fieldNames.length;
+  const n = (bounds.length - 1) / F;
   const idfN = idfStats?.size ?? n;
-  const termIds = new Map<string, number>();
-  const numberOf = (t: string): number => {
-    let id = numbering ? numbering.ids.get(t) : termIds.get(t);
-    if (id === undefined) {
-      if (numbering) throw new Error(`Bm25Postings: term ${JSON.stringify(t)} is not numbered`);
-      termIds.set(t, (id = termIds.size));
-    }
-    return id;
-  };
-  const built: { boost: number; lengths: Float64Array; avg: number; freq: Map<number, { docs: number[]; tf: number[] }> }[] = [];
+  const { k, b, d } = options;
+  const tf = new Int32Array(terms.length);
+  const fields: PackedField[] = [];
   for (const [f, name] of fieldNames.entries()) {
+    // Pass 1: each document's distinct terms (its length, as MiniSearch counts it), and each term's document count.
     // MiniSearch's running average of unique terms per field, in document order.
     let avg = 0;
     const lengths = new Float64Array(n);
-    const freq = new Map<number, { docs: number[]; tf: number[] }>();
+    const start = new Int32Array(terms.length + 1);
     for (let doc = 0; doc < n; doc++) {
-      const tokens = docs[doc]![f] ?? [];
-      const tf = new Map<string, number>();
-      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-      lengths[doc] = tf.size;
-      avg = (avg * doc + tf.size) / (doc + 1);
-      for (const [t, c] of tf) {
-        const id = numberOf(t);
-        let p = freq.get(id);
-        if (!p) freq.set(id, (p = { docs: [], tf: [] }));
-        p.docs.push(doc);
-        p.tf.push(c);
+      const from = bounds[doc * F + f]!;
+      const to = bounds[doc * F + f + 1]!;
+      let distinct = 0;
+      for (let i = from; i < to; i++) if (tf[ids[i]!]!++ === 0) distinct++;
+      for (let i = from; i < to; i++) {
+        if (tf[ids[i]!] !== 0) start[ids[i]! + 1]!++;
+        tf[ids[i]!] = 0;
+      }
+      lengths[doc] = distinct;
+      avg = (avg * doc + distinct) / (doc + 1);
+      if (doc % SLICE === SLICE - 1) yield;
+    }
+    for (let t = 0; t < terms.length; t++) start[t + 1]! += start[t]!;
+    // Pass 2: each term's documents in document order, with their term frequencies, then scored.
+    const total = start[terms.length]!;
+    const docsOf = new Int32Array(total);
+    const raw = new Float64Array(total);
+    const next = start.slice(0, terms.length);
+    for (let doc = 0; doc < n; doc++) {
+      const from = bounds[doc * F + f]!;
+      const to = bounds[doc * F + f + 1]!;
+      for (let i = from; i < to; i++) tf[ids[i]!]!++;
+      for (let i = from; i < to; i++) {
+        const t = ids[i]!;
+        if (tf[t] === 0) continue;
+        const at = next[t]!++;
+        docsOf[at] = doc;
+        raw[at] = tf[t]!;
+        tf[t] = 0;
       }
       if (doc % SLICE === SLICE - 1) yield;
     }
-    built.push({ boost: options.boost[name] ?? 1, lengths, avg, freq });
-  }
-  const terms = numbering?.terms ?? [...termIds.keys()];
-  const { k, b, d } = options;
-  const fields: PackedField[] = [];
-  for (const { boost, lengths, avg, freq } of built) {
-    let total = 0;
-    for (const p of freq.values()) total += p.docs.length;
-    const start = new Int32Array(terms.length + 1);
-    const docsOf = new Int32Array(total);
-    const raw = new Float64Array(total);
-    let at = 0;
-    for (let id = 0; id < terms.length; id++) {
-      start[id] = at;
-      const p = freq.get(id);
-      if (p) {
-        const matching = Math.max(p.docs.length, idfStats?.df(terms[id]!) ?? 0);
-        const idf = Math.log(1 + (idfN - matching + 0.5) / (matching + 0.5));
-        for (let i = 0; i < p.docs.length; i++, at++) {
-          const doc = p.docs[i]!;
-          const termFreq = p.tf[i]!;
-          docsOf[at] = doc;
-          raw[at] = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * lengths[doc]!) / avg)));
-        }
+    for (let t = 0; t < terms.length; t++) {
+      const matching = Math.max(start[t + 1]! - start[t]!, idfStats?.df(terms[t]!) ?? 0);
+      const idf = Math.log(1 + (idfN - matching + 0.5) / (matching + 0.5));
+      for (let i = start[t]!; i < start[t + 1]!; i++) {
+        const termFreq = raw[i]!;
+        raw[i] = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * lengths[docsOf[i]!]!) / avg)));
       }
-      if (id % (SLICE * 5) === SLICE * 5 - 1) yield;
+      if (t % (SLICE * 5) === SLICE * 5 - 1) yield;
     }
-    start[terms.length] = at;
-    fields.push({ boost, start, docs: docsOf, raw });
+    fields.push({ boost: options.boost[name] ?? 1, start, docs: docsOf, raw });
   }
-  return { termIds: numbering?.ids ?? termIds, fields };
+  return fields;
 }

@@ -1,5 +1,5 @@
 import type { PassageHit, PassageSearch } from '../engine';
-import { Bm25Postings, runToEnd, type TermNumbering } from './bm25-postings';
+import { Bm25Postings, type NumberedDocs, runToEnd } from './bm25-postings';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
 
@@ -114,7 +114,7 @@ export class CorpusIndex implements PassageSearch {
       : passages.map((p) => ({ text: analyzeTerms(p.text).join(' '), title: p.title && p.title !== p.id ? analyzeTerms(p.title).join(' ') : '' }));
     ({ terms: this.terms, docFreq: this.docFreq } = built ?? runToEnd(packTerms(analyzed)));
     this.corpus = corpusStats && { size: corpusStats.size, df: Int32Array.from(this.terms.vocabulary, (t) => corpusStats.df.get(t) ?? 0) };
-    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(corpusStats), undefined, numberingOf(this.terms));
+    this.postings = built?.postings ?? new Bm25Postings(BM25_FIELDS, numberedDocs(this.terms), BM25_OPTIONS, idfStatsOf(corpusStats));
   }
 
   /**
@@ -126,7 +126,7 @@ export class CorpusIndex implements PassageSearch {
     let step = steps.next();
     for (; !step.done; step = steps.next()) await new Promise((r) => setImmediate(r));
     const { terms, docFreq } = step.value;
-    const postings = await Bm25Postings.build(BM25_FIELDS, fieldTokens(analyzed), BM25_OPTIONS, idfStatsOf(options.corpusStats), numberingOf(terms));
+    const postings = await Bm25Postings.build(BM25_FIELDS, numberedDocs(terms), BM25_OPTIONS, idfStatsOf(options.corpusStats));
     return new CorpusIndex(passages, { version: INDEX_VERSION, analyzed }, options, { terms, docFreq, postings });
   }
 
@@ -416,9 +416,17 @@ function* packTerms(analyzed: readonly AnalyzedPassage[]): Generator<void, { ter
   return { terms: { vocabulary, numbers, start, title, ids: ids.slice(0, at) }, docFreq };
 }
 
-const numberingOf = (terms: PackedTerms): TermNumbering => ({ ids: terms.numbers, terms: terms.vocabulary });
-
-const fieldTokens = (analyzed: readonly AnalyzedPassage[]): string[][][] => analyzed.map((a) => [split(a.text), split(a.title)]);
+/** The packed terms as the postings read them: each passage's text field, then its title field. */
+function numberedDocs(terms: PackedTerms): NumberedDocs {
+  const passages = terms.title.length;
+  const bounds = new Int32Array(2 * passages + 1);
+  for (let n = 0; n < passages; n++) {
+    bounds[2 * n] = terms.start[n]!;
+    bounds[2 * n + 1] = terms.title[n]!;
+  }
+  bounds[2 * passages] = terms.start[passages]!;
+  return { ids: terms.ids, bounds, numbering: { ids: terms.numbers, terms: terms.vocabulary } };
+}
 
 function idfStatsOf(stats: CorpusIndexOptions['corpusStats']): { size: number; df: (term: string) => number | undefined } | undefined {
   return stats ? { size: stats.size, df: (t) => stats.df.get(t) } : undefined;
