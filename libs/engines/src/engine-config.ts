@@ -2,7 +2,7 @@ import { EngineNameSchema, envInt, formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
 import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic/options';
 import { priceTable } from './anthropic/pricing';
-import { DEFAULT_CACHED_PASSAGES } from './corpus/corpus-registry';
+import { DEFAULT_CACHE_MB } from './corpus/corpus-registry';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './corpus/source-files';
 
 const onOff = (def: 'on' | 'off') => z.enum(['on', 'off']).default(def);
@@ -32,8 +32,8 @@ export const EngineConfigSchema = z
     INGEST_MAX_FILE_BYTES: envInt(DEFAULT_READ_LIMITS.maxFileBytes, 1),
     /** Bytes read whole at once: one JSONL line, or one text file of a folder. */
     INGEST_MAX_RECORD_BYTES: envInt(DEFAULT_READ_LIMITS.maxRecordBytes, 1),
-    /** Passages a process keeps in cached working indexes (a few KB each): a repeat of a recent topic is warm. */
-    CORPUS_CACHED_PASSAGES: envInt(DEFAULT_CACHED_PASSAGES, 1),
+    /** MB a process keeps in cached working indexes (`CorpusIndex.bytes`): a repeat of a recent topic is warm. */
+    CORPUS_CACHE_MB: envInt(DEFAULT_CACHE_MB, 1),
     SIMULATED_LATENCY_MS: envInt(0),
     SIMULATED_SUBTOPICS: envInt(4, 1),
     SIMULATED_ROUNDS: envInt(2, 1),

@@ -28,7 +28,7 @@ export class EngineFactory {
   readonly corpora: CorpusRegistry;
 
   constructor(readonly config: EngineConfig) {
-    this.corpora = new CorpusRegistry({ corpora: config.CORPORA, readLimits: readLimitsOf(config), cachedPassages: config.CORPUS_CACHED_PASSAGES });
+    this.corpora = new CorpusRegistry({ corpora: config.CORPORA, readLimits: readLimitsOf(config), cacheBytes: config.CORPUS_CACHE_MB * 2 ** 20 });
   }
 
   /** A configured corpus, or one ingested into the passage store. */

@@ -86,4 +86,13 @@ describe('CorpusIndex terms', () => {
     expect(v.get('term49')).toBe(new Map(v).get('term49'));
     expect(v.get('absent')).toBeUndefined();
   });
+
+  it('weighs itself: passages, packed terms and postings, and its vectors once computed', async () => {
+    const index = await CorpusIndex.build(passages, analyzed);
+    const before = index.bytes;
+    // 600,000 term numbers in the packed terms, and as many postings of 12 bytes.
+    expect(before).toBeGreaterThan(600_000 * (4 + 12));
+    index.vector('p1');
+    expect(index.bytes - before).toBeGreaterThan(603_000 * 12);
+  });
 });

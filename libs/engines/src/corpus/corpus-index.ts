@@ -91,6 +91,8 @@ export class CorpusIndex implements PassageSearch {
   private readonly options: Omit<CorpusIndexOptions, 'corpusStats'>;
   /** Every passage's TF-IDF vector, packed flat; computed on first use. */
   private packedVectors: PackedVectors | undefined;
+  /** The passages' part of `bytes`, counted once. */
+  private passageBytes: number | undefined;
   private readonly neighborCache = new Map<string, { id: string; score: number }[]>();
   private readonly postings: Bm25Postings;
 
@@ -132,6 +134,19 @@ export class CorpusIndex implements PassageSearch {
 
   get size(): number {
     return this.passages.length;
+  }
+
+  /**
+   * About how many bytes the index holds (what a cache of indexes weighs it by): its passages' strings as V8 stores
+   * them, its packed terms, frequencies, postings and, once computed, vectors, with a rough per-entry overhead for
+   * objects and maps.
+   */
+  get bytes(): number {
+    this.passageBytes ??= this.passages.reduce((sum, p) => sum + OBJECT_BYTES + stringBytes(p.id) + stringBytes(p.title) + stringBytes(p.text) + (p.url ? stringBytes(p.url) : 0), 0);
+    const { vocabulary, start, title, ids } = this.terms;
+    const terms = vocabulary.reduce((sum, t) => sum + stringBytes(t) + MAP_ENTRY_BYTES, 0) + start.byteLength + title.byteLength + ids.byteLength;
+    const frequencies = this.docFreq.byteLength + (this.corpus?.df.byteLength ?? 0);
+    return this.passageBytes + this.size * MAP_ENTRY_BYTES + terms + frequencies + this.postings.bytes + (this.packedVectors?.bytes ?? 0);
   }
 
   get wholeCorpus(): boolean {
@@ -317,6 +332,10 @@ class PackedVectors {
     this.scattered = new Float64Array(packed.vocabulary.length);
   }
 
+  get bytes(): number {
+    return this.start.byteLength + this.terms.byteLength + this.weights.byteLength + this.scattered.byteLength;
+  }
+
   /** Passage n's vector as a read-only map view. */
   of(n: number): TermVector {
     const { start, terms, weights } = this;
@@ -430,6 +449,15 @@ function numberedDocs(terms: PackedTerms): NumberedDocs {
 
 function idfStatsOf(stats: CorpusIndexOptions['corpusStats']): { size: number; df: (term: string) => number | undefined } | undefined {
   return stats ? { size: stats.size, df: (t) => stats.df.get(t) } : undefined;
+}
+
+/** A rough size of a small object, and of one entry of a Map (key, value, hash table slots). */
+const OBJECT_BYTES = 64;
+const MAP_ENTRY_BYTES = 40;
+
+/** Bytes V8 holds a string in: one a character when every character is Latin-1, else two, plus its header. */
+function stringBytes(s: string): number {
+  return 16 + s.length * (/[^\u0000-\u00ff]/.test(s) ? 2 : 1);
 }
 
 /** Cosine of a (normalized) passage vector with any weighted term vector. */

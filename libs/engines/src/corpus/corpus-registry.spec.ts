@@ -59,9 +59,9 @@ describe('CorpusRegistry', () => {
 
 describe('CorpusRegistry cache of working indexes', () => {
   /** A corpus above `wholeCorpusMax` (so each topic gets a working index of its own) of three topics, 20 passages each. */
-  async function registry(cachedPassages: number): Promise<CorpusRegistry> {
+  async function registry(cacheBytes: number): Promise<CorpusRegistry> {
     const store = new SqlitePassageStore(':memory:');
-    const reg = new CorpusRegistry({ builtins: false, store, cachedPassages, workingSet: { size: 100, perDocument: 100, feedbackPassages: 5, feedbackTerms: 3, wholeCorpusMax: 10 } });
+    const reg = new CorpusRegistry({ builtins: false, store, cacheBytes, workingSet: { size: 100, perDocument: 100, feedbackPassages: 5, feedbackTerms: 3, wholeCorpusMax: 10 } });
     const topics = ['harbor bridge', 'volcano eruption', 'orchard apple'];
     const lines = topics.flatMap((t, i) => Array.from({ length: 20 }, (_, n) => JSON.stringify({ id: `${i}-${n}`, text: `The ${t} story number ${n} tells of ${t} ${'detail '.repeat(n % 5)}${n}.` })));
     const dir = mkdtempSync(join(tmpdir(), 'orrery-reg-'));
@@ -70,25 +70,28 @@ describe('CorpusRegistry cache of working indexes', () => {
     return reg;
   }
 
-  it('keeps at most its budget of passages, least recently used out first, and never less than the newest index', async () => {
-    const reg = await registry(45);
+  it('keeps at most its budget of bytes, least recently used out first, and never less than the newest index', async () => {
+    const one = (await (await registry(Infinity)).forTopic('big', 'harbor bridge')).index.bytes;
+    // Room for two of the three topics' indexes (about the same size), not three.
+    const reg = await registry(2.5 * one);
     const bridge = await reg.forTopic('big', 'harbor bridge');
     expect(bridge.index.size).toBe(20);
     const volcano = await reg.forTopic('big', 'volcano eruption');
-    expect(reg.cachedPassageCount).toBe(40);
+    const two = reg.cachedBytes;
+    expect(two).toBeGreaterThan(1.5 * one);
     // A repeat is the cached index, and makes it the most recently used.
     expect(await reg.forTopic('big', 'harbor bridge')).toBe(bridge);
     const orchard = await reg.forTopic('big', 'orchard apple');
     await new Promise((r) => setImmediate(r));
-    expect(reg.cachedPassageCount).toBe(40);
+    expect(reg.cachedBytes).toBeLessThanOrEqual(2.5 * one);
     expect(await reg.forTopic('big', 'harbor bridge')).toBe(bridge);
     expect(await reg.forTopic('big', 'orchard apple')).toBe(orchard);
     expect(await reg.forTopic('big', 'volcano eruption')).not.toBe(volcano);
 
-    const tiny = await registry(5);
+    const tiny = await registry(1);
     const first = await tiny.forTopic('big', 'harbor bridge');
     await new Promise((r) => setImmediate(r));
-    expect(tiny.cachedPassageCount).toBe(20);
+    expect(tiny.cachedBytes).toBe(first.index.bytes);
     expect(await tiny.forTopic('big', 'harbor bridge')).toBe(first);
   });
 });

@@ -48,21 +48,21 @@ export interface CorpusRegistryOptions {
   workingSet?: WorkingSetOptions;
   /** Caps on reading a configured corpus's files (trusted paths: the operator named them, so no folder check). */
   readLimits?: ReadLimits;
-  /** Passages the cached working indexes hold together at most (default `DEFAULT_CACHED_PASSAGES`). */
-  cachedPassages?: number;
+  /** Bytes the cached working indexes hold together at most, as `CorpusIndex.bytes` weighs them (default `DEFAULT_CACHE_MB`). */
+  cacheBytes?: number;
 }
 
 /**
- * Passages a process keeps in working indexes (the most recently used indexes; the newest is kept whatever its size).
- * Memory follows passages (a few KB each), not indexes: eight topics' working sets of a large corpus, or one whole
- * small corpus, fit, so a repeat of any of the last several topics is warm.
+ * MB a process keeps in working indexes (the most recently used ones; the newest is kept whatever its size). A topic's
+ * working set of a 1M-passage corpus weighs about 13 MB, so the last four or five topics are warm; a question on
+ * another builds its index again from the passages the store kept for it (about a second at 1M).
  */
-export const DEFAULT_CACHED_PASSAGES = 24_000;
+export const DEFAULT_CACHE_MB = 64;
 
 interface CachedView {
   view: Promise<CorpusView>;
-  /** Its passage count, once built. */
-  passages: number;
+  /** Its index, once built (what the cache weighs). */
+  index?: CorpusIndex;
 }
 
 /**
@@ -79,14 +79,14 @@ export class CorpusRegistry {
   private readonly workingSetOptions: WorkingSetOptions;
   /** Least recently used first. */
   private readonly workingSets = new Map<string, CachedView>();
-  private readonly cachedPassages: number;
+  private readonly cacheBytes: number;
   private readonly readLimits: ReadLimits;
 
   constructor(options: CorpusRegistryOptions = {}) {
     this.store = options.store;
     this.workingSetOptions = options.workingSet ?? DEFAULT_WORKING_SET;
     this.readLimits = options.readLimits ?? DEFAULT_READ_LIMITS;
-    this.cachedPassages = options.cachedPassages ?? DEFAULT_CACHED_PASSAGES;
+    this.cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_MB * 2 ** 20;
     if (options.builtins !== false)
       this.entries.set(BUILTIN_CORPUS, { source: passagesSource(`builtin:sotu-${SOTU_SPLIT_VERSION}`, () => eachSotuPassage()), vocabulary: SOTU_VOCABULARY });
     for (const spec of parseCorporaSpec(options.corpora)) this.register(spec.name, spec.path);
@@ -154,12 +154,11 @@ export class CorpusRegistry {
     const origin: ViewOrigin = { store, corpus: name, generation, index: whole ? 'whole' : workingSetKey(topic, this.workingSetOptions) };
     const entry: CachedView = {
       view: (async (): Promise<CorpusView> => ({ name, index: await topicWorkingSet(store, name, topic, this.workingSetOptions), vocabulary: this.entries.get(name)?.vocabulary ?? GENERIC_VOCABULARY, origin }))(),
-      passages: 0,
     };
     this.workingSets.set(key, entry);
     entry.view.then(
       (view) => {
-        entry.passages = view.index.size;
+        entry.index = view.index;
         this.evict();
       },
       () => {
@@ -169,22 +168,22 @@ export class CorpusRegistry {
     return entry.view;
   }
 
-  /** Passages the cached working indexes hold (those still being built count none yet). */
-  get cachedPassageCount(): number {
+  /** Bytes the cached working indexes hold (`CorpusIndex.bytes`; those still being built count none yet). */
+  get cachedBytes(): number {
     let total = 0;
-    for (const e of this.workingSets.values()) total += e.passages;
+    for (const e of this.workingSets.values()) total += e.index?.bytes ?? 0;
     return total;
   }
 
-  /** Drops the least recently used indexes while the cache holds more passages than its budget, keeping the newest. */
+  /** Drops the least recently used indexes while the cache holds more than its budget, keeping the newest. */
   private evict(): void {
     // One still being built is someone's question in flight: it counts once built.
-    const built = [...this.workingSets].filter(([, e]) => e.passages > 0);
-    let total = this.cachedPassageCount;
+    const built = [...this.workingSets].filter(([, e]) => e.index);
+    let total = this.cachedBytes;
     for (const [key, e] of built.slice(0, -1)) {
-      if (total <= this.cachedPassages) break;
+      if (total <= this.cacheBytes) break;
       this.workingSets.delete(key);
-      total -= e.passages;
+      total -= e.index!.bytes;
     }
   }
 
