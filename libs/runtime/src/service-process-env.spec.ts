@@ -3,7 +3,7 @@ import { SERVICE_PROCESS_DEFAULTS, serviceProcessEnv } from './service-process-e
 
 describe('a service process’s environment', () => {
   it('caps the heap and the malloc arenas where the launching environment says nothing, and keeps what it says', () => {
-    expect(serviceProcessEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', NODE_OPTIONS: '--max-old-space-size=512', MALLOC_ARENA_MAX: '2' });
+    expect(serviceProcessEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', NODE_OPTIONS: '--max-old-space-size=512 --max-semi-space-size=4', MALLOC_ARENA_MAX: '2' });
     expect(serviceProcessEnv({ NODE_OPTIONS: '--max-old-space-size=2048', MALLOC_ARENA_MAX: '4' })).toEqual({ NODE_OPTIONS: '--max-old-space-size=2048', MALLOC_ARENA_MAX: '4' });
     // An empty value is the operator's choice (uncapped), not a gap to fill.
     expect(serviceProcessEnv({ NODE_OPTIONS: '' }).NODE_OPTIONS).toBe('');
