@@ -62,3 +62,15 @@ describe('a cold corpus is prepared off the event loop', () => {
     expect(threaded.data()).toEqual(new e.TopicProfile(reference, 'Subject 17', e.DEFAULT_TOPIC_PROFILE).data());
   }, 180_000);
 });
+
+describe('an ingest keeps a small corpus\'s structure', () => {
+  it('ends the profile thread that computed it, which would otherwise hold the whole-corpus index while it idles', async () => {
+    const e = built();
+    const store = new e.SqlitePassageStore(':memory:');
+    await store.upsert('small', corpus(1500).map((p) => ({ ...p, document: p.title, contentHash: p.text })));
+    await e.keepCorpusStructure(store, 'small');
+    expect(await store.structure('small', await store.generation('small'))).not.toBeNull();
+    expect(e.profileThreadRunning()).toBe(false);
+    await store.close();
+  }, 180_000);
+});

@@ -67,6 +67,17 @@ export async function preparePartition(index: CorpusIndex, options: PartitionOpt
   return partitionClusters(index, options);
 }
 
+/**
+ * Ends the profile thread unless it is working: for a caller done with the index it sent (an ingest's structure job,
+ * whose whole-corpus index no question uses), rather than let the thread hold it until it has been idle a while.
+ */
+export function releaseProfileThread(): void {
+  thread?.end();
+}
+
+/** Whether a profile thread runs now (and so holds the last index it was sent). */
+export const profileThreadRunning = (): boolean => thread?.running ?? false;
+
 const building = new WeakMap<CorpusIndex, Map<string, Promise<TopicProfile>>>();
 const optionIds = new WeakMap<TopicProfileOptions, number>();
 let nextOptionsId = 0;
@@ -88,6 +99,14 @@ class ProfileThread {
   private nextIndexKey = 0;
   /** The index the thread holds (calls are answered in order, so the last one sent). */
   private sentKey: number | null = null;
+
+  end(): void {
+    this.thread.endIdle();
+  }
+
+  get running(): boolean {
+    return this.thread.running;
+  }
 
   async run(index: CorpusIndex, work: ProfileWork): Promise<TopicProfileData | readonly number[]> {
     let key = this.keys.get(index);

@@ -1,3 +1,4 @@
+import { releaseProfileThread } from '../corpus/prepare-profile';
 import { DEFAULT_WORKING_SET, readWhole, wholeCorpusIndex } from '../corpus/topic-working-set';
 import type { PassageStore } from '../store/passage-store';
 
@@ -12,6 +13,8 @@ export async function keepCorpusStructure(store: PassageStore, corpus: string, w
   if (!(await readWhole(store, corpus, wholeCorpusMax))) return store.keepTermCounts(corpus);
   // An ingest that changed nothing: kept already, so the corpus is not read.
   if (await store.structure(corpus, await store.generation(corpus))) return;
-  // Reading the whole index computes and keeps what the store lacks for this generation.
+  // Reading the whole index computes and keeps what the store lacks for this generation; the thread that computed it
+  // would otherwise hold that index (tens of MB) until idle, while questions build indexes of their own.
   await wholeCorpusIndex(store, corpus, wholeCorpusMax);
+  releaseProfileThread();
 }

@@ -70,7 +70,8 @@ export class OnDemandThread {
     if (worker) await worker.terminate();
   }
 
-  private endIdle(): void {
+  /** Ends the running thread now unless a call is in hand (the next call starts another): what it holds is freed. */
+  endIdle(): void {
     if (!this.worker || this.pending.size > 0) return;
     void this.detach(null)?.terminate();
   }
