@@ -75,6 +75,14 @@ export function releaseProfileThread(): void {
   thread?.end();
 }
 
+/**
+ * Starts the profile thread ahead of a profile that will be built (a new topic's working set is being chosen), so its
+ * start-up, a few hundred ms of loading code and the language model, overlaps the store's searches.
+ */
+export function warmProfileThread(): void {
+  if (profileThreadAvailable()) profileThread().warm();
+}
+
 /** Whether a profile thread runs now (and so holds the last index it was sent). */
 export const profileThreadRunning = (): boolean => thread?.running ?? false;
 
@@ -102,6 +110,10 @@ class ProfileThread {
 
   end(): void {
     this.thread.endIdle();
+  }
+
+  warm(): void {
+    this.thread.start();
   }
 
   get running(): boolean {

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { CorpusIndex } from './corpus-index';
 import { partitionClusters, seedClusters } from './corpus-partition';
+import { analyzeTerms } from './text-analysis';
 import { TopicProfile } from './topic-profile';
 import type { ThreadReply } from '../threads/on-demand-thread';
 import type { ProfileCall } from './prepare-profile';
@@ -10,6 +11,8 @@ import type { ProfileCall } from './prepare-profile';
 // result sent back.
 let last: { key: number; index: CorpusIndex } | null = null;
 const port = parentPort!;
+// Every profile analyses its topic's words: the language model is loaded now, before the first call comes.
+analyzeTerms('');
 port.on('message', (call: ProfileCall) => {
   try {
     if ('passages' in call.parts) {

@@ -2,6 +2,7 @@ import type { IndexedTerms, PassageStore, StoredPassage } from '../store/passage
 import { CorpusIndex, DEFAULT_CORPUS_INDEX } from './corpus-index';
 import { withCorpusStructure } from './corpus-structure';
 import { collapseNearDuplicates } from './near-duplicates';
+import { warmProfileThread } from './prepare-profile';
 import type { Passage } from './passage';
 import { analyzeTerms } from './text-analysis';
 
@@ -39,6 +40,8 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
   const key = workingSetKey(topic, options);
   const generation = await store.generation(corpus);
   const kept = await store.derived(corpus, key, generation);
+  // A topic no process has chosen passages for has no profile kept either: the one this process builds next.
+  if (!kept) warmProfileThread();
   const chosen = kept ? await readChosen(store, corpus, JSON.parse(kept) as string[]) : await choose(store, corpus, topic, options);
   if (!kept) await store.keepDerived(corpus, key, generation, JSON.stringify(chosen.passages.map((p) => p.id)));
   const analyzed = chosen.passages.map((p) => ({ text: chosen.terms.get(p.id)?.text ?? '', title: chosen.terms.get(p.id)?.title ?? '' }));

@@ -49,6 +49,12 @@ export class OnDemandThread {
     return this.worker?.resourceLimits ?? null;
   }
 
+  /** Starts the thread if none runs, so its start-up (loading its modules) overlaps what the caller does before its first call. */
+  start(): void {
+    if (!this.closed) this.started();
+    this.idle.refresh();
+  }
+
   /** Posts `message(id)` to the thread (started if none runs) and resolves with its reply's value. */
   call(message: (id: number) => object): Promise<unknown> {
     if (this.closed) return Promise.reject(this.closed);
