@@ -23,9 +23,10 @@ each stage's growth exponent (log-log slope) and its extrapolation to 1M passage
 replaces their NODE_OPTIONS (--node-options "" for V8's uncapped default).
 --cli times the README's CLI instead (research.js --corpus PATH): the cold first question, the same question again,
 every other question once on the unchanged file, and --help, each beside a fixed baseline workload timed in the same run.
-Three more question sets carry no answer phrase (on-topic share only): scale-questions-b.jsonl (its failures were
-read while the topic-term rule for working indexes was written), scale-questions-c.jsonl and scale-questions-d.jsonl
-(never tuned on; -d was first asked in the fifth pass).`;
+Four more question sets carry no answer phrase (on-topic share only): scale-questions-b.jsonl (its failures were
+read while the topic-term rule for working indexes was written), scale-questions-c.jsonl, scale-questions-d.jsonl and
+scale-questions-e.jsonl (never tuned on; -d was first asked in the fifth pass, -e written before the sixth pass's
+changes and asked only to measure them).`;
 
 interface Question {
   question: string;

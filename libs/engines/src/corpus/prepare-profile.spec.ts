@@ -1,6 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type * as Engines from '../index';
 
@@ -64,13 +66,21 @@ describe('a cold corpus is prepared off the event loop', () => {
 });
 
 describe('an ingest keeps a small corpus\'s structure', () => {
-  it('ends the profile thread that computed it, which would otherwise hold the whole-corpus index while it idles', async () => {
+  it('ends the threads that did the work (the store\'s, the profile\'s), which would otherwise idle holding the whole-corpus index', async () => {
     const e = built();
-    const store = new e.SqlitePassageStore(':memory:');
-    await store.upsert('small', corpus(1500).map((p) => ({ ...p, document: p.title, contentHash: p.text })));
-    await e.keepCorpusStructure(store, 'small');
-    expect(await store.structure('small', await store.generation('small'))).not.toBeNull();
-    expect(e.profileThreadRunning()).toBe(false);
-    await store.close();
+    const dir = mkdtempSync(join(tmpdir(), 'orrery-structure-'));
+    const store = new e.ThreadedPassageStore(join(dir, 'passages.sqlite'));
+    try {
+      await store.upsert('small', corpus(1500).map((p) => ({ ...p, document: p.title, contentHash: p.text })));
+      expect(store.threadLimits).not.toBeNull();
+      await e.keepCorpusStructure(store, 'small');
+      expect(e.profileThreadRunning()).toBe(false);
+      expect(store.threadLimits).toBeNull();
+      // The next call starts the store's thread again.
+      expect(await store.structure('small', await store.generation('small'))).not.toBeNull();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 180_000);
 });

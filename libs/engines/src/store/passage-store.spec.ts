@@ -477,6 +477,10 @@ describe('the SQLite store in a thread, bounded', () => {
       await direct.upsert('birds', [...CORPUS, ...starlings, ...rooks]);
       const ids = [...CORPUS, ...starlings, ...rooks].map((p) => p.id);
       expect(await pg.indexedTerms('birds', ids)).toEqual(await direct.indexedTerms('birds', ids));
+      // Once an ingest is over, its analysis thread ends at once rather than idle with its caches.
+      expect(pg.analysisThreadRunning).toBe(true);
+      pg.release();
+      expect(pg.analysisThreadRunning).toBe(false);
     } finally {
       await pg.close();
       await direct.close();

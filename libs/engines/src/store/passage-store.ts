@@ -104,5 +104,10 @@ export interface PassageStore {
   derived(corpus: string, key: string, generation: number): Promise<string | null>;
   /** Keep a value derived from `generation` under `key`; ignored when the corpus has changed since (and older ones are let go). */
   keepDerived(corpus: string, key: string, generation: number, value: string): Promise<void>;
+  /**
+   * Work that needed more than reads is over (an ingest has written its corpus): what the store holds for it (a thread
+   * with its heap and caches) is freed now rather than once idle. The next call that needs it starts it again.
+   */
+  release(): void;
   close(): Promise<void>;
 }

@@ -362,6 +362,11 @@ export class PostgresPassageStore implements PassageStore {
     return this.analysis.threadRunning;
   }
 
+  /** Ends the analysis thread an ingest used (the pool's connections end on their own once idle). */
+  release(): void {
+    this.analysis.release();
+  }
+
   async close(): Promise<void> {
     await this.analysis.close();
     await this.pool.end();

@@ -301,6 +301,9 @@ export class SqlitePassageStore implements PassageStore {
     return names.filter((name) => this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${this.table(name, false)!})`).pluck().get() === 1);
   }
 
+  /** Nothing to free: the connection is all it holds (the thread around it, where there is one, is freed). */
+  release(): void {}
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

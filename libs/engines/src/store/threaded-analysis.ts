@@ -33,6 +33,11 @@ export class TwoCoreAnalysis {
     return this.thread?.running ?? false;
   }
 
+  /** Ends the thread unless it is analysing. */
+  release(): void {
+    this.thread?.endIdle();
+  }
+
   close(): Promise<void> {
     return this.thread?.close() ?? Promise.resolve();
   }

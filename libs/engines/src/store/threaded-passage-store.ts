@@ -5,7 +5,7 @@ import { OnDemandThread } from '../threads/on-demand-thread';
 import { analysePassages, HASH_PAGE, type HashPage, hashPagesFrom, queryTerms } from './store-query';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions, TermStats } from './passage-store';
 
-type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'search' | 'hashPages'> | 'searchTerms' | 'hashPage' | 'upsertAnalysed';
+type Method = Exclude<keyof PassageStore, 'capabilities' | 'close' | 'release' | 'search' | 'hashPages'> | 'searchTerms' | 'hashPage' | 'upsertAnalysed';
 
 export interface StoreCall {
   id: number;
@@ -140,6 +140,11 @@ export class ThreadedPassageStore implements PassageStore {
   /** The running thread's heap bounds (null while none runs). */
   get threadLimits(): ResourceLimits | null {
     return this.thread.resourceLimits;
+  }
+
+  /** Ends the store's thread unless a call is in hand: an ingest's thread holds its analysis caches and garbage. */
+  release(): void {
+    this.thread.endIdle();
   }
 
   close(): Promise<void> {
