@@ -13,6 +13,8 @@ export interface ProfileCall {
   /** The index's parts with the partitions known for it (`knownClusters`), or only its key when the thread was sent this index last (it keeps that one). */
   parts: (CorpusIndexParts & { key: number; partitions: Record<string, readonly number[]> }) | { key: number };
   work: ProfileWork;
+  /** Keep the index for later calls: a whole corpus's serves every topic; a topic's working set serves its one profile. */
+  keep: boolean;
 }
 
 const THREAD_SCRIPT = join(__dirname, 'profile-thread.js');
@@ -126,8 +128,9 @@ class ProfileThread {
     // A whole corpus's index is tens of MB to clone: sent once while the thread keeps it (with its partitions, which
     // the thread would otherwise build again).
     const parts = this.sentKey === key && this.thread.running ? { key } : { ...index.parts(), partitions: knownClusters(index), key };
-    const reply = this.thread.call((id) => ({ id, parts, work }) satisfies ProfileCall);
-    this.sentKey = key;
+    const keep = index.wholeCorpus;
+    const reply = this.thread.call((id) => ({ id, parts, work, keep }) satisfies ProfileCall);
+    this.sentKey = keep ? key : null;
     try {
       return (await reply) as TopicProfileData | readonly number[];
     } catch (err) {

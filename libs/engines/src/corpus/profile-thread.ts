@@ -7,8 +7,8 @@ import type { ThreadReply } from '../threads/on-demand-thread';
 import type { ProfileCall } from './prepare-profile';
 
 // The thread side of prepareTopicProfile and preparePartition: the index rebuilt from its parts (with the partitions
-// known for it) and kept (the caller sends only its key while this is the index it sent last), the work done, its
-// result sent back.
+// known for it), the work done, its result sent back. A whole corpus's index is kept for the next call (the caller
+// then sends only its key); a topic's working set is let go once its profile is built.
 let last: { key: number; index: CorpusIndex } | null = null;
 const port = parentPort!;
 // Every profile analyses its topic's words: the language model is loaded now, before the first call comes.
@@ -22,8 +22,9 @@ port.on('message', (call: ProfileCall) => {
     }
     if (!last || last.key !== call.parts.key) throw new Error('topic profile thread: no index for this call');
     const { work } = call;
-    if (work.kind === 'partition') port.postMessage({ id: call.id, ok: true, value: partitionClusters(last.index, work.options) } satisfies ThreadReply);
-    else port.postMessage({ id: call.id, ok: true, value: new TopicProfile(last.index, work.topic, work.options).data() } satisfies ThreadReply);
+    const value = work.kind === 'partition' ? partitionClusters(last.index, work.options) : new TopicProfile(last.index, work.topic, work.options).data();
+    if (!call.keep) last = null;
+    port.postMessage({ id: call.id, ok: true, value } satisfies ThreadReply);
   } catch (err) {
     port.postMessage({ id: call.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies ThreadReply);
   }
