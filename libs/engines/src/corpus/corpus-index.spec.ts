@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CorpusIndex, DEFAULT_CORPUS_INDEX } from './corpus-index';
+import { CorpusIndex, cosine, DEFAULT_CORPUS_INDEX } from './corpus-index';
 
 describe('CorpusIndex.neighbors', () => {
   // Two kestrel passages share a rare word; thirty fillers share only a word every passage has.
@@ -94,5 +94,20 @@ describe('CorpusIndex terms', () => {
     expect(before).toBeGreaterThan(600_000 * (4 + 12));
     index.vector('p1');
     expect(index.bytes - before).toBeGreaterThan(603_000 * 12);
+  });
+
+  it('compares a passage with a centroid, or two passages, as cosine of their vectors does, to the bit', async () => {
+    const index = await CorpusIndex.build(passages, analyzed);
+    const asMap = (id: string): Map<string, number> => new Map(index.vector(id));
+    // A small centroid (fewer terms than a passage) and a large one: either side may be the one looked up.
+    const small = new Map([...asMap('p1')].slice(0, 50).map(([t, w], i) => [t, w * (i + 1)]));
+    const large = new Map([...asMap('p2'), ...asMap('p3')]);
+    for (const id of ['p1', 'p4', 'p99']) {
+      expect(index.cosineTo(id, small)).toBe(cosine(asMap(id), small));
+      expect(index.cosineTo(id, large)).toBe(cosine(asMap(id), large));
+      expect(index.similarity(id, 'p2')).toBe(cosine(asMap(id), asMap('p2')));
+    }
+    expect(index.cosineTo('absent', small)).toBe(0);
+    expect(index.similarity('absent', 'p2')).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { cosine, type CorpusIndex } from './corpus-index';
+import type { CorpusIndex } from './corpus-index';
 
 /**
  * Passages of a topic's scouting evidence whose TF-IDF cosine reaches this are linked; a cluster is what the
@@ -24,9 +24,8 @@ export function evidenceGap(index: CorpusIndex, evidence: readonly string[], led
     while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
     return i;
   };
-  const vectors = evidence.map((id) => index.vector(id));
   for (let i = 0; i < evidence.length; i++)
-    for (let j = i + 1; j < evidence.length; j++) if (cosine(vectors[i]!, vectors[j]!) >= link) parent[root(i)] = root(j);
+    for (let j = i + 1; j < evidence.length; j++) if (index.similarity(evidence[i]!, evidence[j]!) >= link) parent[root(i)] = root(j);
   const touched = new Set<number>();
   const all = new Set<number>();
   evidence.forEach((id, i) => {

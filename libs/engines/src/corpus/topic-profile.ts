@@ -1,4 +1,4 @@
-import { cosine, type CorpusIndex } from './corpus-index';
+import type { CorpusIndex } from './corpus-index';
 import { eraPassages, spreadOverTime } from './eras';
 import { corpusPartition } from './corpus-partition';
 import { type AttachOptions, attachFringe, completeFromPartition, DEFAULT_COMMUNITY, linkedGroups, localCommunity, type CommunityOptions } from './local-community';
@@ -194,7 +194,7 @@ export class TopicProfile {
     const index = this.index;
     const candidates = new Set(ranked.map((r) => r.id));
     for (const r of index.searchTerms([...centroid.keys()], { limit: this.options.candidates, weights: centroid })) candidates.add(r.id);
-    const cos = new Map([...candidates].map((id) => [id, cosine(index.vector(id), centroid)]));
+    const cos = new Map([...candidates].map((id) => [id, index.cosineTo(id, centroid)]));
     const seedScores = this.seeds.map((id) => cos.get(id) ?? 0).sort((a, b) => a - b);
     const median = seedScores[Math.floor(seedScores.length / 2)] ?? 0;
     const threshold = Math.max(o.absoluteThreshold, o.relativeThreshold * median);
@@ -262,7 +262,7 @@ export class TopicProfile {
     const seeds = this.seeds.map((id, rank) => ({ id, weight: 1 / (1 + rank / 4) }));
     const c = localCommunity(seeds, (id) => this.index.neighbors(id, o.graphNeighbors), o.community);
     this.communityCut = { size: c.members.length, conductance: c.conductance };
-    const cos = new Map(c.members.map((m) => [m.id, cosine(this.index.vector(m.id), centroid)]));
+    const cos = new Map(c.members.map((m) => [m.id, this.index.cosineTo(m.id, centroid)]));
     const median = this.seedMedian(centroid);
     const out = new Map<string, number>();
     const n = c.members.length;
@@ -275,13 +275,13 @@ export class TopicProfile {
 
   /** The seeds' median cosine to the centroid (1 when there is none): what relevance scores are relative to. */
   private seedMedian(centroid: Map<string, number>): number {
-    const seedCos = this.seeds.map((id) => cosine(this.index.vector(id), centroid)).sort((a, b) => a - b);
+    const seedCos = this.seeds.map((id) => this.index.cosineTo(id, centroid)).sort((a, b) => a - b);
     return seedCos[Math.floor(seedCos.length / 2)] || 1;
   }
 
   /** Relevance of a passage that joined outside the community's cut: half its relative cosine, below every core member. */
   private outerScore(id: string, centroid: Map<string, number>, median: number): number {
-    return 0.5 * Math.min(1, cosine(this.index.vector(id), centroid) / median);
+    return 0.5 * Math.min(1, this.index.cosineTo(id, centroid) / median);
   }
 
   private centroidOf(weighted: { id: string; w: number }[]): Map<string, number> {
@@ -304,7 +304,7 @@ export class TopicProfile {
     const member = this.members.get(id);
     return {
       id,
-      score: member ?? cosine(this.index.vector(id), this.centroid),
+      score: member ?? this.index.cosineTo(id, this.centroid),
       topicTerms: [...new Set(this.index.termsOf(id).filter((t) => termSet.has(t)))],
       onTopic: member !== undefined,
     };
