@@ -45,7 +45,8 @@ export async function topicWorkingSet(store: PassageStore, corpus: string, topic
   const chosen = kept ? await readChosen(store, corpus, JSON.parse(kept) as string[]) : await choose(store, corpus, topic, options);
   if (!kept) await store.keepDerived(corpus, key, generation, JSON.stringify(chosen.passages.map((p) => p.id)));
   const analyzed = chosen.passages.map((p) => ({ text: chosen.terms.get(p.id)?.text ?? '', title: chosen.terms.get(p.id)?.title ?? '' }));
-  const vocabulary = new Set(analyzed.flatMap((a) => [...split(a.text), ...split(a.title)]));
+  const vocabulary = new Set<string>();
+  for (const a of analyzed) for (const field of [a.text, a.title]) for (const t of split(field)) vocabulary.add(t);
   const stats = await store.termStats(corpus, [...vocabulary]);
   return CorpusIndex.build(chosen.passages, analyzed, { ...DEFAULT_CORPUS_INDEX, wholeCorpus: false, corpusStats: { size: stats.passages, df: stats.df } });
 }
