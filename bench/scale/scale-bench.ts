@@ -10,6 +10,7 @@ import { Client } from 'pg';
 import { readFlags } from '../support/flags';
 import { logLogSlope } from '../support/log-log-slope';
 import { median, startBenchStack } from '../support/service-stack';
+import { HealthPoller } from '../support/health-poller';
 import { runCliBench } from './cli-bench';
 
 const USAGE = `Usage: npm run bench:scale -- --corpus PATH[,PATH...] [--workers 1,4] [--questions bench/scale/scale-questions.jsonl] [--store postgres://…] [--node-options ""] [--cli]
@@ -17,7 +18,8 @@ const USAGE = `Usage: npm run bench:scale -- --corpus PATH[,PATH...] [--workers 
 For each corpus (a JSONL file; several: smallest first) and each worker count: a coordinator and that many worker
 processes on a fresh passage store; ingests the corpus through the ingest queue, then asks every question once cold
 (the first question after ingest) and once more warm. Prints ingest time, index size, cold and warm question time,
-peak RSS of the coordinator and of each worker, and the on-topic share of cited passages; with several corpora,
+peak RSS of the coordinator and of each worker, the coordinator's longest /healthz answer while questions run
+(polled every 20 ms: how long its event loop was held), and the on-topic share of cited passages; with several corpora,
 each stage's growth exponent (log-log slope) and its extrapolation to 1M passages. The processes start as
 \`npm start\` and the image start them (\`serviceProcessEnv\`: a 512 MB heap cap, two malloc arenas); --node-options
 replaces their NODE_OPTIONS (--node-options "" for V8's uncapped default).
@@ -44,6 +46,9 @@ interface Row {
   coldS: number;
   warmS: number;
   coordinatorMb: number;
+  /** The coordinator's longest /healthz answer during the cold question, and during every later one (ms). */
+  coldStallMs: number;
+  laterStallMs: number;
   workerMb: number[];
   /** Worker peak RSS when the ingest is done, before any question. */
   workerIngestMb: number;
@@ -106,12 +111,16 @@ async function measure(path: string, workers: number, questions: Question[], sto
     let onTopic = 0;
     let answered = 0;
     let failed = 0;
+    const health = new HealthPoller(stack.url);
+    const stalls: number[] = [];
     for (const round of [0, 1]) {
       for (const q of questions) {
+        health.take();
         const t0 = performance.now();
         const { id } = await stack.client.submit({ topic: q.question, corpus: 'scale' });
         const status = await stack.client.waitForEnd(id);
         times.push((performance.now() - t0) / 1000);
+        stalls.push(health.take());
         if (status !== 'done') {
           failed++;
           continue;
@@ -125,6 +134,7 @@ async function measure(path: string, workers: number, questions: Question[], sto
         if (q.answer !== undefined && texts.some((p) => p.text.includes(q.answer!))) answered++;
       }
     }
+    await health.stop();
     await passages.close();
     return {
       corpus: path,
@@ -135,6 +145,8 @@ async function measure(path: string, workers: number, questions: Question[], sto
       coldS: times[0]!,
       warmS: median(times.slice(questions.length)),
       coordinatorMb: peakRssMb(stack.coordinator.pid),
+      coldStallMs: stalls[0]!,
+      laterStallMs: Math.max(...stalls.slice(1)),
       workerMb: stack.workers.map((w) => peakRssMb(w.pid)),
       workerIngestMb,
       onTopic: cited ? onTopic / cited : NaN,
@@ -161,7 +173,7 @@ const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 function printRow(r: Row): void {
   console.log(
-    `| ${r.passages.toLocaleString('en-US')} | ${r.workers} | ${fmt(r.ingestS)} | ${r.indexMb === null ? 'n/a' : fmt(r.indexMb, 0)} | ${fmt(r.coldS)} | ${fmt(r.warmS)} | ${r.coordinatorMb} | ${Math.max(...r.workerMb)} (${r.workerMb.join(', ')}) | ${r.workerIngestMb} | ${fmt(r.onTopic, 2)} | ${r.answered}/${r.questions}${r.failed ? `, ${r.failed} runs not done` : ''} |`,
+    `| ${r.passages.toLocaleString('en-US')} | ${r.workers} | ${fmt(r.ingestS)} | ${r.indexMb === null ? 'n/a' : fmt(r.indexMb, 0)} | ${fmt(r.coldS)} | ${fmt(r.warmS)} | ${r.coldStallMs} / ${r.laterStallMs} | ${r.coordinatorMb} | ${Math.max(...r.workerMb)} (${r.workerMb.join(', ')}) | ${r.workerIngestMb} | ${fmt(r.onTopic, 2)} | ${r.answered}/${r.questions}${r.failed ? `, ${r.failed} runs not done` : ''} |`,
   );
 }
 
@@ -177,8 +189,8 @@ async function main(): Promise<void> {
     .map((l) => JSON.parse(l) as Question);
   if (flags.has('--cli')) return runCliBench(corpora, questions.map((q) => q.question));
   console.log(`bench:scale: ${questions.length} questions; workers ${workerCounts.join(' and ')}; store ${flags.value('--store') ? 'PostgreSQL' : 'SQLite'}; NODE_OPTIONS ${JSON.stringify(flags.value('--node-options') ?? SERVICE_PROCESS_DEFAULTS.NODE_OPTIONS)}, MALLOC_ARENA_MAX ${SERVICE_PROCESS_DEFAULTS.MALLOC_ARENA_MAX}`);
-  console.log('| passages | workers | ingest s | index MB | cold question s | warm question s (median) | coordinator peak RSS MB | worker peak RSS MB (each) | of it by the end of ingest | on-topic share of cited | answer cited |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| passages | workers | ingest s | index MB | cold question s | warm question s (median) | longest /healthz answer ms (cold question / later ones) | coordinator peak RSS MB | worker peak RSS MB (each) | of it by the end of ingest | on-topic share of cited | answer cited |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   const rows: Row[] = [];
   for (const corpus of corpora) {
     for (const w of workerCounts) {
