@@ -284,7 +284,7 @@ export class CorpusIndex implements PassageSearch {
    */
   cosineTo(id: string, other: TermVector): number {
     const n = this.byId.get(id);
-    return n === undefined ? cosine(new Map(), other) : this.vectors().cosineWith(n, other);
+    return n === undefined ? 0 : this.vectors().cosineWith(n, other);
   }
 
   /** `cosine` of two passages' vectors (0 when either is unknown). */
@@ -377,49 +377,54 @@ class PackedVectors {
   cosineWith(n: number, other: TermVector): number {
     const { start, terms, weights, scattered } = this;
     const { vocabulary, numbers } = this.packed;
-    const from = start[n]!;
-    const to = start[n + 1]!;
     let dot = 0;
-    if (to - from <= other.size) {
-      for (let i = from; i < to; i++) {
+    if (start[n + 1]! - start[n]! <= other.size) {
+      for (let i = start[n]!; i < start[n + 1]!; i++) {
         const o = other.get(vocabulary[terms[i]!]!);
         if (o) dot += weights[i]! * o;
       }
     } else {
       // The other is the smaller: its terms are looked up in this vector, spread by term number for the while.
-      for (let i = from; i < to; i++) scattered[terms[i]!] = weights[i]!;
+      this.spread(n, true);
       for (const [t, w] of other) {
         const k = numbers.get(t);
         const o = k === undefined ? 0 : scattered[k]!;
         if (o) dot += w * o;
       }
-      for (let i = from; i < to; i++) scattered[terms[i]!] = 0;
+      this.spread(n, false);
     }
-    let na = 0;
     let nb = 0;
-    for (let i = from; i < to; i++) na += weights[i]! * weights[i]!;
     for (const w of other.values()) nb += w * w;
+    const na = this.sumOfSquares(n);
     return na && nb ? dot / Math.sqrt(na * nb) : 0;
   }
 
   /** `cosine` of passages a and b's vectors, with the same operations in the same order (so the same result, bit for bit). */
   cosine(a: number, b: number): number {
     const { start, terms, weights, scattered } = this;
-    const sizeA = start[a + 1]! - start[a]!;
-    const sizeB = start[b + 1]! - start[b]!;
-    const [small, large] = sizeA <= sizeB ? [a, b] : [b, a];
-    for (let i = start[large]!; i < start[large + 1]!; i++) scattered[terms[i]!] = weights[i]!;
+    const [small, large] = start[a + 1]! - start[a]! <= start[b + 1]! - start[b]! ? [a, b] : [b, a];
+    this.spread(large, true);
     let dot = 0;
     for (let i = start[small]!; i < start[small + 1]!; i++) {
       const o = scattered[terms[i]!]!;
       if (o) dot += weights[i]! * o;
     }
-    for (let i = start[large]!; i < start[large + 1]!; i++) scattered[terms[i]!] = 0;
-    let na = 0;
-    let nb = 0;
-    for (let i = start[a]!; i < start[a + 1]!; i++) na += weights[i]! * weights[i]!;
-    for (let i = start[b]!; i < start[b + 1]!; i++) nb += weights[i]! * weights[i]!;
+    this.spread(large, false);
+    const na = this.sumOfSquares(a);
+    const nb = this.sumOfSquares(b);
     return na && nb ? dot / Math.sqrt(na * nb) : 0;
+  }
+
+  /** Passage n's weights put in `scattered` by term number, or (`on` false) taken out again. */
+  private spread(n: number, on: boolean): void {
+    for (let i = this.start[n]!; i < this.start[n + 1]!; i++) this.scattered[this.terms[i]!] = on ? this.weights[i]! : 0;
+  }
+
+  /** The sum of passage n's squared weights, in their order (as `cosine` sums a map's values). */
+  private sumOfSquares(n: number): number {
+    let sum = 0;
+    for (let i = this.start[n]!; i < this.start[n + 1]!; i++) sum += this.weights[i]! * this.weights[i]!;
+    return sum;
   }
 }
 
