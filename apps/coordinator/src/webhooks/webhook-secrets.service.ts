@@ -23,6 +23,7 @@ export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
   private held?: string;
   private making?: Promise<string>;
   private republishing?: NodeJS.Timeout;
+  private unreachable = false;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -81,7 +82,7 @@ export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
     if (put) this.logger.warn(`the webhook secret was gone from Redis (did it lose its data?): put back the one this replica signs with (${this.key})`);
     if (current !== held) {
       this.logger.error(
-        `the webhook secret in Redis (${this.key}) is not the one this replica signed with: another replica made a new one while Redis had none. Signing with Redis's from now on, as every replica does; receivers must fetch their secrets again. Set WEBHOOK_SECRET to rule this out`,
+        `the webhook secret in Redis (${this.key}) is not the one this replica signed with: another replica made one while Redis had none, or it was set by hand. Signing with Redis's from now on, as every replica does; receivers must fetch their secrets again. Set WEBHOOK_SECRET to rule this out`,
       );
       this.hold(current);
     }
@@ -90,7 +91,18 @@ export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
 
   private hold(secret: string): void {
     this.held = secret;
-    this.republishing ??= setInterval(() => void this.sync().catch((err: unknown) => this.logger.warn(`webhook secret not put back in Redis: ${(err as Error).message}`)), this.config.WEBHOOK_SECRET_SYNC_MS).unref();
+    this.republishing ??= setInterval(() => void this.republish(), this.config.WEBHOOK_SECRET_SYNC_MS).unref();
+  }
+
+  /** One round of the timer; while Redis does not answer, that is said once, not every round. */
+  private async republish(): Promise<void> {
+    try {
+      await this.sync();
+      this.unreachable = false;
+    } catch (err) {
+      if (!this.unreachable) this.logger.warn(`the webhook secret could not be put back in Redis, retrying every ${this.config.WEBHOOK_SECRET_SYNC_MS} ms: ${(err as Error).message}`);
+      this.unreachable = true;
+    }
   }
 
   /** SET NX and GET in one transaction: whether `candidate` was put, and what Redis holds now. */
