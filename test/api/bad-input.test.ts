@@ -36,6 +36,17 @@ describe('bad input is refused with a clear 400, and nothing is enqueued or stor
     expect(await stack.queues.coordinator.count()).toBe(0);
   });
 
+  // Each once threw in the schema's credentials check (`new URL`), which the service answered with a 500.
+  it.each(['not a url', '', 'http://', 'https://[::1%25lo]/', 'http://a:99999/'])('a malformed webhook URL %j, on research and on follow-ups', async (url) => {
+    const before = await countKeys(stack.prefix);
+    const followup = `${stack.coordinator.url}/v1/research/00000000-0000-4000-8000-000000000000/followups`;
+    for (const res of [await post(JSON.stringify({ topic: 'Kestrel River', webhook: { url } })), await fetch(followup, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: 'Kestrel River', webhook: { url } }) })]) {
+      expect(res.status, res.url).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe('webhook.url: webhook.url must be an absolute http(s) URL');
+    }
+    expect(await countKeys(stack.prefix)).toBe(before);
+  });
+
   it('answers 404 for an unknown run id', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-run']) {
       for (const path of ['', '/report', '/events', '/decisions']) {

@@ -83,6 +83,11 @@ export async function badArgumentCases(client: Client): Promise<void> {
   expect(await callError(client, 'research', { topic: 'ok topic', budget: { maxTasks: -1 } })).toMatch(/maxTasks/);
   expect(await callError(client, 'research', { topic: 42 })).toMatch(/topic/);
   expect(await callError(client, 'research', { topic: 'ok topic', corpus: 'no-such-corpus' })).toMatch(/corpus/);
+  // The REST API's reason for a malformed webhook URL, on a new run and on a follow-up.
+  for (const url of ['not a url', 'http://a:99999/']) {
+    expect(await callError(client, 'research', { topic: 'ok topic', webhook: { url } })).toMatch(/webhook\.url: webhook\.url must be an absolute http\(s\) URL/);
+    expect(await callError(client, 'research', { topic: 'ok topic', parent: '6f1c1c3e-1d2b-4c4f-9a7e-2b9f5d7c8e90', webhook: { url } })).toMatch(/webhook\.url: webhook\.url must be an absolute http\(s\) URL/);
+  }
   expect(await callError(client, 'judge', { goal: 'g', step: 'one', state_summary: 's' })).toMatch(/step/);
   expect(await callError(client, 'judge', { goal: 'g', step: 1 })).toMatch(/state_summary/);
   expect(await callError(client, 'research_status', { id: 'not-a-uuid' })).toMatch(/id/);

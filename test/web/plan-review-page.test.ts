@@ -83,7 +83,7 @@ describe('reviewing the plan from the page', () => {
     await page.getByLabel('Question or topic').fill('The Kestrel River');
     await page.getByLabel('Webhook').fill('https://127.0.0.1:9/hook');
     await page.getByLabel('Question or topic').press('Enter');
-    await expect.poll(() => page.locator('#ask-error').textContent(), { timeout: 10_000 }).toMatch(/127\.0\.0\.1, a private, loopback or otherwise non-public address/);
+    await expect.poll(() => page.locator('#ask-error').textContent(), { timeout: 10_000 }).toMatch(/webhook host 127\.0\.0\.1 is not a public address: private, loopback, link-local/);
     await page.screenshot({ path: resolve(ROOT, 'docs/images/webhook-refused.png'), fullPage: false });
     expect(page.url()).not.toMatch(/#\/runs\//);
   });

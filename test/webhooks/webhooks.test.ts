@@ -95,16 +95,23 @@ describe('completion webhooks', () => {
     expect(receiver.received.filter((h) => h.path === '/elsewhere')).toHaveLength(0);
   });
 
-  it('refuses loopback, private, link-local and plain-http targets that are not allow-listed, creating no run', async () => {
+  it('refuses loopback, private, link-local, special-purpose IPv6 and plain-http targets that are not allow-listed, creating no run', async () => {
     const before = (await get<{ runs: unknown[] }>(A, '/v1/research')).runs.length;
     const refused: [string, RegExp][] = [
       [`http://127.0.0.1:${receiver.port + 1}/hook`, /must use https/],
       ['http://example.com/hook', /must use https/],
-      [`https://127.0.0.1:${receiver.port + 1}/hook`, /127\.0\.0\.1, a private, loopback or otherwise non-public address/],
-      ['https://localhost/hook', /resolves to (127\.0\.0\.1|::1)/],
-      ['https://[::1]/hook', /::1/],
-      ['https://169.254.169.254/latest/meta-data', /169\.254\.169\.254/],
-      ['https://10.0.0.7/hook', /10\.0\.0\.7/],
+      [`https://127.0.0.1:${receiver.port + 1}/hook`, /^webhook host 127\.0\.0\.1 is not a public address: private, loopback, link-local/],
+      // A name is refused without telling what it resolves to.
+      ['https://localhost/hook', /^webhook host localhost resolves to an address that is not public: private, loopback, link-local or otherwise special-purpose \(docs\/webhooks\.md lists the ranges\)$/],
+      ['https://[::1]/hook', /host ::1 is not a public address/],
+      ['https://169.254.169.254/latest/meta-data', /host 169\.254\.169\.254 is not a public address/],
+      ['https://10.0.0.7/hook', /host 10\.0\.0\.7 is not a public address/],
+      // IPv6 forms outside global unicast: local-use NAT64 (RFC 8215), IPv4-compatible, site-local, discard-only (RFC 6666).
+      [`https://[64:ff9b:1::7f00:1]:${receiver.port}/hook`, /host 64:ff9b:1::7f00:1 is not a public address/],
+      [`https://[::127.0.0.1]:${receiver.port}/hook`, /host ::7f00:1 is not a public address/],
+      ['https://[fec0::1]/hook', /host fec0::1 is not a public address/],
+      ['https://[100::1]/hook', /host 100::1 is not a public address/],
+      ['https://[::ffff:169.254.169.254]/hook', /host ::ffff:a9fe:a9fe is not a public address/],
       ['https://user:pw@example.com/hook', /user name or password/],
       ['ftp://example.com/hook', /http\(s\) URL/],
     ];

@@ -9,7 +9,8 @@ export const WEBHOOK_URL_MAX_CHARS = 2048;
  */
 export const WebhookRequestSchema = z.strictObject({
   url: z
-    .url({ protocol: /^https?$/, message: 'webhook.url must be an absolute http(s) URL' })
+    // abort: a string that is no URL stops here, so the checks below may parse it.
+    .url({ protocol: /^https?$/, message: 'webhook.url must be an absolute http(s) URL', abort: true })
     .max(WEBHOOK_URL_MAX_CHARS, `webhook.url must have at most ${WEBHOOK_URL_MAX_CHARS} characters`)
     .refine((u) => {
       const url = new URL(u);

@@ -102,8 +102,10 @@ export const CoordinatorConfigSchema = z.object({
   STRICT_REDIS: z.enum(['0', '1']).default('0'),
   /** Webhook targets that may be loopback, private or plain http (`host:port,...`); every other one must be public https. */
   WEBHOOK_ALLOWED_HOSTS: hostPorts,
-  /** The deployment secret each key's webhook secret is derived from; unset: one is made once and kept in Redis. */
+  /** The deployment secret each key's webhook secret is derived from; unset: one is made once and kept in Redis (a warning at startup). */
   WEBHOOK_SECRET: z.string().min(32, 'WEBHOOK_SECRET needs at least 32 characters (openssl rand -hex 32)').optional(),
+  /** Unset WEBHOOK_SECRET: how often a replica puts the one it signs with back in Redis (should Redis lose it). */
+  WEBHOOK_SECRET_SYNC_MS: envInt(2000, 50),
   /** Attempts per webhook event, the first retry's delay (exponential after), and how long one POST may take. */
   WEBHOOK_ATTEMPTS: envInt(8, 1),
   WEBHOOK_BACKOFF_MS: envInt(2000, 0),

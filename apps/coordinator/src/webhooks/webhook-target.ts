@@ -33,10 +33,17 @@ export function webhookTarget(raw: string, allowedHosts: ReadonlySet<string>): W
 /** The host as the resolver and the socket take it: without the brackets of an IPv6 literal. */
 export const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
+const NOT_PUBLIC = 'private, loopback, link-local or otherwise special-purpose (docs/webhooks.md lists the ranges)';
+
+/** An IP literal is named as written: whoever wrote it knows it. */
+function refuseLiteralUnlessPublic(address: string): void {
+  if (!isPublicAddress(address)) throw new WebhookRefusedError(`webhook host ${address} is not a public address: ${NOT_PUBLIC}`);
+}
+
+/** A name's addresses are not told: the reason must not map the network behind the service for its callers. */
 function refuseUnlessPublic(host: string, addresses: readonly string[]): void {
   if (!addresses.length) throw new WebhookRefusedError(`webhook host ${host} has no address`);
-  const bad = addresses.find((a) => !isPublicAddress(a));
-  if (bad !== undefined) throw new WebhookRefusedError(`webhook host ${host} resolves to ${bad}, a private, loopback or otherwise non-public address`);
+  if (!addresses.every(isPublicAddress)) throw new WebhookRefusedError(`webhook host ${host} resolves to an address that is not public: ${NOT_PUBLIC}`);
 }
 
 /**
@@ -64,7 +71,7 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
 export async function checkResolvesPublic(target: WebhookTarget, timeoutMs: number): Promise<void> {
   if (target.allowListed) return;
   const host = bareHost(target.url);
-  if (isIP(host)) return refuseUnlessPublic(host, [host]);
+  if (isIP(host)) return refuseLiteralUnlessPublic(host);
   const addresses = await new Promise<string[]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new WebhookRefusedError(`webhook host ${host} did not resolve within ${timeoutMs} ms`)), timeoutMs);
     dnsLookup(host, { all: true }, (err, all) => {
