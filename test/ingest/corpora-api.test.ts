@@ -80,6 +80,29 @@ describe('POST /v1/corpora and research on a corpus still ingesting', () => {
     expect(report.sources.every((s: { id: string }) => /^doc-\d+\/p\d$/.test(s.id))).toBe(true);
   });
 
+  it('refuses a corpus name that differs from an existing one only in letter case, over REST and the CLI, naming the existing one', { timeout: 60_000 }, async () => {
+    // `fresh` was ingested above; `docs` is configured.
+    for (const [name, existing] of [['Fresh', 'fresh'], ['FRESH', 'fresh'], ['Docs', 'docs']] as const) {
+      const res = await call('POST', '/v1/corpora', admin, { name, path });
+      expect(res.status, name).toBe(409);
+      expect(await res.json(), name).toMatchObject({
+        message: `corpus name "${name}" is taken by the corpus "${existing}": corpus names are unique whatever their letter case; ingest into "${existing}" or choose another name`,
+        corpus: existing,
+      });
+      expect((await call('GET', `/v1/corpora/${name}`, user)).status, name).toBe(404);
+    }
+    const cli = await run(process.execPath, [CLI_INGEST, '--corpus', `Fresh=${path}`], { env: { ...process.env, ...cluster.env, REDIS_URL } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain('corpus name "Fresh" is taken by the corpus "fresh"');
+    expect((await (await call('GET', '/v1/corpora', user)).json()).corpora).toEqual(['docs', 'fresh', 'sotu']);
+    // The same name in the same case is a re-ingest, as before.
+    expect((await call('POST', '/v1/corpora', admin, { name: 'fresh', path })).status).toBe(202);
+    await waitFor(async () => (await (await call('GET', '/v1/corpora/fresh', user)).json()).status === 'ready', 30_000, 'the re-ingest to end');
+  });
+
   it('DELETE /v1/corpora/:name (admin keys) removes an ingested corpus: gone from the list, the store and research; refused while it ingests or when configured', { timeout: 90_000 }, async () => {
     const ingested = await call('POST', '/v1/corpora', admin, { name: 'doomed', path });
     expect(ingested.status).toBe(202);

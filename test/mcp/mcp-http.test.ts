@@ -54,6 +54,15 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect((await raw({ origin: 'http://evil.example' })).status).toBe(403);
   });
 
+  it('answers every method but POST with 405 and Allow: POST, TRACE included, never 500', async () => {
+    for (const method of ['TRACE', 'GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD']) {
+      const res = await rawRequest(`${stack.coordinator.url}/mcp`, { method, headers: { authorization: `Bearer ${A}`, accept: 'application/json, text/event-stream' } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow, method).toBe('POST');
+      if (method !== 'HEAD') expect(JSON.parse(res.body), method).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+    }
+  });
+
   it('lists the tools and resource templates', async () => {
     const client = await connect(A);
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);

@@ -4,6 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack';
@@ -37,6 +38,24 @@ describe('MCP on stdio, against ORRERY_URL', () => {
   it('lists the tools; logs go to stderr', async () => {
     expect((await mcp.client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
     expect(mcp.stderr()).toContain(`using the server at ${stack.coordinator.url}`);
+  });
+
+  it('answers a line that is not UTF-8 with a parse error naming its id, and forwards nothing of it', async () => {
+    const runs = async () => ((await (await fetch(`${stack.coordinator.url}/v1/research`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { runs: unknown[] }).runs.length;
+    const before = await runs();
+    const child = spawn(process.execPath, [BIN], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...DATA_DIR_ENV, ORRERY_URL: stack.coordinator.url, ORRERY_API_KEY: KEY }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    try {
+      const head = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"research","arguments":{"topic":"Kestrel ';
+      const bad = Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xc3]), Buffer.from(' River"}}}\n')]);
+      child.stdin.write(bad);
+      for (const deadline = Date.now() + 10_000; !out.includes('\n') && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      expect(JSON.parse(out.split('\n')[0]!)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32700, message: 'Parse error: the message is not valid UTF-8' } });
+      expect(await runs()).toBe(before);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('research with wait reaches a cited report, progress in order, as the key’s own run', async () => {

@@ -72,6 +72,12 @@ describe('plan review before dispatch', () => {
     res = await decide(id, { action: 'continue', plan: sameQuery });
     expect(((await res.json()) as { message: string }).message).toMatch(/same query/);
 
+    // Blank scope terms share nothing, so they would pass the overlap rule: refused instead.
+    const blank: Plan = { ...plan, subtopics: plan.subtopics.map((s) => ({ ...s, facetTerms: ['', ' '] })) };
+    res = await decide(id, { action: 'continue', plan: blank });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(new RegExp(`subtopic ${a!.id} has a blank term in facetTerms`));
+
     const many: Plan = { ...plan, subtopics: Array.from({ length: 4 }, (_, i) => ({ ...a!, id: `part-${i}`, query: `kestrel part ${i}`, facetTerms: [`term-${i}`], excludeTerms: [] })) };
     res = await decide(id, { action: 'continue', plan: many });
     expect(res.status).toBe(400);

@@ -1,7 +1,8 @@
 /**
  * What an unauthenticated client can make the server do with a body: nothing. A body sent to a route that takes
  * none (the open routes included) is refused from its headers, unread; bodies are parsed only on the routes
- * that take one, after authentication, and nesting deeper than 32 levels is refused before parsing. Slow
+ * that take one, after authentication; bytes that are not UTF-8 and nesting deeper than 32 levels are refused
+ * before parsing. Slow
  * senders get 408 once the header or request timeout is over.
  */
 import { connect, type Socket } from 'node:net';
@@ -72,6 +73,32 @@ describe('request bodies and slow clients', () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toMatch(/not valid JSON/);
     expect((await post(JSON.stringify({ topic: 'Kestrel River [brackets] {inside} the topic', engine: 'simulated' }))).status).toBe(202);
+  });
+
+  it('refuses a body that is not valid UTF-8 with a clear 400, over REST and MCP, rather than read U+FFFD into a topic', async () => {
+    const post = (path: string, body: Uint8Array, contentType = 'application/json') =>
+      fetch(`${stack.coordinator.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': contentType, accept: 'application/json, text/event-stream' }, body });
+    const withBytes = (before: string, bytes: number[], after: string) => Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]);
+    const before = (await (await fetch(`${stack.coordinator.url}/v1/research`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { runs: unknown[] };
+    // A stray byte, a truncated sequence, an overlong '/', a UTF-16 surrogate written as UTF-8.
+    for (const bytes of [[0xff], [0xe6, 0xb2], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+      for (const contentType of ['application/json', 'application/json; charset=utf-8']) {
+        const res = await post('/v1/research', withBytes('{"topic": "Kestrel River ', bytes, ' dams", "engine": "simulated"}'), contentType);
+        expect(res.status, `${bytes} ${contentType}`).toBe(400);
+        expect(((await res.json()) as { message: string }).message).toBe('the body is not valid UTF-8');
+      }
+      const rpc = withBytes('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "research", "arguments": {"topic": "Kestrel ', bytes, '"}}}');
+      const mcp = await post('/mcp', rpc);
+      expect(mcp.status).toBe(400);
+      expect(((await mcp.json()) as { message: string }).message).toBe('the body is not valid UTF-8');
+    }
+    const after = (await (await fetch(`${stack.coordinator.url}/v1/research`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { runs: unknown[] };
+    expect(after.runs.length).toBe(before.runs.length);
+    // Well-formed UTF-8 beyond ASCII is taken as sent.
+    const ok = await post('/v1/research', Buffer.from(JSON.stringify({ topic: 'Kestrel Ríver 河 dams', engine: 'simulated' })));
+    expect(ok.status).toBe(202);
+    const { id } = (await ok.json()) as { id: string };
+    expect(((await (await fetch(`${stack.coordinator.url}/v1/research/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { topic: string }).topic).toBe('Kestrel Ríver 河 dams');
   });
 
   it('closes a client that sends its headers too slowly, and one that sends its body too slowly, with 408', { timeout: 30_000 }, async () => {

@@ -53,7 +53,8 @@ async function main(): Promise<number> {
 
     const started = Date.now();
     const log = (line: string) => process.stderr.write(line);
-    const { progress } = await ingestAndWait({ location: redisHandle.location, prefix, corpus: spec.name, source, attempts: loadSubagentConfig().INGEST_ATTEMPTS, log });
+    const known = await knownCorpora();
+    const { progress } = await ingestAndWait({ location: redisHandle.location, prefix, corpus: spec.name, source, attempts: loadSubagentConfig().INGEST_ATTEMPTS, known, log });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (progress.status === 'failed') {
       process.stderr.write(forTerminal(`[orrery] ingest failed after ${seconds} s: ${progress.error ?? 'no reason recorded'}\n`));
@@ -68,6 +69,16 @@ async function main(): Promise<number> {
     await queue?.close().catch(() => undefined);
     if (connection) closeBullConnection(connection);
     await redisHandle?.stop().catch(() => undefined);
+  }
+}
+
+/** The corpora a request may name here: the configured ones and those with passages in this deployment's store. */
+async function knownCorpora(): Promise<string[]> {
+  const store = openPassageStore();
+  try {
+    return await new CorpusRegistry({ corpora: process.env.CORPORA, store }).researchable();
+  } finally {
+    await store.close().catch(() => undefined);
   }
 }
 

@@ -16,6 +16,8 @@ export interface IngestRequest {
   corpus: string;
   source: IngestSource;
   attempts: number;
+  /** The corpora that exist (configured, or with passages in the store): none may be shadowed by a name in another letter case. */
+  known?: readonly string[];
   /** Progress lines (stderr). */
   log: (line: string) => void;
 }
@@ -54,7 +56,7 @@ async function startWhenFree(req: IngestRequest, queue: Queue, state: IngestStat
   let waiting = '';
   for (;;) {
     try {
-      return await startIngest(queue, state, req.corpus, req.source, req.attempts);
+      return await startIngest(queue, state, req.corpus, req.source, req.attempts, req.known);
     } catch (err) {
       if (!(err instanceof CorpusBusyError)) throw err;
       if (err.ingest.ingestId !== waiting) req.log(forTerminal(`[orrery] waiting: ${err.message}\n`));

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import { json, type NextFunction, type Request, type Response } from 'express';
 import { jsonDepthExceeds } from './json-depth';
 
@@ -44,15 +46,26 @@ class TooDeep extends Error {
   readonly type = 'entity.too.deep';
 }
 
+class NotUtf8 extends Error {
+  readonly status = 400;
+  readonly type = 'entity.not.utf8';
+}
+
+/** The body's declared charset; JSON without one is UTF-8 (RFC 8259 §8.1). */
+const charsetOf = (req: IncomingMessage) => /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase() ?? 'utf-8';
+
 /**
  * Parses JSON bodies on the routes that take one, mounted after authentication so that no body is parsed for
- * a caller without a key. Nesting deeper than JSON_MAX_DEPTH is refused before JSON.parse sees it; every
+ * a caller without a key. Bytes that are not UTF-8 and nesting deeper than JSON_MAX_DEPTH are refused before
+ * JSON.parse sees them; every
  * refusal is a JSON 400 or 413 with the reason.
  */
 export function jsonBodies() {
   const parse = json({
     limit: BODY_LIMIT,
-    verify: (_req, _res, buf) => {
+    verify: (req, _res, buf) => {
+      // Decoding would turn each malformed byte into U+FFFD and keep going: a topic would silently change.
+      if (['utf-8', 'utf8'].includes(charsetOf(req)) && !isUtf8(buf)) throw new NotUtf8('the body is not valid UTF-8');
       if (jsonDepthExceeds(buf, JSON_MAX_DEPTH)) throw new TooDeep(`the body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels`);
     },
   });
@@ -63,7 +76,7 @@ export function jsonBodies() {
       const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
       if (e.type === 'entity.too.large') return void refuse(res, 413, `the body is larger than ${BODY_LIMIT}`);
       if (e.type === 'entity.parse.failed') return void refuse(res, 400, 'the body is not valid JSON');
-      if (e instanceof TooDeep) return void refuse(res, 400, e.message);
+      if (e instanceof TooDeep || e instanceof NotUtf8) return void refuse(res, 400, e.message);
       const status = e.status && e.status >= 400 && e.status < 500 ? e.status : 400;
       refuse(res, status, e.expose && e.message ? e.message : 'the body could not be read');
     });

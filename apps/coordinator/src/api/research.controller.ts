@@ -97,7 +97,7 @@ export class ResearchController {
 
   @Post(':id/decision')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Answer a run in needs_review: continue (optionally with extra budget) or stop; 409 once answered' })
+  @ApiOperation({ summary: 'Answer a run in needs_review: continue (optionally with extra budget: a key without admin rights up to the server’s default budget and its daily quotas, 403 beyond, naming the most it may add) or stop; 409 once answered' })
   @ApiBody({ schema: z.toJSONSchema(HumanDecisionSchema, { io: 'input' }) as object })
   async decide(@Caller() caller: Principal, @Param('id', uuid) id: string, @Body(new ZodValidationPipe(HumanDecisionSchema)) body: HumanDecision) {
     const run = await this.runs.decide(caller, id, body);

@@ -5,3 +5,4 @@ export * from './reserve';
 export * from './settle';
 export * from './start-round';
 export * from './remaining';
+export * from './extra-budget';

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { ConfiguredCorpusError, EngineFactory, liesWithin, parseCorporaSpec, sourceOf } from '@orrery/engines';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
-import { CorpusBusyError, IngestState, removeCorpus, startIngest } from '@orrery/runtime';
+import { CorpusBusyError, CorpusNameTakenError, IngestState, removeCorpus, startIngest } from '@orrery/runtime';
 import type { Queue } from 'bullmq';
 import { isAbsolute, resolve } from 'node:path';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -19,7 +19,8 @@ export class CorpusIngest {
 
   /**
    * Starts (re)ingesting `name` from `path`, which must lie in INGEST_ROOTS, else from the path `CORPORA` gives it
-   * (the operator's own, trusted as it is). The worker checks again as it reads, with symlinks resolved.
+   * (the operator's own, trusted as it is). The worker checks again as it reads, with symlinks resolved. 409 when a
+   * corpus of the same name in another letter case exists.
    */
   async start(name: string, path?: string): Promise<IngestProgress> {
     const configured = parseCorporaSpec(this.engines.config.CORPORA).find((c) => c.name === name)?.path;
@@ -35,9 +36,10 @@ export class CorpusIngest {
     }
     let ingestId: string;
     try {
-      ingestId = await startIngest(this.queue, this.state, name, source, this.config.INGEST_ATTEMPTS);
+      ingestId = await startIngest(this.queue, this.state, name, source, this.config.INGEST_ATTEMPTS, await this.engines.researchableCorpora());
     } catch (err) {
       if (err instanceof CorpusBusyError) throw this.busy(err.ingest);
+      if (err instanceof CorpusNameTakenError) throw new ConflictException({ statusCode: 409, error: 'Conflict', message: err.message, corpus: err.existing });
       throw err;
     }
     return (await this.state.get(name)) ?? { corpus: name, ingestId, status: 'planning', passages: 0, changed: 0, removed: 0, chunks: 0, chunksDone: 0, startedAt: new Date().toISOString() };

@@ -21,6 +21,12 @@ export function mountMcp(app: INestApplication, opts: { boundHost: string; allow
   app.use(MCP_PATH, (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== '/' && req.path !== '') return next();
     for (const guard of guards) if (!guard(req, res)) return;
+    // Stateless: only POST carries a message. Answered here for every other method, as the SDK answers GET and
+    // DELETE, because a method fetch's Request refuses to hold (TRACE, TRACK) would otherwise throw inside it.
+    if (req.method !== 'POST') {
+      res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+      return;
+    }
     const principal = principalOf(req);
     const authed = Object.assign(req, { auth: { token: '', clientId: principal.id, scopes: [], extra: { principal } } });
     serve(authed, res, req.body).catch(next);

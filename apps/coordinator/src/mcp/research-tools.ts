@@ -81,7 +81,7 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
     'answer_review',
     {
       description:
-        'Answer a run in needs_review. After a plan review (research with review: "plan"), continue dispatches the proposed plan, or the edited `plan` you pass (checked: scopes must not overlap, round 1 must fit the budget; a refusal says why and changes nothing); stop cancels it. After a judge review, continue (optionally with extra_budget) or stop and report.',
+        'Answer a run in needs_review. After a plan review (research with review: "plan"), continue dispatches the proposed plan, or the edited `plan` you pass (checked: scopes must not overlap, round 1 must fit the budget; a refusal says why and changes nothing); stop cancels it. After a judge review, continue (optionally with extra_budget) or stop and report. extra_budget lifts a run at most to the server\'s default budget and what this key\'s daily quotas have left (an admin key: up to the hard caps); more is refused with the most that may be added.',
       inputSchema: AnswerReviewToolInputSchema,
       annotations: { destructiveHint: false, idempotentHint: false },
     },

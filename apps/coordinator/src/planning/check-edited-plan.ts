@@ -30,6 +30,11 @@ export function checkEditedPlan(plan: Plan, limits: PlanLimits): string[] {
   const most = Math.min(effortFor(plan.classification).maxSubagentsPerRound, limits.maxSubtopics);
   if (subtopics.length > most) problems.push(`a ${plan.classification} plan dispatches at most ${most} subtopics; this one has ${subtopics.length}`);
 
+  // A blank term says nothing about a scope: left in, it would make any two scopes look apart.
+  for (const s of subtopics) {
+    const blank = [['facetTerms', s.facetTerms], ['excludeTerms', s.excludeTerms]].filter(([, terms]) => (terms as string[]).some((t) => norm(t) === '')).map(([field]) => field);
+    if (blank.length) problems.push(`subtopic ${s.id} has a blank term in ${blank.join(' and ')}: scope terms must be words`);
+  }
   const scopes = subtopics.map((s) => new Set(s.facetTerms.map(norm).filter(Boolean)));
   subtopics.forEach((s, i) => {
     const own = s.excludeTerms.map(norm).filter((t) => scopes[i]!.has(t));

@@ -87,12 +87,20 @@ export class RunQuotas {
 
   /** Whether the key's tokens and dollars of today leave room for another model call (the MCP judge's). */
   async hasSpendRoom(principal: Principal): Promise<boolean> {
-    if (principal.admin) return true;
+    const left = await this.spendLeft(principal);
+    return (left.tokens ?? 1) > 0 && (left.costUsd ?? 1) > 0;
+  }
+
+  /** What the key's tokens and dollars of today have left; a dimension without a quota (or an admin key) is absent. */
+  async spendLeft(principal: Principal): Promise<{ tokens?: number; costUsd?: number }> {
+    if (principal.admin) return {};
     const c = this.config;
     const day = utcDay();
     const [tokens, micro] = await this.redis.mget(this.keys.tokens(principal.id, day), this.keys.cost(principal.id, day));
-    if (c.QUOTA_TOKENS_PER_DAY > 0 && Number(tokens ?? 0) >= c.QUOTA_TOKENS_PER_DAY) return false;
-    return !(c.QUOTA_COST_USD_PER_DAY > 0 && Number(micro ?? 0) >= Math.round(c.QUOTA_COST_USD_PER_DAY * MICRO_USD));
+    return {
+      ...(c.QUOTA_TOKENS_PER_DAY > 0 ? { tokens: Math.max(0, c.QUOTA_TOKENS_PER_DAY - Number(tokens ?? 0)) } : {}),
+      ...(c.QUOTA_COST_USD_PER_DAY > 0 ? { costUsd: Math.max(0, Math.round(c.QUOTA_COST_USD_PER_DAY * MICRO_USD) - Number(micro ?? 0)) / MICRO_USD } : {}),
+    };
   }
 
   /** What a run just spent, counted against its owner's day. Best effort: a failed count is logged. */

@@ -1,6 +1,8 @@
-import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EngineFactory, EngineUnavailableError, emptyUsage } from '@orrery/engines';
 import {
+  type Budget,
+  type BudgetRequest,
   type Decision,
   type HumanDecision,
   type Report,
@@ -26,7 +28,7 @@ import { attemptOfTask, jobIds } from '../queues/job-ids';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { REDIS } from '../redis/redis.module';
 import { canSee, type Principal } from '../auth/principal';
-import { createLedger, resolveBudget } from '../budget';
+import { createLedger, grantExtraBudget, resolveBudget } from '../budget';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { CorpusIngest } from '../corpora/corpus-ingest.service';
 import { WebhookLog } from '../webhooks/webhook-log';
@@ -109,12 +111,8 @@ export class RunsService {
     const id = randomUUID();
     await this.quotas.admit(principal, id);
     const now = new Date().toISOString();
-    const c = this.config;
-    const budget = resolveBudget(
-      { maxTokens: c.BUDGET_MAX_TOKENS, maxTasks: c.BUDGET_MAX_TASKS, maxRounds: c.BUDGET_MAX_ROUNDS, maxWallSeconds: c.BUDGET_MAX_WALL_SECONDS, maxCostUsd: c.BUDGET_MAX_COST_USD },
-      { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS, maxCostUsd: c.BUDGET_CAP_COST_USD },
-      request.budget,
-    );
+    const { defaults, caps } = this.budgetLimits();
+    const budget = resolveBudget(defaults, caps, request.budget);
     const run: Run = {
       id,
       owner: principal.id,
@@ -133,7 +131,7 @@ export class RunsService {
       usage: emptyUsage(),
       errors: [],
       cancelRequested: false,
-      judgeEnabled: c.JUDGE === 'on',
+      judgeEnabled: this.config.JUDGE === 'on',
       signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
       budgetLedger: createLedger(budget, Date.parse(now)),
       ...(request.webhook ? { webhook: request.webhook } : {}),
@@ -237,15 +235,14 @@ export class RunsService {
     const notInReview = (r: Run) => new ConflictException(r.reviewAnswer ? `run ${runId} was answered already (${r.reviewAnswer.action})` : `run ${runId} is ${r.status}, not needs_review`);
     if (run.status !== 'needs_review' || run.reviewAnswer) throw notInReview(run);
     const c = this.config;
-    const caps = { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS, maxCostUsd: c.BUDGET_CAP_COST_USD };
     const planReview = run.proposedPlan !== undefined;
     if (decision.plan && !planReview) throw new BadRequestException(`plan: run ${runId} is not waiting for plan review; only a run started with "review": "plan" takes a plan`);
     if (decision.plan && decision.action !== 'continue') throw new BadRequestException('plan: a plan goes with "action": "continue"');
     const round = run.rounds.length;
+    const budget = decision.extraBudget ? await this.grant(principal, run, decision.extraBudget) : run.budget;
     const extend = (r: Run) => {
-      const extra = decision.extraBudget ?? {};
-      for (const k of Object.keys(caps) as (keyof typeof caps)[]) r.budget[k] = Math.min(caps[k], r.budget[k] + (extra[k] ?? 0));
-      r.budgetLedger.budget = { ...r.budget };
+      r.budget = { ...budget };
+      r.budgetLedger.budget = { ...budget };
     };
     if (planReview && decision.action === 'continue') {
       // Checked against the budget as this answer leaves it, before anything is written.
@@ -283,6 +280,31 @@ export class RunsService {
     if (planReview && decision.action === 'stop') return this.transitions.finish(runId, 'cancelled');
     await this.dispatcher.enqueueResume(runId, round, decision.action, updated.stateVersion);
     return updated;
+  }
+
+  /**
+   * The run's budget with a review's extra budget added, or a refusal naming the most the key may add. An admin key
+   * lifts a run up to the hard caps; any other key up to the server's defaults and what its daily quotas have left,
+   * so that a review grants a tenant no more than a new run would get.
+   */
+  private async grant(principal: Principal, run: Run, extra: BudgetRequest): Promise<Budget> {
+    const { defaults, caps } = this.budgetLimits();
+    const ceiling = principal.admin ? caps : (Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, Math.min(v, caps[k as keyof Budget])])) as Budget);
+    const quotaLeft = await this.quotas.spendLeft(principal);
+    const granted = grantExtraBudget(run.budget, run.budgetLedger.used, extra, { ceiling, ceilingName: principal.admin ? 'the hard cap' : "the server's default budget", quotaLeft });
+    if (granted.ok) return granted.budget;
+    const message = `extraBudget: ${granted.exceeded.join('; ')}. ${principal.admin ? '' : 'Only an admin key may lift a run past the server’s default budget, up to the hard caps. '}Nothing was changed.`;
+    const body = { statusCode: principal.admin ? 400 : 403, error: principal.admin ? 'Bad Request' : 'Forbidden', message, maxExtraBudget: granted.most };
+    throw principal.admin ? new BadRequestException(body) : new ForbiddenException(body);
+  }
+
+  /** The server's budget for a new run (BUDGET_MAX_*) and the hard caps no run passes (BUDGET_CAP_*). */
+  private budgetLimits(): { defaults: Budget; caps: Budget } {
+    const c = this.config;
+    return {
+      defaults: { maxTokens: c.BUDGET_MAX_TOKENS, maxTasks: c.BUDGET_MAX_TASKS, maxRounds: c.BUDGET_MAX_ROUNDS, maxWallSeconds: c.BUDGET_MAX_WALL_SECONDS, maxCostUsd: c.BUDGET_MAX_COST_USD },
+      caps: { maxTokens: c.BUDGET_CAP_TOKENS, maxTasks: c.BUDGET_CAP_TASKS, maxRounds: c.BUDGET_CAP_ROUNDS, maxWallSeconds: c.BUDGET_CAP_WALL_SECONDS, maxCostUsd: c.BUDGET_CAP_COST_USD },
+    };
   }
 
   /** Cancels the run in any state; a finished run is answered as it is. */
