@@ -82,19 +82,24 @@ describe('npm run research', () => {
     const redis = redisClient();
     try {
       const keys: string[] = [];
-      let cursor = '0';
-      do {
-        const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        keys.push(...found);
-      } while (cursor !== '0');
-      expect(keys.length).toBeGreaterThan(0);
-      for (const k of keys) {
-        expect(k.startsWith(`${prefix}:run:`), k).toBe(true);
-        const ttl = await redis.ttl(k);
-        expect(ttl, k).toBeGreaterThan(0);
-        expect(ttl, k).toBeLessThanOrEqual(600);
+      // Its own keys, and its queues' (BullMQ's, under the hash-tagged `{prefix}:`).
+      for (const pattern of [`${prefix}:*`, `{${prefix}}:*`]) {
+        let cursor = '0';
+        do {
+          const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+          cursor = next;
+          keys.push(...found);
+        } while (cursor !== '0');
       }
+      expect(keys.length).toBeGreaterThan(0);
+      // Nothing stays for good: the run's keys, and any a queue left (BullMQ's rate limiter), expire within 10 minutes.
+      const lasting: string[] = [];
+      for (const k of keys) {
+        const ttl = await redis.ttl(k);
+        if (ttl <= 0 || ttl > 600) lasting.push(`${k} (TTL ${ttl})`);
+      }
+      expect(lasting).toEqual([]);
+      expect(keys.filter((k) => k.startsWith(`${prefix}:`) && !k.startsWith(`${prefix}:run:`))).toEqual([]);
     } finally {
       redis.disconnect();
     }

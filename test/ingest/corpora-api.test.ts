@@ -2,7 +2,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServiceProcess, startCoordinatorProcess, waitFor } from '../support/service-processes';
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { newApiKey, REDIS_URL, ROOT } from '../support/test-env';
 import { generatedPassages, IngestCluster, toJsonl } from './ingest-support';
@@ -149,6 +151,31 @@ describe('POST /v1/corpora and research on a corpus still ingesting', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/never ingested/);
     expect((await cli('--remove', '../etc')).code).toBe(1);
+  });
+
+  it('ingests a folder but the files it must not read: one hard-linked to a file outside INGEST_ROOTS, one whose name is not UTF-8; both listed as skipped', { timeout: 60_000 }, async () => {
+    const folder = join(cluster.dir, 'mixed');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'a.md'), '# Salmon\n\nSalmon return to the river where they hatched.');
+    const outside = mkdtempSync(join(tmpdir(), 'orrery-outside-'));
+    try {
+      writeFileSync(join(outside, 'shadow.md'), '# Shadow\n\nroot:x:0:0 hunter2');
+      linkSync(join(outside, 'shadow.md'), join(folder, 'b.md'));
+      writeFileSync(Buffer.concat([Buffer.from(`${folder}/caf`), Buffer.from([0xe9]), Buffer.from('.md')]), '# Café\n\nCoffee.');
+      if (!cluster.workers.length) await cluster.startWorker('ingest-api-worker');
+      expect((await call('POST', '/v1/corpora', admin, { name: 'mixed', path: folder })).status).toBe(202);
+      await waitFor(async () => ['ready', 'failed'].includes((await (await call('GET', '/v1/corpora/mixed', user)).json()).status), 30_000, 'the ingest to end');
+      const progress = await (await call('GET', '/v1/corpora/mixed', user)).json();
+      expect(progress).toMatchObject({ status: 'ready', passages: 1, skippedFiles: 2 });
+      expect(progress.skipped).toEqual([
+        // Names are checked as the folder is listed, links as each file is opened.
+        { file: 'caf\\xE9.md', reason: 'its name is not valid UTF-8 (rename it to read it)' },
+        { file: 'b.md', reason: expect.stringMatching(/^has 2 hard links, and ingest from a path a request names reads no file with more than one/) },
+      ]);
+      expect(JSON.stringify(progress)).not.toContain('hunter2');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('shows any key where and what a failed ingest met, never the path or the file’s text: REST, research’s 409, MCP', { timeout: 60_000 }, async () => {

@@ -10,6 +10,8 @@ export const IngestSourceSchema = z.strictObject({
   kind: z.enum(['jsonl', 'folder']),
   path: z.string().min(1).max(4096),
   within: z.array(z.string().min(1).max(4096)).min(1).max(64),
+  /** The path came from a request (checked against INGEST_ROOTS), not from the operator: no file with more than one hard link is read. */
+  requested: z.literal(true).optional(),
 });
 export type IngestSource = z.infer<typeof IngestSourceSchema>;
 
@@ -53,6 +55,13 @@ export type IngestJob = z.infer<typeof IngestJobSchema>;
 export const IngestStatusSchema = z.enum(['planning', 'ingesting', 'ready', 'failed', 'removing']);
 export type IngestStatus = z.infer<typeof IngestStatusSchema>;
 
+/** The most files one ingest's progress lists as skipped (each stays in the worker's log). */
+export const MAX_SKIPPED_LISTED = 100;
+
+/** A file of a folder an ingest left out, by its path relative to the folder, and why (the rest of the folder was read). */
+export const SkippedFileSchema = z.strictObject({ file: z.string().max(4096), reason: z.string().max(500) });
+export type SkippedFile = z.infer<typeof SkippedFileSchema>;
+
 /** A corpus's last ingest, as Redis keeps it and as REST answers it. */
 export const IngestProgressSchema = z.strictObject({
   corpus: CorpusNameSchema,
@@ -69,6 +78,9 @@ export const IngestProgressSchema = z.strictObject({
   startedAt: z.iso.datetime(),
   finishedAt: z.iso.datetime().optional(),
   error: z.string().optional(),
+  /** Files of the folder left out (the first MAX_SKIPPED_LISTED), and how many in all; absent when none was. */
+  skipped: z.array(SkippedFileSchema).min(1).max(MAX_SKIPPED_LISTED).optional(),
+  skippedFiles: z.number().int().positive().optional(),
 });
 export type IngestProgress = z.infer<typeof IngestProgressSchema>;
 

@@ -1,4 +1,4 @@
-import { type IngestProgress, IngestProgressSchema, LONE_SURROGATE } from '@orrery/protocol';
+import { type IngestProgress, IngestProgressSchema, LONE_SURROGATE, type SkippedFile } from '@orrery/protocol';
 import type { RedisClient } from './redis-connection';
 
 /**
@@ -60,6 +60,9 @@ export interface IngestPlanFigures {
   changed: number;
   removed: number;
   chunks: number;
+  /** Files of a folder the plan left out, the first MAX_SKIPPED_LISTED of `skippedFiles`. Never empty: cjson would store [] as {}. */
+  skipped?: SkippedFile[];
+  skippedFiles?: number;
 }
 
 /**

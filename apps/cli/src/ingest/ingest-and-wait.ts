@@ -7,7 +7,15 @@ const POLL_MS = 200;
 
 export function describeIngest(p: IngestProgress): string {
   if (p.status === 'planning') return `${p.corpus}: planning (reading the source, comparing content hashes)`;
-  return `${p.corpus}: ${p.status} · ${p.chunksDone}/${p.chunks} chunks · ${p.changed} of ${p.passages} passages to index · ${p.removed} removed`;
+  const skipped = p.skippedFiles ? ` · ${p.skippedFiles} file(s) skipped` : '';
+  return `${p.corpus}: ${p.status} · ${p.chunksDone}/${p.chunks} chunks · ${p.changed} of ${p.passages} passages to index · ${p.removed} removed${skipped}`;
+}
+
+/** One line per file the ingest left out, and why. */
+export function describeSkipped(p: IngestProgress): string[] {
+  const lines = (p.skipped ?? []).map((s) => `skipped ${s.file}: ${s.reason}`);
+  const unlisted = (p.skippedFiles ?? 0) - lines.length;
+  return unlisted > 0 ? [...lines, `…and ${unlisted} more (the worker's log lists them)`] : lines;
 }
 
 export interface IngestRequest {
@@ -42,7 +50,10 @@ export async function ingestAndWait(req: IngestRequest): Promise<{ ingestId: str
       const line = describeIngest(progress);
       if (line !== last) req.log(forTerminal(`[orrery] ${line}\n`));
       last = line;
-      if (progress.status === 'ready' || progress.status === 'failed') return { ingestId, progress };
+      if (progress.status === 'ready' || progress.status === 'failed') {
+        for (const skipped of describeSkipped(progress)) req.log(forTerminal(`[orrery] ${skipped}\n`));
+        return { ingestId, progress };
+      }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   } finally {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { defaultStoreFile } from '@orrery/engines';
-import { connectRedis, masters, type RedisLocation } from '@orrery/runtime';
+import { QueueNameSchema } from '@orrery/protocol';
+import { bullConnection, closeBullConnection, connectRedis, masters, queuePrefix, type RedisLocation } from '@orrery/runtime';
+import { Queue } from 'bullmq';
 
 /** How long the CLI's own runs stay in Redis once they end: long enough to `npm run replay` one, not for days. */
 export const CLI_RUN_RETENTION_SECONDS = 600;
@@ -29,10 +31,12 @@ export function cliDeployment(env: NodeJS.ProcessEnv = process.env): CliDeployme
 }
 
 /**
- * Once the CLI's own service has stopped: every key under its prefix but the runs' (queues, indexes, counters) is
- * deleted; the runs' keys carry their retention and leave on their own.
+ * Once the CLI's own service has stopped: its queues are obliterated (BullMQ's own removal of every key a queue
+ * has, under `{prefix}:`), and every other key under its prefix but the runs' (indexes, counters) is deleted; the
+ * runs' keys carry their retention and leave on their own. Returns how many keys the second part deleted.
  */
 export async function dropServiceKeys(location: RedisLocation, prefix: string): Promise<number> {
+  await obliterateQueues(location, prefix);
   const redis = connectRedis(location, { maxRetriesPerRequest: 3 });
   const runs = `${prefix}:run:`;
   let dropped = 0;
@@ -50,5 +54,22 @@ export async function dropServiceKeys(location: RedisLocation, prefix: string): 
     return dropped;
   } finally {
     redis.disconnect();
+  }
+}
+
+/** Removes every queue of the service under `prefix`, jobs and all: nothing consumes them once it has stopped. */
+async function obliterateQueues(location: RedisLocation, prefix: string): Promise<void> {
+  const connection = bullConnection(location, { maxRetriesPerRequest: 3 });
+  try {
+    for (const name of QueueNameSchema.options) {
+      const queue = new Queue(name, { connection, prefix: queuePrefix(prefix) });
+      try {
+        await queue.obliterate({ force: true });
+      } finally {
+        await queue.close();
+      }
+    }
+  } finally {
+    closeBullConnection(connection);
   }
 }

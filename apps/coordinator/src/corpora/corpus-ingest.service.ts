@@ -30,7 +30,7 @@ export class CorpusIngest {
     const within = path === undefined ? [from] : this.allowedFolders(path);
     let source;
     try {
-      source = sourceOf(from, within);
+      source = sourceOf(from, within, path !== undefined);
     } catch (err) {
       throw new BadRequestException(`path: ${(err as Error).message}`);
     }

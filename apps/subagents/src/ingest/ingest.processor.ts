@@ -1,7 +1,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { IngestSourceError, keepCorpusStructure, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourceFingerprint, sourcePassages } from '@orrery/engines';
-import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema } from '@orrery/protocol';
+import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema, MAX_SKIPPED_LISTED, type SkippedFile } from '@orrery/protocol';
 import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
 import { type Job, Queue, UnrecoverableError } from 'bullmq';
 import { randomBytes } from 'node:crypto';
@@ -93,7 +93,13 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     }
     // From the first write on, the store no longer holds what the old fingerprint describes.
     await this.store.setSourceFingerprint(corpus, null);
-    const plan = await planIngest(sourcePassages(job.source, readLimits), this.store, corpus, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
+    const skipped: SkippedFile[] = [];
+    let skippedFiles = 0;
+    const onSkip = (file: SkippedFile): void => {
+      this.logger.warn(`ingest ${ingestId} of ${corpus} from ${job.source.path}: skipped ${file.file}: ${file.reason}`);
+      if (skippedFiles++ < MAX_SKIPPED_LISTED) skipped.push(file);
+    };
+    const plan = await planIngest(sourcePassages(job.source, readLimits, onSkip), this.store, corpus, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
       const payload: IngestJob = { kind: 'chunk', corpus, ingestId, planRun, chunk, passages, ...(fingerprint ? { fingerprint } : {}) };
       await this.queue.add('chunk', payload, {
         jobId: ingestJobIds.chunk(corpus, planRun, chunk),
@@ -106,12 +112,12 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
       // Bull Board shows it on the plan job; best effort, like task progress.
       void bullJob.updateProgress({ chunksQueued: chunk + 1 }).catch(() => undefined);
     });
-    await this.state.planned(corpus, ingestId, planRun, plan);
+    await this.state.planned(corpus, ingestId, planRun, { ...plan, ...(skippedFiles ? { skipped, skippedFiles } : {}) });
     // No chunks, or all of them done before the plan was recorded: the ingest is complete now, so the plan records it.
     const now = await this.state.get(corpus);
     if (now?.ingestId === ingestId && now.planRun === planRun && now.status === 'ready') await this.completed(corpus, ingestId, planRun, fingerprint);
-    this.logger.log(`ingest ${ingestId} of ${corpus}: ${plan.passages} passages, ${plan.changed} to index in ${plan.chunks} chunk(s), ${plan.removed} removed`);
-    return plan;
+    this.logger.log(`ingest ${ingestId} of ${corpus}: ${plan.passages} passages, ${plan.changed} to index in ${plan.chunks} chunk(s), ${plan.removed} removed, ${skippedFiles} file(s) skipped`);
+    return { ...plan, skippedFiles };
   }
 
   /** The store holds the whole source (whichever job finished it): its fingerprint is recorded and the structure job queued. */

@@ -1,7 +1,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { stepJudgeSettingsFromEnv } from '@orrery/decisions';
-import { clipText, EngineFactory, type ProgressUpdate } from '@orrery/engines';
+import { clipText, EngineFactory, PassageStoreUnavailableError, type ProgressUpdate } from '@orrery/engines';
 import { formatZodError, SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { hostname } from 'node:os';
@@ -105,6 +105,8 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
       // Retryable (529/5xx after the engine's retries, connection): thrown as is, so the job's backoff retries it.
       // Permanent (4xx, output invalid with no fallback, data failing its schema): UnrecoverableError, no more attempts.
       const out = toJobError(err);
+      // The job's error is for any key (run errors, webhooks, MCP); what the store's driver said stays in this log.
+      if (err instanceof PassageStoreUnavailableError) this.logger.warn(`task ${task.taskId}: passage store: ${err.detail}`);
       await job.log(clipText(`${workerName}: ${out instanceof UnrecoverableError ? 'failed for good' : 'failed, will retry with backoff'}: ${out.message}`, 2000)).catch(() => undefined);
       throw out;
     } finally {

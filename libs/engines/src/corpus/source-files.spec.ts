@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IngestSource } from '@orrery/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sourcePassages } from '../ingest/source-passages';
-import { readFolderPassages } from './ingest-folder';
+import { readFolderPassages, type SkippedFile } from './ingest-folder';
 import { readJsonlPassages } from './ingest-jsonl';
 import { DEFAULT_READ_LIMITS, IngestSourceError, type ReadLimits } from './source-files';
 
@@ -88,6 +88,47 @@ describe('what ingest may read', () => {
     expect([...new Set(readFolderPassages(folder).map((p) => p.id.split('#')[0]))]).toEqual(['a.md', 'b.md']);
     const limits = { maxFileBytes: DEFAULT_READ_LIMITS.maxFileBytes, maxRecordBytes: 1024 };
     expect((await failure(() => read({ kind: 'folder', path: folder }, limits))).message).toBe('file 2 of the folder: is larger than INGEST_MAX_RECORD_BYTES (1024 bytes)');
+  });
+
+  it('from a path a request named, skips a folder\'s hard-linked file (naming it, relative to the folder) and refuses a hard-linked JSONL file', async () => {
+    const folder = join(allowed, 'linked');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    write(join(folder, 'a.md'), '# A\n\nA note about salmon.');
+    const secret = write(join(outside, 'shadow.md'), '# Shadow\n\nroot:x:0:0 hunter2');
+    linkSync(secret, join(folder, 'sub', 'b.md'));
+    const skipped: SkippedFile[] = [];
+    const ids: string[] = [];
+    for await (const p of sourcePassages({ kind: 'folder', path: folder, within: [allowed], requested: true }, DEFAULT_READ_LIMITS, (s) => skipped.push(s))) ids.push(p.id);
+    expect(ids).toEqual(['a.md#1']);
+    expect(skipped).toEqual([{ file: 'sub/b.md', reason: expect.stringMatching(/^has 2 hard links, and ingest from a path a request names reads no file with more than one/) }]);
+    // Without a place to report it, the folder's ingest fails on it, naming it by its place.
+    expect((await failure(() => read({ kind: 'folder', path: folder, requested: true }))).message).toMatch(/^file 2 of the folder: has 2 hard links/);
+    const jsonl = write(join(outside, 'shadow.jsonl'), line('s', 'hunter2'));
+    linkSync(jsonl, join(allowed, 'shadow.jsonl'));
+    expect((await failure(() => read({ kind: 'jsonl', path: join(allowed, 'shadow.jsonl'), requested: true }), 'hunter2')).message).toMatch(/^the source: has 2 hard links/);
+    // The operator's own paths (CORPORA, the CLI's) may hold hard links.
+    expect(await read({ kind: 'jsonl', path: join(allowed, 'shadow.jsonl') })).toEqual(['s']);
+    expect(readFolderPassages(folder, { within: [allowed], limits: DEFAULT_READ_LIMITS }).map((p) => p.id)).toEqual(['a.md#1', 'sub/b.md#1']);
+  });
+
+  it('skips a file or folder whose name is not UTF-8, reporting it, and reads the rest of the folder', async () => {
+    const folder = join(allowed, 'latin1');
+    mkdirSync(folder);
+    write(join(folder, 'a.md'), '# A\n\nA note about salmon.');
+    const latin1 = (name: string) => Buffer.concat([Buffer.from(`${folder}/caf`), Buffer.from([0xe9]), Buffer.from(name)]);
+    writeFileSync(latin1('.md'), '# Café\n\nA note about coffee.');
+    mkdirSync(latin1('-notes'));
+    writeFileSync(Buffer.concat([latin1('-notes'), Buffer.from('/c.md')]), '# C\n\nInside.');
+    write(join(folder, 'z.md'), '# Z\n\nThe last note.');
+    const skipped: SkippedFile[] = [];
+    const ids: string[] = [];
+    for await (const p of sourcePassages({ kind: 'folder', path: folder, within: [allowed] }, DEFAULT_READ_LIMITS, (s) => skipped.push(s))) ids.push(p.id);
+    expect(ids).toEqual(['a.md#1', 'z.md#1']);
+    expect(skipped).toEqual([
+      { file: 'caf\\xE9-notes/', reason: 'its name is not valid UTF-8 (rename it to read it)' },
+      { file: 'caf\\xE9.md', reason: 'its name is not valid UTF-8 (rename it to read it)' },
+    ]);
+    expect(readFolderPassages(folder).map((p) => p.id)).toEqual(['a.md#1', 'z.md#1']);
   });
 
   it('says what is wrong with a line without quoting it', async () => {

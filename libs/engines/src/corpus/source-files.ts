@@ -14,6 +14,12 @@ export class IngestSourceError extends Error {
   }
 }
 
+/**
+ * A file with more than one name, read from a request's path: another name may lie outside the folders ingest may
+ * read (a hard link cannot be told from the file it links to), so it is not read. A folder's ingest skips it.
+ */
+export class LinkedFileError extends IngestSourceError {}
+
 export interface ReadLimits {
   /** Bytes of one file (a JSONL file is streamed, so this bounds the time spent, not memory). */
   maxFileBytes: number;
@@ -30,6 +36,8 @@ export const DEFAULT_READ_LIMITS: ReadLimits = { maxFileBytes: 1024 ** 3, maxRec
 export interface ReadScope {
   within?: readonly string[];
   limits: ReadLimits;
+  /** A path a request named: a file with more than one hard link is not read (LinkedFileError). */
+  requested?: boolean;
 }
 
 export const OPERATOR_SCOPE: ReadScope = { limits: DEFAULT_READ_LIMITS };
@@ -61,10 +69,12 @@ const refuse = (where: string, problem: string, path: string, cause?: unknown): 
  */
 export class SourceFiles {
   private readonly roots: string[] | undefined;
+  private readonly requested: boolean;
   readonly limits: ReadLimits;
 
   constructor(scope: ReadScope) {
     this.limits = scope.limits;
+    this.requested = scope.requested === true;
     this.roots = scope.within?.flatMap((root) => {
       if (!isAbsolute(root)) return [];
       try {
@@ -94,13 +104,21 @@ export class SourceFiles {
     return real;
   }
 
-  /** A folder's entries, sorted by name; what cannot be listed is the source's fault. */
-  entries(dir: string, where: string) {
+  /**
+   * A folder's entries, sorted by name; what cannot be listed is the source's fault. Names are read as bytes: one
+   * that is not UTF-8 comes back with `name` undefined (decoded, it would name a file that does not exist).
+   */
+  entries(dir: string, where: string): FolderEntry[] {
+    let listed;
     try {
-      return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+      listed = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
     } catch (err) {
       throw refuse(where, problemOf(err), dir, err);
     }
+    return listed
+      .map((entry) => ({ entry, name: utf8Name(entry.name), shown: shownName(entry.name) }))
+      .sort((a, b) => a.shown.localeCompare(b.shown))
+      .map(({ entry, name, shown }) => ({ name, shown, isFile: entry.isFile(), isDirectory: entry.isDirectory() }));
   }
 
   /** A text file read whole (at most `maxRecordBytes`). */
@@ -176,6 +194,7 @@ export class SourceFiles {
     const real = this.realPath(path, where);
     const before = this.stat(real, where);
     if (!before.isFile()) throw refuse(where, 'is not a regular file (a device, FIFO, socket or folder)', real);
+    this.assertOneName(before, real, where);
     if (before.size > maxBytes) throw refuse(where, `is larger than ${cap} (${maxBytes} bytes)`, real);
     let fd: number;
     try {
@@ -189,8 +208,63 @@ export class SourceFiles {
       closeSync(fd);
       throw refuse(where, 'changed while it was opened', real);
     }
+    try {
+      this.assertOneName(opened, real, where);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
     return { fd, real };
   }
+
+  /** From a request's path, a file must have one name only (see LinkedFileError); the operator's own paths may have more. */
+  private assertOneName(stats: Stats, real: string, where: string): void {
+    if (!this.requested || stats.nlink <= 1) return;
+    const problem = `has ${stats.nlink} hard links, and ingest from a path a request names reads no file with more than one (another name may lie outside INGEST_ROOTS)`;
+    throw new LinkedFileError(`${where}: ${problem}`, `${real}: ${problem}`);
+  }
+}
+
+export interface FolderEntry {
+  /** The name, or undefined when its bytes are not UTF-8. */
+  name: string | undefined;
+  /** The name to show: invalid bytes as \xNN. */
+  shown: string;
+  isFile: boolean;
+  isDirectory: boolean;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function utf8Name(bytes: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A name as text, each byte that is not part of a UTF-8 character as \xNN. */
+function shownName(bytes: Buffer): string {
+  const valid = utf8Name(bytes);
+  if (valid !== undefined) return valid;
+  let out = '';
+  for (let i = 0; i < bytes.length; ) {
+    let taken = 0;
+    for (let n = Math.min(4, bytes.length - i); n > 0 && !taken; n--) {
+      const char = utf8Name(bytes.subarray(i, i + n));
+      if (char !== undefined && [...char].length === 1) {
+        out += char;
+        taken = n;
+      }
+    }
+    if (!taken) {
+      out += `\\x${bytes[i]!.toString(16).toUpperCase().padStart(2, '0')}`;
+      taken = 1;
+    }
+    i += taken;
+  }
+  return out;
 }
 
 export interface NumberedLine {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { cnResidentIdValid, ibanValid, luhnValid } from './checksums';
 
+/** An IBAN with the mod-97 check digits ISO 13616 computes for `bban`, whatever its length. */
+function withCheckDigits(country: string, bban: string): string {
+  const digits = [...`${bban}${country}00`].map((c) => (c >= 'A' ? String(c.charCodeAt(0) - 55) : c)).join('');
+  const check = 98 - Number(BigInt(digits) % 97n);
+  return `${country}${String(check).padStart(2, '0')}${bban}`;
+}
+
 describe('checksums', () => {
   it('luhnValid and ibanValid accept known-good numbers and reject one-digit changes', () => {
     expect(luhnValid('4111111111111111')).toBe(true);
@@ -10,6 +17,14 @@ describe('checksums', () => {
     expect(ibanValid('DE89 3704 0044 0532 0130 01')).toBe(false);
     expect(ibanValid('GB82WEST12345698765432')).toBe(true);
     expect(ibanValid('GB82')).toBe(false);
+  });
+
+  it('ibanValid takes lower case and dashes, and wants the length registered for the country', () => {
+    expect(ibanValid('de89-3704-0044-0532-0130-00')).toBe(true);
+    // Right check digits on the wrong length for Germany (22), and on a country with no IBAN.
+    expect(ibanValid(withCheckDigits('DE', '370400440532013000123'))).toBe(false);
+    expect(ibanValid(withCheckDigits('ZZ', '370400440532013000'))).toBe(false);
+    expect(ibanValid(withCheckDigits('DE', '370400440532013000'))).toBe(true);
   });
 
   it('cnResidentIdValid checks the ISO 7064 MOD 11-2 character and the birth date', () => {

@@ -1,3 +1,5 @@
+import { IBAN_LENGTHS } from './iban-lengths';
+
 /** Luhn checksum over a string of digits (payment cards). */
 export function luhnValid(digits: string): boolean {
   if (!/^\d+$/.test(digits)) return false;
@@ -15,10 +17,10 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** ISO 13616 IBAN check: length 15..34 and mod-97 of the rearranged number equals 1. */
+/** ISO 13616 IBAN check: a registered country, its IBAN length, and mod-97 of the rearranged number equals 1. */
 export function ibanValid(raw: string): boolean {
   const iban = raw.replace(/[\s-]/g, '').toUpperCase();
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban) || IBAN_LENGTHS[iban.slice(0, 2)] !== iban.length) return false;
   const rearranged = iban.slice(4) + iban.slice(0, 4);
   let remainder = 0;
   for (const ch of rearranged) {

@@ -63,6 +63,27 @@ describe('redact', () => {
     ['phone', 'mobile +86 138 1234 5678 ok', 'mobile [REDACTED:phone] ok'],
     ['national_id', 'id 11010519491231002X ok', 'id [REDACTED:national_id] ok'],
     ['national_id', 'id 440524188001010014.', 'id [REDACTED:national_id].'],
+    // International numbers dialled with 00, North American with the country code 1 or a slash after the area code.
+    ['phone', 'London 0044 20 7946 0958', 'London [REDACTED:phone]'],
+    ['phone', 'London 00442079460958 ok', 'London [REDACTED:phone] ok'],
+    ['phone', 'call 1-415-555-0100 now', 'call [REDACTED:phone] now'],
+    ['phone', 'call 1 (415) 555-0100 now', 'call [REDACTED:phone] now'],
+    ['phone', 'call 415/555-0100 now', 'call [REDACTED:phone] now'],
+    ['phone', 'call 415.555-0100 now', 'call [REDACTED:phone] now'],
+    // Internationalised addresses: a Unicode domain or local part.
+    ['email', 'write to john@bücher.de today', 'write to [REDACTED:email] today'],
+    ['email', 'write to 用户@example.com today', 'write to [REDACTED:email] today'],
+    ['email', 'write to δοκιμή@παράδειγμα.δοκιμή today', 'write to [REDACTED:email] today'],
+    ['ssn', 'SSN 123.45.6789.', 'SSN [REDACTED:ssn].'],
+    ['iban', 'iban de89 3704 0044 0532 0130 00 please', 'iban [REDACTED:iban] please'],
+    ['iban', 'IBAN DE89-3704-0044-0532-0130-00 please', 'IBAN [REDACTED:iban] please'],
+    ['iban', 'pay gb82west12345698765432 now', 'pay [REDACTED:iban] now'],
+    // A 20-character Austrian IBAN followed by a four-letter word: the IBAN is taken, the word left.
+    ['iban', 'to at61 1904 3002 3457 3201 with thanks', 'to [REDACTED:iban] with thanks'],
+    ['card', 'slashed 4111/1111/1111/1111 ok', 'slashed [REDACTED:card] ok'],
+    ['card', 'mixed 4111 1111-1111.1111 ok', 'mixed [REDACTED:card] ok'],
+    ['card', 'amex mixed 3782-822463 10005 ok', 'amex mixed [REDACTED:card] ok'],
+    ['card', `nineteen mixed ${card19('621234567890123456').replace(' ', '-').replace(' ', '/')} ok`, 'nineteen mixed [REDACTED:card] ok'],
   ])('redacts %s in %j', (kind, input, expected) => {
     const r = redact(input);
     expect(r.text).toBe(expected);
@@ -91,6 +112,13 @@ describe('redact', () => {
     ['a 13-digit millisecond time that passes Luhn', `at ${withLuhn('170000000000')} ms and ${withLuhn('1700000000000000')}`],
     ['numbers in other scripts', `in ${inScript('2024', 0x660)} they spent ${inScript('4500000', 0x660)}; café, naïve, \u0915\u094d\u0937 ${inScript('1947', 0x966)}`],
     ['dates and ranges', 'on 12/07/1941, 1941-12-07, the years 1861 1862 1863 and 1789-1797'],
+    ['a slashed 16-digit number failing Luhn', 'ref 4111/1111/1111/1112 and 4111 1111-1111.1112'],
+    ['an IBAN-shaped lower-case string with a bad checksum', 'iban de89 3704 0044 0532 0130 01 and de89-3704-0044-0532-0130-01'],
+    ['IBAN-shaped words: a known country, the wrong length', 'fy20 plan will cost more than ab12 cdef ghij klmn'],
+    ['fiscal years and ratios', 'FY20 2021, 415/555 of them, 1-2-3, 00 and 007, 1/2/3/4'],
+    ['decimal and version numbers with dots', 'grew 123.45 percent, release 12.34.5678 and 1.123.45.6789'],
+    ['an SSN-shaped dotted number with an invalid area', '000.12.3456 and 666.12.3456'],
+    ['an at sign in a handle or between words', 'ping @用户 or 用户@ 名前 later'],
   ])('leaves %s alone', (_name, input) => {
     const r = redact(input);
     expect(r.text).toBe(input);
@@ -110,7 +138,7 @@ describe('redact', () => {
   // A hang guard, not a speed figure (those are `npm run bench:redaction`): a rule that backtracks across a long run
   // takes minutes here (the e-mail rule took 46 s on 100k letters), a linear one milliseconds.
   it('reads long runs of one shape in one pass: a 100k-character word, number or label chain', { timeout: 10_000 }, () => {
-    for (const text of ['a'.repeat(100_000), '1'.repeat(100_000), `x@${'a.'.repeat(50_000)}`, 'ab:'.repeat(33_000), 'AB12'.repeat(25_000)]) {
+    for (const text of ['a'.repeat(100_000), '1'.repeat(100_000), `x@${'a.'.repeat(50_000)}`, 'ab:'.repeat(33_000), 'AB12'.repeat(25_000), `${'用户'.repeat(50_000)}@`, 'ab12 '.repeat(20_000)]) {
       expect(redact(text).text).toBe(text);
     }
   });

@@ -28,12 +28,13 @@ export function findRedactions(text: string): RedactionSpan[] {
   const spans: RedactionSpan[] = [];
   for (const rule of REDACTION_RULES) {
     read = read.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
-      if (rule.accept && !rule.accept(match)) return match;
+      const length = rule.take ? rule.take(match) : !rule.accept || rule.accept(match) ? match.length : 0;
+      if (length === 0) return match;
       // With capture groups the offset is the argument after them: the last number.
       const offset = rest.findLast((v) => typeof v === 'number') as number;
-      const [start, end] = view.original(offset, offset + match.length);
+      const [start, end] = view.original(offset, offset + length);
       spans.push({ kind: rule.kind, start, end });
-      return TAKEN.repeat(match.length);
+      return TAKEN.repeat(length) + match.slice(length);
     });
   }
   return spans.sort((a, b) => a.start - b.start);

@@ -1,7 +1,7 @@
 import type { IngestSource } from '@orrery/protocol';
 import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { folderPassages } from '../corpus/ingest-folder';
+import { folderPassages, type OnSkip } from '../corpus/ingest-folder';
 import { parseJsonlLine } from '../corpus/ingest-jsonl';
 import type { Passage } from '../corpus/passage';
 import { type ReadLimits, SourceFiles } from '../corpus/source-files';
@@ -22,27 +22,28 @@ export function toStoredPassage(p: Passage, document: string): StoredPassage {
 
 /**
  * A path's source kind (a folder of .md/.txt/.html files, else a JSONL file) and the folders its reads must stay within
- * (the worker checks them as it reads: `within`).
+ * (the worker checks them as it reads: `within`); `requested` when a request named the path (INGEST_ROOTS).
  */
-export function sourceOf(path: string, within: readonly string[]): IngestSource {
+export function sourceOf(path: string, within: readonly string[], requested = false): IngestSource {
   let dir: boolean;
   try {
     dir = statSync(path).isDirectory();
   } catch {
     throw new Error(`${path} does not exist`);
   }
-  return { kind: dir ? 'folder' : 'jsonl', path, within: [...within] };
+  return { kind: dir ? 'folder' : 'jsonl', path, within: [...within], ...(requested ? { requested: true as const } : {}) };
 }
 
 /**
  * The source's passages, streamed (a JSONL file line by line, a folder file by file), so that reading a large corpus
- * holds one line or one file at a time, every file within `source.within` and the limits. A JSONL passage's document
+ * holds one line or one file at a time, every file within `source.within` and the limits; a folder's files it leaves out
+ go to `onSkip`. A JSONL passage's document
  * is its title (the file or page it came from); a folder passage's, the file's relative path.
  */
-export async function* sourcePassages(source: IngestSource, limits: ReadLimits): AsyncGenerator<StoredPassage> {
-  const scope = { within: source.within, limits };
+export async function* sourcePassages(source: IngestSource, limits: ReadLimits, onSkip?: OnSkip): AsyncGenerator<StoredPassage> {
+  const scope = { within: source.within, limits, requested: source.requested };
   if (source.kind === 'folder') {
-    for (const { file, passage } of folderPassages(source.path, scope)) yield toStoredPassage(passage, file);
+    for (const { file, passage } of folderPassages(source.path, scope, onSkip)) yield toStoredPassage(passage, file);
     return;
   }
   for await (const { n, line } of new SourceFiles(scope).lines(source.path)) {

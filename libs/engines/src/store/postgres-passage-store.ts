@@ -1,4 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
+import { storeError } from './store-unavailable';
 import { TwoCoreAnalysis } from './threaded-analysis';
 import type { CorpusStats, CorpusStructure, IndexedTerms, PassageStore, TermStats, StoreCapabilities, StoredHash, StoredPassage, StoreHit, StoreSearchOptions } from './passage-store';
 import { capOf, cappedBest, changedFrom, HASH_PAGE, inAskedOrder, KEPT_DERIVED, queryTerms, toPassage, type PassageRow } from './store-query';
@@ -32,7 +33,7 @@ const ANALYZE_FROM = 1000;
  */
 export class PostgresPassageStore implements PassageStore {
   readonly capabilities: StoreCapabilities = { shared: 'network' };
-  private readonly pool: Pool;
+  private readonly pool: StorePool;
   private readonly table: string;
   /** Per corpus and term, the passages that contain it (kept by every write: the GIN index cannot count cheaply). */
   private readonly dfTable: string;
@@ -58,9 +59,7 @@ export class PostgresPassageStore implements PassageStore {
     this.derivedTable = `${schema}.derived`;
     this.matchBudget = options.matchBudget ?? 50_000;
     // allowExitOnIdle: idle connections never keep a finished CLI process alive.
-    this.pool = new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true });
-    // An idle connection the server drops must not crash the process; the next query opens another.
-    this.pool.on('error', () => undefined);
+    this.pool = new StorePool(new Pool({ connectionString: options.url, max: options.maxConnections ?? 4, allowExitOnIdle: true }));
   }
 
   async upsert(corpus: string, passages: readonly StoredPassage[]): Promise<void> {
@@ -428,10 +427,35 @@ export class PostgresPassageStore implements PassageStore {
       await c.query('COMMIT');
     } catch (err) {
       await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
+      throw storeError(err);
     } finally {
       c.release();
     }
+  }
+}
+
+/**
+ * The store's pool: what cannot reach PostgreSQL fails as PassageStoreUnavailableError (`storeError`), never with the
+ * driver's message, which names the server's address or user.
+ */
+class StorePool {
+  constructor(private readonly pool: Pool) {
+    // An idle connection the server drops must not crash the process; the next query opens another.
+    pool.on('error', () => undefined);
+  }
+
+  readonly query = ((...args: Parameters<Pool['query']>) => (this.pool.query as (...a: unknown[]) => Promise<unknown>)(...args).catch((err: unknown) => Promise.reject(storeError(err)))) as Pool['query'];
+
+  async connect(): Promise<PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (err) {
+      throw storeError(err);
+    }
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
   }
 }
 
