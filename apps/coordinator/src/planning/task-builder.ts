@@ -63,7 +63,9 @@ export function buildSearchTask(
       objective: subtopic.brief?.objective ?? `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`,
       topic: run.topic,
       scope: { include: subtopic.facetTerms, exclude: subtopic.excludeTerms },
-      outputFormat: 'Findings: a one-sentence claim each, with the source id and a verbatim quote from that source.',
+      // The same as the researcher's system prompt asks: a condensed report, not one-line claims.
+      outputFormat:
+        'A condensed report to the lead researcher: the findings, each with its key sentence quoted verbatim and its source; what you could not find; and where sources disagree.',
       sourceGuidance: [
         ...(subtopic.brief?.sourceTypes.length ? [`Look first in: ${subtopic.brief.sourceTypes.join('; ')}.`] : []),
         'Prefer primary sources, and sources not already known to the run; stay on the run topic; never cite a source you did not retrieve.',
