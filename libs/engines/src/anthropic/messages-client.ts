@@ -195,11 +195,11 @@ export class MessagesApi {
       ...(cache ? { cache_control: EPHEMERAL } : {}),
     };
     if (p.tools?.length) params.tools = p.tools;
-    const taskBudget = this.profile.thinking && p.taskBudget ? { type: 'tokens' as const, total: Math.floor(p.taskBudget) } : undefined;
+    const taskBudget = this.profile.taskBudgets && p.taskBudget ? { type: 'tokens' as const, total: Math.floor(p.taskBudget) } : undefined;
     if (outputFormat || effort || taskBudget) {
       (params as BetaParams).output_config = { ...(outputFormat ? { format: outputFormat } : {}), ...(effort ? { effort } : {}), ...(taskBudget ? { task_budget: taskBudget } : {}) };
     }
-    if (p.toolChoice && p.tools?.length) params.tool_choice = { type: p.toolChoice };
+    if (p.toolChoice && p.tools?.length && this.profile.toolChoice) params.tool_choice = { type: p.toolChoice };
     // Adaptive thinking is what these models do by default; sent only to choose how it is displayed.
     if (p.thinkingDisplay && this.profile.thinking) params.thinking = { type: 'adaptive', display: p.thinkingDisplay };
     if (p.container) params.container = p.container;

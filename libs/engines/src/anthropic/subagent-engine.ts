@@ -381,7 +381,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
 
   /** The loop's token share as a task budget the model sees, where its model takes one and it is not below the minimum. */
   private taskBudgetFor(b: LoopBudget): number | undefined {
-    if (!this.o.api.profile.thinking || b.maxTokens === undefined || b.maxTokens < MIN_TASK_BUDGET) return undefined;
+    if (!this.o.api.profile.taskBudgets || b.maxTokens === undefined || b.maxTokens < MIN_TASK_BUDGET) return undefined;
     return acceptsTaskBudget(this.o.subagentModel) ? b.maxTokens : undefined;
   }
 
