@@ -230,3 +230,69 @@ describe('agent loop against the fake Messages API', () => {
     expect(r.usage.cacheReadTokens / (r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens)).toBeGreaterThan(0.4);
   });
 });
+
+describe('agent loop: every stop ends with a written report (finalTurn)', () => {
+  const finalTurn = { instruction: 'Stop now and write your report.', maxTokens: 2048, reserveTokens: 1000 };
+  const searchThenReport = () =>
+    api.setHandler((req) => (req.body.tool_choice?.type === 'none' ? reply.text('Report: what I found.') : reply.toolUse([{ name: 'lookup', input: { q: 'wind' } }])));
+
+  it.each<[string, Partial<AgentLoopConfig>, string]>([
+    ['the budget (tool calls)', { budget: { maxToolCalls: 2 } }, 'budget-stopped'],
+    ['the iteration cap', { maxIterations: 2 }, 'iteration-cap'],
+    ['the per-step hook (a judge)', { onStep: (s) => (s.stats.requests >= 2 ? { stop: { decisionType: 'loop-judge', level: 'L2', confidence: 0.9, conclusion: 'enough', signals: {} } } : undefined) }, 'step-stopped'],
+  ])('after %s: one more request, tools defined but not callable, the thinking sent back as returned', async (_why, over, status) => {
+    searchThenReport();
+    const r = await loop({ ...over, finalTurn });
+    expect(r.status).toBe(status);
+    expect(r.finalText).toBe('Report: what I found.');
+    expect(r.stats.finalTurns).toBe(1);
+    const last = api.accepted.at(-1)!.body;
+    expect(last.tool_choice).toEqual({ type: 'none' });
+    expect(last.tools.map((t: { name: string }) => t.name)).toEqual(['lookup']);
+    // The instruction rides in the last tool result (text after tool results draws an empty end_turn).
+    const results = lastMessage(last).content;
+    expect(results.map((b: { type: string }) => b.type)).toEqual(['tool_result']);
+    expect(results[0].content).toMatch(/Stop now and write your report\.$/);
+    expect(last.messages[1].content[0].type).toBe('thinking');
+    expect(r.decisions.map((d) => d.decisionType)).toContain('final-report');
+    expect(api.rejected).toEqual([]);
+  });
+
+  it('without finalTurn a stop ends there, as before; after a deadline no final turn is asked', async () => {
+    searchThenReport();
+    const plain = await loop({ budget: { maxToolCalls: 2 } });
+    expect(plain.stats.finalTurns).toBe(0);
+    expect(api.accepted.every((q) => q.body.tool_choice === undefined)).toBe(true);
+    api.reset();
+    searchThenReport();
+    const late = await loop({ budget: { deadlineMs: Date.now() - 1 }, finalTurn });
+    expect(late.status).toBe('budget-stopped');
+    expect(api.accepted).toHaveLength(0);
+  });
+
+  it('a token budget: the loop stops while the final turn still fits, and the whole loop stays within the budget', async () => {
+    searchThenReport();
+    const maxTokens = 4000;
+    const r = await loop({ budget: { maxTokens }, finalTurn });
+    expect(r.status).toBe('budget-stopped');
+    expect(r.finalText).toBe('Report: what I found.');
+    expect(r.usage.inputTokens + r.usage.outputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens).toBeLessThanOrEqual(maxTokens);
+    // A budget too small for it: no final turn, said so.
+    api.reset();
+    searchThenReport();
+    const tight = await loop({ budget: { maxTokens: 2500 }, finalTurn: { ...finalTurn, reserveTokens: 1500 } });
+    expect(tight.stats.finalTurns).toBe(0);
+    expect(tight.decisions.find((d) => d.decisionType === 'final-report')?.signals).toMatchObject({ skipped: true });
+  });
+
+  it('task budget: output_config.task_budget on every request, with its beta header (the fake refuses it without)', async () => {
+    searchThenReport();
+    const r = await loop({ budget: { maxToolCalls: 1 }, finalTurn, taskBudget: 30_000 });
+    expect(r.finalText).toBe('Report: what I found.');
+    expect(api.accepted).toHaveLength(2);
+    for (const q of api.accepted) {
+      expect(q.body.output_config.task_budget).toEqual({ type: 'tokens', total: 30_000 });
+      expect(String(q.headers['anthropic-beta'])).toContain('task-budgets-2026-03-13');
+    }
+  });
+});

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeMessagesApi } from '../support/fake-messages-api';
+import { FakeMessagesApi, fakePage } from '../support/fake-messages-api';
 import { publishedCost } from '../support/fake-published-prices';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
@@ -39,22 +39,37 @@ describe('Claude runs that hold up against the Messages API', () => {
   });
 
   it('a 3-round run ends done with a cited report, reads at least half its input from the cache, and shows its cost in the run, the report and /metrics', async () => {
+    const started = Date.now();
     const { id } = await stack.client.submit({ topic: 'How has the Kestrel River changed: floods, dams and fisheries?', corpus: 'kestrel' });
     const events = await stack.follow(id);
+    const wallSeconds = (Date.now() - started) / 1000;
     expect(events.at(-1), JSON.stringify(events.filter((e) => e.type === 'task.failed'))).toMatchObject({ type: 'run.finished', status: 'done' });
     expect(api.rejected.map((r) => r.validationError)).toEqual([]);
     const run = await stack.client.run(id);
     expect(run.rounds).toHaveLength(3);
 
-    // Both tools were offered to every researcher, and turns used them together.
+    // Both tools were offered to every researcher, and turns used them together; every request that can search can fetch.
     const researcher = api.accepted.filter((r) => r.role === 'researcher');
-    for (const r of researcher) expect(r.body.tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'search_corpus', 'read_passage']);
+    for (const r of researcher) expect(r.body.tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch', 'search_corpus', 'read_passage']);
+    // Every researcher and extractor prompt states the date.
+    const today = `Today's date is ${new Date().toISOString().slice(0, 10)}.`;
+    for (const r of api.accepted.filter((q) => q.role === 'researcher' || q.role === 'extractor')) expect(JSON.stringify(r.body.messages[0])).toContain(today);
+    // Later rounds build on the evidence so far: their briefs carry the findings their subtopics extend.
+    const later = researcher.filter((r) => r.body.messages.length === 1 && /Search query to start from: .*follow-up/.test(JSON.stringify(r.body.messages[0])));
+    expect(later.length).toBeGreaterThan(0);
+    for (const r of later) expect(JSON.stringify(r.body.messages[0])).toContain('Evidence the run already holds');
 
     const report = await stack.client.report(id);
     const citations = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations));
     expect(citations.length).toBeGreaterThan(0);
     expect(report.sources.some((s) => s.id.startsWith('web-'))).toBe(true);
     expect(report.sources.some((s) => s.id.startsWith('kr-'))).toBe(true);
+    // Whole pages are evidence: the report cites sentences only the fetched page holds (no snippet or citation did).
+    const deep = (c: { sourceId: string; quote: string }) => {
+      const url = report.sources.find((s) => s.id === c.sourceId)?.url;
+      return !!url && fakePage(url).text.split('\n').slice(1).some((line) => line.includes(c.quote));
+    };
+    expect(citations.some(deep)).toBe(true);
 
     // The run's usage is what the API billed, over every request of the run.
     const billed = (k: string) => api.accepted.reduce((n, q) => n + (q.usage[k] ?? 0), 0);
@@ -104,7 +119,9 @@ describe('Claude runs that hold up against the Messages API', () => {
     console.log(
       `[claude-run] 3 rounds, ${api.accepted.length} requests, ${researcher.length} researcher turns; input ${input(run.usage)} tokens, ` +
         `cache reads ${run.usage.cacheReadTokens} (${(share * 100).toFixed(1)}%), writes ${run.usage.cacheWriteTokens}, output ${run.usage.outputTokens}; ` +
-        `${run.usage.webSearchRequests} web searches; cost $${run.usage.costUsd.toFixed(4)} (published prices: $${published.toFixed(4)})`,
+        `${run.usage.webSearchRequests} web searches, ${run.usage.webFetchRequests} fetches; ` +
+        `findings per task ${run.rounds.map((r) => `${r.newFindings}/${r.subtopicIds.length}`).join(', ')} (round: findings/tasks); ${citations.length} citations (${citations.filter(deep).length} of whole-page text); ` +
+        `cost $${run.usage.costUsd.toFixed(4)} (published prices: $${published.toFixed(4)}); wall ${wallSeconds.toFixed(1)} s`,
     );
   }, 240_000);
 
@@ -118,7 +135,7 @@ describe('Claude runs that hold up against the Messages API', () => {
     const mine = api.accepted.slice(before).filter((r) => JSON.stringify(r.body.messages).includes('battery recycling'));
     const researcher = mine.filter((r) => r.role === 'researcher');
     expect(researcher.length).toBeGreaterThan(0);
-    for (const r of researcher) expect(r.body.tools.map((t: { name: string }) => t.name)).toEqual(['web_search']);
+    for (const r of researcher) expect(r.body.tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch']);
     expect(decisionsOf(events).filter((d) => d.decisionType === 'fallback')).toEqual([]);
     const report = await stack.client.report(id);
     expect(report.sources.length).toBeGreaterThan(0);

@@ -405,3 +405,59 @@ describe('fake Messages API: the default models think (whats-new-opus-5-5, the m
     expect(r.json.content[0]).toMatchObject({ type: 'thinking', thinking: 'Looking it up.' });
   });
 });
+
+describe('fake Messages API: web pages and task budgets as the API serves them (fake-web-tools.ts)', () => {
+  const webSearch = { type: 'web_search_20260318', name: 'web_search', max_uses: 5 };
+  const webFetch = (extra: Record<string, unknown> = {}) => ({ type: 'web_fetch_20260318', name: 'web_fetch', max_uses: 2, ...extra });
+  type Block = { type: string; content?: Json; citations?: Array<{ cited_text: string }> };
+  type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  it('search results arrive encrypted: no page text but through a citation, whose cited_text holds at most 150 characters', async () => {
+    const long = 'x'.repeat(400);
+    api.enqueue(reply.endTurn([...webSearchBlocks('q', [{ url: 'https://a.org/p', title: 'A' }]), { ...reply.text('t', [{ url: 'https://a.org/p', title: 'A', cited_text: long }]).content[0] }]));
+    const r = await post({ ...base, tools: [webSearch], messages: [{ role: 'user', content: 'q' }] });
+    const content = (r.json as Json).content as Block[];
+    const result = content.find((b) => b.type === 'web_search_tool_result')!.content[0];
+    expect(Object.keys(result).sort()).toEqual(['encrypted_content', 'page_age', 'title', 'type', 'url']);
+    expect(content.at(-1)!.citations![0]!.cited_text).toHaveLength(150);
+  });
+
+  it('web fetch returns the page as a text document, only for a URL search returned earlier; otherwise the tool\'s own error', async () => {
+    const tools = [webSearch, webFetch({ url_sources: { server_tool_results: { type: 'only', tools: [{ type: 'tool_reference', name: 'web_search' }] }, client_tool_results: { type: 'none' }, user_input: { type: 'none' } } })];
+    // A URL the user wrote is not one search returned: refused as not in prior context.
+    api.enqueue(reply.fetch(['https://a.org/p']));
+    const refused = await post({ ...base, tools, messages: [{ role: 'user', content: 'read https://a.org/p' }] });
+    const err = ((refused.json as Json).content as Block[]).find((b) => b.type === 'web_fetch_tool_result')!.content;
+    expect(err).toEqual({ type: 'web_fetch_tool_result_error', error_code: 'url_not_in_prior_context' });
+    // After a search returned it, the fetch brings the whole page: text no citation carries.
+    api.enqueue(reply.endTurn([...webSearchBlocks('q', [{ url: 'https://a.org/p', title: 'A' }]), ...reply.fetch(['https://a.org/p']).content]));
+    const ok = await post({ ...base, tools, messages: [{ role: 'user', content: 'q' }] });
+    const doc = ((ok.json as Json).content as Block[]).find((b) => b.type === 'web_fetch_tool_result')!.content;
+    expect(doc.type).toBe('web_fetch_result');
+    expect(doc.content).toMatchObject({ type: 'document', source: { type: 'text', media_type: 'text/plain' } });
+    expect(doc.content.source.data.length).toBeGreaterThan(150);
+    expect((ok.json as Json).usage.server_tool_use.web_fetch_requests).toBe(1);
+    // Past max_uses, the tool says so.
+    api.enqueue(reply.endTurn([...webSearchBlocks('q', [{ url: 'https://a.org/p', title: 'A' }]), ...reply.fetch(['https://a.org/p', 'https://a.org/p', 'https://a.org/p']).content]));
+    const many = await post({ ...base, tools, messages: [{ role: 'user', content: 'q' }] });
+    const codes = ((many.json as Json).content as Block[]).filter((b) => b.type === 'web_fetch_tool_result').map((b) => b.content.error_code ?? b.content.type);
+    expect(codes).toEqual(['web_fetch_result', 'web_fetch_result', 'max_uses_exceeded']);
+  });
+
+  it('task_budget: refused without its beta header or on a model the docs do not list; accepted with both', async () => {
+    const body = { ...base, output_config: { task_budget: { type: 'tokens', total: 40_000 } }, messages: [{ role: 'user', content: 'hi' }] };
+    api.setHandler(() => reply.text('ok'));
+    const bare = await post(body);
+    expect(bare.status).toBe(400);
+    expect(bare.json.error!.message).toMatch(/task-budgets-2026-03-13 beta header/);
+    expect((await post({ ...body, model: 'claude-sonnet-4-5' }, { 'anthropic-beta': 'task-budgets-2026-03-13' })).status).toBe(400);
+    expect((await post({ ...body, output_config: { task_budget: { type: 'tokens', total: 1000 } } }, { 'anthropic-beta': 'task-budgets-2026-03-13' })).status).toBe(400);
+    expect((await post(body, { 'anthropic-beta': 'context-management-2025-06-27,task-budgets-2026-03-13' })).status).toBe(200);
+  });
+
+  it('tool_choice none: a scripted tool call is a script error, as the API never makes one', async () => {
+    api.enqueue(reply.toolUse([{ name: 'lookup', input: {} }]));
+    const r = await post({ ...base, tools: [tool], tool_choice: { type: 'none' }, messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.status).toBe(400);
+  });
+});

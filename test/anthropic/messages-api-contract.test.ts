@@ -145,7 +145,11 @@ describe('item 2: containers and code-execution output', () => {
   });
 
   it('direct-only calling (the default): the web tools say allowed_callers ["direct"] and no code execution tool is offered', async () => {
-    api.scriptByRole({ researcher: reply.pauseTurn([{ query: 'q', results: [{ url: 'https://a.org', title: 'A' }] }]), extractor: quoting() });
+    // The continuation cap ends the loop; its tool-free final turn gets the report.
+    api.scriptByRole({
+      researcher: (req) => (req.body.tool_choice?.type === 'none' ? reply.text('report') : reply.pauseTurn([{ query: 'q', results: [{ url: 'https://a.org', title: 'A' }] }])),
+      extractor: quoting(),
+    });
     await engine({ passages: undefined, webSearch: { enabled: true }, webFetch: { enabled: true }, maxContinuations: 0 }).search(searchTask(), () => {});
     const tools = api.accepted[0]!.body.tools;
     expect(tools.map((t: { name: string; allowed_callers?: string[] }) => [t.name, t.allowed_callers])).toEqual([

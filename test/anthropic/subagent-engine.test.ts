@@ -1,9 +1,9 @@
 import type { SearchResult, SearchTask, SynthesizeResult } from '@orrery/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicSubagentEngine, webSourceId, type AnthropicEngineOptions } from '../../libs/engines/src/anthropic';
-import { NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
+import { FINAL_REPORT_TEXT, NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
 import type { SubagentEngine } from '../../libs/engines/src/engine';
-import { type FakeHandler, FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
+import { fakePage, type FakeHandler, FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
 import { useFakeMessagesApi, lastMessage, makePassages, recorder, searchTask, synthesizeTask } from './fixtures';
 
 let api: FakeMessagesApi;
@@ -57,6 +57,53 @@ const quotingExtractor = (req: FakeRequest) => {
 };
 
 describe('AnthropicSubagentEngine.search', () => {
+  it('whole pages: by default the researcher fetches the result search returned, and a finding quotes a sentence only the whole page holds', async () => {
+    const url = 'https://stats.example.org/wind-2025';
+    const page = fakePage(url);
+    const deep = page.text.split('\n')[5]!; // a line no snippet or citation carries
+    api.scriptByRole({
+      researcher: [
+        reply.pauseTurn([{ query: 'wind power', results: [{ url, title: 'Wind statistics' }] }]),
+        reply.fetch([url]),
+        reply.text('Report: the register and a 2022 survey disagree.', [{ url, title: 'Wind statistics', cited_text: page.text }]),
+      ],
+      extractor: (req) =>
+        reply.json({
+          findings: req.lastUserText.includes(deep) ? [{ claim: 'A 2022 survey counted fewer cases than the register.', sourceId: webSourceId(url), quote: deep }] : [],
+          gaps: ['No figures before 2020.'],
+          conflicts: [`${webSourceId(url)}: the 2022 survey disagrees with the register`],
+        }),
+    });
+    const r = await new AnthropicSubagentEngine({ client: api.client(), subagentModel: 'claude-sonnet-5-5', maxIterations: 10 }).search(searchTask(), () => {});
+    const first = api.accepted.find((q) => q.role === 'researcher')!.body;
+    expect(first.tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch']);
+    // The page's text is the source's text: the sentence deep in it checks out as a verbatim quote.
+    expect(r.sources.find((s) => s.id === webSourceId(url))!.text).toContain(deep);
+    expect(r.findings).toEqual([expect.objectContaining({ sourceId: webSourceId(url), quote: deep })]);
+    expect(r.usage.webFetchRequests).toBe(1);
+    // The condensed report: the researcher's text, what the sources leave open, where they disagree.
+    expect(r.report).toEqual({ text: 'Report: the register and a 2022 survey disagree.', gaps: ['No figures before 2020.'], conflicts: [`${webSourceId(url)}: the 2022 survey disagrees with the register`] });
+  });
+
+  it("every researcher and extractor prompt states today's date; a task's budget goes to the model as a task budget", async () => {
+    api.scriptByRole({
+      researcher: (req) => (req.toolResults.length ? reply.text('notes') : reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }])),
+      extractor: quotingExtractor,
+    });
+    const budget = { maxTokens: 100_000, maxToolCalls: 10, maxCostUsd: 5, deadline: new Date(Date.now() + 60_000).toISOString() };
+    await engine().search(searchTask({ budget }), () => {});
+    const today = new Date().toISOString().slice(0, 10);
+    for (const role of ['researcher', 'extractor']) {
+      const qs = api.accepted.filter((q) => q.role === role);
+      expect(qs.length).toBeGreaterThan(0);
+      for (const q of qs) expect(JSON.stringify(q.body.messages[0])).toContain(`Today's date is ${today}.`);
+    }
+    for (const q of api.accepted.filter((x) => x.role === 'researcher')) {
+      expect(q.body.output_config.task_budget).toEqual({ type: 'tokens', total: 65_000 });
+      expect(String(q.headers['anthropic-beta'])).toContain('task-budgets-2026-03-13');
+    }
+  });
+
   it('caches the extraction prompt once its quote corrections are common enough to pay (over 28% of extractions), never before', async () => {
     let extractions = 0;
     api.scriptByRole({
@@ -157,12 +204,16 @@ describe('AnthropicSubagentEngine.search', () => {
   });
 
   it('health monitor through the engine: idle searches → nudge → idle-stop, reported as a decision and a stat', async () => {
-    api.scriptByRole({ researcher: () => reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }]), extractor: quotingExtractor });
+    // Searches until it is told to stop; then, with tools off, it writes its report.
+    api.scriptByRole({
+      researcher: (req) => (req.body.tool_choice?.type === 'none' ? reply.text('Report: wind power grew; nothing found on costs.') : reply.toolUse([{ name: 'search_corpus', input: { query: 'wind' } }])),
+      extractor: quotingExtractor,
+    });
     const { updates, progress } = recorder();
     const r = await engine().search(searchTask(), progress);
-    // call 1 finds sotu-1990-p3 (new); calls 2-4 find nothing new → nudge; call 5 nothing new → stop.
+    // call 1 finds sotu-1990-p3 (new); calls 2-4 find nothing new → nudge; call 5 nothing new → stop, then the report.
     const researcher = api.accepted.filter((q) => q.role === 'researcher');
-    expect(researcher).toHaveLength(5);
+    expect(researcher).toHaveLength(6);
     // The nudge rides inside the last tool result: the turn holds tool results only.
     const nudged = lastMessage(researcher[4]!.body).content;
     expect(nudged.map((b: { type: string }) => b.type)).toEqual(['tool_result']);
@@ -170,6 +221,14 @@ describe('AnthropicSubagentEngine.search', () => {
     expect(r.stats).toMatchObject({ nudges: 1, idleStops: 1 });
     expect(updates.map((u) => u.stage)).toContain('decision:idle-stop');
     expect(r.findings).toHaveLength(1); // it still returns what it has
+    // The stop still ends with a written report: one more request, tools defined but not callable, the instruction
+    // riding in the last tool result, the reply's text the task's report.
+    const last = researcher[5]!.body;
+    expect(last.tool_choice).toEqual({ type: 'none' });
+    expect(lastMessage(last).content.map((b: { type: string }) => b.type)).toEqual(['tool_result']);
+    expect(lastMessage(last).content[0].content).toContain(FINAL_REPORT_TEXT);
+    expect(r.report?.text).toBe('Report: wind power grew; nothing found on costs.');
+    expect(r.stats).toMatchObject({ finalTurns: 1 });
   });
 
   it('refusal: stops the loop and falls back to the corpus engine, logged as a fallback decision', async () => {

@@ -22,9 +22,11 @@ import { FakePromptCache, tokensOf } from './fake-prompt-cache';
 import { messageEvents, PING } from './fake-messages-stream';
 import { blocksOf, combineTurns, orphanServerUses, validateMessagesRequest } from './fake-messages-validation';
 import { effortOf, invalidThinkingSignature, refusedThinkingSettings, signature, THINKING_TOKENS, thinksByDefault } from './fake-thinking';
+import { citedText, fakePage, invalidTaskBudget, runWebFetches, type FakePage } from './fake-web-tools';
 
 export { validateMessagesRequest } from './fake-messages-validation';
 export { minCacheableTokens } from './fake-prompt-cache';
+export { CITED_TEXT_MAX, fakePage, type FakePage } from './fake-web-tools';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -146,7 +148,7 @@ export function textBlock(text: string, citations?: Citation[]): Json {
     type: 'text',
     text,
     citations: citations?.length
-      ? citations.map((c) => ({ type: 'web_search_result_location', url: c.url, title: c.title, cited_text: c.cited_text, encrypted_index: `idx_${c.url.length}` }))
+      ? citations.map((c) => ({ type: 'web_search_result_location', url: c.url, title: c.title, cited_text: citedText(c.cited_text), encrypted_index: `idx_${c.url.length}` }))
       : null,
   };
 }
@@ -191,6 +193,15 @@ export const reply = {
     kind: 'message',
     content: [...searches.flatMap((s) => webSearchBlocks(s.query, s.results)), ...(text ? [textBlock(text)] : [])],
     stop_reason: 'pause_turn',
+  }),
+  /**
+   * Web fetches of the given URLs (web fetch tool docs): the fake runs them, so each `server_tool_use` meets its
+   * `web_fetch_tool_result` (the page as a text document, or the real tool's error), then pause_turn or the text.
+   */
+  fetch: (urls: string[], text?: string): FakeMessageReply => ({
+    kind: 'message',
+    content: [...urls.map((url) => ({ type: 'server_tool_use', id: nextId('srvtoolu'), name: 'web_fetch', input: { url }, caller: { type: 'direct' } })), ...(text ? [textBlock(text)] : [])],
+    stop_reason: text ? 'end_turn' : 'pause_turn',
   }),
   /** pause_turn with a server_tool_use still running (no result yet): must be sent back as the last message. */
   pauseTurnPending: (query: string): FakeMessageReply => ({
@@ -281,6 +292,8 @@ export interface FakeMessagesApiOptions {
   pingMs?: number;
   /** Results of a deferred web search when it runs. */
   webResults?: (query: string) => WebResult[];
+  /** The page web fetch returns for a URL (undefined: `url_not_accessible`). Default fakePage. */
+  pages?: (url: string) => FakePage | undefined;
   /** The organisation's request limit per minute, reported in `anthropic-ratelimit-requests-*`. Default 4000. */
   requestsPerMinute?: number;
   /**
@@ -353,6 +366,7 @@ export class FakeMessagesApi {
       idleCutMs: opts.idleCutMs ?? 0,
       pingMs: opts.pingMs ?? 250,
       webResults: opts.webResults ?? defaultWebResults,
+      pages: opts.pages ?? fakePage,
       requestsPerMinute: opts.requestsPerMinute ?? 4000,
       thinking: opts.thinking ?? true,
       server: opts.server ?? 'anthropic',
@@ -519,6 +533,8 @@ export class FakeMessagesApi {
     }
     const badFallbacks = invalidFallbacks(body, String(req.headers['anthropic-beta'] ?? ''));
     if (badFallbacks) return sendError(400, 'invalid_request_error', badFallbacks);
+    const badTaskBudget = invalidTaskBudget(body, req.headers['anthropic-beta']);
+    if (badTaskBudget) return sendError(400, 'invalid_request_error', badTaskBudget);
     const seen = clearedToolResults(body);
     const inputTokens = tokensOf([seen.tools ?? [], seen.system ?? '', seen.messages]);
     if (inputTokens > this.opts.contextWindow) {
@@ -578,6 +594,12 @@ export class FakeMessagesApi {
     if (out.content.some((b) => b.type === 'server_tool_use' && !(body.tools ?? []).some((t: Json) => t.name === b.name))) {
       return sendError(400, 'invalid_request_error', 'fake Messages API: a server tool call was scripted for a tool the request does not define');
     }
+    // `tool_choice: {type: "none"}` "prevents Claude from using any tools" (tool use docs, "Forcing tool use").
+    if (body.tool_choice?.type === 'none' && out.content.some((b) => b.type === 'tool_use' || b.type === 'server_tool_use')) {
+      return sendError(400, 'invalid_request_error', 'fake Messages API: a tool call was scripted for a request with tool_choice none');
+    }
+    // Web fetches run server-side within the turn: each call meets its result (fake-web-tools.ts).
+    out = { ...out, content: runWebFetches(out.content, messages, body.tools ?? [], this.opts.pages) };
     // Code may call a tool only where its `allowed_callers` names that code execution version.
     const calledFromCode = out.content.filter((b) => (b.type === 'server_tool_use' || b.type === 'tool_use') && b.caller?.type?.startsWith('code_execution'));
     const callable = (b: Json) => (body.tools ?? []).find((t: Json) => t.name === b.name)?.allowed_callers?.includes(b.caller.type) ?? true;

@@ -8,7 +8,7 @@
  *
  * Override any role by spreading: `api.scriptByRole({ ...researchScript(), judge: reply.json({...}) })`.
  */
-import { deferredWebSearch, reply, webSearchBlocks, type FakeHandler, type FakeRequest } from './fake-messages-api';
+import { CITED_TEXT_MAX, deferredWebSearch, fakePage, reply, webSearchBlocks, type FakeHandler, type FakeRequest } from './fake-messages-api';
 
 export interface ResearchScriptOptions {
   /** The judge says continue, and the gap finder proposes a new subtopic, until this round has completed. Default 1. */
@@ -88,14 +88,26 @@ export function researchScript(opts: ResearchScriptOptions = {}): Record<string,
     const query = between(userText(req), /Search query to start from: (.*)/) ?? 'research';
     const hasCorpus = req.tools.some((t: { name: string }) => t.name === 'search_corpus');
     const hasWeb = req.tools.some((t: { name: string }) => t.name === 'web_search');
+    const canFetch = req.tools.some((t: { name: string }) => t.name === 'web_fetch');
+    const final = req.body.tool_choice?.type === 'none';
     const turn = req.messages.filter((m: { role: string }) => m.role === 'assistant').length;
     const last = req.messages[req.messages.length - 1];
     const lastBlocks: Array<{ type: string }> = Array.isArray(last?.content) ? last.content : [];
     if (last?.role === 'user' && lastBlocks.some((b) => b.type === 'tool_result') && lastBlocks.at(-1)?.type === 'text') return reply.empty();
     const url = `https://example.org/${slug(query)}`;
-    const notes = () => reply.text(`Notes on ${query}.`, hasWeb ? [{ url, title: `About ${query}`, cited_text: `A source says ${query} matters.` }] : undefined);
+    // The report quotes the page it read whole (at most 150 characters of it, as a citation carries), else the snippet.
+    const fetched = JSON.stringify(req.messages).includes('"web_fetch_result"');
+    const notes = () =>
+      reply.text(
+        `Report on ${query}: the findings are below, with their sources. Not found: figures before 2020. Conflict: the 2022 survey and the register disagree.`,
+        hasWeb ? [{ url, title: `About ${query}`, cited_text: fetched ? fakePage(url).text.split('\n')[1]!.slice(0, CITED_TEXT_MAX) : `A source says ${query} matters.` }] : undefined,
+      );
+    // After a stop the engine asks for the report without tools: the model writes it.
+    if (final) return notes();
     if (!hasCorpus) {
       if (turn === 0) return reply.pauseTurn([{ query, results: [{ url, title: `About ${query}` }] }]);
+      // The most promising result, read whole.
+      if (turn === 1 && canFetch) return reply.fetch([url]);
       return notes();
     }
     const seen = [...JSON.stringify(req.messages).matchAll(/untrusted_source id=\\"([^"\\]+)\\"/g)].map((m) => m[1]!);
@@ -113,6 +125,9 @@ export function researchScript(opts: ResearchScriptOptions = {}): Record<string,
         );
       case 3:
         return reply.toolUse([corpus(`${query} outlook`)], 'One more angle.');
+      case 4:
+        // The web page search returned, read whole.
+        return hasWeb && canFetch ? reply.fetch([url]) : notes();
       default:
         return notes();
     }
@@ -120,14 +135,19 @@ export function researchScript(opts: ResearchScriptOptions = {}): Record<string,
 
   const extractor: FakeHandler = (req) => {
     const max = Number(between(userText(req), /Extract at most (\d+) findings/) ?? '5');
-    // Web pages first, then passages: a real extractor weighs every source, not the first few it was shown.
-    const findings = [...userText(req).matchAll(/<untrusted_source id="([^"]+)"[^>]*>\n([^\n]+)/g)]
-      .map((m) => ({ sourceId: m[1]!, quote: m[2]!.slice(0, 80).trim() }))
-      .sort((a, b) => Number(b.sourceId.startsWith('web-')) - Number(a.sourceId.startsWith('web-')))
+    const blocks = [...userText(req).matchAll(/<untrusted_source id="([^"]+)"[^>]*>\n([\s\S]*?)\n<\/untrusted_source>/g)].map((m) => ({ sourceId: m[1]!, lines: m[2]!.split('\n').map((l) => l.trim()).filter(Boolean) }));
+    // Each source's opening first, web pages before passages (a real extractor weighs every source, not the first few it
+    // was shown); then the further sentences of the pages read whole, which no snippet holds.
+    const first = blocks
+      .map((b) => ({ sourceId: b.sourceId, quote: b.lines[0]?.slice(0, 80).trim() ?? '' }))
+      .sort((a, b) => Number(b.sourceId.startsWith('web-')) - Number(a.sourceId.startsWith('web-')));
+    const further = blocks.filter((b) => b.sourceId.startsWith('web-')).flatMap((b) => b.lines.slice(1).map((quote) => ({ sourceId: b.sourceId, quote })));
+    const findings = [...first, ...further]
       .filter((f) => f.quote.length > 0)
       .slice(0, max)
       .map((f) => ({ claim: `The source ${f.sourceId} states: ${f.quote}`, ...f }));
-    return reply.json({ findings });
+    const disputed = further.filter((f) => /disagrees/.test(f.quote)).map((f) => `${f.sourceId}: ${f.quote}`.slice(0, 480));
+    return reply.json({ findings, gaps: further.length ? ['No figures before 2020.'] : [], conflicts: disputed });
   };
 
   const writer: FakeHandler = (req) => {

@@ -83,8 +83,8 @@ export const EngineConfigSchema = z
     WEB_SEARCH_BLOCKED_DOMAINS: z.string().default(''),
     /** Who may call the web tools: the model only, or code execution too (filters pages in a container first). */
     WEB_TOOL_CALLERS: z.enum(['direct', 'code-execution']).default('direct'),
-    /** Web fetch (server tool), limited to URLs web search returned; needs WEB_SEARCH=on. */
-    WEB_FETCH: onOff('off'),
+    /** Web fetch (server tool), limited to URLs web search returned; needs WEB_SEARCH=on. On: a researcher reads its best results whole. */
+    WEB_FETCH: onOff('on'),
     WEB_FETCH_MAX_USES: envInt(3, 1),
     WEB_FETCH_ALLOWED_DOMAINS: z.string().default(''),
     WEB_FETCH_BLOCKED_DOMAINS: z.string().default(''),

@@ -16,7 +16,7 @@ describe('engine config', () => {
     expect(c.ANTHROPIC_SUBAGENT_MODEL).toBe(DEFAULT_SUBAGENT_MODEL);
     expect(c.ANTHROPIC_JUDGE_MODEL).toBe(DEFAULT_JUDGE_MODEL);
     expect(c.WEB_SEARCH).toBe('on');
-    expect(c.WEB_FETCH).toBe('off');
+    expect(c.WEB_FETCH).toBe('on');
   });
 
   it('rejects allowed and blocked domains together, a bad base URL, and names the variable', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FindingSchema } from './finding';
 import { CitationSchema, ReportSectionSchema } from './report';
 import { SourceSchema } from './source';
+import { SubagentReportSchema } from './subagent-report';
 import { TaskProgressSchema } from './task';
 import { TokenUsageSchema } from './usage';
 
@@ -21,6 +22,7 @@ export const SearchResultSchema = ResultBaseSchema.extend({
   kind: z.literal('search'),
   findings: z.array(FindingSchema).max(200),
   sources: z.array(SourceSchema).max(500),
+  report: SubagentReportSchema.optional(),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 

@@ -62,7 +62,11 @@ export const CoordinatorConfigSchema = z.object({
   SSE_KEEPALIVE_MS: envInt(15_000, 100),
   COORDINATOR_CONCURRENCY: envInt(4, 1),
   MAX_SUBTOPICS: envInt(8, 1),
-  FINDINGS_PER_TASK: envInt(6, 1),
+  /**
+   * Findings one search task may return. A task that reads its best result whole verifies more quotes than snippets
+   * held: 11 per task in test/anthropic/claude-run.test.ts's 3-round run, where 6 kept barely half; 12 keeps them all.
+   */
+  FINDINGS_PER_TASK: envInt(12, 1),
   MAX_CITATIONS: envInt(25, 1),
   MAX_NEW_TASKS_PER_ROUND: envInt(4, 0),
   TASK_ATTEMPTS: envInt(3, 1),

@@ -22,4 +22,12 @@ describe('buildSearchTask', () => {
     expect(t.context.keyQuestions).toBeUndefined();
     expect(t.budget?.maxToolCalls).toBe(40);
   });
+
+  it('asks for the condensed report the researcher prompt asks for, not one-line claims', () => {
+    const t = buildSearchTask(run, subtopic, 1, 1, [], { findingsPerTask: 12, maxCitations: 25 }, budget);
+    expect(t.context.outputFormat).toMatch(/condensed report/);
+    expect(t.context.outputFormat).toMatch(/could not find/);
+    expect(t.context.outputFormat).toMatch(/disagree/);
+    expect(t.context.outputFormat).not.toMatch(/one-sentence/);
+  });
 });

@@ -1,6 +1,7 @@
-import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask, TaskBudget } from '@orrery/protocol';
+import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask, TaskBudget, TaskContext } from '@orrery/protocol';
 import { available } from '../budget';
 import { jobIds } from '../queues/job-ids';
+import { gapExcerpts } from './gap-excerpts';
 
 /** What of a run a task is built from. */
 export type TaskRun = Pick<Run, 'id' | 'engine' | 'corpus' | 'topic'>;
@@ -44,6 +45,7 @@ export function buildSearchTask(
   knownSourceIds: string[],
   limits: TaskLimits,
   budget?: TaskBudget,
+  excerpts: TaskContext['excerpts'] = [],
 ): SearchTask {
   return {
     kind: 'search',
@@ -61,21 +63,26 @@ export function buildSearchTask(
       objective: subtopic.brief?.objective ?? `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`,
       topic: run.topic,
       scope: { include: subtopic.facetTerms, exclude: subtopic.excludeTerms },
-      outputFormat: 'Findings: a one-sentence claim each, with the source id and a verbatim quote from that source.',
+      // The same as the researcher's system prompt asks: a condensed report, not one-line claims.
+      outputFormat:
+        'A condensed report to the lead researcher: the findings, each with its key sentence quoted verbatim and its source; what you could not find; and where sources disagree.',
       sourceGuidance: [
         ...(subtopic.brief?.sourceTypes.length ? [`Look first in: ${subtopic.brief.sourceTypes.join('; ')}.`] : []),
         'Prefer primary sources, and sources not already known to the run; stay on the run topic; never cite a source you did not retrieve.',
       ].join(' '),
       ...(subtopic.brief?.keyQuestions.length ? { keyQuestions: subtopic.brief.keyQuestions } : {}),
-      excerpts: [],
+      excerpts,
     },
     // The lead's effort for this brief, within the task's share.
     ...(budget ? { budget: subtopic.brief ? { ...budget, maxToolCalls: Math.min(budget.maxToolCalls, subtopic.brief.toolCalls) } : budget } : {}),
   };
 }
 
-/** The tasks of a dispatched round, rebuilt from the run record: the same record gives the same tasks. */
-export function buildRoundTasks(run: Run, round: number, knownSourceIds: string[], limits: TaskLimits): SearchTask[] {
+/**
+ * The tasks of a dispatched round, rebuilt from the run record: the same record gives the same tasks. After the first
+ * round each task also gets, as excerpts, the ledger's evidence its subtopic builds on (`evidence`: the run's findings).
+ */
+export function buildRoundTasks(run: Run, round: number, knownSourceIds: string[], limits: TaskLimits, evidence: readonly Finding[] = []): SearchTask[] {
   const rec = run.rounds.find((r) => r.n === round);
   if (!rec || !run.plan) return [];
   const byId = new Map(run.plan.subtopics.map((s) => [s.id, s]));
@@ -83,7 +90,9 @@ export function buildRoundTasks(run: Run, round: number, knownSourceIds: string[
   const budget = taskBudget(run, `round-${round}`, limits);
   return rec.subtopicIds.flatMap((id, i) => {
     const subtopic = byId.get(id);
-    return subtopic ? [buildSearchTask(run, subtopic, round, i + 1, knownSourceIds, limits, budget)] : [];
+    if (!subtopic) return [];
+    const excerpts = round > 1 ? gapExcerpts(subtopic, run.topic, evidence) : [];
+    return [buildSearchTask(run, subtopic, round, i + 1, knownSourceIds, limits, budget, excerpts)];
   });
 }
 

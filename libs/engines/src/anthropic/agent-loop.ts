@@ -105,6 +105,22 @@ export interface AgentLoopConfig {
   signal?: AbortSignal;
   /** Where the loop adds each reply's usage (its result's `usage`): the caller's, so a loop that throws part-way still leaves what it spent. */
   usage?: TokenUsage;
+  /**
+   * After a stop that is not the model's own (budget, health monitor, per-step hook, caps), one more request with this
+   * instruction and `tool_choice: none`, so the loop still ends with the model's written account of what it found.
+   * Not after a deadline (no time is left for it) nor while a server tool call is still pending.
+   */
+  finalTurn?: {
+    instruction: string;
+    maxTokens: number;
+    /**
+     * Tokens the final turn is expected to write (thinking and answer); with a token budget, the loop keeps its last
+     * prompt plus this much of it free for the final turn, and skips the turn when that does not fit.
+     */
+    reserveTokens: number;
+  };
+  /** `output_config.task_budget` on every request (SendParams.taskBudget): the model paces itself to this many tokens. */
+  taskBudget?: number;
 }
 
 export interface LoopStats {
@@ -123,6 +139,8 @@ export interface LoopStats {
   refusals: number;
   truncated: number;
   contextExhausted: number;
+  /** Tool-free final turns asked for after a stop (AgentLoopConfig.finalTurn). */
+  finalTurns: number;
 }
 
 export interface AgentLoopResult {
@@ -212,6 +230,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     refusals: 0,
     truncated: 0,
     contextExhausted: 0,
+    finalTurns: 0,
   };
   const idleThreshold = cfg.idleThreshold ?? 3;
   const maxTokensContinuations = cfg.maxTokensContinuations ?? 2;
@@ -223,6 +242,9 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
   let container: string | undefined;
   let lastMessage: Message | undefined;
   let refusal: AgentLoopResult['refusal'];
+  /** The last request's prompt, as budgets count it: what the final turn re-sends, plus the reply after it. */
+  let lastPromptTokens = 0;
+  const finalReserve = (): number => (cfg.finalTurn ? lastPromptTokens + cfg.finalTurn.reserveTokens : 0);
 
   const finish = (status: LoopStatus): AgentLoopResult => ({
     status,
@@ -234,7 +256,76 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     stats,
     refusal,
   });
-  const stopForBudget = (why: string): AgentLoopResult => {
+  /**
+   * The tool-free final turn after a stop: its instruction rides in the last tool result where there is one (text after
+   * tool results draws an empty end_turn), else in a user turn after the assistant's. The reply's thinking is kept as
+   * returned; its text is the loop's final text. A failure here loses nothing the loop gathered.
+   */
+  const conclude = async (status: LoopStatus, timeLeft = true): Promise<AgentLoopResult> => {
+    const final = cfg.finalTurn;
+    const last = messages[messages.length - 1];
+    if (!final || !timeLeft || cfg.signal?.aborted || messages.length < 2 || !last) return finish(status);
+    const maxBudget = cfg.budget?.maxTokens;
+    if (maxBudget !== undefined && totalTokens(usage) + finalReserve() > maxBudget) {
+      decisions.push(
+        loopDecision('final-report', `${cfg.label}: no written report after the stop (${status}): about ${finalReserve()} tokens would not fit the ${maxBudget - totalTokens(usage)} left`, {
+          status,
+          skipped: true,
+        }),
+      );
+      return finish(status);
+    }
+    if (last.role === 'assistant') {
+      if (typeof last.content !== 'string' && orphanedServerToolUses(last.content as unknown as ContentBlock[]).length > 0) return finish(status);
+      messages.push({ role: 'user', content: [{ type: 'text', text: final.instruction }] });
+    } else {
+      const blocks: ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
+      const end = blocks[blocks.length - 1];
+      if (end?.type === 'tool_result' && typeof end.content === 'string') blocks[blocks.length - 1] = { ...end, content: `${end.content}\n\n${final.instruction}` };
+      else if (end?.type === 'text') blocks[blocks.length - 1] = { ...end, text: `${end.text}\n\n${final.instruction}` };
+      else blocks.push({ type: 'text', text: final.instruction });
+      messages[messages.length - 1] = { role: 'user', content: blocks };
+    }
+    stats.finalTurns += 1;
+    const deadline = withDeadline(cfg.signal, cfg.budget?.deadlineMs);
+    try {
+      const sent = await cfg.api.send({
+        model,
+        system: cfg.system,
+        messages,
+        maxTokens: Math.max(1, Math.min(final.maxTokens, maxBudget !== undefined ? maxBudget - totalTokens(usage) - lastPromptTokens : Infinity)),
+        tools: cfg.tools,
+        ...(cfg.tools?.length ? { toolChoice: 'none' as const } : {}),
+        ...(cfg.contextManagement ? { contextManagement: cfg.contextManagement } : {}),
+        ...(cfg.effort ? { effort: cfg.effort } : {}),
+        ...(cfg.thinkingDisplay ? { thinkingDisplay: cfg.thinkingDisplay } : {}),
+        ...(cfg.taskBudget ? { taskBudget: cfg.taskBudget } : {}),
+        ...(container ? { container } : {}),
+        label: `${cfg.label} (final report)`,
+        ...(deadline.signal ? { signal: deadline.signal } : {}),
+      });
+      addUsage(usage, sent.usage);
+      stats.requests += 1;
+      cfg.observe?.(sent.message);
+      if (sent.message.stop_reason === 'end_turn' || sent.message.stop_reason === 'max_tokens') {
+        lastMessage = sent.message;
+        appendAssistant(messages, completeBlocks(sent.message.content));
+      }
+      decisions.push(
+        loopDecision('final-report', `${cfg.label}: asked for a written report without tools after the stop (${status}); it ${sent.message.stop_reason === 'end_turn' ? 'answered' : `stopped with ${String(sent.message.stop_reason)}`}`, {
+          status,
+          stopReason: sent.message.stop_reason,
+        }),
+      );
+    } catch (err) {
+      if (cfg.signal?.aborted) throw err;
+      decisions.push(loopDecision('final-report', `${cfg.label}: the final report request failed (${err instanceof Error ? err.message : String(err)}); finishing with what it has`, { status, failed: true }));
+    } finally {
+      deadline.clear();
+    }
+    return finish(status);
+  };
+  const stopForBudget = (why: string): Promise<AgentLoopResult> => {
     stats.budgetStops += 1;
     decisions.push(
       loopDecision('budget-stop', `${cfg.label}: the task's budget is spent (${why}); finishing with what it has`, {
@@ -248,7 +339,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
         ...(cfg.budget?.maxCostUsd !== undefined ? { maxCostUsd: cfg.budget.maxCostUsd } : {}),
       }),
     );
-    return finish('budget-stopped');
+    return conclude('budget-stopped', !why.startsWith('deadline'));
   };
 
   for (;;) {
@@ -260,9 +351,16 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
           maxIterations: cfg.maxIterations,
         }),
       );
-      return finish('iteration-cap');
+      return conclude('iteration-cap');
     }
-    const spent = budgetSpent(cfg.budget, usage, stats.toolCalls + stats.serverToolCalls);
+    // With a final turn to come, the loop stops while one more request (about its last prompt) and the final turn after
+    // it still fit the token budget.
+    const reserve = cfg.finalTurn ? lastPromptTokens + finalReserve() : 0;
+    const spent = budgetSpent(
+      reserve > 0 && cfg.budget?.maxTokens !== undefined ? { ...cfg.budget, maxTokens: Math.max(0, cfg.budget.maxTokens - reserve) } : cfg.budget,
+      usage,
+      stats.toolCalls + stats.serverToolCalls,
+    );
     if (spent) return stopForBudget(spent);
     // The reply may not write past the token budget either.
     const tokensLeft = cfg.budget?.maxTokens !== undefined ? cfg.budget.maxTokens - totalTokens(usage) : Infinity;
@@ -278,12 +376,14 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
         ...(cfg.contextManagement ? { contextManagement: cfg.contextManagement } : {}),
         ...(cfg.effort ? { effort: cfg.effort } : {}),
         ...(cfg.thinkingDisplay ? { thinkingDisplay: cfg.thinkingDisplay } : {}),
+        ...(cfg.taskBudget ? { taskBudget: cfg.taskBudget } : {}),
         ...(container ? { container } : {}),
         label: cfg.label,
         ...(deadline.signal ? { signal: deadline.signal } : {}),
       });
       msg = sent.message;
       addUsage(usage, sent.usage);
+      lastPromptTokens = sent.usage.inputTokens + sent.usage.cacheReadTokens + sent.usage.cacheWriteTokens + sent.usage.outputTokens;
     } catch (err) {
       // The deadline cut the request: a budget stop, not a failure. The caller's own abort propagates.
       if (err instanceof AnthropicEngineError && err.aborted && !cfg.signal?.aborted && cfg.budget?.deadlineMs !== undefined && Date.now() >= cfg.budget.deadlineMs - 5) {
@@ -317,7 +417,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
     };
     const serverYields = cfg.observe?.(msg) ?? [];
     stats.serverToolCalls += msg.content.filter((b) => b.type === 'server_tool_use').length;
-    const stopIdle = (): AgentLoopResult => {
+    const stopIdle = (): Promise<AgentLoopResult> => {
       stats.idleStops += 1;
       decisions.push(
         loopDecision('idle-stop', `${cfg.label}: ${idleStreak} tool calls in a row brought no new source, after a nudge; ending the loop with what it has`, {
@@ -326,7 +426,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
           requests: stats.requests,
         }),
       );
-      return finish('idle-stopped');
+      return conclude('idle-stopped');
     };
     const nudgeDecision = (where: string): void => {
       nudged = true;
@@ -348,7 +448,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
         return undefined;
       }
       decisions.push(verdict.stop);
-      return finish('step-stopped');
+      return conclude('step-stopped');
     };
 
     switch (msg.stop_reason) {
@@ -389,7 +489,6 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
           if (o.isError) stats.toolErrors += 1;
           track(o.newSources);
         }
-        if (idleStop) return stopIdle();
         appendAssistant(messages, asParams(msg.content));
         // Tool results only: a server call deferred beside these calls runs when they come back, and the API refuses
         // any other block in that turn; text after tool results also invites an empty end_turn. So the nudge, when
@@ -400,6 +499,10 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
           content: outcomes[i]!.content,
           ...(outcomes[i]!.isError ? { is_error: true } : {}),
         }));
+        if (idleStop) {
+          messages.push({ role: 'user', content: results });
+          return stopIdle();
+        }
         if (needNudge) {
           const last = results[results.length - 1]!;
           results[results.length - 1] = { ...last, content: `${last.content as string}\n\n${NUDGE_TEXT}` };
@@ -413,7 +516,10 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
 
       case 'pause_turn': {
         for (const n of serverYields) track(n);
-        if (idleStop) return stopIdle();
+        if (idleStop) {
+          appendAssistant(messages, asParams(msg.content));
+          return stopIdle();
+        }
         stats.continuations += 1;
         if (stats.continuations > cfg.maxContinuations) {
           stats.continuationCapHits += 1;
@@ -423,7 +529,8 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
               maxContinuations: cfg.maxContinuations,
             }),
           );
-          return finish('continuation-cap');
+          appendAssistant(messages, asParams(msg.content));
+          return conclude('continuation-cap');
         }
         // Sent back unchanged so the server can resume its own tool calls.
         appendAssistant(messages, asParams(msg.content));

@@ -8,7 +8,7 @@ import type {
   MessageParam,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { BetaClearToolUses20250919Edit, BetaFallbackParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { BetaClearToolUses20250919Edit, BetaFallbackParam, BetaTokenTaskBudget } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { TokenUsage } from '@orrery/protocol';
 import { AnthropicEngineError, toEngineError } from './errors';
 import type { Effort } from './role-settings';
@@ -36,6 +36,12 @@ export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
  * header. The response then opens the fallback model's part with a `fallback` block (BetaFallbackBlock).
  */
 export const SERVER_SIDE_FALLBACK_BETA = 'server-side-fallback-2026-07-01';
+/**
+ * Task budgets (platform.claude.com/docs/en/build-with-claude/task-budgets): `output_config.task_budget` tells the model
+ * how many tokens its whole agentic loop has, as a countdown it paces itself against; advisory (max_tokens stays the
+ * hard cap), in beta behind this header, on the models the page lists (TASK_BUDGET_MODELS).
+ */
+export const TASK_BUDGETS_BETA = 'task-budgets-2026-03-13';
 
 export interface SendParams {
   model: string;
@@ -57,6 +63,13 @@ export interface SendParams {
   contextManagement?: ContextManagement;
   /** Asked server-side when `model` refuses (`fallbacks`, SERVER_SIDE_FALLBACK_BETA). */
   fallbackModel?: string;
+  /** `output_config.task_budget` in tokens (TASK_BUDGETS_BETA); the caller sends it only to a model that accepts one. */
+  taskBudget?: number;
+  /**
+   * `tool_choice: {type: "none"}`: the tools stay defined (a history holding tool calls must define them, and the cached
+   * prefix stays the same) but the model answers in text. Forcing a tool (`any`, `tool`) is refused on the 5.5 models.
+   */
+  toolChoice?: 'none';
   /**
    * Prompt-cache breakpoints (default true). A cache write costs 1.25× the input price and pays back only when the
    * prefix is read again (prompt caching docs, "Pricing"): conversations that grow turn by turn cache; a one-shot
@@ -96,7 +109,11 @@ export const MAX_STREAMING_TOKENS = 64_000;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /** The beta fields a request may carry, each sent with its beta header on the same endpoint. */
-type BetaParams = MessageCreateParamsBase & { context_management?: { edits: BetaClearToolUses20250919Edit[] }; fallbacks?: BetaFallbackParam[] };
+type BetaParams = MessageCreateParamsBase & {
+  context_management?: { edits: BetaClearToolUses20250919Edit[] };
+  fallbacks?: BetaFallbackParam[];
+  output_config?: MessageCreateParamsBase['output_config'] & { task_budget?: BetaTokenTaskBudget };
+};
 
 const SERVER_TOOL_TYPE = /^(web_search|web_fetch|code_execution|bash_code_execution|text_editor_code_execution)_\d{8}$/;
 /** Server tools run inside the request: the turn can take minutes. */
@@ -178,7 +195,11 @@ export class MessagesApi {
       ...(cache ? { cache_control: EPHEMERAL } : {}),
     };
     if (p.tools?.length) params.tools = p.tools;
-    if (outputFormat || effort) params.output_config = { ...(outputFormat ? { format: outputFormat } : {}), ...(effort ? { effort } : {}) };
+    const taskBudget = this.profile.taskBudgets && p.taskBudget ? { type: 'tokens' as const, total: Math.floor(p.taskBudget) } : undefined;
+    if (outputFormat || effort || taskBudget) {
+      (params as BetaParams).output_config = { ...(outputFormat ? { format: outputFormat } : {}), ...(effort ? { effort } : {}), ...(taskBudget ? { task_budget: taskBudget } : {}) };
+    }
+    if (p.toolChoice && p.tools?.length && this.profile.toolChoice) params.tool_choice = { type: p.toolChoice };
     // Adaptive thinking is what these models do by default; sent only to choose how it is displayed.
     if (p.thinkingDisplay && this.profile.thinking) params.thinking = { type: 'adaptive', display: p.thinkingDisplay };
     if (p.container) params.container = p.container;
@@ -264,6 +285,7 @@ export class MessagesApi {
     const betas = [
       ...((params as BetaParams).context_management !== undefined ? [CONTEXT_MANAGEMENT_BETA] : []),
       ...((params as BetaParams).fallbacks !== undefined ? [SERVER_SIDE_FALLBACK_BETA] : []),
+      ...((params as BetaParams).output_config?.task_budget !== undefined ? [TASK_BUDGETS_BETA] : []),
     ];
     const opts = { maxRetries: 0, ...(signal ? { signal } : {}), ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}) };
     if (stream) {

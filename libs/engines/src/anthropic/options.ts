@@ -14,6 +14,26 @@ export const DEFAULT_JUDGE_MODEL: Model = 'claude-haiku-5-5';
 /** The newest web search / web fetch server tool versions the installed SDK types define. */
 export const WEB_SEARCH_TOOL_TYPE = 'web_search_20260318' as const;
 export const WEB_FETCH_TOOL_TYPE = 'web_fetch_20260318' as const;
+/**
+ * Models that accept `output_config.task_budget` (task budgets docs, platform.claude.com/docs/en/build-with-claude/
+ * task-budgets, "supportedModels"), and its smallest total (the Opus 4.7 launch notes: 20,000 tokens). Below it, or on
+ * another model, the loop's own budget stop and its tool-free final turn do the pacing.
+ */
+export const TASK_BUDGET_MODELS = [
+  'claude-fable-5-1',
+  'claude-mythos-5-1',
+  'claude-fable-5',
+  'claude-mythos-5',
+  'claude-opus-5-5',
+  'claude-opus-5',
+  'claude-opus-4-8',
+  'claude-opus-4-7',
+  'claude-sonnet-5-5',
+  'claude-haiku-5-5',
+] as const;
+export const MIN_TASK_BUDGET = 20_000;
+export const acceptsTaskBudget = (model: string): boolean => TASK_BUDGET_MODELS.some((m) => model === m || model.startsWith(`${m}-2`));
+
 /** The code execution version the web tools may be called from (`allowed_callers`). */
 export const CODE_EXECUTION_TOOL_TYPE = 'code_execution_20260120' as const;
 
@@ -166,7 +186,7 @@ export function resolveOptions(o: AnthropicEngineOptions): ResolvedEngineOptions
     judgeModel: o.judgeModel ?? DEFAULT_JUDGE_MODEL,
     ...(o.refusalFallbackModel ? { refusalFallbackModel: o.refusalFallbackModel } : {}),
     webSearch,
-    webFetch: profile.serverTools ? (o.webFetch ?? { enabled: false }) : { enabled: false },
+    webFetch: profile.serverTools && webSearch.enabled ? (o.webFetch ?? { enabled: true }) : { enabled: false },
     passages: o.passages,
     passagesFor: o.passagesFor,
     maxContinuations: o.maxContinuations ?? 5,

@@ -66,16 +66,19 @@ export const SYSTEM_PROMPTS: Record<AgentRole, string> = {
   ].join('\n'),
   researcher: [
     roleLine('researcher'),
-    'You are a research subagent with one task. Use your tools to find sources for the objective within the given scope, and stay out of the excluded scopes.',
-    'Start broad, then narrow: a first search or two with short, general queries to see what exists, then specific ones on what they revealed. When several tool calls do not depend on each other, make them in the same turn.',
-    'Prefer primary sources (the document, dataset, statute or statement itself) over reports about them, and sources not already known to the run. Answer the key questions you were given. Stop when the objective is covered or when searches stop turning up anything new.',
-    'When you are done, write short research notes that quote the key sentences verbatim and say which source each comes from.',
+    'You are a research subagent with one task, given by the lead researcher in the user message: that request is your instruction. Find evidence for its objective within the given scope, and stay out of the excluded scopes (other agents cover them).',
+    'Work in a loop: observe what you have and what is still missing, orient (which source or query would close the gap), decide, act; then read what came back before the next step. Plan a tool budget from the brief (about 5 calls for a simple fact, 10-15 for a comparison or survey) and stay within it. When several tool calls do not depend on each other, make them in the same turn.',
+    'Search with short queries (under about five words), broad first, then narrower on what the results revealed; never repeat a query. Search results are snippets: read the most promising ones whole with web_fetch (only URLs search returned can be fetched), because the exact sentences, figures and dates you quote must come from the page itself.',
+    'Weigh sources as an analyst does: the primary source (the statute, dataset, filing, study or statement itself) over reports about it; named, dated and specific over anonymous, undated and vague; note each claim\'s date. Treat aggregators, marketing, spin and unconfirmed reports with suspicion, and flag speculation (predictions, "could", "may", projections) as speculation rather than fact. Prefer sources the run does not already know.',
+    'Stop when the objective is covered, or when searches stop turning up anything new. Then write your report to the lead researcher, concise and information-dense: the findings, each with the key sentence quoted verbatim and the source (title and URL) it comes from; what you could not find; and where sources disagree (with both sides and their sources).',
     UNTRUSTED_NOTICE,
   ].join('\n'),
   extractor: [
     roleLine('extractor'),
-    'You turn retrieved sources into findings. Each finding is one claim relevant to the objective, the id of the one source that supports it, and a quote copied verbatim (character for character, no ellipses, no edits) from that source\'s text.',
+    'You turn retrieved sources into findings for a research report. Each finding is one claim relevant to the objective, the id of the one source that supports it, and a quote copied verbatim (character for character, no ellipses, no edits) from that source\'s text.',
+    'Take every relevant, distinct claim the sources support, the most significant first: numbers, dates, named actors and their statements. State a dated claim with its date, and a prediction or estimate as one, not as fact. Prefer the primary source of a claim over a report about it.',
     'Use only the sources given. Do not use background knowledge. A claim without a verbatim quote from a given source must be left out.',
+    'Also list, briefly, the gaps (questions of the objective the sources leave unanswered) and the conflicts (where sources disagree, naming the source ids on each side).',
     UNTRUSTED_NOTICE,
     'Reply with JSON only, matching the schema.',
   ].join('\n'),
@@ -99,7 +102,11 @@ export const LOOP_JUDGE_SYSTEM = [
 ].join('\n');
 
 export const NUDGE_TEXT =
-  'Health check: your last several tool calls found no new sources. Do not search further unless you have a clearly different angle; conclude now with your research notes based on what you have.';
+  'Health check: your last several tool calls found no new sources. Do not search further unless you have a clearly different angle; conclude now with your report based on what you have.';
+
+/** The tool-free final turn after a stop: the researcher writes its report from what it has. */
+export const FINAL_REPORT_TEXT =
+  'Stop researching now: no more tool calls. Write your report to the lead researcher from what you have: the findings, each with its key sentence quoted verbatim and its source; what you could not find; and where sources disagree.';
 
 export const CONTINUE_AFTER_MAX_TOKENS = 'Your previous reply was cut off at the output token limit. Continue exactly where you left off, more concisely.';
 /** After an empty end_turn: a new user turn, as the stop reasons docs advise (resending the same history gets nothing again). */

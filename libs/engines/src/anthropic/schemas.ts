@@ -66,6 +66,9 @@ export const FindingsDraftSchema = z.object({
       }),
     )
     .max(100),
+  /** What the task's sources do not answer, and where they disagree: the condensed report's two other halves. */
+  gaps: z.array(z.string().min(1).max(300)).max(20).optional(),
+  conflicts: z.array(z.string().min(1).max(500)).max(20).optional(),
 });
 export type FindingsDraft = z.infer<typeof FindingsDraftSchema>;
 

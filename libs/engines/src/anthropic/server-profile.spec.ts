@@ -34,6 +34,17 @@ describe('server profile', () => {
     expect(JSON.stringify(claude)).toContain('cache_control');
   });
 
+  it("a final turn's tool_choice and a task budget go to Claude's API only, with the task budget's beta", () => {
+    const tools = [{ name: 'search_corpus', input_schema: { type: 'object' as const, properties: {} } }];
+    const withBoth = { ...send, tools, toolChoice: 'none' as const, taskBudget: 30_000 };
+    const local = api().params(withBoth);
+    expect(local.tool_choice).toBeUndefined();
+    expect(JSON.stringify(local)).not.toContain('task_budget');
+    const claude = api(CLAUDE_PROFILE).params(withBoth);
+    expect(claude.tool_choice).toEqual({ type: 'none' });
+    expect(claude.output_config).toMatchObject({ task_budget: { type: 'tokens', total: 30_000 } });
+  });
+
   it('a server without server tools has web search and fetch off, whatever was asked', () => {
     const o = resolveOptions({ client: { apiKey: 'k' }, profile: LOCAL_PROFILE, webSearch: { enabled: true }, webFetch: { enabled: true } });
     expect(o.webSearch.enabled).toBe(false);

@@ -17,10 +17,17 @@ export interface ServerProfile {
   thinking: boolean;
   /** Tokens are billed at the price table's rates; false prices them at 0. */
   priced: boolean;
+  /**
+   * `tool_choice` (`none` for a loop's tool-free final turn). Local servers' compatibility pages do not list it, so
+   * there it is left out and the final turn's instruction alone asks for text.
+   */
+  toolChoice: boolean;
+  /** `output_config.task_budget` (beta), on the models that take one (TASK_BUDGET_MODELS). */
+  taskBudgets: boolean;
 }
 
-export const CLAUDE_PROFILE: ServerProfile = { serverTools: true, structuredOutput: true, promptCaching: true, contextEditing: true, thinking: true, priced: true };
-export const LOCAL_PROFILE: ServerProfile = { serverTools: false, structuredOutput: false, promptCaching: false, contextEditing: false, thinking: false, priced: false };
+export const CLAUDE_PROFILE: ServerProfile = { serverTools: true, structuredOutput: true, promptCaching: true, contextEditing: true, thinking: true, priced: true, toolChoice: true, taskBudgets: true };
+export const LOCAL_PROFILE: ServerProfile = { serverTools: false, structuredOutput: false, promptCaching: false, contextEditing: false, thinking: false, priced: false, toolChoice: false, taskBudgets: false };
 
 export const SERVER_PROFILES = { claude: CLAUDE_PROFILE, local: LOCAL_PROFILE } as const;
 export type ServerProfileName = keyof typeof SERVER_PROFILES;

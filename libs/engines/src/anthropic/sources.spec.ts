@@ -55,3 +55,23 @@ describe('SourceLedger', () => {
     expect(ledger.get('p1')).toEqual({ id: 'p1', kind: 'passage', title: 'T', text: 'shown text' });
   });
 });
+
+describe('SourceLedger: a fetched page is the source text', () => {
+  const url = 'https://stats.example.org/wind';
+  const page = 'Wind supplied 12% of power in 2024.\nThe register counted 431 turbines in March 2025, up from 380.';
+  const fetched = msg([
+    { type: 'server_tool_use', id: 's1', name: 'web_fetch', input: { url }, caller: { type: 'direct' } },
+    { type: 'web_fetch_tool_result', tool_use_id: 's1', caller: { type: 'direct' }, content: { type: 'web_fetch_result', url, retrieved_at: null, content: { type: 'document', title: 'Wind statistics', citations: null, source: { type: 'text', media_type: 'text/plain', data: page } } } },
+  ]);
+  const cited = (cited_text: string) => msg([{ type: 'text', text: 't', citations: [{ type: 'web_search_result_location', url, title: url, cited_text, encrypted_index: 'i' }] }]);
+
+  it('replaces the cited snippets it holds, keeps those it does not, and takes the page title', () => {
+    const ledger = new SourceLedger();
+    ledger.observe(cited('Wind supplied 12% of power in 2024.'));
+    ledger.observe(cited('A snippet from elsewhere on the site.'));
+    ledger.observe(fetched);
+    const src = ledger.get(webSourceId(url))!;
+    expect(src.text).toBe(`${page}\n\nA snippet from elsewhere on the site.`);
+    expect(src.title).toBe('Wind statistics');
+  });
+});

@@ -72,6 +72,22 @@ export class SourceLedger {
     return this.addWebSource(webSourceId(url), url, title || url, text);
   }
 
+  /**
+   * Records a fetched page: its document text becomes the source's text, so quotes are checked against the whole page;
+   * cited passages the page already holds are not kept twice, and its title replaces a placeholder.
+   */
+  addPage(url: string, title: string | null | undefined, text: string): boolean {
+    const id = webSourceId(url);
+    const fresh = this.addWebSource(id, url, title || url, '');
+    const src = this.sources.get(id)!;
+    const page = this.clean(text).trim();
+    if (!page) return fresh;
+    const before = src.text ? src.text.split('\n\n').filter((t) => t && !page.includes(t)) : [];
+    src.text = clipText([page, ...before].join('\n\n'), MAX_SOURCE_TEXT);
+    if (title && src.title === clipText(this.clean(url), MAX_TITLE)) src.title = clipText(this.clean(title), MAX_TITLE);
+    return fresh;
+  }
+
   private addWebSource(id: string, url: string | undefined, title: string, text: string): boolean {
     const fresh = this.isNew(id);
     let src = this.sources.get(id);
@@ -126,7 +142,7 @@ export class SourceLedger {
           const text = doc.source.type === 'text' ? doc.source.data : '';
           const caller = (block as { caller?: { tool_id?: string } }).caller;
           if (caller?.tool_id) this.readByCode.set(caller.tool_id, new Set([...(this.readByCode.get(caller.tool_id) ?? []), c.url]));
-          yields.push(this.addWeb(c.url, doc.title, text) ? 1 : 0);
+          yields.push(this.addPage(c.url, doc.title, text) ? 1 : 0);
         } else {
           yields.push(0);
         }

@@ -1,5 +1,5 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import { type Finding, quoteOccursIn, type ReportSection, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage } from '@orrery/protocol';
+import { type Finding, quoteOccursIn, type ReportSection, type SubagentReport, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
@@ -7,9 +7,10 @@ import { ModelVerdictSchema, type StepJudgeModel } from '@orrery/decisions';
 import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
 import { LoopJudge } from './loop-judge';
 import { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
-import { resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
+import { acceptsTaskBudget, MIN_TASK_BUDGET, resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
 import { priceOf } from './pricing';
-import { LOOP_JUDGE_SYSTEM, SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
+import { FINAL_REPORT_TEXT, LOOP_JUDGE_SYSTEM, SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
+import { currentDateLine } from './current-date';
 import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
 import type { ContextManagement } from './messages-client';
 import { SourceLedger } from './sources';
@@ -22,8 +23,12 @@ import { clipText } from '../hygiene/clip-text';
 const isSubagentEngine = (e: unknown): e is SubagentEngine =>
   !!e && typeof (e as SubagentEngine).search === 'function' && typeof (e as SubagentEngine).synthesize === 'function';
 
-/** Characters of source text the extractor sees per source, and in all. */
-const EXTRACT_CHARS_PER_SOURCE = 6000;
+/** Characters of source text the extractor sees per source (a fetched page's first pages), and in all. */
+const EXTRACT_CHARS_PER_SOURCE = 12_000;
+/** Tokens kept for the researcher's final report after a stop: its thinking at high effort and a condensed report. */
+const FINAL_REPORT_RESERVE = 3000;
+/** The researcher's own report, as the lead reads it (SubagentReportSchema's bound). */
+const REPORT_CHARS = 8000;
 const EXTRACT_CHARS_TOTAL = 120_000;
 /** Of a task's budget, what the research loop may spend; the rest is kept for extracting findings from it. */
 const LOOP_SHARE = 0.65;
@@ -161,6 +166,9 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         label: `search task ${task.taskId}`,
         ...(judge ? { onStep: judge.onStep } : {}),
         usage: loopUsage,
+        // However the loop stops, it ends with the researcher's written report.
+        finalTurn: { instruction: FINAL_REPORT_TEXT, maxTokens: maxTokensFor('researcher', this.o.maxTokens), reserveTokens: FINAL_REPORT_RESERVE },
+        ...(this.taskBudgetFor(budget) ? { taskBudget: this.taskBudgetFor(budget) } : {}),
       });
     } catch (err) {
       // The replies before the refused request were billed: they count toward the task's cost either way.
@@ -185,6 +193,8 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const sources = ledger.list();
     await progress({ stage: 'extract', message: `extracting findings from ${sources.length} sources`, fraction: 0.7 });
     let findings: Finding[] = [];
+    let gaps: string[] = [];
+    let conflicts: string[] = [];
     const left = this.tokensAffordable(task.budget, usage);
     const late = task.budget !== undefined && Date.now() >= Date.parse(task.budget.deadline);
     if (sources.some((s) => s.text.length > 0) && (left < MIN_EXTRACTION_TOKENS || late)) {
@@ -206,6 +216,8 @@ export class AnthropicSubagentEngine implements SubagentEngine {
           await reportDecision(progress, d);
         }
         findings = extracted.findings;
+        gaps = extracted.gaps;
+        conflicts = extracted.conflicts;
         stats['droppedFindings'] = extracted.dropped;
       } catch (err) {
         if (pastDeadline(task.budget, err)) {
@@ -228,6 +240,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     }
     await reportRedactions(progress, `search task ${task.taskId}`, redactor);
     await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} sources`, fraction: 1 });
+    const report = this.condensedReport(loop.finalText, gaps, conflicts, redactor);
     return {
       kind: 'search',
       taskId: task.taskId,
@@ -235,6 +248,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       sources: sources.slice(0, 500),
       usage,
       stats: { ...stats, redactions: redactor.total, sourcesSeen: sources.length },
+      ...(report ? { report } : {}),
     };
   }
 
@@ -354,6 +368,23 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     };
   }
 
+  /** The researcher's condensed report: its own closing text, and what the extractor found missing or disputed. */
+  private condensedReport(finalText: string, gaps: string[], conflicts: string[], r: Redactor): SubagentReport | undefined {
+    const text = clipText(r.text(finalText.trim()), REPORT_CHARS);
+    if (!text && gaps.length === 0 && conflicts.length === 0) return undefined;
+    return {
+      text,
+      gaps: gaps.slice(0, 20).map((g) => clipText(r.text(g), 300)),
+      conflicts: conflicts.slice(0, 20).map((c) => clipText(r.text(c), 500)),
+    };
+  }
+
+  /** The loop's token share as a task budget the model sees, where its model takes one and it is not below the minimum. */
+  private taskBudgetFor(b: LoopBudget): number | undefined {
+    if (!this.o.api.profile.taskBudgets || b.maxTokens === undefined || b.maxTokens < MIN_TASK_BUDGET) return undefined;
+    return acceptsTaskBudget(this.o.subagentModel) ? b.maxTokens : undefined;
+  }
+
   /** The loop judge of one task, its model's tokens added to the task's usage; none when the engine has no loop judge. */
   private loopJudge(task: SearchTask, redactor: Redactor, usage: TokenUsage, budget: LoopBudget): LoopJudge | undefined {
     const settings = this.o.loopJudge;
@@ -363,6 +394,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const replies = new Map<number, string>();
     const model: StepJudgeModel = async (input, ctx) => {
       const user = [
+        currentDateLine(),
         untrustedData('goal', goal),
         `Step just completed: ${input.step}${input.maxSteps ? ` of at most ${input.maxSteps}` : ''}`,
         `Recent tool calls:\n${(input.recentActions ?? []).slice(-8).map((a) => `- ${redactor.text(typeof a === 'string' ? a : `${a.action}${a.newInformation === false ? ' (nothing new)' : ''}`)}`).join('\n') || '- (none)'}`,
@@ -435,6 +467,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
   private researchBrief(task: SearchTask, r: Redactor): string {
     const c = task.context;
     const parts = [
+      currentDateLine(),
       `Research objective: ${r.text(c.objective)}`,
       `Run topic (stay on it): ${r.text(c.topic)}`,
       `Search query to start from: ${r.text(task.query)}`,
@@ -443,12 +476,15 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       ...(c.keyQuestions?.length ? [`Key questions:\n${c.keyQuestions.map((q) => `- ${r.text(q)}`).join('\n')}`] : []),
       `Source guidance: ${r.text(c.sourceGuidance) || '(none)'}`,
       ...(task.budget ? [`Effort: at most ${task.budget.maxToolCalls} tool calls.`] : []),
-      `Output: ${r.text(c.outputFormat) || 'research notes with verbatim quotes'}`,
+      `Output: ${r.text(c.outputFormat) || 'a report of findings with verbatim quotes and their sources, what you could not find, and where sources disagree'}`,
       `Aim for up to ${task.maxFindings} findings. ${task.knownSourceIds.length} sources are already known to the run; prefer new ones.`,
     ];
     if (c.correction) parts.push(`Correction from a previous attempt: ${r.text(c.correction)}`);
     if (c.excerpts.length) {
-      parts.push('Excerpts forwarded by the coordinator:', ...c.excerpts.map((e) => untrustedSource(e.sourceId, 'forwarded excerpt', r.text(e.text))));
+      parts.push(
+        'Evidence the run already holds on this (build on it: confirm, deepen or contradict it; do not gather it again):',
+        ...c.excerpts.map((e) => untrustedSource(e.sourceId, 'forwarded excerpt', r.text(e.text))),
+      );
     }
     return parts.join('\n');
   }
@@ -459,7 +495,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     loop: AgentLoopResult,
     r: Redactor,
     tokensLeft: number,
-  ): Promise<{ findings: Finding[]; usage: TokenUsage; decisions: EngineDecision[]; dropped: number }> {
+  ): Promise<{ findings: Finding[]; gaps: string[]; conflicts: string[]; usage: TokenUsage; decisions: EngineDecision[]; dropped: number }> {
     const usable = sources.filter((s) => s.text.length > 0);
     // The prompt and the reply fit what the task has left: the reply gets a third, the sources what remains.
     const answer = Math.max(256, Math.min(this.o.maxTokens, Math.floor(tokensLeft / 3)));
@@ -479,9 +515,10 @@ export class AnthropicSubagentEngine implements SubagentEngine {
       if (!quoteOccursIn(f.quote, src.text)) return `findings.${i}.quote: not a verbatim substring of source "${f.sourceId}"`;
       return undefined;
     };
-    const notes = loop.finalText ? `\nThe researcher's notes (untrusted, may be incomplete):\n${untrustedData('notes', clipText(r.text(loop.finalText), 8000))}` : '';
+    const notes = loop.finalText ? `\nThe researcher's report (untrusted, may be incomplete):\n${untrustedData('notes', clipText(r.text(loop.finalText), REPORT_CHARS))}` : '';
     const prompt = (kept: string[]) =>
       [
+        currentDateLine(),
         `Objective: ${r.text(task.context.objective)}`,
         `Run topic: ${r.text(task.context.topic)}`,
         `Out of scope: ${list(task.context.scope.exclude.map((s) => r.text(s)))}`,
@@ -535,7 +572,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         signals: { dropped },
       });
     }
-    return { findings, usage: res.usage, decisions: res.decisions, dropped };
+    return { findings, gaps: res.value.gaps ?? [], conflicts: res.value.conflicts ?? [], usage: res.usage, decisions: res.decisions, dropped };
   }
 
   private writerBrief(task: SynthesizeTask, r: Redactor): string {

@@ -63,7 +63,9 @@ export class PendingDispatch {
     }
     const last = run.rounds[run.rounds.length - 1];
     if (run.status !== 'researching' || !last || last.status !== 'dispatched') return;
-    const tasks = buildRoundTasks(run, last.n, await this.ledger.sourceIds(run.id), this.limits());
+    // A later round builds on the evidence so far: its tasks get the findings their subtopics extend.
+    const evidence = last.n > 1 ? await this.ledger.findings(run.id) : [];
+    const tasks = buildRoundTasks(run, last.n, await this.ledger.sourceIds(run.id), this.limits(), evidence);
     // The bookkeeping and `round.started` come before the dispatch: they do not compete with the tasks'
     // results, and a coordinator killed right after the dispatch cannot lose the announcement (the round's
     // tasks may finish and its step run on another coordinator before this step is retried, and the retry
