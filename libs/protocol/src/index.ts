@@ -9,6 +9,7 @@ export * from './report';
 export * from './research-request';
 export * from './run';
 export * from './source';
+export * from './subagent-report';
 export * from './task';
 export * from './task-result';
 export * from './usage';

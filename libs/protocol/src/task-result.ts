@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { FindingSchema } from './finding';
-import { CitationSchema, ReportSectionSchema } from './report';
+import { CitationSchema, ReportSectionSchema, ReportSentenceSchema } from './report';
 import { SourceSchema } from './source';
+import { SubagentReportSchema } from './subagent-report';
 import { TaskProgressSchema } from './task';
 import { TokenUsageSchema } from './usage';
 
@@ -21,6 +22,7 @@ export const SearchResultSchema = ResultBaseSchema.extend({
   kind: z.literal('search'),
   findings: z.array(FindingSchema).max(200),
   sources: z.array(SourceSchema).max(500),
+  report: SubagentReportSchema.optional(),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
@@ -30,6 +32,9 @@ export const SynthesizeResultSchema = ResultBaseSchema.extend({
   summary: z.string().max(20_000),
   /** The sources the summary's claims rest on (the passage that shows a direct answer). */
   summaryCitations: z.array(CitationSchema).max(50).optional(),
+  summarySentences: z.array(ReportSentenceSchema).max(100).optional(),
+  /** The language the lead wrote in (BCP 47). */
+  language: z.string().max(35).optional(),
   sections: z.array(ReportSectionSchema).max(60),
 });
 export type SynthesizeResult = z.infer<typeof SynthesizeResultSchema>;
