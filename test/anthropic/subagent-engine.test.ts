@@ -379,9 +379,9 @@ describe('AnthropicSubagentEngine.synthesize', () => {
     const r = await engine({ maxTokens: 8000 }).synthesize(synthesizeTask(), () => {});
     expect(r.title).toBe('Renewables');
     const [first, second] = api.accepted;
-    // The writer's answer (8000) plus the room its effort thinks in.
-    expect(first!.body.max_tokens).toBe(16000);
-    expect(second!.body.max_tokens).toBe(32000);
+    // The writer's answer (8000) plus the room its effort (high: it writes the report) thinks in.
+    expect(first!.body.max_tokens).toBe(24000);
+    expect(second!.body.max_tokens).toBe(48000);
     expect(second!.body.messages).toHaveLength(1); // the cut-off JSON was not passed on
   });
 

@@ -34,6 +34,10 @@ export const ReportSectionSchema = z.strictObject({
 });
 export type ReportSection = z.infer<typeof ReportSectionSchema>;
 
+/** The report's own headings in its language (a lead-written report); absent, the English ones. */
+export const ReportHeadingsSchema = z.strictObject({ sources: z.string().min(1).max(80), coverage: z.string().min(1).max(80), gaps: z.string().min(1).max(120) });
+export type ReportHeadings = z.infer<typeof ReportHeadingsSchema>;
+
 export const CoverageStatusSchema = z.enum(['covered', 'thin', 'missing']);
 
 /** How much evidence one subtopic has: covered, thin or missing. */
@@ -63,6 +67,7 @@ export const ReportSchema = z.strictObject({
   summarySentences: z.array(ReportSentenceSchema).max(100).optional(),
   /** The language the report is written in (BCP 47), its headings included. */
   language: z.string().max(35).optional(),
+  headings: ReportHeadingsSchema.optional(),
   sections: z.array(ReportSectionSchema),
   sources: z.array(ReportSourceSchema),
   coverage: ReportCoverageSchema,
