@@ -3,10 +3,14 @@
  * question still gets a report the lead wrote, opening with its answer and cited, a question in French gets a French
  * report whose writer was told the language, and every request states today's date.
  */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeMessagesApi, type FakeHandler, type FakeMessageReply } from '../support/fake-messages-api';
+import { SYSTEM_PROMPTS } from '../../libs/engines/src/anthropic/prompts';
+import { FakeMessagesApi, type FakeHandler, type FakeMessageReply, type FakeReply } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
+import { recording, transcriptMarkdown } from '../support/transcript';
 
 const LEAD = 'claude-opus-5-5';
 const today = new Date().toISOString().slice(0, 10);
@@ -36,7 +40,8 @@ describe('the lead decides the class and the form, and writes every report', () 
   it('a French question the rules read as breadth: the lead plans it straightforward, and writes a cited French answer', async () => {
     api.reset();
     const script = researchScript({ rounds: 1, subtopics: 1 });
-    api.scriptByRole({ ...script, planner: planner(script['planner'] as FakeHandler, { classification: 'straightforward', answerForm: 'direct-answer', language: 'fr' }) });
+    const replies = new Map<number, FakeReply>();
+    api.scriptByRole(recording({ ...script, planner: planner(script['planner'] as FakeHandler, { classification: 'straightforward', answerForm: 'direct-answer', language: 'fr' }) }, replies));
     const topic = 'Quand le barrage de Harlow sur la rivière Kestrel a-t-il été achevé ?';
     const { id } = await stack.client.submit({ topic });
     const events = await stack.follow(id);
@@ -58,6 +63,26 @@ describe('the lead decides the class and the form, and writes every report', () 
     const md = await stack.client.reportMarkdown(id);
     expect(md).toContain('## Couverture');
     expect(md.split('\n')[2]).toMatch(/\[1\]/);
+
+    // docs/claude-transcript.md: every role's prompt, and this run's transcript.
+    if (process.env['ORRERY_WRITE_TRANSCRIPT'] === '1') {
+      const prompts = Object.entries(SYSTEM_PROMPTS).map(([role, p]) => `### ${role}\n\n~~~~\n${p}\n~~~~\n`);
+      const doc = [
+        transcriptMarkdown(`One Claude run against the fake: "${topic}"`, api, replies),
+        '# The system prompt of every role',
+        '',
+        "Each request also ends its system prompt with today's date (\"Today's date is YYYY-MM-DD.\").",
+        '',
+        ...prompts,
+        '# The report',
+        '',
+        '~~~~',
+        md,
+        '~~~~',
+        '',
+      ].join('\n');
+      writeFileSync(resolve(__dirname, '../../docs/claude-transcript.md'), doc);
+    }
   });
 
   it('the reference design’s depth-first example, which the rules read as straightforward, is planned as the lead says', async () => {
