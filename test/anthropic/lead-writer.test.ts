@@ -11,7 +11,7 @@ import { assembleReport } from '../../apps/coordinator/src/report/report-assembl
 import { reportToMarkdown } from '../../apps/coordinator/src/report/report-markdown';
 import { AnthropicSubagentEngine } from '../../libs/engines/src/anthropic';
 import { fakeCiter, fakeLeadWriter } from '../support/fake-lead-writer';
-import type { FakeMessagesApi } from '../support/fake-messages-api';
+import { type FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { synthesizeTask, useFakeMessagesApi } from './fixtures';
 
 let api: FakeMessagesApi;
@@ -90,5 +90,17 @@ describe('the lead writes the report', () => {
     expect(md).toMatch(/\| Éolien \| Les éoliennes ont fourni 14 % de l’électricité en 2025\. \[1\] \|/);
     // The summary's first sentence carries its own mark, right after it.
     expect(md.split('\n')[2]).toMatch(/^Les éoliennes ont fourni 14 % de l’électricité en 2025\. \[1\]/);
+  });
+
+  it('a citer that fails twice leaves the written report, cited by word overlap, and says so', async () => {
+    api.scriptByRole({ writer: fakeLeadWriter, citer: [reply.rawJson('not json'), reply.rawJson('still not json')] });
+    const engine = new AnthropicSubagentEngine({ client: api.client(), model: LEAD, subagentModel: SPOKE, webSearch: { enabled: false } });
+    const stages: string[] = [];
+    const written = await engine.synthesize(leadTask(), (u) => void stages.push(u.stage));
+    expect(written.stats['fallbacks']).toBe(0);
+    expect(stages).toContain('decision:fallback');
+    const report = assembleReport(run, written, SOURCES);
+    expect(report.summaryCitations?.[0]?.sourceId).toBe('web-aaa');
+    expect(report.sections.flatMap((s) => s.paragraphs).some((p) => p.citations.some((c) => c.sourceId === 'web-bbb'))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { Finding, Source, SynthesizeResult } from '@orrery/protocol';
-import { citationHolds } from '../report/report-assembler';
+import { citationHolds, isLeadWritten } from '../report/report-assembler';
 import { CORRECTION_MAX_CHARS } from './verdict-thresholds';
 import { clipText } from '@orrery/engines';
 
@@ -43,6 +43,10 @@ export function verdictOnReport(written: SynthesizeResult, ledger: { findings: r
   if (ledger.findings.length > 0 && written.sections.every((s) => s.paragraphs.length === 0)) issues.push('the report has no paragraph, though the run has findings');
   if (issues.length === 0) return { verdict: 'pass', issues };
   if (attempt >= WRITER_RETRIES) return { verdict: 'discard', issues };
-  const correction = `Your draft failed the citation check: ${issues.slice(0, 8).join('; ')}. Cite in every paragraph, and in the summary, only the sources of the findings given, with quotes copied from them.`;
+  // A lead's report is cited afterwards, from its sentences: it is told to write what a finding can back, not to cite.
+  const ask = isLeadWritten(written)
+    ? 'Write only what the findings support, in the summary and in every section, each factual claim in a sentence of its own close to the wording of the finding it rests on, so that it can be cited.'
+    : 'Cite in every paragraph, and in the summary, only the sources of the findings given, with quotes copied from them.';
+  const correction = `Your draft failed the citation check: ${issues.slice(0, 8).join('; ')}. ${ask}`;
   return { verdict: 'retry', issues, correction: correction.slice(0, CORRECTION_MAX_CHARS) };
 }

@@ -8,7 +8,8 @@ import { addUsage, emptyUsage } from '../usage';
 import type { ResolvedEngineOptions } from './options';
 import { SYSTEM_PROMPTS, untrustedData } from './prompts';
 import { maxTokensFor, ROLE_EFFORT } from './role-settings';
-import { LeadReportDraftSchema, SentenceCitationsDraftSchema, type LeadReportDraft } from './schemas';
+import { LeadReportDraftSchema, SentenceCitationsDraftSchema, type LeadReportDraft, type SentenceCitationsDraft } from './schemas';
+import { AnthropicEngineError, StructuredOutputError } from './errors';
 import { structuredCall } from './structured';
 
 /** What each form asks of the writer, in the words the writer brief uses. */
@@ -131,7 +132,9 @@ export class LeadWriter {
       'Give, for each sentence a finding supports, the sentence number and the finding ids.',
     ].join('\n');
     const valid = new Set(numbered.map(({ n }) => n));
-    const res = await structuredCall({
+    let res: { value: SentenceCitationsDraft; usage: TokenUsage; decisions: EngineDecision[]; requests: number };
+    try {
+      res = await structuredCall({
       api: this.o.api,
       model: this.o.subagentModel,
       ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
@@ -149,6 +152,20 @@ export class LeadWriter {
       acceptWithIssues: true,
       ...(signal ? { signal } : {}),
     });
+    } catch (err) {
+      // A citer that fails (refusal, invalid twice, an error the retries did not clear) leaves a written report: it is
+      // cited by word overlap instead, and says so. The deadline still ends the task.
+      if (signal?.aborted || (err instanceof AnthropicEngineError && err.aborted)) throw err;
+      const spent = (err instanceof StructuredOutputError ? err.usage : undefined) ?? emptyUsage();
+      const why = err instanceof Error ? err.message : String(err);
+      const citations = overlapCitations(numbered.map(({ u, n }) => ({ n, text: u.text })), [...fid].map(([id, f]) => ({ id, quote: f.quote })));
+      res = {
+        value: { citations },
+        usage: spent,
+        decisions: [...(err instanceof StructuredOutputError ? err.decisions : []), { decisionType: 'fallback', level: 'L0', confidence: 0.6, conclusion: clipText(`sentence citations (task ${task.taskId}): ${why}; cited by word overlap with the findings' quotes`, 2000), signals: { step: 'citer', cited: citations.length } }],
+        requests: 1,
+      };
+    }
 
     // Citations in reading order, at most maxCitations distinct sources.
     const bySentence = new Map<number, Finding[]>();
@@ -196,7 +213,7 @@ export class LeadWriter {
       summaryCitations: union(summarySentences).slice(0, 50),
       summarySentences,
       language,
-      headings: draft.headings,
+      ...(draft.headings ? { headings: draft.headings } : {}),
       sections: sections.slice(0, 60),
     };
     const citedSentences = sentences.filter((s) => s.citations.length).length;
@@ -222,3 +239,24 @@ export function siteOf(url: string): string {
   }
 }
 
+
+const words = (s: string): Set<string> => new Set((s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []));
+
+/**
+ * Citations without a citer: a sentence cites the finding whose quote shares the most of its words with it, when at
+ * least half the quote's words are in the sentence. Cruder than a model's reading, so it only stands in for one.
+ */
+export function overlapCitations(sentences: readonly { n: number; text: string }[], findings: readonly { id: string; quote: string }[]): SentenceCitationsDraft['citations'] {
+  const quotes = findings.map((f) => ({ id: f.id, words: words(f.quote) })).filter((f) => f.words.size > 0);
+  return sentences.flatMap((s) => {
+    const own = words(s.text);
+    let best: { id: string; share: number } | undefined;
+    for (const f of quotes) {
+      let shared = 0;
+      for (const w of f.words) if (own.has(w)) shared += 1;
+      const share = shared / f.words.size;
+      if (share >= 0.5 && (!best || share > best.share)) best = { id: f.id, share };
+    }
+    return best ? [{ sentence: s.n, findingIds: [best.id] }] : [];
+  });
+}

@@ -109,8 +109,8 @@ export const LeadReportDraftSchema = z.object({
     )
     .min(1)
     .max(60),
-  /** The report's own headings, in its language. */
-  headings: z.object({ sources: z.string().min(1).max(80), coverage: z.string().min(1).max(80), gaps: z.string().min(1).max(120) }),
+  /** The report's own headings, in its language (absent: the English ones). */
+  headings: z.object({ sources: z.string().min(1).max(80), coverage: z.string().min(1).max(80), gaps: z.string().min(1).max(120) }).optional(),
 });
 export type LeadReportDraft = z.infer<typeof LeadReportDraftSchema>;
 
