@@ -53,7 +53,7 @@ describe('Claude runs that hold up against the Messages API', () => {
     for (const r of researcher) expect(r.body.tools.map((t: { name: string }) => t.name)).toEqual(['web_search', 'web_fetch', 'search_corpus', 'read_passage']);
     // Every researcher and extractor prompt states the date.
     const today = `Today's date is ${new Date().toISOString().slice(0, 10)}.`;
-    for (const r of api.accepted.filter((q) => q.role === 'researcher' || q.role === 'extractor')) expect(JSON.stringify(r.body.messages[0])).toContain(today);
+    for (const r of api.accepted.filter((q) => q.role === 'researcher' || q.role === 'extractor')) expect(JSON.stringify(r.body.system)).toContain(today);
     // Later rounds build on the evidence so far: their briefs carry the findings their subtopics extend.
     const later = researcher.filter((r) => r.body.messages.length === 1 && /Search query to start from: .*follow-up/.test(JSON.stringify(r.body.messages[0])));
     expect(later.length).toBeGreaterThan(0);

@@ -46,7 +46,13 @@ describe('research runs on a local model server (its profile detected)', () => {
     const messages = api.requests;
     expect(messages.length).toBeGreaterThan(0);
     const roles = new Set(messages.map((r) => r.role));
-    for (const role of ['planner', 'researcher', 'extractor', 'writer']) expect(roles, `no ${role} request`).toContain(role);
+    for (const role of ['planner', 'researcher', 'extractor', 'writer', 'citer']) expect(roles, `no ${role} request`).toContain(role);
+    // The lead (the coordinator's model) writes the report here too, told its form and language, and the schema of
+    // its answer travels in the prompt.
+    const writer = messages.find((r) => r.role === 'writer')!;
+    expect(writer.body.model).toBe('qwen3:32b');
+    expect(JSON.stringify(writer.body.messages)).toMatch(/Write the whole report in English \(en\)[\s\S]*Form: /);
+    expect(JSON.stringify(writer.body.system)).toContain('matching this JSON schema');
     for (const r of messages) {
       expect(r.body.thinking, `request #${r.index} (${r.role})`).toBeUndefined();
       expect(['qwen3:32b', 'qwen3:8b']).toContain(r.body.model);
@@ -69,6 +75,9 @@ describe('research runs on a local model server (its profile detected)', () => {
     }
     const cited = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
     expect(cited.length).toBeGreaterThan(0);
+    // Cited sentence by sentence, the summary too.
+    expect(report.summaryCitations?.length).toBeGreaterThan(0);
+    expect(report.sections.some((s) => s.paragraphs.some((p) => p.sentences?.some((x) => x.citations.length > 0)))).toBe(true);
     for (const c of cited) expect(returned.has(c), `cites ${c}, never returned`).toBe(true);
     expect(report.metadata.engine).toBe('anthropic');
     const run = await stack.client.run(id);

@@ -96,7 +96,7 @@ describe('AnthropicSubagentEngine.search', () => {
     for (const role of ['researcher', 'extractor']) {
       const qs = api.accepted.filter((q) => q.role === role);
       expect(qs.length).toBeGreaterThan(0);
-      for (const q of qs) expect(JSON.stringify(q.body.messages[0])).toContain(`Today's date is ${today}.`);
+      for (const q of qs) expect(JSON.stringify(q.body.system)).toContain(`Today's date is ${today}.`);
     }
     for (const q of api.accepted.filter((x) => x.role === 'researcher')) {
       expect(q.body.output_config.task_budget).toEqual({ type: 'tokens', total: 65_000 });
@@ -438,9 +438,9 @@ describe('AnthropicSubagentEngine.synthesize', () => {
     const r = await engine({ maxTokens: 8000 }).synthesize(synthesizeTask(), () => {});
     expect(r.title).toBe('Renewables');
     const [first, second] = api.accepted;
-    // The writer's answer (8000) plus the room its effort thinks in.
-    expect(first!.body.max_tokens).toBe(16000);
-    expect(second!.body.max_tokens).toBe(32000);
+    // The writer's answer (8000) plus the room its effort (high: it writes the report) thinks in.
+    expect(first!.body.max_tokens).toBe(24000);
+    expect(second!.body.max_tokens).toBe(48000);
     expect(second!.body.messages).toHaveLength(1); // the cut-off JSON was not passed on
   });
 

@@ -10,7 +10,8 @@ import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
 
 const CORRECTION = "Correction from the previous draft's check";
-const invented = reply.json({ title: 'Report', summary: 'A summary.', sections: [{ title: 'Invented', subtopicId: '', paragraphs: [{ text: 'Something no finding says.', findingIds: ['no-such-finding'] }] }] });
+// The lead's draft says nothing any finding says: the citer finds nothing to cite in it.
+const invented = reply.json({ title: 'Report', summary: 'A summary.', sections: [{ title: 'Invented', subtopicId: '', paragraphs: ['Something no finding says.'] }], headings: { sources: 'Sources', coverage: 'Coverage', gaps: 'Gaps that remain' } });
 
 describe("the writer's draft gets a verdict", () => {
   let api: FakeMessagesApi;
@@ -44,7 +45,7 @@ describe("the writer's draft gets a verdict", () => {
     expect(writerRequests.some((r) => JSON.stringify(r.body.messages).includes(CORRECTION))).toBe(true);
     const report = await stack.client.report(id);
     expect(report.sections.flatMap((s) => s.paragraphs).length).toBeGreaterThan(0);
-    expect(report.title).toBe('Research report');
+    expect(report.title).toContain('Kestrel River');
     expect((await stack.jobs('subagents')).some((j) => j.id === `${id}.write.a1`)).toBe(true);
   });
 

@@ -101,6 +101,15 @@ describe('result check and intake (real Redis)', () => {
     expect(await redis.hlen(keys.sources(runId))).toBe(2);
   });
 
+  it("keeps a researcher's condensed report beside its findings, once, under its task and subtopic, for the lead who writes", async () => {
+    const taskId = `${runId}.r1.t9`;
+    const report = { text: 'The coastal survey is the primary source; the blog repeats it.', gaps: ['no figures for 2024'], conflicts: ['the blog dates the migration to September'] };
+    await services().check(runId, 1, task(taskId), { ...result(taskId), report });
+    await services().check(runId, 1, task(taskId), JSON.parse(JSON.stringify({ ...result(taskId), report })));
+    const kept = await new LedgerStore(redis, config, keys).reports(runId);
+    expect(kept.filter((k) => k.taskId === taskId)).toEqual([{ taskId, subtopicId: 's1', report }]);
+  });
+
   it('logs the decisions a result carries, under the keys the live progress path uses', async () => {
     const taskId = `${runId}.r1.t2`;
     const decision = { decisionType: 'fallback', level: 'L2' as const, confidence: 0.9, conclusion: 'the model refused; the corpus engine answered', signals: { fallbackEngine: 'corpus' } };

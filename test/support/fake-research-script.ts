@@ -9,6 +9,7 @@
  * Override any role by spreading: `api.scriptByRole({ ...researchScript(), judge: reply.json({...}) })`.
  */
 import { CITED_TEXT_MAX, deferredWebSearch, fakePage, reply, webSearchBlocks, type FakeHandler, type FakeRequest } from './fake-messages-api';
+import { fakeCiter, leadWriterOr } from './fake-lead-writer';
 
 export interface ResearchScriptOptions {
   /** The judge says continue, and the gap finder proposes a new subtopic, until this round has completed. Default 1. */
@@ -170,5 +171,5 @@ export function researchScript(opts: ResearchScriptOptions = {}): Record<string,
     });
   };
 
-  return { planner, 'coverage-critic': coverageCritic, 'gap-finder': gapFinder, judge, researcher, extractor, writer };
+  return { planner, 'coverage-critic': coverageCritic, 'gap-finder': gapFinder, judge, researcher, extractor, writer: leadWriterOr(writer), citer: fakeCiter };
 }

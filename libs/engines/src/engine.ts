@@ -1,3 +1,4 @@
+import type { AnswerAdvice } from './question/answer-advice';
 import type {
   Decision,
   Finding,
@@ -31,8 +32,10 @@ export interface PlanningInput {
   topic: string;
   corpus?: string;
   maxSubtopics: number;
-  /** The coordinator's classification of the request (its form decides; see `classifyRequest`). */
+  /** The coordinator's classification of the request (its form decides; see `classifyRequest`); advice to a lead that plans. */
   classification: RequestClass;
+  /** The rules' reading of the question (class, form, language), shown to a lead that plans as advice. */
+  advice?: AnswerAdvice;
   /** Ablation: false skips the plan's coverage check. */
   coverageCheck: boolean;
   /**
@@ -117,6 +120,11 @@ export interface CoordinatorCapabilities {
   readonly usesCorpus: boolean;
   /** The engine it falls back to when its model's output fails validation; absent when none. */
   readonly fallback?: ResolvedEngine;
+  /**
+   * A lead model plans every request and writes its report: the rules' class only advises it, and a straightforward
+   * question gets a written answer too. Absent: the rules classify, and a straightforward question is answered directly.
+   */
+  readonly leadWrites?: boolean;
 }
 
 /**

@@ -11,3 +11,4 @@ export * from './engine-factory';
 export * from './store';
 export * from './ingest';
 export * from './followup';
+export * from './report';

@@ -35,9 +35,19 @@ export const PlanCoverageSchema = z.strictObject({
 });
 export type PlanCoverage = z.infer<typeof PlanCoverageSchema>;
 
+/** How the answer is laid out: the lead decides it from what the question asks. */
+export const AnswerFormSchema = z.enum(['direct-answer', 'comparison-table', 'chronology', 'analysis']);
+export type AnswerForm = z.infer<typeof AnswerFormSchema>;
+
 export const PlanSchema = z.strictObject({
   classification: RequestClassSchema,
   subtopics: z.array(SubtopicSchema).min(1).max(40),
+  /** The lead's reasoning about the question (a Claude plan): what it asks and why the plan covers it so. */
+  rationale: z.string().max(2000).optional(),
+  /** The form the lead chose for the report. */
+  answerForm: AnswerFormSchema.optional(),
+  /** The question's language (BCP 47, e.g. "fr"), which the report and its headings are written in. */
+  language: z.string().min(2).max(35).optional(),
   coverage: PlanCoverageSchema.optional(),
 });
 export type Plan = z.infer<typeof PlanSchema>;

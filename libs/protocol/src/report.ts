@@ -8,9 +8,22 @@ export const CitationSchema = z.strictObject({
 });
 export type Citation = z.infer<typeof CitationSchema>;
 
+/** One sentence (or one table row or list item) of a paragraph, with what it cites; none for the lead's own analysis. */
+export const ReportSentenceSchema = z.strictObject({
+  text: z.string().min(1).max(20_000),
+  citations: z.array(CitationSchema).max(20),
+});
+export type ReportSentence = z.infer<typeof ReportSentenceSchema>;
+
+/**
+ * A paragraph (Markdown: it may hold a table, a list or emphasis) and the sources it cites. With `sentences`, the
+ * citations are attached sentence by sentence and `citations` is their union; a paragraph that cites nothing is the
+ * lead's analysis of the cited paragraphs beside it, and stands only in a section that cites.
+ */
 export const ReportParagraphSchema = z.strictObject({
   text: z.string().min(1).max(20_000),
-  citations: z.array(CitationSchema).min(1, 'every paragraph cites at least one source'),
+  citations: z.array(CitationSchema),
+  sentences: z.array(ReportSentenceSchema).max(400).optional(),
 });
 export type ReportParagraph = z.infer<typeof ReportParagraphSchema>;
 
@@ -20,6 +33,10 @@ export const ReportSectionSchema = z.strictObject({
   paragraphs: z.array(ReportParagraphSchema),
 });
 export type ReportSection = z.infer<typeof ReportSectionSchema>;
+
+/** The report's own headings in its language (a lead-written report); absent, the English ones. */
+export const ReportHeadingsSchema = z.strictObject({ sources: z.string().min(1).max(80), coverage: z.string().min(1).max(80), gaps: z.string().min(1).max(120) });
+export type ReportHeadings = z.infer<typeof ReportHeadingsSchema>;
 
 export const CoverageStatusSchema = z.enum(['covered', 'thin', 'missing']);
 
@@ -46,6 +63,11 @@ export const ReportSchema = z.strictObject({
   summary: z.string(),
   /** What the summary cites, checked against the ledger like every other citation. */
   summaryCitations: z.array(CitationSchema).optional(),
+  /** The summary sentence by sentence, each with its own citations (a report written by a lead). */
+  summarySentences: z.array(ReportSentenceSchema).max(100).optional(),
+  /** The language the report is written in (BCP 47), its headings included. */
+  language: z.string().max(35).optional(),
+  headings: ReportHeadingsSchema.optional(),
   sections: z.array(ReportSectionSchema),
   sources: z.array(ReportSourceSchema),
   coverage: ReportCoverageSchema,

@@ -43,9 +43,11 @@ describe('task results and findings', () => {
 });
 
 describe('report paragraphs', () => {
-  it('must cite at least one source', () => {
-    expect(ReportParagraphSchema.safeParse({ text: 'claim', citations: [] }).success).toBe(false);
+  it('cite sources, or sentence by sentence, where a sentence of analysis cites none', () => {
     expect(ReportParagraphSchema.safeParse({ text: 'claim', citations: [{ sourceId: 'p1' }] }).success).toBe(true);
+    const sentences = [{ text: 'A fact. ', citations: [{ sourceId: 'p1', quote: 'fact' }] }, { text: 'What it means.', citations: [] }];
+    expect(ReportParagraphSchema.safeParse({ text: 'A fact. What it means.', citations: [{ sourceId: 'p1', quote: 'fact' }], sentences }).success).toBe(true);
+    expect(ReportParagraphSchema.safeParse({ text: 'x', citations: [], sentences: [{ text: '', citations: [] }] }).success).toBe(false);
   });
 });
 

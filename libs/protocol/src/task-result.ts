@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FindingSchema } from './finding';
-import { CitationSchema, ReportSectionSchema } from './report';
+import { CitationSchema, ReportHeadingsSchema, ReportSectionSchema, ReportSentenceSchema } from './report';
 import { SourceSchema } from './source';
 import { SubagentReportSchema } from './subagent-report';
 import { TaskProgressSchema } from './task';
@@ -32,6 +32,10 @@ export const SynthesizeResultSchema = ResultBaseSchema.extend({
   summary: z.string().max(20_000),
   /** The sources the summary's claims rest on (the passage that shows a direct answer). */
   summaryCitations: z.array(CitationSchema).max(50).optional(),
+  summarySentences: z.array(ReportSentenceSchema).max(100).optional(),
+  /** The language the lead wrote in (BCP 47). */
+  language: z.string().max(35).optional(),
+  headings: ReportHeadingsSchema.optional(),
   sections: z.array(ReportSectionSchema).max(60),
 });
 export type SynthesizeResult = z.infer<typeof SynthesizeResultSchema>;

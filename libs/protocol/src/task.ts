@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { DecisionSchema } from './decision';
 import { FindingSchema } from './finding';
 import { CorpusNameSchema, ResolvedEngineSchema, TaskIdSchema } from './names';
+import { AnswerFormSchema, RequestClassSchema } from './plan';
 import { SourceSchema } from './source';
+import { SubagentReportSchema } from './subagent-report';
 
 /** Everything a subagent knows about its job. Nothing else is shared with it. */
 export const TaskContextSchema = z.strictObject({
@@ -65,6 +67,21 @@ export const SynthesisInputSectionSchema = z.strictObject({
   findings: z.array(FindingSchema).max(500),
 });
 
+/**
+ * What the lead writes from besides the findings: its plan's class, reasoning and objectives, the form it chose, the
+ * question's language, and each researcher's condensed report.
+ */
+export const WriterBriefSchema = z.strictObject({
+  classification: RequestClassSchema,
+  answerForm: AnswerFormSchema,
+  /** BCP 47. */
+  language: z.string().min(2).max(35),
+  rationale: z.string().max(2000),
+  objectives: z.array(z.strictObject({ subtopicId: z.string(), title: z.string().max(300), objective: z.string().max(1000) })).max(60),
+  reports: z.array(z.strictObject({ taskId: z.string(), subtopicId: z.string().optional(), report: SubagentReportSchema })).max(200),
+});
+export type WriterBrief = z.infer<typeof WriterBriefSchema>;
+
 export const SynthesizeTaskSchema = TaskBaseSchema.extend({
   kind: z.literal('synthesize'),
   sections: z.array(SynthesisInputSectionSchema).max(60),
@@ -72,6 +89,8 @@ export const SynthesizeTaskSchema = TaskBaseSchema.extend({
   sources: z.array(SourceSchema).max(5000),
   /** The report cites at most this many distinct sources. */
   maxCitations: z.number().int().positive().max(200),
+  /** Present when the run's lead writes the report (a Claude run). */
+  brief: WriterBriefSchema.optional(),
 });
 export type SynthesizeTask = z.infer<typeof SynthesizeTaskSchema>;
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Finding, FindingSchema, type Source, SourceSchema } from '@orrery/protocol';
+import { type Finding, FindingSchema, type Source, SourceSchema, type SubagentReport, SubagentReportSchema } from '@orrery/protocol';
 import type { RedisClient } from '@orrery/runtime';
 import { z } from 'zod';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -73,6 +73,9 @@ export interface MergeInput {
   completed: PreparedEvent;
 }
 
+const KeptReportSchema = z.strictObject({ taskId: z.string(), subtopicId: z.string().optional(), report: SubagentReportSchema });
+export type KeptReport = z.infer<typeof KeptReportSchema>;
+
 /** The run's evidence ledger: every source retrieved and every finding accepted, deduplicated. */
 @Injectable()
 export class LedgerStore {
@@ -100,6 +103,21 @@ export class LedgerStore {
     const raw = await this.intakeScript([k.results(runId), k.sources(runId), k.findings(runId), k.events(runId), k.eventKeys(runId), k.findingSubtopics(runId), k.findingEvidence(runId)], args);
     const rec = IntakeRecordSchema.parse(JSON.parse(String(raw)));
     return { logged: rec.logged === 1, newSources: rec.newSources, newFindings: rec.newFindings };
+  }
+
+  /**
+   * Keeps a researcher's condensed report for the lead who writes, keyed by task id: written before the task's intake,
+   * so a task whose findings are in the ledger has its report there too, and a second delivery writes the same value.
+   */
+  async keepReport(runId: string, taskId: string, subtopicId: string | undefined, report: SubagentReport): Promise<void> {
+    const key = this.keys.taskReports(runId);
+    await this.redis.multi().hset(key, taskId, JSON.stringify({ taskId, ...(subtopicId ? { subtopicId } : {}), report })).expire(key, this.config.UNFINISHED_RUN_TTL_SECONDS).exec();
+  }
+
+  /** The researchers' reports, in task id order. */
+  async reports(runId: string): Promise<KeptReport[]> {
+    const all = await this.redis.hvals(this.keys.taskReports(runId));
+    return all.map((v) => KeptReportSchema.parse(JSON.parse(v))).sort((a, b) => a.taskId.localeCompare(b.taskId));
   }
 
   async findings(runId: string): Promise<Finding[]> {

@@ -109,7 +109,7 @@ export class ResultCheckService {
     );
     // Good findings are kept whatever the verdict; a retry may add what the first attempt got wrong.
     const [merge] = await Promise.all([
-      this.intake.accept(runId, round, task.taskId, verdictEvent, filtered.result),
+      this.intake.accept(runId, round, task.taskId, verdictEvent, filtered.result, task.subtopicId),
       logReportedDecisions(this.decisions, runId, task.taskId, round, filtered.result?.decisions, (d) => this.metrics.taskDecisionLogged(d)),
     ]);
     const logged = merge.logged;

@@ -15,8 +15,10 @@ export class ResultIntakeService {
   ) {}
 
   /** `result` null: the verdict rejected everything, so only the verdict is written. */
-  async accept(runId: string, round: number, taskId: string, verdict: PreparedEvent, result: SearchResult | null): Promise<IntakeRecord> {
+  async accept(runId: string, round: number, taskId: string, verdict: PreparedEvent, result: SearchResult | null, subtopicId?: string): Promise<IntakeRecord> {
     if (!result) return this.ledger.intake(runId, taskId, verdict, null);
+    // The researcher's own account, for the lead who writes: kept before the intake, so it is there once the findings are.
+    if (result.report) await this.ledger.keepReport(runId, taskId, subtopicId ?? result.findings[0]?.subtopicId, result.report);
     const completed = this.events.prepare(runId, `task.completed:${taskId}`, 'task.completed', {
       round,
       taskId,

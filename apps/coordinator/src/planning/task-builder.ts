@@ -1,4 +1,4 @@
-import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask, TaskBudget, TaskContext } from '@orrery/protocol';
+import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask, TaskBudget, TaskContext, WriterBrief } from '@orrery/protocol';
 import { available } from '../budget';
 import { jobIds } from '../queues/job-ids';
 import { gapExcerpts } from './gap-excerpts';
@@ -105,6 +105,7 @@ export function buildSynthesisTask(
   findings: Finding[],
   sources: Source[],
   limits: TaskLimits,
+  brief?: WriterBrief,
 ): SynthesizeTask {
   const sections = plan.subtopics.map((s) => ({
     subtopicId: s.id,
@@ -122,6 +123,7 @@ export function buildSynthesisTask(
     sections,
     sources: sources.filter((s) => named.has(s.id)),
     maxCitations: limits.maxCitations,
+    ...(brief ? { brief } : {}),
     ...(run.budgetLedger ? { budget: synthesisBudget({ budgetLedger: run.budgetLedger }) } : {}),
     context: {
       objective: `Write a cited research report on "${run.topic}"`,

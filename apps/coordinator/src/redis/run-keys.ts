@@ -30,6 +30,10 @@ export class RunKeys {
   findingEvidence(runId: string): string {
     return `${this.prefix}:run:{${runId}}:finding-evidence`;
   }
+  /** Task id → the researcher's condensed report, for the lead who writes. */
+  taskReports(runId: string): string {
+    return `${this.prefix}:run:{${runId}}:task-reports`;
+  }
   report(runId: string): string {
     return `${this.prefix}:run:{${runId}}:report`;
   }
@@ -38,6 +42,6 @@ export class RunKeys {
     return `${this.prefix}:run:{${runId}}:webhooks`;
   }
   all(runId: string): string[] {
-    return [this.webhooks(runId), this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.findingSubtopics(runId), this.findingEvidence(runId), this.report(runId)];
+    return [this.webhooks(runId), this.run(runId), this.events(runId), this.eventKeys(runId), this.results(runId), this.sources(runId), this.findings(runId), this.findingSubtopics(runId), this.findingEvidence(runId), this.taskReports(runId), this.report(runId)];
   }
 }

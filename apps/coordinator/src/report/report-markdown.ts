@@ -1,8 +1,13 @@
 import { describeUsage } from '@orrery/engines';
 import type { Report } from '@orrery/protocol';
 import { mdParagraph, mdText, mdUrl } from './markdown-escape';
+import { mdSentences } from './markdown-sanitise';
 
-/** The report as Markdown: numbered citations, a sources list, and the coverage it reached. Every text is escaped; quoted code is fenced. */
+/**
+ * The report as Markdown: numbered citations, a sources list, and the coverage it reached. A lead's report, cited
+ * sentence by sentence, keeps its tables, lists and emphasis (made inert by `mdSentences`) and its citation marks
+ * after each sentence, under headings in its own language; any other text is escaped and quoted code fenced.
+ */
 export function reportToMarkdown(report: Report): string {
   const number = new Map(report.sources.map((s, i) => [s.id, i + 1]));
   const refs = (citations: readonly { sourceId: string }[]): string => {
@@ -14,16 +19,20 @@ export function reportToMarkdown(report: Report): string {
     const r = refs(citations);
     return /`{3,}$/.test(body) && r ? `${body}\n\n${r.trim()}` : `${body}${r}`;
   };
-  const out: string[] = [`# ${mdText(report.title)}`, '', cited(mdParagraph(report.summary), report.summaryCitations ?? []), ''];
+  // Sentence by sentence where the citations are; the whole text with its citations after it where that fails.
+  const prose = (text: string, citations: readonly { sourceId: string }[], sentences?: readonly { text: string; citations: readonly { sourceId: string }[] }[]): string =>
+    (sentences && mdSentences(sentences.map((s) => ({ text: s.text, refs: refs(s.citations).trim() })))) || cited(mdParagraph(text), citations);
+  const h = report.headings;
+  const out: string[] = [`# ${mdText(report.title)}`, '', prose(report.summary, report.summaryCitations ?? [], report.summarySentences), ''];
   for (const section of report.sections) {
     out.push(`## ${mdText(section.title)}`, '');
-    for (const p of section.paragraphs) out.push(cited(mdParagraph(p.text), p.citations), '');
+    for (const p of section.paragraphs) out.push(prose(p.text, p.citations, p.sentences), '');
   }
-  out.push('## Coverage', '', '| subtopic | evidence | status |', '| --- | --- | --- |');
+  out.push(`## ${h ? mdText(h.coverage) : 'Coverage'}`, '', '| subtopic | evidence | status |', '| --- | --- | --- |');
   for (const s of report.coverage.subtopics) out.push(`| ${mdText(s.title)} | ${s.evidenceCount} | ${s.status} |`);
   out.push('');
-  if (report.coverage.gaps.length) out.push('Gaps that remain:', '', ...report.coverage.gaps.map((g) => `- ${mdText(g)}`), '');
-  out.push('## Sources', '');
+  if (report.coverage.gaps.length) out.push(`${h ? mdText(h.gaps) : 'Gaps that remain'}:`, '', ...report.coverage.gaps.map((g) => `- ${mdText(g)}`), '');
+  out.push(`## ${h ? mdText(h.sources) : 'Sources'}`, '');
   report.sources.forEach((s, i) => out.push(`${i + 1}. ${mdText(s.title)} (${mdText(s.id)})${s.url ? ` ${mdUrl(s.url)}` : ''}`));
   const m = report.metadata;
   out.push('', `_Engine: ${m.engine}${m.corpus ? ` on corpus ${mdText(m.corpus)}` : ''}; ${m.rounds} rounds, ${m.tasks} tasks; cost ${describeUsage(m.usage)}._`, '');

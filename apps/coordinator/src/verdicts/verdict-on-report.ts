@@ -1,5 +1,5 @@
 import type { Finding, Source, SynthesizeResult } from '@orrery/protocol';
-import { citationHolds } from '../report/report-assembler';
+import { citationHolds, isLeadWritten } from '../report/report-assembler';
 import { CORRECTION_MAX_CHARS } from './verdict-thresholds';
 import { clipText } from '@orrery/engines';
 
@@ -29,16 +29,24 @@ export function verdictOnReport(written: SynthesizeResult, ledger: { findings: r
     if (!sources.has(c.sourceId)) issues.push(`summary citation ${i + 1}: source "${c.sourceId}" is not in the ledger`);
     else if (!backs(c)) issues.push(`summary citation ${i + 1}: no finding backs it (source "${c.sourceId}"${c.quote ? ', quote not in the source' : ''})`);
   }
-  written.sections.forEach((s, si) =>
+  written.sections.forEach((s, si) => {
+    // A lead's report is cited sentence by sentence: a paragraph of its own analysis cites nothing, and stands
+    // beside a paragraph of its section that cites a finding.
+    const analysed = s.paragraphs.some((p) => p.sentences !== undefined) && s.paragraphs.some((p) => p.citations.some(backs));
     s.paragraphs.forEach((p, pi) => {
       const where = `section ${si + 1} ("${clipText(s.title, 60)}"), paragraph ${pi + 1}`;
       for (const c of p.citations) if (!sources.has(c.sourceId)) issues.push(`${where}: cites "${c.sourceId}", which is not in the ledger`);
-      if (!p.citations.some(backs)) issues.push(`${where}: cites no finding`);
-    }),
-  );
+      if (!p.citations.some(backs) && !(analysed && p.citations.length === 0)) issues.push(`${where}: cites no finding`);
+    });
+  });
+  if (written.summarySentences && ledger.findings.length > 0 && !(written.summaryCitations ?? []).some(backs)) issues.push('the summary cites no finding');
   if (ledger.findings.length > 0 && written.sections.every((s) => s.paragraphs.length === 0)) issues.push('the report has no paragraph, though the run has findings');
   if (issues.length === 0) return { verdict: 'pass', issues };
   if (attempt >= WRITER_RETRIES) return { verdict: 'discard', issues };
-  const correction = `Your draft failed the citation check: ${issues.slice(0, 8).join('; ')}. Cite in every paragraph, and in the summary, only the sources of the findings given, with quotes copied from them.`;
+  // A lead's report is cited afterwards, from its sentences: it is told to write what a finding can back, not to cite.
+  const ask = isLeadWritten(written)
+    ? 'Write only what the findings support, in the summary and in every section, each factual claim in a sentence of its own close to the wording of the finding it rests on, so that it can be cited.'
+    : 'Cite in every paragraph, and in the summary, only the sources of the findings given, with quotes copied from them.';
+  const correction = `Your draft failed the citation check: ${issues.slice(0, 8).join('; ')}. ${ask}`;
   return { verdict: 'retry', issues, correction: correction.slice(0, CORRECTION_MAX_CHARS) };
 }

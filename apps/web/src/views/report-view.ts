@@ -1,5 +1,5 @@
 import { followupBox } from './followup-box.js';
-import type { Report } from '@orrery/protocol';
+import type { Citation, Report, ReportSentence } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
 import { count } from '../format.js';
@@ -49,38 +49,57 @@ export function reportView(main: HTMLElement, runId: string): View {
     save.addEventListener('click', () => download(report, actionStatus));
     const m = report.metadata;
 
+    const citeButtons = (citations: readonly Citation[]): HTMLElement[] => {
+      const seen = new Set<string>();
+      return citations
+        .filter((c) => {
+          const k = `${c.sourceId}\u0000${c.quote ?? ''}`;
+          return seen.has(k) ? false : (seen.add(k), true);
+        })
+        .map((c) => {
+          const n = number.get(c.sourceId) ?? 0;
+          const source = byId.get(c.sourceId) ?? { id: c.sourceId, title: c.sourceId };
+          const button = h('button', { type: 'button', class: 'cite', 'data-source-id': c.sourceId, 'aria-haspopup': 'dialog', 'aria-label': `Source ${n}: ${source.title}. Open the cited passage` }, `[${n}]`);
+          button.addEventListener('click', () => void dialog.open(n, source, c, button));
+          return button;
+        });
+    };
+    // A lead's report is cited sentence by sentence: each sentence is followed by its own marks, and a paragraph of
+    // table rows is drawn as a table, its cells text nodes, the marks in each row's last cell.
+    const prose = (tag: 'p', cls: string | null, text: string, citations: readonly Citation[], sentences?: readonly ReportSentence[]): HTMLElement => {
+      if (!sentences) return h(tag, cls ? { class: cls } : null, text, ' ', ...citeButtons(citations));
+      const rows = sentences.filter((x) => x.text.trim());
+      if (rows.length > 1 && rows.every((x) => /^\s*\|.*\|\s*$/.test(x.text))) {
+        const cells = (x: ReportSentence) => x.text.trim().slice(1, -1).split('|').map((c) => c.trim());
+        const body = rows.filter((x) => !/^\s*\|?[\s:|-]+\|?\s*$/.test(x.text));
+        const [head, ...rest] = body;
+        return h(
+          'div',
+          { class: 'table-wrap' },
+          h(
+            'table',
+            null,
+            h('thead', null, h('tr', null, ...cells(head!).map((c) => h('th', { scope: 'col' }, c)))),
+            h('tbody', null, ...rest.map((x) => h('tr', null, ...cells(x).map((c, i, all) => h('td', null, c, ...(i === all.length - 1 ? [' ', ...citeButtons(x.citations)] : [])))))),
+          ),
+        );
+      }
+      return h(tag, cls ? { class: cls } : null, ...sentences.flatMap((x) => [x.text.replace(/\s+$/, ''), ...(x.citations.length ? [' ', ...citeButtons(x.citations)] : []), ' ']));
+    };
+
     const sections = report.sections.map((s) =>
       h(
         'section',
         { class: 'report-section', ...(s.subtopicId ? { 'data-subtopic-id': s.subtopicId } : {}) },
         h('h2', null, s.title),
-        ...s.paragraphs.map((p) => {
-          const seen = new Set<string>();
-          const cites = p.citations.filter((c) => {
-            const k = `${c.sourceId}\u0000${c.quote ?? ''}`;
-            return seen.has(k) ? false : (seen.add(k), true);
-          });
-          return h(
-            'p',
-            null,
-            p.text,
-            ' ',
-            ...cites.map((c) => {
-              const n = number.get(c.sourceId) ?? 0;
-              const source = byId.get(c.sourceId) ?? { id: c.sourceId, title: c.sourceId };
-              const button = h('button', { type: 'button', class: 'cite', 'data-source-id': c.sourceId, 'aria-haspopup': 'dialog', 'aria-label': `Source ${n}: ${source.title}. Open the cited passage` }, `[${n}]`);
-              button.addEventListener('click', () => void dialog.open(n, source, c, button));
-              return button;
-            }),
-          );
-        }),
+        ...s.paragraphs.map((p) => prose('p', null, p.text, p.citations, p.sentences)),
       ),
     );
 
     const coverage = h(
       'section',
       { class: 'report-coverage', 'aria-labelledby': 'coverage-title' },
-      h('h2', { id: 'coverage-title' }, 'Coverage'),
+      h('h2', { id: 'coverage-title' }, report.headings?.coverage ?? 'Coverage'),
       h(
         'div',
         { class: 'table-wrap' },
@@ -97,13 +116,13 @@ export function reportView(main: HTMLElement, runId: string): View {
           ),
         ),
       ),
-      report.coverage.gaps.length ? h('div', null, h('h3', null, 'Gaps that remain'), h('ul', null, ...report.coverage.gaps.map((g) => h('li', null, g)))) : h('p', null, 'No gaps: every subtopic is covered.'),
+      report.coverage.gaps.length ? h('div', null, h('h3', null, report.headings?.gaps ?? 'Gaps that remain'), h('ul', null, ...report.coverage.gaps.map((g) => h('li', null, g)))) : h('p', null, 'No gaps: every subtopic is covered.'),
     );
 
     const sources = h(
       'section',
       { class: 'report-sources', 'aria-labelledby': 'sources-title' },
-      h('h2', { id: 'sources-title' }, 'Sources'),
+      h('h2', { id: 'sources-title' }, report.headings?.sources ?? 'Sources'),
       h(
         'ol',
         null,
@@ -123,7 +142,7 @@ export function reportView(main: HTMLElement, runId: string): View {
 
     const article = h(
       'article',
-      { class: 'card report', 'aria-labelledby': 'report-title' },
+      { class: 'card report', 'aria-labelledby': 'report-title', ...(report.language ? { lang: report.language } : {}) },
       h('h1', { id: 'report-title', tabindex: '-1' }, report.title),
       h('p', { class: 'topic' }, h('span', { class: 'label' }, 'Question: '), report.topic),
       h(
@@ -142,7 +161,7 @@ export function reportView(main: HTMLElement, runId: string): View {
           .join(' · '),
       ),
       h('div', { class: 'actions' }, copy, save, actionStatus),
-      h('p', { class: 'summary' }, report.summary),
+      report.summarySentences ? prose('p', 'summary', report.summary, report.summaryCitations ?? [], report.summarySentences) : h('p', { class: 'summary' }, report.summary),
       ...sections,
       coverage,
       sources,

@@ -108,7 +108,7 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
   constructor(options: AnthropicEngineOptions) {
     this.o = resolveOptions(options);
     this.fallback = isCoordinatorEngine(options.fallback) ? options.fallback : undefined;
-    this.capabilities = { judge: this, usesCorpus: true, ...(this.fallback ? { fallback: this.fallback.name } : {}) };
+    this.capabilities = { judge: this, usesCorpus: true, leadWrites: true, ...(this.fallback ? { fallback: this.fallback.name } : {}) };
     const tokens = this.o.taskTokenEstimate;
     const searches = this.o.webSearch.enabled ? (this.o.webSearch.maxUses ?? 5) : 0;
     this.taskEstimate = {
@@ -145,6 +145,9 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
         user: [
           `Plan research on this topic, in at most ${max} subtopics.`,
           untrustedData('topic', topic),
+          ...(input.advice
+            ? [`Advice from rules that read the question's words (you decide): class ${input.advice.class} (confidence ${input.advice.confidence}), form ${input.advice.form}, language ${input.advice.language}.`]
+            : []),
           ...(known.length
             ? [
                 'This run follows up an earlier one. What it found is below: it is in this run\'s ledger and the writer can cite it without a search. Plan subtopics only for what it does not already answer; if it answers everything, plan one narrow subtopic that checks for what is new.',
@@ -169,7 +172,14 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
           redactions: r.total,
         }),
       );
-      const plan: Plan = { classification: planned.value.classification, subtopics };
+      const v = planned.value;
+      const plan: Plan = {
+        classification: v.classification,
+        subtopics,
+        rationale: clipText(v.rationale, 2000),
+        ...((v.answerForm ?? input.advice?.form) ? { answerForm: v.answerForm ?? input.advice!.form } : {}),
+        ...(v.language && /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(v.language) ? { language: v.language } : input.advice && input.advice.language !== 'und' ? { language: input.advice.language } : {}),
+      };
       if (!input.coverageCheck) return { plan, decisions, usage };
 
       try {

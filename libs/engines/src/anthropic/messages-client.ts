@@ -16,6 +16,7 @@ import { FREE_PRICES, type PriceTable } from './pricing';
 import { LocalRequestGate, rateLimitHeaders, retryAfterMs, sleep, type RequestGate } from './request-gate';
 import { usageOf } from './usage';
 import { CLAUDE_PROFILE, type ServerProfile } from './server-profile';
+import { datedSystem } from './prompts';
 
 /**
  * Server-side tool-result clearing (context editing docs, build-with-claude/context-editing; the SDK's
@@ -190,7 +191,7 @@ export class MessagesApi {
     const params: MessageCreateParamsBase = {
       model: p.model,
       max_tokens: Math.max(1, Math.min(p.maxTokens, stream ? MAX_STREAMING_TOKENS : MAX_NON_STREAMING_TOKENS)),
-      system: [{ type: 'text', text: p.system, ...(cache ? { cache_control: EPHEMERAL } : {}) }],
+      system: [{ type: 'text', text: datedSystem(p.system), ...(cache ? { cache_control: EPHEMERAL } : {}) }],
       messages: cache ? withCacheBreakpoints(p.messages) : p.messages,
       ...(cache ? { cache_control: EPHEMERAL } : {}),
     };
@@ -270,7 +271,7 @@ export class MessagesApi {
    */
   async countTokens(p: Pick<SendParams, 'model' | 'system' | 'messages' | 'signal'>): Promise<number | undefined> {
     try {
-      const r = await this.client.messages.countTokens({ model: p.model, system: p.system, messages: p.messages }, { maxRetries: 0, ...(p.signal ? { signal: p.signal } : {}) });
+      const r = await this.client.messages.countTokens({ model: p.model, system: datedSystem(p.system), messages: p.messages }, { maxRetries: 0, ...(p.signal ? { signal: p.signal } : {}) });
       return r.input_tokens;
     } catch {
       return undefined;

@@ -13,7 +13,10 @@ export const ROLE_EFFORT: Record<AgentRole, Effort> = {
   planner: 'high',
   researcher: 'high',
   'gap-finder': 'medium',
-  writer: 'medium',
+  // The lead writes the report: the analysis is the product, so it thinks as hard as it plans.
+  writer: 'high',
+  // Matching sentences to quoted findings is reading, not reasoning.
+  citer: 'low',
   judge: 'low',
   'coverage-critic': 'low',
   extractor: 'low',

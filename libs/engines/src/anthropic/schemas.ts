@@ -33,6 +33,10 @@ export const PlanDraftSchema = z.object({
   subtopics: z.array(SubtopicDraftSchema).min(1).max(40),
   confidence: unit,
   rationale: z.string().max(2000),
+  /** The form the answer needs; absent, the rules' advice stands. */
+  answerForm: z.enum(['direct-answer', 'comparison-table', 'chronology', 'analysis']).optional(),
+  /** The question's language, BCP 47. */
+  language: z.string().min(2).max(35).optional(),
 });
 export type PlanDraft = z.infer<typeof PlanDraftSchema>;
 
@@ -91,3 +95,30 @@ export const ReportDraftSchema = z.object({
     .max(60),
 });
 export type ReportDraft = z.infer<typeof ReportDraftSchema>;
+
+/** The lead's report: Markdown prose with no citation marks (they are attached afterwards, sentence by sentence). */
+export const LeadReportDraftSchema = z.object({
+  title: z.string().min(1).max(300),
+  /** Opens with the answer for a direct question. */
+  summary: z.string().min(1).max(8000),
+  sections: z
+    .array(
+      z.object({
+        title: z.string().min(1).max(300),
+        /** The plan's subtopic id the section reports on, or '' for a section of the lead's own. */
+        subtopicId: z.string().max(100),
+        paragraphs: z.array(z.string().min(1).max(20_000)).min(1).max(40),
+      }),
+    )
+    .min(1)
+    .max(60),
+  /** The report's own headings, in its language (absent: the English ones). */
+  headings: z.object({ sources: z.string().min(1).max(80), coverage: z.string().min(1).max(80), gaps: z.string().min(1).max(120) }).optional(),
+});
+export type LeadReportDraft = z.infer<typeof LeadReportDraftSchema>;
+
+/** The citer's answer: for each sentence it cites, the findings that support it. */
+export const SentenceCitationsDraftSchema = z.object({
+  citations: z.array(z.object({ sentence: z.number().int().min(1), findingIds: z.array(z.string().min(1).max(300)).min(1).max(5) })).max(2000),
+});
+export type SentenceCitationsDraft = z.infer<typeof SentenceCitationsDraftSchema>;

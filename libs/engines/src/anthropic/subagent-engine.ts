@@ -1,16 +1,16 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import { type Finding, quoteOccursIn, type ReportSection, type SubagentReport, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage } from '@orrery/protocol';
+import { type Finding, quoteOccursIn, type ReportSection, type SubagentReport, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage, type WriterBrief } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage, totalTokens } from '../usage';
 import { ModelVerdictSchema, type StepJudgeModel } from '@orrery/decisions';
 import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
+import { LeadWriter } from './lead-writer';
 import { LoopJudge } from './loop-judge';
 import { AnthropicEngineError, isFallbackWorthy, StructuredOutputError } from './errors';
 import { acceptsTaskBudget, MIN_TASK_BUDGET, resolveOptions, type AnthropicEngineOptions, type ResolvedEngineOptions } from './options';
 import { priceOf } from './pricing';
 import { FINAL_REPORT_TEXT, LOOP_JUDGE_SYSTEM, SYSTEM_PROMPTS, untrustedData, untrustedSource } from './prompts';
-import { currentDateLine } from './current-date';
 import { FindingsDraftSchema, ReportDraftSchema, type FindingsDraft, type ReportDraft } from './schemas';
 import type { ContextManagement } from './messages-client';
 import { SourceLedger } from './sources';
@@ -253,6 +253,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
   }
 
   async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {
+    if (task.brief) return this.synthesizeAsLead({ ...task, brief: task.brief }, progress);
     const redactor = new Redactor();
     const usage = emptyUsage();
     const byId = new Map<string, Finding>();
@@ -385,6 +386,40 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     return acceptsTaskBudget(this.o.subagentModel) ? b.maxTokens : undefined;
   }
 
+  /** The lead writes the report on the lead model, then a citer attaches citations sentence by sentence (LeadWriter). */
+  private async synthesizeAsLead(task: SynthesizeTask & { brief: WriterBrief }, progress: ProgressReporter): Promise<SynthesizeResult> {
+    const redactor = new Redactor();
+    const usage = emptyUsage();
+    const writer = new LeadWriter(this.o);
+    const findings = task.sections.reduce((n, s) => n + s.findings.length, 0);
+    await progress({ stage: 'write', message: `the lead writes from ${findings} findings and ${task.brief.reports.length} researcher reports`, fraction: 0.1 });
+    // The writer's prompt and answer must fit what the run has left; else the extractive writer answers, for free.
+    const { system, user } = writer.brief(task, redactor);
+    const prompt = (await this.o.api.countTokens({ model: this.o.model, system, messages: [{ role: 'user', content: user }] })) ?? Math.ceil((system.length + user.length) / CHARS_PER_TOKEN);
+    const needed = prompt + Math.max(this.o.maxTokens, 8000);
+    const affordable = this.tokensAffordable(task.budget, usage, this.o.model);
+    if (needed > affordable) {
+      const why = `the report needs about ${needed} tokens and the run can afford ${Math.floor(affordable)}`;
+      return this.synthesizeFallback(task, progress, redactor, usage, budgetDecision(`synthesize task ${task.taskId}: ${why}; writing it extractively`, { needed, affordable: Math.floor(affordable) }), why);
+    }
+    try {
+      const w = await writer.write(task, redactor, task.budget ? deadlineSignal(task.budget) : undefined);
+      addUsage(usage, w.usage);
+      for (const d of w.decisions) await reportDecision(progress, d);
+      await reportRedactions(progress, `synthesize task ${task.taskId}`, redactor);
+      await progress({ stage: 'done', message: `${w.result.sections.length} sections, ${w.stats['citedSentences'] ?? 0} of ${w.stats['sentences'] ?? 0} sentences cited`, fraction: 1 });
+      return { ...w.result, usage, stats: { ...w.stats, fallbacks: 0, redactions: redactor.total } };
+    } catch (err) {
+      if (!isFallbackWorthy(err) && !pastDeadline(task.budget, err)) throw err;
+      if (err instanceof StructuredOutputError) {
+        addUsage(usage, err.usage);
+        for (const d of err.decisions) await reportDecision(progress, d);
+      }
+      const why = err instanceof Error ? err.message : String(err);
+      return this.synthesizeFallback(task, progress, redactor, usage, this.fallbackDecision('synthesize', why), why, err);
+    }
+  }
+
   /** The loop judge of one task, its model's tokens added to the task's usage; none when the engine has no loop judge. */
   private loopJudge(task: SearchTask, redactor: Redactor, usage: TokenUsage, budget: LoopBudget): LoopJudge | undefined {
     const settings = this.o.loopJudge;
@@ -394,7 +429,6 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const replies = new Map<number, string>();
     const model: StepJudgeModel = async (input, ctx) => {
       const user = [
-        currentDateLine(),
         untrustedData('goal', goal),
         `Step just completed: ${input.step}${input.maxSteps ? ` of at most ${input.maxSteps}` : ''}`,
         `Recent tool calls:\n${(input.recentActions ?? []).slice(-8).map((a) => `- ${redactor.text(typeof a === 'string' ? a : `${a.action}${a.newInformation === false ? ' (nothing new)' : ''}`)}`).join('\n') || '- (none)'}`,
@@ -441,9 +475,9 @@ export class AnthropicSubagentEngine implements SubagentEngine {
    * Tokens the task can still spend: what its token share leaves, and what its dollar share buys at the subagent
    * model's input price (what the prompts that remain, extraction and writing, mostly are).
    */
-  private tokensAffordable(b: TaskBudget | undefined, spent: TokenUsage): number {
+  private tokensAffordable(b: TaskBudget | undefined, spent: TokenUsage, model = this.o.subagentModel): number {
     if (!b) return Infinity;
-    const price = priceOf(this.o.api.billedPrices, this.o.subagentModel).input / 1e6;
+    const price = priceOf(this.o.api.billedPrices, model).input / 1e6;
     const byCost = price > 0 ? (b.maxCostUsd - spent.costUsd) / price : Infinity;
     return Math.min(b.maxTokens - totalTokens(spent), byCost);
   }
@@ -467,7 +501,6 @@ export class AnthropicSubagentEngine implements SubagentEngine {
   private researchBrief(task: SearchTask, r: Redactor): string {
     const c = task.context;
     const parts = [
-      currentDateLine(),
       `Research objective: ${r.text(c.objective)}`,
       `Run topic (stay on it): ${r.text(c.topic)}`,
       `Search query to start from: ${r.text(task.query)}`,
@@ -518,7 +551,6 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     const notes = loop.finalText ? `\nThe researcher's report (untrusted, may be incomplete):\n${untrustedData('notes', clipText(r.text(loop.finalText), REPORT_CHARS))}` : '';
     const prompt = (kept: string[]) =>
       [
-        currentDateLine(),
         `Objective: ${r.text(task.context.objective)}`,
         `Run topic: ${r.text(task.context.topic)}`,
         `Out of scope: ${list(task.context.scope.exclude.map((s) => r.text(s)))}`,

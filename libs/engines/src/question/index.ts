@@ -1,3 +1,4 @@
 export * from './classify-request';
 export * from './question-form';
 export * from './report-shape';
+export * from './answer-advice';

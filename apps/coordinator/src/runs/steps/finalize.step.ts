@@ -14,7 +14,7 @@ import { StepChildren } from '../../queues/step-children';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { verdictOnReport } from '../../verdicts/verdict-on-report';
 import { REDIS } from '../../redis/redis.module';
-import { assembleReport, directAnswer, fallbackSections } from '../../report/report-assembler';
+import { assembleReport, directAnswer, fallbackSections, isLeadWritten, keepsCitedParagraph } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
@@ -81,7 +81,9 @@ export class FinalizeStep {
         return;
       }
       written = draft;
-      if (check.verdict !== 'pass') {
+      // A lead's report that still fails keeps what checks out (the assembler drops the rest); only one with no cited
+      // paragraph left, or a writer's draft of the old kind, becomes the findings alone.
+      if (check.verdict !== 'pass' && !(isLeadWritten(draft) && keepsCitedParagraph(draft, findings, await this.ledger.sources(runId)))) {
         this.metrics.fallback('writer');
         written = fallbackSections(run, findings, this.config.MAX_CITATIONS);
       }

@@ -6,6 +6,7 @@ import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
 import { MetricsService } from '../../metrics/metrics.service';
 import { buildRoundTasks, buildSynthesisTask } from '../../planning/task-builder';
+import { writerBrief } from '../../planning/writer-brief';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { WebhookNotifier } from '../../webhooks/webhook-notifier.service';
 import { RunTransitions } from '../run-transitions';
@@ -50,7 +51,8 @@ export class PendingDispatch {
   async dispatch(run: Run): Promise<void> {
     if (run.status === 'synthesizing' && run.plan) {
       const findings = await this.ledger.findings(run.id);
-      if (run.plan.classification === 'straightforward') {
+      const leadWrites = this.engines.coordinator(run.engine).capabilities.leadWrites === true;
+      if (run.plan.classification === 'straightforward' && !leadWrites) {
         // The answer's own evidence: a follow-up's ledger also holds inherited findings that bear on nothing asked.
         const planned = new Set(run.plan.subtopics.map((s) => s.id));
         const brought = new Set((await this.ledger.broughtBy(run.id)).filter((b) => planned.has(b.subtopicId)).map((b) => b.findingId));
@@ -58,7 +60,8 @@ export class PendingDispatch {
         return;
       }
       const sources = await this.ledger.sources(run.id, [...new Set(findings.map((f) => f.sourceId))]);
-      await this.dispatcher.dispatchSynthesis(run.id, buildSynthesisTask(run, run.rounds.length, run.plan, findings, sources, this.limits()));
+      const brief = leadWrites ? writerBrief(run, run.plan, await this.ledger.reports(run.id)) : undefined;
+      await this.dispatcher.dispatchSynthesis(run.id, buildSynthesisTask(run, run.rounds.length, run.plan, findings, sources, this.limits(), brief));
       return;
     }
     const last = run.rounds[run.rounds.length - 1];

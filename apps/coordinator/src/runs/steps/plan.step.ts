@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { classifyRequest, clipText, EngineFactory, emptyUsage, INHERITED_COVER_MIN, type InheritedFinding, inheritedBearing } from '@orrery/engines';
+import { adviseAnswer, classifyRequest, clipText, EngineFactory, emptyUsage, INHERITED_COVER_MIN, type InheritedFinding, inheritedBearing } from '@orrery/engines';
 import type { Plan, Run, Subtopic } from '@orrery/protocol';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -7,6 +7,7 @@ import { effortFor } from '../../effort';
 import { DecisionLogService } from '../../events/decision-log.service';
 import { RunEventsService } from '../../events/run-events.service';
 import { LedgerStore } from '../../ledger/ledger.store';
+import { planClass } from '../../planning/plan-class';
 import { applyMove } from '../apply-move';
 import { openRound } from '../round-record';
 import { RunStore } from '../run-store';
@@ -164,36 +165,54 @@ export class PlanStep {
     return findings.map((f) => ({ claim: f.claim, sourceTitle: titles.get(f.sourceId) ?? f.sourceId }));
   }
 
-  /** L0 classification first; the engine decomposes only what deserves more than one search. */
+  /**
+   * L0 classification first. An engine whose lead plans with a model plans every request, the L0 class shown to it as
+   * advice; otherwise the engine decomposes only what deserves more than one search.
+   */
   private async makePlan(run: Run): Promise<{ plan: Plan; usage: Run['usage'] }> {
     const cls = classifyRequest(run.topic);
     const effort = effortFor(cls.class);
+    const engine = this.engines.coordinator(run.engine);
+    const leadDecides = engine.capabilities.leadWrites === true;
     await this.decisions.log(run.id, 'plan:classification', {
       decisionType: 'classification',
       level: 'L0',
       confidence: cls.confidence,
-      conclusion: `${cls.class}: at most ${Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS)} subagents per round, ${effort.maxRounds} rounds${effort.fullPipeline ? '' : ', one search and a direct answer'}`,
+      conclusion: leadDecides
+        ? `${cls.class}, as advice to the lead, who decides the class and the form of the answer`
+        : `${cls.class}: at most ${Math.min(effort.maxSubagentsPerRound, this.config.MAX_SUBTOPICS)} subagents per round, ${effort.maxRounds} rounds${effort.fullPipeline ? '' : ', one search and a direct answer'}`,
       signals: { ...cls.signals, class: cls.class },
     });
-    if (!effort.fullPipeline && cls.confidence >= 0.5) {
+    if (!leadDecides && !effort.fullPipeline && cls.confidence >= 0.5) {
       const plan: Plan = {
         classification: 'straightforward',
         subtopics: [{ id: 'answer', title: clipText(run.topic, 300), query: clipText(run.topic, 1000), facetTerms: [], excludeTerms: [], origin: 'plan' }],
       };
       return { plan, usage: emptyUsage() };
     }
-    const planning = await this.engines.coordinator(run.engine).plan({
+    // A lead may find more in a question than its words say: its plan gets the room of the widest class.
+    const room = leadDecides ? Math.max(effortFor('breadth').maxSubagentsPerRound, effortFor('depth').maxSubagentsPerRound) : effort.maxSubagentsPerRound;
+    const planning = await engine.plan({
       runId: run.id,
       topic: run.topic,
       ...(run.corpus ? { corpus: run.corpus } : {}),
-      maxSubtopics: Math.min(this.config.MAX_SUBTOPICS, run.budget.maxTasks, effort.maxSubagentsPerRound),
+      maxSubtopics: Math.min(this.config.MAX_SUBTOPICS, run.budget.maxTasks, room),
       classification: cls.class,
+      ...(leadDecides ? { advice: adviseAnswer(run.topic) } : {}),
       coverageCheck: run.coverageCheck,
       ...(run.parentId ? { inherited: await this.inheritedForPlanner(run.id) } : {}),
     });
     for (const [i, d] of planning.decisions.entries()) await this.decisions.log(run.id, `plan:${i}:${d.decisionType}`, d, run.stateVersion);
-    // A straightforward class from L0 with low confidence is not forced on a plan the engine made.
-    const classification = cls.class === 'straightforward' ? planning.plan.classification : cls.class;
-    return { plan: { ...planning.plan, classification: classification === 'straightforward' ? 'breadth' : classification }, usage: planning.usage };
+    const classification = planClass(cls.class, planning.plan.classification, leadDecides);
+    if (leadDecides && classification !== cls.class) {
+      await this.decisions.log(run.id, 'plan:lead-classification', {
+        decisionType: 'classification',
+        level: 'L2',
+        confidence: 0.8,
+        conclusion: `the lead classified the question as ${classification} (the rules advised ${cls.class})${planning.plan.answerForm ? `; answer form ${planning.plan.answerForm}` : ''}`,
+        signals: { rules: cls.class, lead: classification, answerForm: planning.plan.answerForm ?? 'none', language: planning.plan.language ?? 'none' },
+      });
+    }
+    return { plan: { ...planning.plan, classification }, usage: planning.usage };
   }
 }
