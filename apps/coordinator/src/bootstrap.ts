@@ -17,6 +17,7 @@ import { ApiKeys } from './auth/api-keys';
 import { AuthMiddleware } from './auth/auth.middleware';
 import { BOARD_PATH } from './board/board-path';
 import { bullBoardRouter } from './board/bull-board';
+import { LargeBodiesMiddleware } from './quotas/large-bodies.middleware';
 import { RequestRateMiddleware } from './quotas/request-rate.middleware';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator-config';
 import { CoordinatorModule } from './coordinator.module';
@@ -52,6 +53,8 @@ export async function startCoordinator(
   app.use((req: Request, res: Response, next: NextFunction) => auth.use(req, res, next));
   const requestRate = app.get(RequestRateMiddleware);
   app.use((req: Request, res: Response, next: NextFunction) => requestRate.use(req, res, next));
+  const largeBodies = app.get(LargeBodiesMiddleware);
+  app.use((req: Request, res: Response, next: NextFunction) => largeBodies.use(req, res, next));
   app.use(jsonBodies());
   app.useGlobalFilters(new HttpErrorsFilter());
   if (overrides.shutdownHooks !== false) app.enableShutdownHooks();

@@ -51,6 +51,12 @@ export const CoordinatorConfigSchema = z.object({
   QUOTA_CONCURRENT_RUNS: envInt(5),
   QUOTA_TOKENS_PER_DAY: envInt(20_000_000),
   QUOTA_COST_USD_PER_DAY: z.coerce.number().nonnegative().default(100),
+  /**
+   * Per key and process: requests with a body over 64 KiB (a large MCP `judge` call) read and answered at once; more
+   * wait, unread, in line (up to 16 per key, then 429). Parsing and judging a 1 MB call holds the event loop for tens
+   * of ms, so one key's parallel large calls would delay every other key's requests.
+   */
+  QUOTA_CONCURRENT_LARGE_BODIES: envInt(1, 1),
   /** No new run (503) while more jobs than this wait in the queues; 0 = no bound. */
   QUEUE_MAX_WAITING: envInt(10_000),
   /** Failed authentications per client address per minute before it gets 429; 0 = no limit. */

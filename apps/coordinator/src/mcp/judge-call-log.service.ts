@@ -43,7 +43,7 @@ export class JudgeCallLog {
         step: input.step,
         recentActions: input.recentActions?.length ?? 0,
         history: input.history?.length ?? 0,
-        input: clipText(JSON.stringify(input), 8000),
+        input: clipText(JSON.stringify(loggedInput(input)), 8000),
       },
       stateVersion: verdict.stateVersion,
     };
@@ -53,4 +53,18 @@ export class JudgeCallLog {
       .catch((err: Error) => this.logger.warn(`judge call log: ${err.message}`));
     return decision;
   }
+}
+
+/** What of a call's input the log keeps: each text clipped first, so that a 1 MB call is not serialised whole to keep 8 kB of it. */
+function loggedInput(input: StepJudgeInput): StepJudgeInput {
+  const clip = (t: string) => clipText(t, 2000);
+  return {
+    ...input,
+    goal: clip(input.goal),
+    stateSummary: clip(input.stateSummary),
+    ...(input.recentActions
+      ? { recentActions: input.recentActions.slice(-10).map((a) => (typeof a === 'string' ? clip(a) : { ...a, action: clip(a.action), ...(a.result !== undefined ? { result: clip(a.result) } : {}) })) }
+      : {}),
+    ...(input.history ? { history: input.history.slice(-50) } : {}),
+  };
 }

@@ -19,6 +19,7 @@ export * from './corpus-partition';
 export * from './corpus-structure';
 export * from './eras';
 export * from './corpus-coordinator-engine';
+export { facetPlan, type FacetPlanRequest } from './corpus-plan';
 export * from './corpus-subagent-engine';
 export * from './extractive-synthesis';
 export * from './facets';

@@ -1,12 +1,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OnDemandThread } from '../threads/on-demand-thread';
+import type { PlanningOutput } from '../engine';
 import type { CorpusIndex, CorpusIndexParts } from './corpus-index';
+import { type CorpusCoordinatorOptions, facetPlan, type FacetPlanRequest } from './corpus-plan';
 import { knownClusters, partitionClusters, partitionName, seedClusters, type PartitionOptions } from './corpus-partition';
 import { cachedProfile, profileTopic, rememberProfile, TopicProfile, topicProfile, type TopicProfileData, type TopicProfileOptions } from './topic-profile';
 
-/** A topic's profile, or the index's partition (what an ingest keeps in the store). */
-export type ProfileWork = { kind: 'profile'; topic: string; options: TopicProfileOptions } | { kind: 'partition'; options: PartitionOptions };
+/** A topic's profile, the index's partition (what an ingest keeps in the store), or a plan from a topic's profile. */
+export type ProfileWork =
+  | { kind: 'profile'; topic: string; options: TopicProfileOptions }
+  | { kind: 'partition'; options: PartitionOptions }
+  | { kind: 'plan'; profile: TopicProfileData; request: FacetPlanRequest; options: CorpusCoordinatorOptions };
 
 export interface ProfileCall {
   id: number;
@@ -70,6 +75,16 @@ export async function preparePartition(index: CorpusIndex, options: PartitionOpt
 }
 
 /**
+ * A facet plan (`facetPlan`) from a topic's profile, made in the profile thread: on a long topic facet mining and the
+ * coverage check are seconds of synchronous work, which would hold the coordinator's event loop (every other key's
+ * requests). In place where the thread script is absent.
+ */
+export async function preparePlan(index: CorpusIndex, profile: TopicProfile, request: FacetPlanRequest, options: CorpusCoordinatorOptions): Promise<PlanningOutput> {
+  if (!profileThreadAvailable()) return facetPlan(index, profile, request, options);
+  return (await profileThread().run(index, { kind: 'plan', profile: profile.data(), request, options })) as PlanningOutput;
+}
+
+/**
  * Ends the profile thread unless it is working: for a caller done with the index it sent (an ingest's structure job,
  * whose whole-corpus index no question uses), rather than let the thread hold it until it has been idle a while.
  */
@@ -122,7 +137,7 @@ class ProfileThread {
     return this.thread.running;
   }
 
-  async run(index: CorpusIndex, work: ProfileWork): Promise<TopicProfileData | readonly number[]> {
+  async run(index: CorpusIndex, work: ProfileWork): Promise<unknown> {
     let key = this.keys.get(index);
     if (key === undefined) this.keys.set(index, (key = this.nextIndexKey++));
     // A whole corpus's index is tens of MB to clone: sent once while the thread keeps it (with its partitions, which
@@ -132,7 +147,7 @@ class ProfileThread {
     const reply = this.thread.call((id) => ({ id, parts, work, keep }) satisfies ProfileCall);
     this.sentKey = keep ? key : null;
     try {
-      return (await reply) as TopicProfileData | readonly number[];
+      return await reply;
     } catch (err) {
       // Whatever the thread kept is in doubt.
       this.sentKey = null;

@@ -1,12 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import { CorpusIndex } from './corpus-index';
+import { facetPlan } from './corpus-plan';
 import { partitionClusters, seedClusters } from './corpus-partition';
 import { analyzeTerms } from './text-analysis';
 import { TopicProfile } from './topic-profile';
 import type { ThreadReply } from '../threads/on-demand-thread';
 import type { ProfileCall } from './prepare-profile';
 
-// The thread side of prepareTopicProfile and preparePartition: the index rebuilt from its parts (with the partitions
+// The thread side of prepareTopicProfile, preparePartition and preparePlan: the index rebuilt from its parts (with the partitions
 // known for it), the work done, its result sent back. A whole corpus's index is kept for the next call (the caller
 // then sends only its key); a topic's working set is let go once its profile is built.
 let last: { key: number; index: CorpusIndex } | null = null;
@@ -22,7 +23,12 @@ port.on('message', (call: ProfileCall) => {
     }
     if (!last || last.key !== call.parts.key) throw new Error('topic profile thread: no index for this call');
     const { work } = call;
-    const value = work.kind === 'partition' ? partitionClusters(last.index, work.options) : new TopicProfile(last.index, work.topic, work.options).data();
+    const value =
+      work.kind === 'partition'
+        ? partitionClusters(last.index, work.options)
+        : work.kind === 'plan'
+          ? facetPlan(last.index, TopicProfile.fromData(last.index, work.request.topic, work.options.profile, work.profile), work.request, work.options)
+          : new TopicProfile(last.index, work.topic, work.options).data();
     if (!call.keep) last = null;
     port.postMessage({ id: call.id, ok: true, value } satisfies ThreadReply);
   } catch (err) {
