@@ -62,6 +62,34 @@ export class MetricsService implements OnModuleDestroy {
         }
       },
     });
+    // The provider's breaker, as every process sees it in Redis.
+    new Gauge({
+      name: 'orrery_provider_breaker_open',
+      help: "The model provider's breaker: 1 open or half-open (runs wait, one probe per cool-down), 0 closed; read from Redis at scrape",
+      registers: [this.registry],
+      async collect() {
+        this.set((await fleet.gate.outage().catch(() => null)) ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'orrery_provider_breaker_failed_probes',
+      help: "Probes that met the provider's outage again since the breaker opened (0 when closed)",
+      registers: [this.registry],
+      async collect() {
+        this.set((await fleet.gate.outage().catch(() => null))?.failedProbes ?? 0);
+      },
+    });
+    new Counter({
+      name: 'orrery_provider_outages_total',
+      help: "Times the model provider's breaker opened, deployment-wide (kept in Redis)",
+      registers: [this.registry],
+      async collect() {
+        const seen = await fleet.gate.outagesSeen().catch(() => undefined);
+        if (seen === undefined) return;
+        this.reset();
+        this.inc(seen);
+      },
+    });
     new Gauge({
       name: 'orrery_judge_enabled',
       help: 'The judge switch (POST /v1/admin/judge): 1 model judging on, 0 off (rules only), read from Redis at scrape',

@@ -22,6 +22,8 @@ import { RunQuotas } from '../quotas/run-quotas.service';
 import { RunStreamsService } from '../events/run-streams.service';
 import { RunIndex } from './run-index';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ProviderOutageWatch } from '../breaker/provider-outage-watch.service';
+import { RunWaitingService } from '../breaker/run-waiting.service';
 
 @Module({
   imports: [QueuesModule, EventsModule, LedgerModule, WebhooksModule],
@@ -45,7 +47,9 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     FinalizeStep,
     CoordinatorStepsProcessor,
     TaskProgressListener,
+    RunWaitingService,
+    ProviderOutageWatch,
   ],
-  exports: [WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
+  exports: [RunWaitingService, WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
 })
 export class RunsModule {}
