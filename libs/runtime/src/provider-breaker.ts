@@ -1,4 +1,4 @@
-import { type ProviderOutage, ProviderOutageSchema } from '@orrery/protocol';
+import { formatZodError, type ProviderOutage, ProviderOutageSchema } from '@orrery/protocol';
 import { z } from 'zod';
 
 /**
@@ -22,7 +22,7 @@ export interface BreakerSettings {
 
 export function breakerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): BreakerSettings {
   const parsed = BreakerSettingsSchema.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid breaker settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new Error(`invalid breaker settings: ${formatZodError(parsed.error)}`);
   return { threshold: parsed.data.BREAKER_THRESHOLD, windowMs: parsed.data.BREAKER_WINDOW_MS, cooldownMs: parsed.data.BREAKER_COOLDOWN_MS };
 }
 
