@@ -1,6 +1,8 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
 import type { EngineDecision } from '@orrery/engines';
-import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE } from '@orrery/protocol';
+import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE, WEBHOOK_QUEUE } from '@orrery/protocol';
+import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
 import { FleetGate } from '../queues/fleet-gate';
@@ -45,9 +47,12 @@ export class MetricsService implements OnModuleDestroy {
   private readonly tokens = new Counter({ name: 'orrery_tokens_total', help: 'Model tokens of finished runs by kind (input excludes cache reads and writes)', labelNames: ['engine', 'kind'], registers: [this.registry] });
   private readonly serverTools = new Counter({ name: 'orrery_server_tool_requests_total', help: 'Billed server tool requests of finished runs', labelNames: ['engine', 'tool'], registers: [this.registry] });
 
-  constructor(dispatcher: TaskDispatcher, fleet: FleetGate, judgeSwitch: DeploymentJudgeSwitch) {
+  private readonly stalled = new Counter({ name: 'orrery_jobs_stalled_total', help: 'Jobs BullMQ found stalled (their worker stopped renewing the lock) and moved back to wait, by queue', labelNames: ['queue'], registers: [this.registry] });
+
+  constructor(dispatcher: TaskDispatcher, fleet: FleetGate, judgeSwitch: DeploymentJudgeSwitch, @Optional() @InjectQueue(WEBHOOK_QUEUE) webhooks?: Queue) {
     collectDefaultMetrics({ register: this.registry, prefix: 'orrery_coordinator_' });
-    const queues = { [COORDINATOR_QUEUE]: dispatcher.coordinatorQueue, [SUBAGENT_QUEUE]: dispatcher.subagentQueue };
+    // Webhook deliveries that ran out of attempts stay in its queue's failed set.
+    const queues = { [COORDINATOR_QUEUE]: dispatcher.coordinatorQueue, [SUBAGENT_QUEUE]: dispatcher.subagentQueue, ...(webhooks ? { [WEBHOOK_QUEUE]: webhooks } : {}) };
     // The latest anthropic-ratelimit-* headers any process of the deployment saw: limit and remaining per resource.
     new Gauge({
       name: 'orrery_anthropic_ratelimit',
@@ -110,6 +115,10 @@ export class MetricsService implements OnModuleDestroy {
         }
       },
     });
+  }
+
+  jobStalled(queue: string): void {
+    this.stalled.inc({ queue });
   }
 
   runReached(status: string, seconds?: number): void {
