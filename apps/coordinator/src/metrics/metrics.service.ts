@@ -47,6 +47,8 @@ export class MetricsService implements OnModuleDestroy {
   private readonly tokens = new Counter({ name: 'orrery_tokens_total', help: 'Model tokens of finished runs by kind (input excludes cache reads and writes)', labelNames: ['engine', 'kind'], registers: [this.registry] });
   private readonly serverTools = new Counter({ name: 'orrery_server_tool_requests_total', help: 'Billed server tool requests of finished runs', labelNames: ['engine', 'tool'], registers: [this.registry] });
 
+  private readonly judgeHealthy = new Gauge({ name: 'orrery_judge_healthy', help: "The judge model's latest health probe: 1 it answered a minimal verdict within a round decision's budget, 0 not", registers: [this.registry] });
+  private readonly judgeProbeSeconds = new Gauge({ name: 'orrery_judge_probe_seconds', help: "How long the judge model's latest health probe took (its budget when it timed out)", registers: [this.registry] });
   private readonly stalled = new Counter({ name: 'orrery_jobs_stalled_total', help: 'Jobs BullMQ found stalled (their worker stopped renewing the lock) and moved back to wait, by queue', labelNames: ['queue'], registers: [this.registry] });
 
   constructor(dispatcher: TaskDispatcher, fleet: FleetGate, judgeSwitch: DeploymentJudgeSwitch, @Optional() @InjectQueue(WEBHOOK_QUEUE) webhooks?: Queue) {
@@ -115,6 +117,11 @@ export class MetricsService implements OnModuleDestroy {
         }
       },
     });
+  }
+
+  judgeProbed(ok: boolean, seconds: number): void {
+    this.judgeHealthy.set(ok ? 1 : 0);
+    this.judgeProbeSeconds.set(seconds);
   }
 
   jobStalled(queue: string): void {

@@ -24,6 +24,7 @@ import { RunIndex } from './run-index';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ProviderOutageWatch } from '../breaker/provider-outage-watch.service';
 import { RunWaitingService } from '../breaker/run-waiting.service';
+import { JudgeHealthService } from '../judge/judge-health.service';
 
 @Module({
   imports: [QueuesModule, EventsModule, LedgerModule, WebhooksModule],
@@ -49,6 +50,7 @@ import { RunWaitingService } from '../breaker/run-waiting.service';
     TaskProgressListener,
     RunWaitingService,
     ProviderOutageWatch,
+    JudgeHealthService,
   ],
   exports: [RunWaitingService, WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
 })
