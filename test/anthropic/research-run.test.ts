@@ -65,9 +65,11 @@ describe('research runs with ENGINE=anthropic against the fake Messages API', ()
   beforeAll(async () => {
     api = await FakeMessagesApi.start();
     api.scriptByRole(scriptWithFailingRuns());
+    // Run D tests the job's own backoff on a 529 each task meets; its overloaded answers in a row would open the
+    // provider's breaker (tested in provider-outage.test.ts), so the threshold is out of reach here.
     stack = await startStack('anthropic-run', {
       workers: 2,
-      env: { ENGINE: 'anthropic', CLAUDE_DEFAULT_CORPUS: 'kestrel', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MAX_RETRIES: '1', TASK_ATTEMPTS: '3', TASK_BACKOFF_MS: '200' },
+      env: { ENGINE: 'anthropic', CLAUDE_DEFAULT_CORPUS: 'kestrel', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_MAX_RETRIES: '1', TASK_ATTEMPTS: '3', TASK_BACKOFF_MS: '200', BREAKER_THRESHOLD: '1000' },
       workerEnv: { SUBAGENT_CONCURRENCY: '2' },
     });
   }, 90_000);

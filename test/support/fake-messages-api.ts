@@ -18,6 +18,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
+import { FakeOutage } from './fake-outage';
 import { FakePromptCache, tokensOf } from './fake-prompt-cache';
 import { messageEvents, PING } from './fake-messages-stream';
 import { blocksOf, combineTurns, orphanServerUses, validateMessagesRequest } from './fake-messages-validation';
@@ -353,6 +354,8 @@ export class FakeMessagesApi {
   private readonly opts: Required<Omit<FakeMessagesApiOptions, 'handler'>>;
   private rateLimitedUntil = 0;
   private rateLimitRetryAfter = 1;
+  /** A scripted provider outage (fake-outage.ts). */
+  readonly outage = new FakeOutage();
   baseURL = '';
 
   private constructor(
@@ -516,6 +519,7 @@ export class FakeMessagesApi {
     const body = rec.body;
     const systemText = typeof body?.system === 'string' ? body.system : Array.isArray(body?.system) ? body.system.map((b: Json) => b?.text ?? '').join('\n') : '';
     rec.role = /Orrery role: ([a-z-]+)\./.exec(systemText)?.[1];
+    if (this.outage.intercept(res, requestId, (status) => (rec.status = status))) return;
     if (now < this.rateLimitedUntil) {
       const e = apiError.rateLimited(this.rateLimitRetryAfter);
       return sendError(429, e.errorType, e.message, { ...e.headers, ...this.rateLimitHeaders(now, true) });

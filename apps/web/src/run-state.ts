@@ -46,6 +46,8 @@ export interface LiveRun {
   writer: 'idle' | 'running' | 'done';
   report?: { sections: number; citations: number };
   finished?: { status: RunStatus; error?: string };
+  /** Set while the run waits on the model provider (its breaker is open). */
+  waiting?: { reason: string; since: string };
   lastEventId?: string;
 }
 
@@ -162,7 +164,14 @@ export function applyEvent(run: LiveRun, e: StoredRunEvent): void {
       run.report = { sections: e.sections, citations: e.citations };
       run.writer = 'done';
       break;
+    case 'run.waiting':
+      run.waiting = { reason: e.waiting.reason, since: e.waiting.since };
+      break;
+    case 'run.resumed':
+      delete run.waiting;
+      break;
     case 'run.finished':
+      delete run.waiting;
       run.status = e.status;
       run.finished = { status: e.status, ...(e.error ? { error: e.error } : {}) };
       break;

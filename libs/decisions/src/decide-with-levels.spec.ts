@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { decideWithLevels, type L2Judge } from './decide-with-levels';
-import { CONFIDENCE } from './thresholds';
+import { decideWithLevels, judgeBudgetMs, type L2Judge } from './decide-with-levels';
+import { CONFIDENCE, DEFAULT_JUDGE_COMPLEX_TIMEOUT_MS, DEFAULT_JUDGE_TIMEOUT_MS } from './thresholds';
 import type { JudgeInput } from './judge-types';
 import type { ModelVerdict } from './model-verdict';
 import type { L1Model } from './l1-model';
@@ -61,6 +61,17 @@ describe('decideWithLevels', () => {
     expect(d.flags).toContain('l2-timeout');
     expect(d.verdict.reason).toContain('timed out');
     expect(aborted).toBe(true);
+  });
+  it('gives the model the longer budget only on a complex decision (the rules propose to stop or pivot)', () => {
+    const l0 = (signal: 'continue' | 'stop' | 'pivot') => ({ signal, confidence: 0.4, reason: 'r', level: 'L0' as const, signals: {} });
+    const budget = { timeoutMs: 2000, complexTimeoutMs: 15_000 };
+    expect(judgeBudgetMs(l0('continue'), budget)).toBe(2000);
+    expect(judgeBudgetMs(l0('stop'), budget)).toBe(15_000);
+    expect(judgeBudgetMs(l0('pivot'), budget)).toBe(15_000);
+    expect(judgeBudgetMs(l0('continue'), {})).toBe(DEFAULT_JUDGE_TIMEOUT_MS);
+    expect(judgeBudgetMs(l0('stop'), {})).toBe(DEFAULT_JUDGE_COMPLEX_TIMEOUT_MS);
+    // The complex budget never undercuts the normal one.
+    expect(judgeBudgetMs(l0('stop'), { timeoutMs: 20_000, complexTimeoutMs: 15_000 })).toBe(20_000);
   });
   it('counts a failing L2 as continue, flagged', async () => {
     const d = await decideWithLevels(input(), { l2: async () => Promise.reject(new Error('529 overloaded')), judgeEnabled: true, l1: UNSURE_L1 });

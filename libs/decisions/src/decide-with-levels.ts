@@ -1,4 +1,4 @@
-import { CONFIDENCE, DEFAULT_JUDGE_TIMEOUT_MS, ESCALATE_BELOW, L1_ACT_AT, UNSURE_L2_IN_ROW_FOR_REVIEW } from './thresholds';
+import { CONFIDENCE, DEFAULT_JUDGE_COMPLEX_TIMEOUT_MS, DEFAULT_JUDGE_TIMEOUT_MS, ESCALATE_BELOW, L1_ACT_AT, UNSURE_L2_IN_ROW_FOR_REVIEW } from './thresholds';
 import type { JudgeInput, JudgeVerdict } from './judge-types';
 import { judgeOffVerdict } from './judge-off';
 import { l0Rules } from './l0-judge';
@@ -16,6 +16,8 @@ export interface DecideOptions {
   l2?: L2Judge;
   /** Deadline for the L2 call; DEFAULT_JUDGE_TIMEOUT_MS (3000) when absent. */
   timeoutMs?: number;
+  /** Deadline for the L2 call on a complex decision (isComplexDecision); DEFAULT_JUDGE_COMPLEX_TIMEOUT_MS when absent. */
+  complexTimeoutMs?: number;
   /** false = JUDGE=off: rules only, conservative defaults, never L1 or L2. */
   judgeEnabled: boolean;
   /** The L1 model; the committed weights (l1-weights.ts) when absent, none when null. */
@@ -92,7 +94,7 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
   }
 
   const l2 = opts.l2;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
+  const timeoutMs = judgeBudgetMs(first, opts);
   const res = await withTimeout((signal) => l2(input, { signal }), timeoutMs);
   if (res.status !== 'ok') {
     const flag = res.status === 'timeout' ? 'l2-timeout' : 'l2-error';
@@ -117,6 +119,15 @@ export async function decideWithLevels(input: JudgeInput, opts: DecideOptions): 
   }
   const route2 = routeByConfidence(second.confidence);
   return { outcome: 'act', verdict: second, route: route2, flags: [...l1Flags, ...(route2 === 'act' ? [] : (['act-and-flag'] as const))], trail, l2Ms: res.ms };
+}
+
+/** A decision the rules would have change the run's course (stop or pivot): the model gets the longer budget. */
+export const isComplexDecision = (l0: JudgeVerdict): boolean => l0.signal !== 'continue';
+
+/** How long the model may take on this decision; past it the lower level's conservative answer stands. */
+export function judgeBudgetMs(l0: JudgeVerdict, opts: Pick<DecideOptions, 'timeoutMs' | 'complexTimeoutMs'>): number {
+  const normal = opts.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
+  return isComplexDecision(l0) ? Math.max(normal, opts.complexTimeoutMs ?? DEFAULT_JUDGE_COMPLEX_TIMEOUT_MS) : normal;
 }
 
 function review(

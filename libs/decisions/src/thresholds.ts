@@ -81,6 +81,12 @@ export const CONFIDENCE = {
 
 /** Deadline of a judge model's call when the caller gives none (a slow judge must not hold a run; JUDGE_TIMEOUT_MS overrides). */
 export const DEFAULT_JUDGE_TIMEOUT_MS = 3000;
+/**
+ * Deadline of a judge model's call on a complex decision: the rules propose to change course (stop or pivot), so the
+ * model's answer decides more than one more round. The seed's latency budget: a few seconds normally, 15 s for a
+ * complex decision (JUDGE_COMPLEX_TIMEOUT_MS overrides).
+ */
+export const DEFAULT_JUDGE_COMPLEX_TIMEOUT_MS = 15_000;
 
 /** A round where failed/dispatched is at or above this share is an infrastructure problem, not a content signal. */
 export const FAILED_SHARE_HIGH = 0.5;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DecisionSchema } from './decision';
 import { PlanSchema } from './plan';
+import { RunWaitingSchema } from './provider-outage';
 import { RunStatusSchema } from './run';
 
 const base = { runId: z.string(), ts: z.iso.datetime() };
@@ -38,6 +39,10 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   /** The spend rate so far projects past the budget in the next round, before the wrap-up threshold can act. */
   z.strictObject({ ...base, type: z.literal('budget.warning'), round: z.number().int(), dimension: z.string(), left: z.number(), perRound: z.number() }),
   z.strictObject({ ...base, type: z.literal('report.ready'), sections: z.number().int(), citations: z.number().int() }),
+  /** The model provider is down (its breaker is open): the run's model work waits for it, nothing is counted failed. */
+  z.strictObject({ ...base, type: z.literal('run.waiting'), waiting: RunWaitingSchema }),
+  /** The breaker's probe got through: the run goes on. */
+  z.strictObject({ ...base, type: z.literal('run.resumed'), outageId: z.string(), waitedMs: z.number().int().nonnegative() }),
   z.strictObject({ ...base, type: z.literal('run.finished'), status: RunStatusSchema, error: z.string().optional() }),
 ]);
 export type RunEvent = z.infer<typeof RunEventSchema>;

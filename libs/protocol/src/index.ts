@@ -21,3 +21,4 @@ export * from './quote';
 export * from './clip-text';
 export * from './validation';
 export * from './webhook';
+export * from './provider-outage';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { SubtopicCoverageSchema } from './report';
+import { RunWaitingSchema } from './provider-outage';
+import { RunSchema } from './run';
 
 /** `GET /v1/research/:id/coverage`: the evidence per subtopic so far, and the share the last round measured. */
 export const RunCoverageSchema = z.strictObject({
@@ -13,3 +15,7 @@ export type RunCoverage = z.infer<typeof RunCoverageSchema>;
 /** `GET /v1/corpora`: the corpus names a request may use. */
 export const CorpusListSchema = z.strictObject({ default: z.string(), corpora: z.array(z.string()) });
 export type CorpusList = z.infer<typeof CorpusListSchema>;
+
+/** `GET /v1/research/:id`: the run's record, with `waiting` while it waits on the model provider (its breaker is open). */
+export const RunViewSchema = RunSchema.extend({ waiting: RunWaitingSchema.optional() });
+export type RunView = z.infer<typeof RunViewSchema>;

@@ -19,8 +19,8 @@ export const WebhookRequestSchema = z.strictObject({
 });
 export type WebhookRequest = z.infer<typeof WebhookRequestSchema>;
 
-/** What a webhook tells: the run is done, failed, or waits for a person. */
-export const WebhookEventTypeSchema = z.enum(['run.done', 'run.failed', 'run.needs_review']);
+/** What a webhook tells: the run is done, failed, waits for a person, or waits for the model provider. */
+export const WebhookEventTypeSchema = z.enum(['run.done', 'run.failed', 'run.needs_review', 'run.waiting']);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
 /** The body of a webhook POST, shaped as Standard Webhooks suggests: `type`, `timestamp`, `data`. */
@@ -29,7 +29,9 @@ export const WebhookPayloadSchema = z.strictObject({
   timestamp: z.iso.datetime(),
   data: z.strictObject({
     id: RunIdSchema,
-    status: z.enum(['done', 'failed', 'needs_review']),
+    status: z.enum(['done', 'failed', 'needs_review', 'waiting']),
+    /** For `run.waiting`: why, and since when. */
+    waiting: z.strictObject({ reason: z.string(), since: z.iso.datetime() }).optional(),
     topic: z.string(),
     parentId: RunIdSchema.optional(),
     error: z.string().optional(),

@@ -1,5 +1,7 @@
+import type { ProviderOutage } from '@orrery/protocol';
 import type { RedisClient } from './redis-connection';
 import { setTimeout as delay } from 'node:timers/promises';
+import { type BreakerSettings, CLOSE_LUA, OUTAGE_LUA, readOutage } from './provider-breaker';
 
 /**
  * The Messages API rate-limit gate of a whole deployment (one QUEUE_PREFIX), kept in Redis: it implements the Claude
@@ -11,9 +13,14 @@ import { setTimeout as delay } from 'node:timers/promises';
  * Keys: `<prefix>:{anthropic-gate}:pause` (set for the wait, PX), `:recovering` (a 429 was met, no success since),
  * `:probe` (who may send while recovering), one hash tag so that the scripts' keys share a cluster slot; and
  * `<prefix>:anthropic:ratelimit` (the latest `anthropic-ratelimit-*` headers, for /metrics).
+ *
+ * The same wall is the provider's breaker: when the API keeps answering 5xx, 529 or not at all across the fleet
+ * (`:failures`, BreakerSettings), the breaker opens (`:outage`, its reason and since when): nobody sends for a
+ * cool-down, then the single probe goes, and its answer either closes the breaker or shuts it for another cool-down.
  */
 export class FleetRequestGate {
-  private readonly keys: { pause: string; recovering: string; probe: string; headers: string };
+  private readonly keys: { pause: string; recovering: string; probe: string; headers: string; failures: string; outage: string; outages: string };
+  readonly breaker: BreakerSettings;
 
   constructor(
     private readonly redis: RedisClient,
@@ -25,14 +32,25 @@ export class FleetRequestGate {
       probeTtlMs?: number;
       /** How often a waiting request looks again while a probe is out. Default 100 ms. */
       pollMs?: number;
+      /** When the provider's breaker opens, and how long it stays shut. Default: 5 failures in 60 s, 10 s cool-down. */
+      breaker?: Partial<BreakerSettings>;
     } = {},
   ) {
     const gate = `${prefix}:{anthropic-gate}`;
-    this.keys = { pause: `${gate}:pause`, recovering: `${gate}:recovering`, probe: `${gate}:probe`, headers: `${prefix}:anthropic:ratelimit` };
+    this.keys = {
+      pause: `${gate}:pause`,
+      recovering: `${gate}:recovering`,
+      probe: `${gate}:probe`,
+      headers: `${prefix}:anthropic:ratelimit`,
+      failures: `${gate}:failures`,
+      outage: `${gate}:outage`,
+      outages: `${gate}:outages`,
+    };
+    this.breaker = { threshold: 5, windowMs: 60_000, cooldownMs: 10_000, ...options.breaker };
   }
 
   /** Resolves when this request may go out. */
-  async enter(signal?: AbortSignal): Promise<{ rateLimited(ms: number): Promise<void>; done(ok: boolean): Promise<void> }> {
+  async enter(signal?: AbortSignal): Promise<{ rateLimited(ms: number): Promise<void>; unavailable(reason: string): Promise<number>; done(ok: boolean): Promise<void> }> {
     const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
     for (;;) {
       signal?.throwIfAborted();
@@ -57,10 +75,18 @@ export class FleetRequestGate {
         await release();
         await this.options.onPause?.(wall);
       },
+      unavailable: async (reason: string): Promise<number> => {
+        const { pause, recovering, probe: probeKey, failures, outage, outages } = this.keys;
+        const { threshold, cooldownMs, windowMs } = this.breaker;
+        const [shutMs, anew] = (await this.redis.eval(OUTAGE_LUA, 6, pause, recovering, probeKey, failures, outage, outages, probe ?? '', String(threshold), String(cooldownMs), String(windowMs), reason.slice(0, 500), String(Date.now()), String(cooldownMs + 10 * 60_000))) as [number, number];
+        if (anew) await this.options.onPause?.(shutMs);
+        return Number(shutMs);
+      },
       done: async (ok: boolean): Promise<void> => {
         // Only the probe's answer speaks for after the wall: a request that went out before it may still come back fine.
-        if (ok && probe) await this.redis.del(this.keys.recovering);
-        await release();
+        // Any answer at all ends a run of outage failures.
+        if (ok) await this.redis.eval(CLOSE_LUA, 4, this.keys.probe, this.keys.recovering, this.keys.outage, this.keys.failures, probe ?? '');
+        else await release();
       },
     };
   }
@@ -74,6 +100,17 @@ export class FleetRequestGate {
       .pexpire(this.keys.headers, 3_600_000)
       .exec()
       .catch(() => undefined);
+  }
+
+  /** The provider's breaker as every process sees it: null while closed. */
+  async outage(): Promise<ProviderOutage | null> {
+    const [[, hash], [, left]] = (await this.redis.multi().hgetall(this.keys.outage).pttl(this.keys.pause).exec()) as [[unknown, Record<string, string>], [unknown, number]];
+    return readOutage(hash ?? {}, Number(left));
+  }
+
+  /** Outages the deployment met, ever (the breaker opened from closed). */
+  async outagesSeen(): Promise<number> {
+    return Number((await this.redis.get(this.keys.outages)) ?? 0);
   }
 
   /** The latest `anthropic-ratelimit-*` headers any process of the deployment saw. */

@@ -1,4 +1,4 @@
-import { type FollowupRequest, type Report, ReportSchema, type ResearchRequest, type Run, RunSchema, type StoredRunEvent } from '@orrery/protocol';
+import { type FollowupRequest, type Report, ReportSchema, type ResearchRequest, type RunView, RunViewSchema, type StoredRunEvent } from '@orrery/protocol';
 
 export class OrreryHttpError extends Error {
   constructor(
@@ -53,8 +53,8 @@ export class OrreryClient {
     return this.json(`/v1/research/${encodeURIComponent(parentId)}/followups`, { method: 'POST', body: JSON.stringify(request) });
   }
 
-  async run(id: string): Promise<Run> {
-    return RunSchema.parse(await this.json(`/v1/research/${id}`));
+  async run(id: string): Promise<RunView> {
+    return RunViewSchema.parse(await this.json(`/v1/research/${id}`));
   }
 
   async report(id: string): Promise<Report> {

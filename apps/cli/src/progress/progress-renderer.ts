@@ -11,6 +11,7 @@ export class ProgressRenderer {
   private readonly finished = new Set<string>();
   private round = 0;
   private status = 'queued';
+  private waiting = false;
 
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
     // A terminal of 0 columns (a pseudo-terminal no one sized) sends ora's line clearing into a loop: log lines there.
@@ -28,7 +29,7 @@ export class ProgressRenderer {
   }
 
   private summary(): string {
-    return `${this.status}${this.round ? ` · round ${this.round}` : ''} · tasks ${this.finished.size}/${this.total} done`;
+    return `${this.status}${this.waiting ? ' (waiting on the model provider)' : ''}${this.round ? ` · round ${this.round}` : ''} · tasks ${this.finished.size}/${this.total} done`;
   }
 
   private refresh(): void {
@@ -77,6 +78,16 @@ export class ProgressRenderer {
         break;
       case 'decision':
         if (e.decision.decisionType !== 'plan') this.line(`decision ${e.decision.decisionType} (${e.decision.level}, ${e.decision.confidence.toFixed(2)}): ${e.decision.conclusion}`);
+        break;
+      case 'run.waiting':
+        this.waiting = true;
+        this.line(`waiting: ${e.waiting.reason}`);
+        this.refresh();
+        break;
+      case 'run.resumed':
+        this.waiting = false;
+        this.line(`resumed after waiting ${Math.round(e.waitedMs / 1000)} s on the model provider`);
+        this.refresh();
         break;
       case 'report.ready':
         this.line(`report: ${e.sections} sections, ${e.citations} citations`);

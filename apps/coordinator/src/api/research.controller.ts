@@ -8,6 +8,7 @@ import { Caller } from '../auth/request-principal';
 import { type RunStream, RunStreamsService } from '../events/run-streams.service';
 import { reportToMarkdown } from '../report/report-markdown';
 import { RunsService } from '../runs/runs.service';
+import { RunWaitingService } from '../breaker/run-waiting.service';
 import { ZodValidationPipe } from './zod-validation.pipe';
 
 const uuid = new ParseUUIDPipe({ version: '4', exceptionFactory: () => new NotFoundException('run not found') });
@@ -24,6 +25,7 @@ export class ResearchController {
   constructor(
     private readonly runs: RunsService,
     private readonly streams: RunStreamsService,
+    private readonly waiting: RunWaitingService,
   ) {}
 
   @Post()
@@ -53,9 +55,9 @@ export class ResearchController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'The run: status, plan, rounds, counters, errors' })
-  get(@Caller() caller: Principal, @Param('id', uuid) id: string) {
-    return this.runs.get(caller, id);
+  @ApiOperation({ summary: 'The run: status, plan, rounds, counters, errors, and `waiting` (reason, since) while it waits on the model provider' })
+  async get(@Caller() caller: Principal, @Param('id', uuid) id: string) {
+    return this.waiting.view(await this.runs.get(caller, id));
   }
 
   @Get(':id/report')

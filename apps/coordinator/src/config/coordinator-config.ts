@@ -95,6 +95,10 @@ export const CoordinatorConfigSchema = z.object({
   /** on: L0 rules, then the judge model where one is configured; off: rules only, conservative (kill switch). */
   JUDGE: z.enum(['on', 'off']).default('on'),
   JUDGE_TIMEOUT_MS: envInt(3000, 1),
+  /** The judge model's budget on a complex round decision (the rules propose stop or pivot); past it the rules' conservative answer stands. */
+  JUDGE_COMPLEX_TIMEOUT_MS: envInt(15_000, 1),
+  /** How often the coordinator sends the judge model a minimal judgement to see it answers in budget (0: never). */
+  JUDGE_PROBE_INTERVAL_MS: envInt(300_000, 0),
   /** Share of subtopics with enough evidence at which research counts as complete. */
   TARGET_COVERAGE: z.coerce.number().min(0).max(1).default(0.8),
   RUN_RETENTION_SECONDS: envInt(7 * 24 * 3600, 5),

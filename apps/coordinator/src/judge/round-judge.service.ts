@@ -6,7 +6,7 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinato
 import type { RoundFigures } from '../coverage/round-figures';
 import { DecisionLogService } from '../events/decision-log.service';
 import type { PreparedEvent } from '../events/run-events.service';
-import { decideWithLevels, idleRoundsFromRounds, type JudgeInput, type L2Judge, type LeveledDecision, type ModelVerdict, type RoundForecast } from '@orrery/decisions';
+import { decideWithLevels, idleRoundsFromRounds, judgeBudgetMs, type JudgeInput, type L2Judge, type LeveledDecision, type ModelVerdict, type RoundForecast } from '@orrery/decisions';
 
 /**
  * A decision, how long the levels took (ms), the tokens the judge model spent on it (none when the rules decided
@@ -58,7 +58,8 @@ export class RoundJudgeService {
         }
       : undefined;
     const t0 = performance.now();
-    const decision = { ...(await decideWithLevels(input, { judgeEnabled, timeoutMs: this.config.JUDGE_TIMEOUT_MS, ...(l2 ? { l2 } : {}) })), ms: performance.now() - t0 };
+    const budget = { timeoutMs: this.config.JUDGE_TIMEOUT_MS, complexTimeoutMs: this.config.JUDGE_COMPLEX_TIMEOUT_MS };
+    const decision = { ...(await decideWithLevels(input, { judgeEnabled, ...budget, ...(l2 ? { l2 } : {}) })), ms: performance.now() - t0 };
     const log = decision.trail.map((v, i) =>
       this.decisions.prepare(
         run.id,
@@ -75,7 +76,9 @@ export class RoundJudgeService {
             flags: decision.flags,
             input: inputSummary(input),
             // What the model answered, word for word, and how long it took (the L2 entry only).
-            ...(v.level === 'L2' && decision.l2Ms !== undefined ? { latencyMs: Math.round(decision.l2Ms), ...(raw !== undefined ? { modelReply: clipText(raw, 1000) } : {}) } : {}),
+            ...(v.level === 'L2' && decision.l2Ms !== undefined
+              ? { latencyMs: Math.round(decision.l2Ms), budgetMs: judgeBudgetMs(decision.trail[0]!, budget), ...(raw !== undefined ? { modelReply: clipText(raw, 1000) } : {}) }
+              : {}),
           },
         },
         v.stateVersion,

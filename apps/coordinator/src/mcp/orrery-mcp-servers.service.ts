@@ -13,6 +13,7 @@ import { registerCorpusTools } from './corpus-tools';
 import { JudgeCallLog } from './judge-call-log.service';
 import { registerJudgeTool } from './judge-tool';
 import { registerResearchTools } from './research-tools';
+import { RunWaitingService } from '../breaker/run-waiting.service';
 import { registerRunResources } from './run-resources';
 
 export const MCP_SERVER_INFO = { name: 'orrery', version: '0.1.0' } as const;
@@ -31,6 +32,7 @@ export class OrreryMcpServers implements OnApplicationShutdown {
     private readonly judgeSwitch: DeploymentJudgeSwitch,
     private readonly quotas: RunQuotas,
     private readonly metrics: MetricsService,
+    private readonly waiting: RunWaitingService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     this.judgeModel = engines.judgeModel();
@@ -40,7 +42,7 @@ export class OrreryMcpServers implements OnApplicationShutdown {
     const server = new McpServer(MCP_SERVER_INFO, {
       instructions: 'Orrery researches a topic with a hub of subagents and returns a report whose every claim cites a retrieved source. Start with research (wait: true for the report), or search/fetch a corpus; judge tells an agent loop whether to continue, stop or pivot.',
     });
-    registerResearchTools(server, { principal, runs: this.runs, streams: this.streams });
+    registerResearchTools(server, { principal, runs: this.runs, streams: this.streams, waiting: this.waiting });
     registerJudgeTool(server, {
       principal,
       judge: this.judgeModel,

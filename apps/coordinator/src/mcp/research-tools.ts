@@ -6,6 +6,7 @@ import type { RunStream, RunStreamsService } from '../events/run-streams.service
 import { QuotaExceededError } from '../quotas/quota-exceeded.error';
 import { reportToMarkdown } from '../report/report-markdown';
 import type { RunsService } from '../runs/runs.service';
+import type { RunWaitingService } from '../breaker/run-waiting.service';
 import { progressMessage } from './run-progress';
 import { jsonResult, textResult } from './tool-results';
 
@@ -13,11 +14,12 @@ export interface ResearchToolDeps {
   principal: Principal;
   runs: RunsService;
   streams: RunStreamsService;
+  waiting: RunWaitingService;
 }
 
 /** research, research_status, get_report, cancel_research, list_runs: the REST API's run routes, as tools. */
 export function registerResearchTools(server: McpServer, deps: ResearchToolDeps): void {
-  const { principal, runs, streams } = deps;
+  const { principal, runs, streams, waiting } = deps;
 
   server.registerTool(
     'research',
@@ -56,14 +58,15 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
 
   server.registerTool(
     'research_status',
-    { description: "A run's status, rounds, counters, coverage and errors.", inputSchema: RunIdToolInputSchema, annotations: { readOnlyHint: true } },
+    { description: "A run's status (with `waiting`, the reason and since when, while it waits on the model provider), rounds, counters, coverage and errors.", inputSchema: RunIdToolInputSchema, annotations: { readOnlyHint: true } },
     async ({ id }) => {
-      const run = await runs.get(principal, id);
+      const run = await waiting.view(await runs.get(principal, id));
       const last = run.rounds.at(-1);
       return jsonResult({
         id: run.id,
         topic: run.topic,
         status: run.status,
+        ...(run.waiting ? { waiting: run.waiting } : {}),
         engine: run.engine,
         ...(run.corpus ? { corpus: run.corpus } : {}),
         rounds: run.rounds.length,

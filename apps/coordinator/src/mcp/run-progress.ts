@@ -24,6 +24,10 @@ export function progressMessage(e: StoredRunEvent, tasksInRound: Map<number, num
       return `round ${e.round} done: coverage ${pct(e.coverage)}, novelty ${pct(e.novelty)}, ${e.newFindings} new findings`;
     case 'report.ready':
       return `report: ${e.sections} sections, ${e.citations} citations`;
+    case 'run.waiting':
+      return `waiting: ${e.waiting.reason}`;
+    case 'run.resumed':
+      return `resumed after waiting ${Math.round(e.waitedMs / 1000)} s on the model provider`;
     case 'run.finished':
       return `run ${e.status}${e.error ? `: ${e.error}` : ''}`;
     default:

@@ -1,6 +1,8 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
 import type { EngineDecision } from '@orrery/engines';
-import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE } from '@orrery/protocol';
+import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE, WEBHOOK_QUEUE } from '@orrery/protocol';
+import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
 import { FleetGate } from '../queues/fleet-gate';
@@ -45,9 +47,14 @@ export class MetricsService implements OnModuleDestroy {
   private readonly tokens = new Counter({ name: 'orrery_tokens_total', help: 'Model tokens of finished runs by kind (input excludes cache reads and writes)', labelNames: ['engine', 'kind'], registers: [this.registry] });
   private readonly serverTools = new Counter({ name: 'orrery_server_tool_requests_total', help: 'Billed server tool requests of finished runs', labelNames: ['engine', 'tool'], registers: [this.registry] });
 
-  constructor(dispatcher: TaskDispatcher, fleet: FleetGate, judgeSwitch: DeploymentJudgeSwitch) {
+  private readonly judgeHealthy = new Gauge({ name: 'orrery_judge_healthy', help: "The judge model's latest health probe: 1 it answered a minimal verdict within a round decision's budget, 0 not", registers: [this.registry] });
+  private readonly judgeProbeSeconds = new Gauge({ name: 'orrery_judge_probe_seconds', help: "How long the judge model's latest health probe took (its budget when it timed out)", registers: [this.registry] });
+  private readonly stalled = new Counter({ name: 'orrery_jobs_stalled_total', help: 'Jobs BullMQ found stalled (their worker stopped renewing the lock) and moved back to wait, by queue', labelNames: ['queue'], registers: [this.registry] });
+
+  constructor(dispatcher: TaskDispatcher, fleet: FleetGate, judgeSwitch: DeploymentJudgeSwitch, @Optional() @InjectQueue(WEBHOOK_QUEUE) webhooks?: Queue) {
     collectDefaultMetrics({ register: this.registry, prefix: 'orrery_coordinator_' });
-    const queues = { [COORDINATOR_QUEUE]: dispatcher.coordinatorQueue, [SUBAGENT_QUEUE]: dispatcher.subagentQueue };
+    // Webhook deliveries that ran out of attempts stay in its queue's failed set.
+    const queues = { [COORDINATOR_QUEUE]: dispatcher.coordinatorQueue, [SUBAGENT_QUEUE]: dispatcher.subagentQueue, ...(webhooks ? { [WEBHOOK_QUEUE]: webhooks } : {}) };
     // The latest anthropic-ratelimit-* headers any process of the deployment saw: limit and remaining per resource.
     new Gauge({
       name: 'orrery_anthropic_ratelimit',
@@ -60,6 +67,34 @@ export class MetricsService implements OnModuleDestroy {
           const m = /^anthropic-ratelimit-(.+)-(limit|remaining)$/.exec(name);
           if (m && Number.isFinite(Number(value))) this.set({ resource: m[1]!, kind: m[2]! }, Number(value));
         }
+      },
+    });
+    // The provider's breaker, as every process sees it in Redis.
+    new Gauge({
+      name: 'orrery_provider_breaker_open',
+      help: "The model provider's breaker: 1 open or half-open (runs wait, one probe per cool-down), 0 closed; read from Redis at scrape",
+      registers: [this.registry],
+      async collect() {
+        this.set((await fleet.gate.outage().catch(() => null)) ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'orrery_provider_breaker_failed_probes',
+      help: "Probes that met the provider's outage again since the breaker opened (0 when closed)",
+      registers: [this.registry],
+      async collect() {
+        this.set((await fleet.gate.outage().catch(() => null))?.failedProbes ?? 0);
+      },
+    });
+    new Counter({
+      name: 'orrery_provider_outages_total',
+      help: "Times the model provider's breaker opened, deployment-wide (kept in Redis)",
+      registers: [this.registry],
+      async collect() {
+        const seen = await fleet.gate.outagesSeen().catch(() => undefined);
+        if (seen === undefined) return;
+        this.reset();
+        this.inc(seen);
       },
     });
     new Gauge({
@@ -82,6 +117,15 @@ export class MetricsService implements OnModuleDestroy {
         }
       },
     });
+  }
+
+  judgeProbed(ok: boolean, seconds: number): void {
+    this.judgeHealthy.set(ok ? 1 : 0);
+    this.judgeProbeSeconds.set(seconds);
+  }
+
+  jobStalled(queue: string): void {
+    this.stalled.inc({ queue });
   }
 
   runReached(status: string, seconds?: number): void {

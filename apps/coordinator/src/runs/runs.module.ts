@@ -22,6 +22,9 @@ import { RunQuotas } from '../quotas/run-quotas.service';
 import { RunStreamsService } from '../events/run-streams.service';
 import { RunIndex } from './run-index';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ProviderOutageWatch } from '../breaker/provider-outage-watch.service';
+import { RunWaitingService } from '../breaker/run-waiting.service';
+import { JudgeHealthService } from '../judge/judge-health.service';
 
 @Module({
   imports: [QueuesModule, EventsModule, LedgerModule, WebhooksModule],
@@ -45,7 +48,10 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     FinalizeStep,
     CoordinatorStepsProcessor,
     TaskProgressListener,
+    RunWaitingService,
+    ProviderOutageWatch,
+    JudgeHealthService,
   ],
-  exports: [WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
+  exports: [RunWaitingService, WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
 })
 export class RunsModule {}

@@ -33,6 +33,12 @@ export class TaskProgressListener extends QueueEventsHost implements OnApplicati
     this.queueEvents.on('error', (err) => this.logger.warn(`queue events: ${err.message}`));
   }
 
+  /** A task whose worker stopped renewing its lock (killed, or its event loop held past the lock period). */
+  @OnQueueEvent('stalled')
+  onStalled(): void {
+    this.metrics.jobStalled(SUBAGENT_QUEUE);
+  }
+
   @OnQueueEvent('progress')
   async onProgress({ jobId, data }: { jobId: string; data: unknown }): Promise<void> {
     const runId = runIdOfJob(jobId);

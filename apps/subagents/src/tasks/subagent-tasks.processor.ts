@@ -6,13 +6,15 @@ import { formatZodError, SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, 
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { ActiveJobs, connectRedis, FleetRequestGate, JudgeSwitch } from '@orrery/runtime';
+import { ActiveJobs, breakerSettingsFromEnv, connectRedis, FleetRequestGate, JudgeSwitch } from '@orrery/runtime';
 import { ProgressGate } from './progress-gate';
 import { rateLimitedFor, toJobError } from './task-errors';
 
 const config = loadSubagentConfig();
 // JUDGE and JUDGE_TIMEOUT_MS, validated at startup like the rest.
 const judgeSettings = stepJudgeSettingsFromEnv();
+// BREAKER_*: when the provider's breaker opens and how long it stays shut.
+const breaker = breakerSettingsFromEnv();
 const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
 
 /** One task per job; the payload is all a task knows. Results go back through BullMQ to the coordinator. */
@@ -40,11 +42,11 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
   }
 
   /**
-   * The fleet's rate-limit gate: this worker's Claude requests wait behind a 429 any process met, and a 429 met here
-   * stops every worker from starting a new task until its retry-after has passed.
+   * The fleet's rate-limit gate and provider breaker: this worker's Claude requests wait behind a 429 or an outage any
+   * process met, and one met here stops every worker from starting a new task until the wall or cool-down has passed.
    */
   onModuleInit(): void {
-    this.engines.useRequestGate(new FleetRequestGate(this.gateRedis, config.QUEUE_PREFIX, { onPause: (ms) => this.queue.rateLimit(ms) }));
+    this.engines.useRequestGate(new FleetRequestGate(this.gateRedis, config.QUEUE_PREFIX, { onPause: (ms) => this.queue.rateLimit(ms), breaker }));
     // The deployment's judge switch, read before every model judgement inside a task: an admin's flip reaches tasks already running.
     const judgeSwitch = new JudgeSwitch(this.gateRedis, config.QUEUE_PREFIX);
     this.engines.useJudgeSwitch({ timeoutMs: judgeSettings.timeoutMs, enabled: () => judgeSwitch.modelJudging(judgeSettings.judgeEnabled) });
@@ -94,12 +96,12 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
       // Checked where it lands: the coordinator parses every result with the protocol schema before using it.
       return { ...result, stats: { ...result.stats, workerPid: process.pid }, ...(decisions.length ? { decisions } : {}) };
     } catch (err) {
-      // Rate limited for longer than a request waits: the task goes back to the queue, without spending an attempt,
-      // and the queue stays shut for the retry-after.
+      // Rate limited, or the provider down, for longer than a request waits: the task goes back to the queue, without
+      // spending an attempt, and the queue stays shut for the retry-after or the breaker's cool-down.
       const wait = rateLimitedFor(err);
       if (wait !== undefined) {
         await this.queue.rateLimit(wait);
-        await job.log(`${workerName}: rate limited; back to the queue for ${wait} ms`).catch(() => undefined);
+        await job.log(`${workerName}: rate limited or provider down; back to the queue for ${wait} ms`).catch(() => undefined);
         throw Worker.RateLimitError();
       }
       // Retryable (529/5xx after the engine's retries, connection): thrown as is, so the job's backoff retries it.

@@ -22,7 +22,7 @@ const CONNECTION: Record<StreamState, string> = {
 };
 
 /** Events after which the run's record or coverage has changed: look them up again. */
-const REFRESHING = new Set<StoredRunEvent['type']>(['run.status', 'plan.ready', 'round.started', 'task.completed', 'round.completed', 'report.ready', 'run.finished']);
+const REFRESHING = new Set<StoredRunEvent['type']>(['run.waiting', 'run.resumed', 'run.status', 'plan.ready', 'round.started', 'task.completed', 'round.completed', 'report.ready', 'run.finished']);
 const POLL_MS = 5000;
 const MIN_REFRESH_GAP_MS = 400;
 
@@ -40,6 +40,7 @@ export function runView(main: HTMLElement, runId: string): View {
   const cancel = h('button', { type: 'button', id: 'cancel-run', class: 'danger' }, 'Cancel run');
   const reportLink = h('a', { id: 'report-link', class: 'button', href: `#/runs/${runId}/report`, hidden: true }, 'Read the report');
   const error = h('p', { class: 'error', role: 'alert' });
+  const waiting = h('p', { id: 'run-waiting', class: 'waiting', role: 'status', hidden: true });
   const reviewSlot = h('div', { id: 'review-slot' });
   const picture = h('div', { class: 'picture-wrap', id: 'hub-picture' });
   const coverageSlot = h('div', { id: 'coverage' });
@@ -69,7 +70,7 @@ export function runView(main: HTMLElement, runId: string): View {
       'section',
       { class: 'run', 'aria-labelledby': 'run-title' },
       h('p', { class: 'crumbs' }, h('a', { href: '#/' }, '← All runs')),
-      h('header', { class: 'run-head' }, title, h('p', { class: 'meta' }, status, meta, connection), h('div', { class: 'actions' }, reportLink, cancel), error),
+      h('header', { class: 'run-head' }, title, h('p', { class: 'meta' }, status, meta, connection), h('div', { class: 'actions' }, reportLink, cancel), waiting, error),
       reviewSlot,
       h(
         'div',
@@ -101,6 +102,8 @@ export function runView(main: HTMLElement, runId: string): View {
     status.className = `badge status-${live.status}`;
     meta.textContent = [live.engine, live.corpus && `corpus ${live.corpus}`, live.classification, live.createdTs && `started ${ago(live.createdTs)}`].filter(Boolean).join(' · ');
     const over = TERMINAL.includes(live.status);
+    waiting.hidden = !live.waiting || over;
+    waiting.textContent = live.waiting ? `Waiting since ${ago(live.waiting.since)}: ${live.waiting.reason}` : '';
     cancel.hidden = over;
     reportLink.hidden = live.status !== 'done';
     picture.replaceChildren(hubPicture(live, phone.matches));

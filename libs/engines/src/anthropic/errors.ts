@@ -14,9 +14,11 @@ export class AnthropicEngineError extends EngineError {
     readonly status?: number,
     readonly errorType?: string,
     readonly requestId?: string,
-    options?: { cause?: unknown; retryAfterMs?: number; aborted?: boolean },
+    options?: { cause?: unknown; retryAfterMs?: number; aborted?: boolean; waitForMs?: number },
   ) {
-    super(message, retryable, { ...(options?.cause !== undefined ? { cause: options.cause } : {}), ...(status === 429 ? { rateLimitedForMs: Math.max(1000, options?.retryAfterMs ?? 1000) } : {}) });
+    // A 429, or an outage that outlasted the wait cap (waitForMs): the task goes back to its queue for that long.
+    const waitMs = status === 429 ? Math.max(1000, options?.retryAfterMs ?? 1000) : options?.waitForMs !== undefined ? Math.max(1000, options.waitForMs) : undefined;
+    super(message, retryable, { ...(options?.cause !== undefined ? { cause: options.cause } : {}), ...(waitMs !== undefined ? { rateLimitedForMs: waitMs } : {}) });
     this.retryAfterMs = options?.retryAfterMs;
     this.aborted = options?.aborted ?? false;
   }

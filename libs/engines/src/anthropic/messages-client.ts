@@ -148,6 +148,10 @@ export function withCacheBreakpoints(messages: MessageParam[]): MessageParam[] {
 }
 
 const isRetryable = (e: AnthropicEngineError): boolean => e.retryable;
+/** An answer that says the provider is down rather than this request wrong: 5xx, 529, or no connection. */
+const isOutage = (e: AnthropicEngineError): boolean => !e.aborted && (e.status === undefined || e.status >= 500);
+const outageReason = (e: AnthropicEngineError): string =>
+  e.status === 529 ? 'Messages API overloaded (529)' : e.status !== undefined ? `Messages API HTTP ${e.status}${e.errorType ? ` ${e.errorType}` : ''}` : 'Messages API unreachable (connection failed)';
 
 /**
  * Every Messages API request of the engine goes through here: prompt-cache breakpoints, the container, streaming for
@@ -223,6 +227,7 @@ export class MessagesApi {
     const stream = this.streams(p);
     let failures = 0;
     let rateLimitWaited = 0;
+    let outageWaited = 0;
     for (let attempt = 1; ; attempt++) {
       let ticket;
       try {
@@ -252,7 +257,16 @@ export class MessagesApi {
           if (rateLimitWaited > this.maxRateLimitWaitMs) throw err;
           continue;
         }
-        await ticket.done(false);
+        // The provider is down (5xx, 529, no connection): a mark against the fleet's breaker. Once it is open the
+        // request waits at the gate for the probe, spending none of its retries; past the wait cap the task goes back
+        // to its queue (rateLimitedForMs), still without spending an attempt.
+        const shutMs = isOutage(err) && ticket.unavailable ? await ticket.unavailable(outageReason(err)) : 0;
+        if (shutMs > 0) {
+          outageWaited += shutMs;
+          if (outageWaited > this.maxRateLimitWaitMs) throw new AnthropicEngineError(err.message, true, err.status, err.errorType, err.requestId, { cause: err, waitForMs: shutMs });
+          continue;
+        }
+        if (!(isOutage(err) && ticket.unavailable)) await ticket.done(false);
         if (!isRetryable(err) || failures >= this.maxRetries) throw err;
         failures += 1;
         try {

@@ -16,6 +16,12 @@ export interface RequestGate {
 export interface GateTicket {
   /** The API answered 429: nobody sends for `ms`; then one probe. */
   rateLimited(ms: number): Promise<void>;
+  /**
+   * The API answered 5xx or 529, or could not be reached: one more mark against the provider's breaker. Returns how
+   * long nobody may send (ms): 0 while the breaker stays closed (retry as usual), else the request waits at the gate
+   * for the probe instead of spending a retry. Ends the ticket.
+   */
+  unavailable?(reason: string): Promise<number>;
   /** Any other outcome. `ok` (a response came back) on the probe ends a recovery, so everyone may send again. */
   done(ok: boolean): Promise<void>;
 }
@@ -55,11 +61,14 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> => delay(
 export const PAUSE_SLACK_MS = 50;
 const POLL_MS = 100;
 
-/** The gate for one process: the same rules as the fleet's, in memory. */
+/** The gate for one process: the same rules as the fleet's, in memory (breaker: 5 outage answers in a row, 10 s cool-down). */
 export class LocalRequestGate implements RequestGate {
   private pausedUntil = 0;
   private recovering = false;
   private probe: object | undefined;
+  private failures = 0;
+  private outage = false;
+  constructor(private readonly breaker = { threshold: 5, cooldownMs: 10_000 }) {}
 
   async enter(signal?: AbortSignal): Promise<GateTicket> {
     for (;;) {
@@ -88,9 +97,24 @@ export class LocalRequestGate implements RequestGate {
         this.recovering = true;
         release();
       },
+      unavailable: async () => {
+        const shut = () => {
+          this.pausedUntil = Math.max(this.pausedUntil, Date.now() + this.breaker.cooldownMs);
+          this.recovering = true;
+          return this.breaker.cooldownMs;
+        };
+        const mine = probe !== undefined && this.probe === probe;
+        release();
+        if (this.outage) return mine ? shut() : Math.max(1, this.pausedUntil - Date.now());
+        if (++this.failures < this.breaker.threshold) return 0;
+        this.failures = 0;
+        this.outage = true;
+        return shut();
+      },
       done: async (ok) => {
         // Only the probe's answer speaks for after the wall: a request that went out before it may still come back fine.
-        if (ok && probe) this.recovering = false;
+        if (ok) this.failures = 0;
+        if (ok && probe && this.probe === probe) this.recovering = this.outage = false;
         release();
       },
     };
