@@ -10,6 +10,7 @@ import { cosine } from './corpus-index';
 import { titleParts, yearOfTitle } from './documents';
 import { eraOf } from './eras';
 import { type ProseContext, quotesOf, writeReport } from './report-prose';
+import { themedReport } from './theme-prose';
 import { analyzeTerms } from './text-analysis';
 import { clipText } from '../hygiene/clip-text';
 
@@ -70,6 +71,13 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     const { shown } = quotesOf(chosenSides, titles);
     const quotes = new Map(shown.map((s) => [s.section.subtopicId, s.quotes]));
     return finish({ ...comparativeReport(shape.subject, prose.sides, quotes, titles, sourceText, prose) });
+  }
+
+  // How something was talked about, over dated speeches: the evidence of every section, grouped by theme.
+  if (dated && !dateOrder && (shape.kind === 'survey' || shape.kind === 'change')) {
+    const { shown, yearOf } = quotesOf([{ subtopicId: 'evidence', title: '', findings: queues.flat() }], titles);
+    const themed = themedReport(shown[0]?.quotes ?? [], shape.subject || task.context.topic, task.maxCitations, titles, prose, yearOf);
+    if (themed) return finish(themed);
   }
 
   // Round-robin selection of distinct sources across sections.
