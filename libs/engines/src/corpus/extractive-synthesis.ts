@@ -5,6 +5,7 @@ import { absentReport } from './absent-prose';
 import { ANSWER_CONFIDENCE_THRESHOLD } from './answer-confidence';
 import { comparativeReport } from './comparative-prose';
 import { type ComparisonSide, sideOfPassage } from './comparison-sides';
+import { answeringPassages } from './document-answer-size';
 import { documentsReport, fileSources } from './documents-prose';
 import { cosine } from './corpus-index';
 import { titleParts, yearOfTitle } from './documents';
@@ -126,7 +127,7 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
   }
 
   // Passages of files (a folder of documents): grouped by document and heading, each cited whole.
-  if (!dated && fileSources(task.sources.map((s) => s.id))) return finish(documentsReport(chosen.flat(), sourceText, titles, prose));
+  if (!dated && fileSources(task.sources.map((s) => s.id))) return finish(documentsReport(answeringPassages(chosen.flat(), task.context.topic), sourceText, titles, prose));
   const written = writeReport(
     task.context.topic,
     task.sections.map((s, i) => ({ subtopicId: s.subtopicId, title: s.title, findings: chosen[i]! })),
