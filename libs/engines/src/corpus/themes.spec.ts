@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeTerms } from './text-analysis';
-import { subjectStems, themesOf } from './themes';
+import { extended, subjectStems, themesOf } from './themes';
 
 const q = (quote: string, year: number, relevance = 1) => ({ quote, year, relevance, terms: new Set(analyzeTerms(quote)) });
 
@@ -34,5 +34,13 @@ describe('themes of the evidence', () => {
     const themes = themesOf([...spread, ...others], { subject: subjectStems('trade'), yearOf: (x) => x.year });
     const commission = themes.find((t) => t.title === 'Tariff commission');
     expect(commission!.quotes.map((x) => x.year)).toEqual([1890, 1892]);
+  });
+});
+
+describe('theme titles', () => {
+  it('extend a phrase that most of its quotes continue with a noun', () => {
+    const qs = [q('Yellowstone National Park should be enlarged.', 1904), q('The Yellowstone National Park is a playground.', 1905)];
+    expect(extended('Yellowstone National', qs)).toBe('Yellowstone National Park');
+    expect(extended('Illegal immigration', [q('Illegal immigration is complicated.', 2008), q('Illegal immigration hurts wages.', 2019)])).toBe('Illegal immigration');
   });
 });

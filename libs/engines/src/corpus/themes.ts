@@ -89,11 +89,27 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
     if (!best) break;
     const c = candidates.get(best.key)!;
     const surface = [...c.surface.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
-    themes.push({ title: capitalize(surface), key: c.stems, quotes: best.members });
+    themes.push({ title: capitalize(extended(surface, best.members)), key: c.stems, quotes: best.members });
     for (const s of c.stems) usedStems.add(s);
     for (const q of best.members) left.delete(q);
   }
   return themes;
+}
+
+/**
+ * A phrase that is the start of a longer one in most of its quotes, extended by the noun that follows it there
+ * ("Yellowstone National" → "Yellowstone National Park", "Federal health" → "Federal health programs").
+ */
+export function extended(surface: string, quotes: readonly ThemeQuote[]): string {
+  const last = surface.split(' ').pop()!;
+  const after = new RegExp(`(?:^|[^\\p{L}])${surface.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(\\p{L}+)`, 'iu');
+  const next = new Map<string, number>();
+  for (const q of quotes) {
+    const w = after.exec(q.quote)?.[1];
+    if (w && titleCandidates(q.quote).some((c) => c.surface === `${last} ${w}`)) next.set(w, (next.get(w) ?? 0) + 1);
+  }
+  const top = [...next.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  return top && top[1] * 2 > quotes.length ? `${surface} ${top[0]}` : surface;
 }
 
 /** Undated, every quote; dated, those of the `years`-long window that holds most of them (the earliest such). */
