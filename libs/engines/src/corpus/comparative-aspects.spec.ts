@@ -26,6 +26,7 @@ const obama = [
   quote('o1', 'The best thing we could do on taxes is to simplify the tax code and close loopholes, whatever the circumstance.', 2011, 'Barack Obama'),
   quote('o2', 'A tax code riddled with loopholes punishes small businesses; the middle class deserves tax relief.', 2014, 'Barack Obama'),
   quote('o3', 'Tax breaks for millionaires should end, and the middle class should get tax breaks instead.', 2012, 'Barack Obama'),
+  quote('o4', 'With Afghan forces now in the lead for their own security, our troops have moved to a support role.', 2014, 'Barack Obama'),
 ];
 
 describe('a comparison told by aspect', () => {
@@ -41,6 +42,14 @@ describe('a comparison told by aspect', () => {
     const dwell = [...r.summary.matchAll(/dwell on ([^:]+):/g)].map((m) => m[1]!);
     expect(dwell.length).toBe(2);
     for (const d of dwell) for (const part of d.split(' and ')) expect(part.trim().split(' ').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('leaves out a quote about no aspect, and counts only what the sections cite', () => {
+    const inSections = new Set(r.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))));
+    expect(inSections.has('o4')).toBe(false);
+    expect(r.summaryCitations.every((c) => inSections.has(c.sourceId))).toBe(true);
+    const obama = /(\d+) passages? from \d+ of Barack Obama/.exec(r.summary);
+    expect(Number(obama![1])).toBe([...inSections].filter((id) => id.startsWith('o')).length);
   });
 
   it('never titles a section by a pronoun contraction', () => {

@@ -50,6 +50,8 @@ export function comparativeReport(
   const maxIdf = Math.max(1e-9, ...idfs);
   // The subject's words are in every quote: a phrase is as specific as its other words.
   const specificity = (key: string): number => Math.min(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
+  // A phrase is as specific as its most specific word: "private sector" names what "sector" alone does not.
+  const aspectSpecificity = (key: string): number => Math.max(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
   // Aspects: greedily, the keyphrase the least-covered side says most, among quotes not yet placed.
   const placed = new Set<Quote>();
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
@@ -67,8 +69,8 @@ export function comparativeReport(
     let best: { key: string; min: number; sum: number; surface: string } | null = null;
     for (const [key, e] of counts) {
       const min = Math.min(...present.map((s) => e.per.get(s.subtopicId) ?? 0));
-      const sum = [...e.per.values()].reduce((a, b) => a + b, 0) * specificity(key) ** 2 * (key.includes(' ') ? PHRASE_WEIGHT : 1);
-      if (min === 0 || specificity(key) < GENERIC) continue;
+      const sum = [...e.per.values()].reduce((a, b) => a + b, 0) * aspectSpecificity(key) ** 2 * (key.includes(' ') ? PHRASE_WEIGHT : 1);
+      if (min === 0 || aspectSpecificity(key) < GENERIC) continue;
       if (!best || sum > best.sum || (sum === best.sum && key < best.key)) best = { key, min, sum, surface: e.surface };
     }
     if (!best) break;
@@ -79,16 +81,21 @@ export function comparativeReport(
     }
     aspects.push({ key: best.key, surface: best.surface, quotes });
   }
-  // What no aspect took joins the aspect it shares most words with, or one section on the subject.
-  const rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q)));
+  // What no aspect took joins an aspect whose words it holds (most shared words first), else it is left out;
+  // with no aspect at all, everything forms one section on the subject.
+  let rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q)));
   if (aspects.length === 0 && rest.length) {
     const surface = subjectSurface(subject, rest) ?? titleCandidates(rest[0]!.quote)[0]?.surface ?? subject;
     aspects.push({ key: analyzeTerms(surface).join(' '), surface, quotes: [] });
-  }
+  } else rest = rest.filter((q) => aspects.some((a) => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k))));
   for (const q of rest) {
+    const holds = (a: (typeof aspects)[number]): number => Number(aspects.length === 1 || a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k)));
     const shared = (a: (typeof aspects)[number]): number => a.quotes.reduce((n, x) => n + [...q.terms].filter((t) => x.terms.has(t)).length, 0) / Math.max(1, a.quotes.length);
-    [...aspects].sort((a, b) => shared(b) - shared(a))[0]!.quotes.push(q);
+    [...aspects].sort((a, b) => holds(b) - holds(a) || shared(b) - shared(a))[0]!.quotes.push(q);
   }
+  // What the report cites: the quotes its sections hold (the lede's counts and quotes come from these alone).
+  const kept = new Set(aspects.flatMap((a) => a.quotes));
+  const cited = (s: ComparisonSide): Quote[] => perSide.get(s.subtopicId)!.filter((q) => kept.has(q));
   const sideOf = new Map<Quote, ComparisonSide>();
   for (const s of present) for (const q of perSide.get(s.subtopicId)!) sideOf.set(q, s);
   const sections: ReportSection[] = aspects.map((a) => ({
@@ -104,8 +111,8 @@ export function comparativeReport(
   const contrast: string[] = [];
   const cites: Citation[] = [];
   for (const s of present) {
-    const mine = perSide.get(s.subtopicId)!;
-    const theirs = present.filter((o) => o !== s).flatMap((o) => perSide.get(o.subtopicId)!);
+    const mine = cited(s);
+    const theirs = present.filter((o) => o !== s).flatMap((o) => cited(o));
     const words = distinctive(mine, theirs, keysOf, specificity);
     const quote = centralQuotes(mine.filter((q) => words.some((w) => titleCandidates(q.quote).some((c) => c.key === w.key))), 1)[0] ?? centralQuotes(mine, 1)[0]!;
     const dwell = words.length ? ` dwell on ${listAnd(words.map((w) => w.surface.toLowerCase() === w.surface ? w.surface : w.surface))}` : ' speak of it';
@@ -119,7 +126,7 @@ export function comparativeReport(
     sideCountPhrase(
       s.name,
       citedFigures(
-        perSide.get(s.subtopicId)!.flatMap((q) => q.citations.map((c) => c.sourceId)),
+        cited(s).flatMap((q) => q.citations.map((c) => c.sourceId)),
         (id) => sourceTitles.get(id),
       ),
       ctx.vocabulary,
