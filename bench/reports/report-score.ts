@@ -9,6 +9,8 @@ export interface ReportQuestion {
   split: 'tune' | 'heldout';
   /** A comparison's sides: authors' names as the titles write them, or a word of the side's file names. */
   sides?: string[];
+  /** The themes a historian would name (written before tuning): each a list of phrases, any of which names it. */
+  themes?: string[][];
 }
 
 export interface ReportScore {
@@ -26,6 +28,10 @@ export interface ReportScore {
   titles: number;
   groundedTitles: number;
   ungrounded: string[];
+  /** Of `question.themes`, how many some section title names. */
+  themesNamed: number;
+  /** Sections whose title's words occur in most of their quotes. */
+  coherentSections: number;
 }
 
 /** Words that name a date or a post, never what a section is about (the benchmark's own list). */
@@ -92,6 +98,25 @@ export function titleGrounded(title: string, quotes: readonly string[], sourceTi
   return own.every((t) => seen.has(t));
 }
 
+const bareTitle = (title: string): string => title.replace(/^\d{3,4}(\s*[–-]\s*\d{3,4})?\s*:\s*/, '').replace(/\s*\([^)]*\)\s*$/, '');
+
+/** A theme is named when some section title holds every word of one of its phrases. */
+export function themesNamed(themes: readonly string[][], titles: readonly string[]): number {
+  const own = titles.map((t) => new Set(analyzeTerms(bareTitle(t))));
+  return themes.filter((phrases) => phrases.some((p) => own.some((t) => analyzeTerms(p).every((w) => t.has(w))))).length;
+}
+
+/** A section is coherent when more than half its quotes hold a word of its title (a period prefix and a trailing "(…)" aside). */
+export function sectionCoherent(title: string, quotes: readonly string[]): boolean {
+  const own = analyzeTerms(bareTitle(title));
+  if (own.length === 0 || quotes.length === 0) return false;
+  const holding = quotes.filter((q) => {
+    const terms = new Set(analyzeTerms(q));
+    return own.some((w) => terms.has(w));
+  }).length;
+  return holding * 2 > quotes.length;
+}
+
 export function scoreReport(q: ReportQuestion, report: Report): ReportScore {
   const byId = new Map(report.sources.map((s) => [s.id, s]));
   const first = report.summary.split(/(?<=[.!?])\s/)[0] ?? '';
@@ -99,14 +124,16 @@ export function scoreReport(q: ReportQuestion, report: Report): ReportScore {
   const { numbers, errors } = ledeNumberErrors(report);
   const sections = report.sections.filter((s) => s.title !== 'Overview');
   let grounded = 0;
+  let coherent = 0;
   const ungrounded: string[] = [];
   for (const s of sections) {
     const quotes = s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote ?? ''));
+    if (sectionCoherent(s.title, quotes)) coherent++;
     const titles = s.paragraphs.flatMap((p) => p.citations.map((c) => `${byId.get(c.sourceId)?.title ?? ''} ${c.sourceId}`));
     if (titleGrounded(s.title, quotes, titles)) grounded++;
     else ungrounded.push(s.title);
   }
-  const out: ReportScore = { question: q, cited: report.sources.length, sections: report.sections.length, saysAbsent, numbers, numberErrors: errors, titles: sections.length, groundedTitles: grounded, ungrounded };
+  const out: ReportScore = { question: q, cited: report.sources.length, sections: report.sections.length, saysAbsent, numbers, numberErrors: errors, titles: sections.length, groundedTitles: grounded, ungrounded, themesNamed: themesNamed(q.themes ?? [], sections.map((s) => s.title)), coherentSections: coherent };
   if (q.sides) {
     out.perSide = q.sides.map((side) => report.sources.filter((s) => onSide(s, side)).length);
     out.sectionsWithAllSides = report.sections.filter((s) => q.sides!.every((side) => s.paragraphs.some((p) => p.citations.some((c) => byId.has(c.sourceId) && onSide(byId.get(c.sourceId)!, side))))).length;
@@ -124,6 +151,9 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
   const titles = scores.reduce((a, s) => a + s.titles, 0);
   const grounded = scores.reduce((a, s) => a + s.groundedTitles, 0);
   const numbers = scores.reduce((a, s) => a + s.numbers, 0);
+  const themed = scores.filter((s) => s.question.themes?.length);
+  const docs = scores.filter((s) => s.question.kind === 'docs');
+  const coherent = scores.reduce((a, s) => a + s.coherentSections, 0);
   const errors = scores.reduce((a, s) => a + s.numberErrors.length, 0);
   return {
     questions: String(scores.length),
@@ -135,5 +165,10 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
     'answerable: wrongly absent': `${present.filter((s) => s.saysAbsent).length}/${present.length}`,
     'lede number errors': `${errors} of ${numbers}`,
     'grounded titles': titles ? `${(grounded / titles).toFixed(3)} (${grounded}/${titles})` : '–',
+    'themes named': `${themed.reduce((a, s) => a + s.themesNamed, 0)}/${themed.reduce((a, s) => a + s.question.themes!.length, 0)}`,
+    'reports naming ≥ 3 themes': `${themed.filter((s) => s.themesNamed >= 3).length}/${themed.length}`,
+    'coherent sections': titles ? `${(coherent / titles).toFixed(3)} (${coherent}/${titles})` : '–',
+    'docs: passages per answer (mean)': mean(docs.map((s) => s.cited)),
+    'docs: answers citing ≤ 8': `${docs.filter((s) => s.cited <= 8).length}/${docs.length}`,
   };
 }

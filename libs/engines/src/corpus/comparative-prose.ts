@@ -10,6 +10,8 @@ import { analyzeTerms, sentenceSpans } from './text-analysis';
 const MAX_ASPECTS = 4;
 /** An aspect's words are at least this specific (IDF over the corpus's largest among the quotes' words). */
 const GENERIC = 0.35;
+/** A two-word phrase names an aspect better than either word alone ("tax cuts" over "cuts"). */
+const PHRASE_WEIGHT = 1.5;
 /** Words per side the lede names as what that side dwells on. */
 const DISTINCTIVE = 2;
 
@@ -27,20 +29,29 @@ export function comparativeReport(
   ctx: ProseContext,
 ): { summary: string; summaryCitations: Citation[]; sections: ReportSection[] } {
   const present = sides.filter((s) => (perSide.get(s.subtopicId) ?? []).length > 0);
-  const own = new Set([...analyzeTerms(subject), ...sides.flatMap((s) => [...analyzeTerms(s.label), ...analyzeTerms(s.name), ...s.terms])]);
+  const subjectTerms = new Set(analyzeTerms(subject));
+  const sideTerms = new Set(sides.flatMap((s) => [...analyzeTerms(s.label), ...analyzeTerms(s.name), ...s.terms]));
+  // An aspect names something beyond the subject ("tax cuts" on taxes, not "taxes"), and never a side.
+  const aspectKey = (key: string): boolean => {
+    const stems = key.split(' ');
+    return !stems.some((k) => sideTerms.has(k)) && stems.some((k) => !subjectTerms.has(k));
+  };
   const keysOf = new Map<Quote, Map<string, string>>();
   for (const qs of perSide.values())
     for (const q of qs) {
       const m = new Map<string, string>();
       // The whole passage says what it is about; the quote is then the sentence that says the aspect.
-      for (const c of titleCandidates(sourceText.get(q.citations[0]!.sourceId) ?? q.quote)) if (!c.key.split(' ').some((k) => own.has(k)) && !m.has(c.key)) m.set(c.key, c.surface);
+      for (const c of titleCandidates(sourceText.get(q.citations[0]!.sourceId) ?? q.quote)) if (aspectKey(c.key) && !m.has(c.key)) m.set(c.key, c.surface);
       keysOf.set(q, m);
     }
   const yearOf = (q: Quote): number => q.dates[0]!.year ?? 0;
   // A word most passages of the corpus use ("States", "Government") names no aspect.
   const idfs = [...keysOf.values()].flatMap((m) => [...m.keys()]).flatMap((k) => k.split(' ')).map((t) => ctx.idf?.(t) ?? 1);
   const maxIdf = Math.max(1e-9, ...idfs);
-  const specificity = (key: string): number => Math.min(...key.split(' ').map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
+  // The subject's words are in every quote: a phrase is as specific as its other words.
+  const specificity = (key: string): number => Math.min(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
+  // A phrase is as specific as its most specific word: "private sector" names what "sector" alone does not.
+  const aspectSpecificity = (key: string): number => Math.max(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
   // Aspects: greedily, the keyphrase the least-covered side says most, among quotes not yet placed.
   const placed = new Set<Quote>();
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
@@ -58,9 +69,9 @@ export function comparativeReport(
     let best: { key: string; min: number; sum: number; surface: string } | null = null;
     for (const [key, e] of counts) {
       const min = Math.min(...present.map((s) => e.per.get(s.subtopicId) ?? 0));
-      const sum = ([...e.per.values()].reduce((a, b) => a + b, 0) + (key.includes(' ') ? 0.5 : 0)) * specificity(key);
-      if (min === 0 || specificity(key) < GENERIC) continue;
-      if (!best || min > best.min || (min === best.min && (sum > best.sum || (sum === best.sum && key < best.key)))) best = { key, min, sum, surface: e.surface };
+      const sum = [...e.per.values()].reduce((a, b) => a + b, 0) * aspectSpecificity(key) ** 2 * (key.includes(' ') ? PHRASE_WEIGHT : 1);
+      if (min === 0 || aspectSpecificity(key) < GENERIC) continue;
+      if (!best || sum > best.sum || (sum === best.sum && key < best.key)) best = { key, min, sum, surface: e.surface };
     }
     if (!best) break;
     const quotes = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && keysOf.get(q)!.has(best!.key)));
@@ -70,16 +81,21 @@ export function comparativeReport(
     }
     aspects.push({ key: best.key, surface: best.surface, quotes });
   }
-  // What no aspect took joins the aspect it shares most words with, or one section on the subject.
-  const rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q)));
+  // What no aspect took joins an aspect whose words it holds (most shared words first), else it is left out;
+  // with no aspect at all, everything forms one section on the subject.
+  let rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q)));
   if (aspects.length === 0 && rest.length) {
     const surface = subjectSurface(subject, rest) ?? titleCandidates(rest[0]!.quote)[0]?.surface ?? subject;
     aspects.push({ key: analyzeTerms(surface).join(' '), surface, quotes: [] });
-  }
+  } else rest = rest.filter((q) => aspects.some((a) => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k))));
   for (const q of rest) {
+    const holds = (a: (typeof aspects)[number]): number => Number(aspects.length === 1 || a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k)));
     const shared = (a: (typeof aspects)[number]): number => a.quotes.reduce((n, x) => n + [...q.terms].filter((t) => x.terms.has(t)).length, 0) / Math.max(1, a.quotes.length);
-    [...aspects].sort((a, b) => shared(b) - shared(a))[0]!.quotes.push(q);
+    [...aspects].sort((a, b) => holds(b) - holds(a) || shared(b) - shared(a))[0]!.quotes.push(q);
   }
+  // What the report cites: the quotes its sections hold (the lede's counts and quotes come from these alone).
+  const kept = new Set(aspects.flatMap((a) => a.quotes));
+  const cited = (s: ComparisonSide): Quote[] => perSide.get(s.subtopicId)!.filter((q) => kept.has(q));
   const sideOf = new Map<Quote, ComparisonSide>();
   for (const s of present) for (const q of perSide.get(s.subtopicId)!) sideOf.set(q, s);
   const sections: ReportSection[] = aspects.map((a) => ({
@@ -95,8 +111,8 @@ export function comparativeReport(
   const contrast: string[] = [];
   const cites: Citation[] = [];
   for (const s of present) {
-    const mine = perSide.get(s.subtopicId)!;
-    const theirs = present.filter((o) => o !== s).flatMap((o) => perSide.get(o.subtopicId)!);
+    const mine = cited(s);
+    const theirs = present.filter((o) => o !== s).flatMap((o) => cited(o));
     const words = distinctive(mine, theirs, keysOf, specificity);
     const quote = centralQuotes(mine.filter((q) => words.some((w) => titleCandidates(q.quote).some((c) => c.key === w.key))), 1)[0] ?? centralQuotes(mine, 1)[0]!;
     const dwell = words.length ? ` dwell on ${listAnd(words.map((w) => w.surface.toLowerCase() === w.surface ? w.surface : w.surface))}` : ' speak of it';
@@ -110,7 +126,7 @@ export function comparativeReport(
     sideCountPhrase(
       s.name,
       citedFigures(
-        perSide.get(s.subtopicId)!.flatMap((q) => q.citations.map((c) => c.sourceId)),
+        cited(s).flatMap((q) => q.citations.map((c) => c.sourceId)),
         (id) => sourceTitles.get(id),
       ),
       ctx.vocabulary,
@@ -149,12 +165,13 @@ function distinctive(mine: readonly Quote[], theirs: readonly Quote[], keysOf: R
   const a = count(mine);
   const b = count(theirs);
   const scored = [...a.entries()]
-    .filter(([k]) => !k.includes(' ') || (a.get(k)!.n >= 2))
     .map(([k, e]) => ({ key: k, surface: e.surface, n: e.n, score: (Math.log((e.n + 1) / (mine.length + 2)) - Math.log(((b.get(k)?.n ?? 0) + 1) / (theirs.length + 2))) * specificity(k) }))
     .filter((x) => x.score > 0)
     .sort((x, y) => y.score - x.score || y.n - x.n || x.key.localeCompare(y.key));
-  const repeated = scored.filter((x) => x.n >= 2);
-  const pool = repeated.length >= DISTINCTIVE ? repeated : scored;
+  // The contrast is told in phrases ("Afghan forces", not "Afghan"): two-word phrases said twice, then once, then words.
+  const phrases = scored.filter((x) => x.key.includes(' '));
+  const repeated = phrases.filter((x) => x.n >= 2);
+  const pool = repeated.length >= DISTINCTIVE ? repeated : phrases.length >= DISTINCTIVE ? [...repeated, ...phrases.filter((x) => x.n < 2)] : [...phrases, ...scored.filter((x) => !x.key.includes(' '))];
   const out: { key: string; surface: string }[] = [];
   for (const x of pool) {
     if (out.length >= DISTINCTIVE) break;

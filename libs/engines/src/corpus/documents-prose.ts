@@ -27,9 +27,10 @@ export function documentAndHeading(id: string, title: string | undefined): { doc
 }
 
 /**
- * What the documents say: a section per document, a paragraph per heading in the document's order, each
+ * What the documents say: a section per document (the one holding the most relevant passage first), its most
+ * relevant passage first and the others in the document's order, a paragraph per heading, each
  * passage cited whole (code blocks kept as the source writes them, so a renderer shows them as code), and a
- * lede that quotes the most central findings, then counts what is cited.
+ * lede that quotes the passage that answers (the most relevant) and the most central others, then counts what is cited.
  */
 export function documentsReport(
   findings: readonly Finding[],
@@ -47,6 +48,7 @@ export function documentsReport(
   }
   const order = (id: string): number => Number(/#(\d+)$/.exec(id)?.[1] ?? 0);
   const relevance = (d: string): number => Math.max(...byDoc.get(d)!.map((x) => x.finding.relevance?.score ?? 0));
+  const top = (d: string): Finding => byDoc.get(d)!.reduce((a, b) => ((b.finding.relevance?.score ?? 0) > (a.finding.relevance?.score ?? 0) ? b : a)).finding;
   const sections: ReportSection[] = [...byDoc.keys()]
     .sort((a, b) => relevance(b) - relevance(a) || a.localeCompare(b))
     .map((document) => ({
@@ -54,6 +56,7 @@ export function documentsReport(
       paragraphs: byDoc
         .get(document)!
         .sort((a, b) => order(a.id) - order(b.id))
+        .sort((a, b) => Number(b.finding === top(document)) - Number(a.finding === top(document)))
         .map(({ id, heading, finding }) => {
           const text = sourceText.get(id) ?? finding.quote;
           const whole = text.trim().length <= WHOLE_PASSAGE_MAX ? text.trim() : finding.quote;
@@ -63,7 +66,8 @@ export function documentsReport(
   const quotes = findings
     .filter((f, i) => findings.findIndex((g) => g.sourceId === f.sourceId) === i)
     .map((f) => ({ quote: f.quote, terms: new Set(analyzeTerms(f.quote)), citations: [{ sourceId: f.sourceId, quote: f.quote }], relevance: f.relevance?.score ?? 0 }));
-  const central = centralQuotes(quotes, LEDE_FINDINGS);
+  const answer = quotes.reduce<(typeof quotes)[number] | undefined>((a, q) => (!a || q.relevance > a.relevance ? q : a), undefined);
+  const central = answer ? [answer, ...centralQuotes(quotes.filter((q) => q !== answer), LEDE_FINDINGS - 1)] : [];
   const figures = citedFigures(
     quotes.map((q) => q.citations[0]!.sourceId),
     (id) => sourceTitles.get(id),

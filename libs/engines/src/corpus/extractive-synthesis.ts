@@ -5,11 +5,13 @@ import { absentReport } from './absent-prose';
 import { ANSWER_CONFIDENCE_THRESHOLD } from './answer-confidence';
 import { comparativeReport } from './comparative-prose';
 import { type ComparisonSide, sideOfPassage } from './comparison-sides';
+import { answeringPassages } from './document-answer-size';
 import { documentsReport, fileSources } from './documents-prose';
 import { cosine } from './corpus-index';
 import { titleParts, yearOfTitle } from './documents';
 import { eraOf } from './eras';
 import { type ProseContext, quotesOf, writeReport } from './report-prose';
+import { themedReport } from './theme-prose';
 import { analyzeTerms } from './text-analysis';
 import { clipText } from '../hygiene/clip-text';
 
@@ -72,6 +74,13 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     return finish({ ...comparativeReport(shape.subject, prose.sides, quotes, titles, sourceText, prose) });
   }
 
+  // How something was talked about, over dated speeches: the evidence of every section, grouped by theme.
+  if (dated && !dateOrder && (shape.kind === 'survey' || shape.kind === 'change')) {
+    const { shown, yearOf } = quotesOf([{ subtopicId: 'evidence', title: '', findings: queues.flat() }], titles);
+    const themed = themedReport(shown[0]?.quotes ?? [], shape.subject || task.context.topic, task.maxCitations, titles, prose, yearOf);
+    if (themed) return finish(themed);
+  }
+
   // Round-robin selection of distinct sources across sections.
   const cited = new Set<string>();
   const chosen: Finding[][] = task.sections.map(() => []);
@@ -118,7 +127,7 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
   }
 
   // Passages of files (a folder of documents): grouped by document and heading, each cited whole.
-  if (!dated && fileSources(task.sources.map((s) => s.id))) return finish(documentsReport(chosen.flat(), sourceText, titles, prose));
+  if (!dated && fileSources(task.sources.map((s) => s.id))) return finish(documentsReport(answeringPassages(chosen.flat(), task.context.topic), sourceText, titles, prose));
   const written = writeReport(
     task.context.topic,
     task.sections.map((s, i) => ({ subtopicId: s.subtopicId, title: s.title, findings: chosen[i]! })),

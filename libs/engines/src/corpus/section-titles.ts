@@ -20,6 +20,8 @@ const NOT_A_TOPIC = new Set(
 );
 /** Words that say nothing alone but belong to a name when capitalized in one ("New York", "First Amendment"). */
 const NAME_PARTS = new Set('one two three first second third last new old north south east west great'.split(' '));
+/** A pronoun's contraction ("I'm", "we've") is no noun, whatever the tagger says. */
+const CONTRACTION = /^(i|you|we|they|he|she|it|that|there|let)['’]/i;
 const BANNED_STEMS = new Set([...NOT_A_TOPIC].map((w) => stemWord(w)));
 const NAME_PART_STEMS = new Set([...NAME_PARTS].map((w) => stemWord(w)));
 
@@ -46,7 +48,7 @@ export function titleCandidates(text: string): TitleCandidate[] {
     const name = isName(words);
     const wordsOk = words.every((w, i) => {
       const low = w.toLowerCase().replace(/['’]s$/, '');
-      return w.length >= 3 && /^\p{L}[\p{L}'’-]*\p{L}$/u.test(w) && !NOT_A_TOPIC.has(low) && (!NAME_PARTS.has(low) || (name && i < words.length - 1));
+      return w.length >= 3 && /^\p{L}[\p{L}'’-]*\p{L}$/u.test(w) && !CONTRACTION.test(w) && !NOT_A_TOPIC.has(low) && (!NAME_PARTS.has(low) || (name && i < words.length - 1));
     });
     return wordsOk && allowedStems(c.key.split(' '), name);
   });

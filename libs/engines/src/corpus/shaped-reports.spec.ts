@@ -6,6 +6,7 @@ import { CorpusRegistry } from './corpus-registry';
 import { CorpusSubagentEngine } from './corpus-subagent-engine';
 import { titleParts } from './documents';
 import { citedFigures } from './report-figures';
+import { analyzeTerms } from './text-analysis';
 
 const registry = new CorpusRegistry({ store: null });
 const coord = new CorpusCoordinatorEngine(registry, 'sotu');
@@ -85,4 +86,40 @@ describe('a subject the speeches never mention', () => {
     expect(cited.size).toBeGreaterThan(0);
     expect(cited.size).toBeLessThanOrEqual(3);
   }, 300_000);
+});
+
+describe('how a subject was talked about, over the speeches', () => {
+  it('organises the evidence by theme in time: titles the quotes share, periods in order, a lede that names the arc', async () => {
+    const { report, title } = await research('How have U.S. presidents talked about immigration?');
+    const sections = report.sections;
+    const bare = (t: string): string => t.replace(/^\d{4}(–\d{4})?: /, '');
+    // Themes a historian names: at least three of these, as titles.
+    const named = [/chinese/i, /steamship/i, /restrict|quota/i, /refugee/i, /illegal|enforce|border/i, /reform/i].filter((re) => sections.some((s) => re.test(s.title)));
+    expect(named.length).toBeGreaterThanOrEqual(3);
+    // Each section is about its title: most of its quotes hold a word of it.
+    for (const s of sections) {
+      const words = analyzeTerms(bare(s.title)).filter((w) => w !== 'immigr');
+      const quotes = s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote ?? ''));
+      const holding = quotes.filter((q) => words.some((w) => analyzeTerms(q).includes(w))).length;
+      expect(holding * 2, s.title).toBeGreaterThan(quotes.length);
+    }
+    // Periods follow time, and the lede names the themes in that order before the counts.
+    const firstYears = sections.map((s) => Number(/^(\d{4})/.exec(s.title)![1]));
+    const medians = sections.map((s) => {
+      const ys = s.paragraphs.flatMap((p) => p.citations.map((c) => titleParts(title(c.sourceId)).year!)).sort((a, b) => a - b);
+      return ys[Math.floor((ys.length - 1) / 2)]!;
+    });
+    expect(medians).toEqual([...medians].sort((a, b) => a - b));
+    expect(firstYears.length).toBe(sections.length);
+    const positions = sections.map((s) => report.summary.toLowerCase().indexOf(bare(s.title).toLowerCase()));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    // Each section opens with who, when and how many; the counts are those of what it cites.
+    for (const s of sections) {
+      const n = new Set(s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))).size;
+      expect(s.paragraphs[0]!.text).toMatch(new RegExp(`^[A-Z][^:]*, \\d{4}(–\\d{4})?, in ${n} passages?:`));
+    }
+    const cited = new Set(sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))));
+    expect(report.summary).toContain(`The report cites ${cited.size} passages`);
+  });
 });
