@@ -22,6 +22,8 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator
 import { CoordinatorModule } from './coordinator.module';
 import { mountMcp } from './mcp/mcp-route';
 import { mountWebPage } from './web/web-page';
+import { requestSpans } from './telemetry/request-spans';
+import { tracingActive } from '@orrery/runtime';
 
 export interface StartedCoordinator {
   app: INestApplication;
@@ -43,6 +45,7 @@ export async function startCoordinator(
   const keyless = app.get(ApiKeys).keyless;
   // Everything mounted below (REST, SSE, the board, the docs, and surfaces added later) passes these, in order.
   app.disable('x-powered-by');
+  if (tracingActive()) app.use(requestSpans());
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders());
   if (keyless) app.use(loopbackHostOnly(config.ALLOWED_HOSTS));

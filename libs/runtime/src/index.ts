@@ -10,3 +10,4 @@ export * from './start-ingest';
 export * from './redis-connection';
 export * from './remove-corpus';
 export * from './service-process-env';
+export * from './telemetry';

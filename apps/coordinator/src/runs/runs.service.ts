@@ -14,7 +14,7 @@ import {
   type Source,
   TERMINAL_RUN_STATUSES,
 } from '@orrery/protocol';
-import type { RedisClient } from '@orrery/runtime';
+import { currentTraceparent, type RedisClient, withTraceparent } from '@orrery/runtime';
 import { randomUUID } from 'node:crypto';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { evidenceOf } from '../coverage/round-figures';
@@ -109,6 +109,7 @@ export class RunsService {
     const id = randomUUID();
     await this.quotas.admit(principal, id);
     const now = new Date().toISOString();
+    const traceparent = currentTraceparent();
     const c = this.config;
     const budget = resolveBudget(
       { maxTokens: c.BUDGET_MAX_TOKENS, maxTasks: c.BUDGET_MAX_TASKS, maxRounds: c.BUDGET_MAX_ROUNDS, maxWallSeconds: c.BUDGET_MAX_WALL_SECONDS, maxCostUsd: c.BUDGET_MAX_COST_USD },
@@ -125,6 +126,7 @@ export class RunsService {
       stateVersion: 0,
       createdAt: now,
       updatedAt: now,
+      ...(traceparent ? { traceparent } : {}),
       coverageCheck: request.coverageCheck ?? true,
       budget,
       rounds: [],
@@ -281,7 +283,7 @@ export class RunsService {
     });
     // Nothing was researched yet: a stop at plan review ends the run with nothing to report.
     if (planReview && decision.action === 'stop') return this.transitions.finish(runId, 'cancelled');
-    await this.dispatcher.enqueueResume(runId, round, decision.action, updated.stateVersion);
+    await withTraceparent(updated.traceparent, () => this.dispatcher.enqueueResume(runId, round, decision.action, updated.stateVersion));
     return updated;
   }
 

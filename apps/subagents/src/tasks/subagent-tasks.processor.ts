@@ -6,7 +6,7 @@ import { formatZodError, SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, 
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { ActiveJobs, connectRedis, FleetRequestGate, JudgeSwitch } from '@orrery/runtime';
+import { ActiveJobs, connectRedis, FleetRequestGate, inSpan, JudgeSwitch } from '@orrery/runtime';
 import { ProgressGate } from './progress-gate';
 import { rateLimitedFor, toJobError } from './task-errors';
 
@@ -90,7 +90,9 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
     const taken = setTimeout(() => void job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`).catch(() => undefined), config.SUBAGENT_PROGRESS_QUIET_MS);
     try {
       const engine = this.engines.subagent(task.engine);
-      const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);
+      const result = await inSpan(`task ${task.kind}`, { 'orrery.run_id': task.runId, 'orrery.task_id': task.taskId, 'orrery.job_id': job.id ?? '', 'orrery.engine': task.engine }, async (): Promise<TaskResult> =>
+        task.kind === 'search' ? engine.search(task, progress) : engine.synthesize(task, progress),
+      );
       // Checked where it lands: the coordinator parses every result with the protocol schema before using it.
       return { ...result, stats: { ...result.stats, workerPid: process.pid }, ...(decisions.length ? { decisions } : {}) };
     } catch (err) {
