@@ -8,9 +8,11 @@ import { IngestModule } from './ingest/ingest.module';
 import { RedisStartup } from './redis/redis-startup';
 import { SubagentTasksProcessor } from './tasks/subagent-tasks.processor';
 import { TracingShutdown } from './telemetry/tracing-shutdown';
+import { JsonLoggingModule } from '@orrery/runtime';
 
 @Module({
   imports: [
+    JsonLoggingModule.forService('orrery-worker'),
     EnginesModule,
     BullModule.forRootAsync({
       useFactory: () => {

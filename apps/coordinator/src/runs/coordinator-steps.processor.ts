@@ -3,7 +3,7 @@ import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBoots
 import { COORDINATOR_QUEUE, type CoordinatorStep, CoordinatorStepSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig, loadCoordinatorConfig } from '../config/coordinator-config';
-import { ActiveJobs, inSpan } from '@orrery/runtime';
+import { ActiveJobs, inSpan, withLogContext } from '@orrery/runtime';
 import { RunNotFoundError, RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { FinalizeStep } from './steps/finalize.step';
@@ -62,7 +62,7 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
   }
 
   process(job: Job, token?: string): Promise<void> {
-    return this.active.track(job, token, () => this.step(job));
+    return withLogContext({ runId: (job.data as { runId?: string }).runId, jobId: job.id }, () => this.active.track(job, token, () => this.step(job)));
   }
 
   private async step(job: Job): Promise<void> {
@@ -71,6 +71,7 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     const step = parsed.data;
     try {
       await inSpan(`step ${step.step}`, stepAttributes(step, job), async () => {
+        this.logger.debug(`run ${step.runId}: step ${step.step}${'round' in step ? ` (round ${step.round})` : ''}, attempt ${job.attemptsMade + 1}`);
         if (step.step === 'plan') await this.planStep.run(step.runId);
         else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0, job);
         else if (step.step === 'resume') await this.resumeStep.run(await this.store.require(step.runId), step.round, step.action);
