@@ -40,8 +40,9 @@ describe('traces of a run across the coordinator and a worker', () => {
     const traceId = run.traceparent!.split('-')[1];
 
     const ofRun = (): ReceivedSpan[] => receiver.spans.filter((s) => s.traceId === traceId);
-    // The finalize step's spans are the last the coordinator ends.
-    await waitFor(() => ofRun().some((s) => s.name === 'step finalize'), 15_000, 'the finalize step span');
+    // Each process exports on its own schedule: wait for the finalize step's span and one span per task run.
+    const tasksRun = run.counters.tasksCompleted + run.counters.tasksFailed;
+    await waitFor(() => ofRun().some((s) => s.name === 'step finalize') && ofRun().filter((s) => s.name.startsWith('task ')).length >= tasksRun, 15_000, 'the spans of every step and task');
     const spans = ofRun();
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     expect(receiver.rejected).toEqual([]);
