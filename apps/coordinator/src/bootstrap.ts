@@ -23,6 +23,9 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator
 import { CoordinatorModule } from './coordinator.module';
 import { mountMcp } from './mcp/mcp-route';
 import { mountWebPage } from './web/web-page';
+import { requestSpans } from './telemetry/request-spans';
+import { describeRedisLocation, logLevelFromEnv, tracingActive, useJsonLogs } from '@orrery/runtime';
+import { EngineFactory, loadStoreLocation, type StoreLocation } from '@orrery/engines';
 
 export interface StartedCoordinator {
   app: INestApplication;
@@ -34,16 +37,19 @@ export async function startCoordinator(
   overrides: { port?: number; logger?: false | ('log' | 'error' | 'warn' | 'debug')[]; /** False when the embedding process handles signals itself (the CLI). */ shutdownHooks?: boolean } = {},
 ): Promise<StartedCoordinator> {
   const app = await NestFactory.create<NestExpressApplication>(CoordinatorModule, {
-    logger: overrides.logger ?? ['log', 'error', 'warn'],
+    // An embedding process (the CLI) picks its levels; a service process logs JSON through pino, at LOG_LEVEL.
+    ...(overrides.logger !== undefined ? { logger: overrides.logger } : { bufferLogs: true }),
     bodyParser: false,
     // Open SSE streams must not hold a shutdown up: clients reconnect with Last-Event-ID.
     forceCloseConnections: true,
   });
+  if (overrides.logger === undefined) useJsonLogs(app);
   const config = app.get<CoordinatorConfig>(COORDINATOR_CONFIG);
   const logger = new Logger('Coordinator');
   const keyless = app.get(ApiKeys).keyless;
   // Everything mounted below (REST, SSE, the board, the docs, and surfaces added later) passes these, in order.
   app.disable('x-powered-by');
+  if (tracingActive()) app.use(requestSpans());
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders());
   if (keyless) app.use(loopbackHostOnly(config.ALLOWED_HOSTS));
@@ -86,6 +92,7 @@ export async function startCoordinator(
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const access = !keyless ? ' (API keys required)' : host === '127.0.0.1' ? ' (no API_KEYS set: bound to 127.0.0.1 only)' : ' (no API_KEYS set: open)';
   logger.log(`listening on ${host}:${port}${access}; web page at /, docs at /docs, queues at ${BOARD_PATH}`);
+  logger.log(`engine ${engineName(app.get(EngineFactory))}, Redis ${describeRedisLocation(config)}, corpus store ${describeStore(loadStoreLocation())}, log level ${logLevelFromEnv()}${tracingActive() ? ', traces exported over OTLP' : ''}`);
   return { app, url };
 }
 
@@ -98,4 +105,19 @@ function limitRequestTime(server: Server, config: CoordinatorConfig): void {
   server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
   server.requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS);
+}
+
+/** Where the passages live, without a PostgreSQL URL's password. */
+function describeStore(store: StoreLocation): string {
+  if (store.kind === 'sqlite') return `SQLite ${store.file}`;
+  const u = new URL(store.url);
+  return `PostgreSQL ${u.host}${u.pathname} (schema ${store.schema})`;
+}
+
+function engineName(engines: EngineFactory): string {
+  try {
+    return engines.resolve();
+  } catch (err) {
+    return `unavailable (${(err as Error).message})`;
+  }
 }

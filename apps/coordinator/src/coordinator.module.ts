@@ -6,6 +6,8 @@ import { CorporaModule } from './corpora/corpora.module';
 import { EnginesModule } from './engines/engines.module';
 import { McpModule } from './mcp/mcp.module';
 import { RedisModule } from './redis/redis.module';
+import { TracingShutdown } from './telemetry/tracing-shutdown';
+import { JsonLoggingModule } from '@orrery/runtime';
 
-@Module({ imports: [ConfigModule, RedisModule, AuthModule, EnginesModule, CorporaModule, ApiModule, McpModule] })
+@Module({ imports: [JsonLoggingModule.forService('orrery-coordinator'), ConfigModule, RedisModule, AuthModule, EnginesModule, CorporaModule, ApiModule, McpModule], providers: [TracingShutdown] })
 export class CoordinatorModule {}

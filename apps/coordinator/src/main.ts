@@ -1,3 +1,5 @@
+import { startTracing } from '@orrery/runtime';
+startTracing('orrery-coordinator');
 import { startCoordinator } from './bootstrap';
 
 startCoordinator().catch((err) => {

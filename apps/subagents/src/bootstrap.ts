@@ -2,12 +2,15 @@ import 'reflect-metadata';
 import { type INestApplicationContext, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SubagentsModule } from './subagents.module';
+import { useJsonLogs } from '@orrery/runtime';
 
 /** A subagent worker process: an application context with no HTTP, only the task queue. */
 export async function startSubagents(
   options: { logger?: false | ('log' | 'error' | 'warn' | 'debug')[]; /** False when the embedding process handles signals itself (the CLI). */ shutdownHooks?: boolean } = {},
 ): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(SubagentsModule, { logger: options.logger ?? ['log', 'error', 'warn'] });
+  // An embedding process (the CLI) picks its levels; a worker process logs JSON through pino, at LOG_LEVEL.
+  const app = await NestFactory.createApplicationContext(SubagentsModule, options.logger !== undefined ? { logger: options.logger } : { bufferLogs: true });
+  if (options.logger === undefined) useJsonLogs(app);
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   new Logger('Subagents').log(`worker process ${process.pid} ready`);
   return app;

@@ -1,3 +1,5 @@
+import { startTracing } from '@orrery/runtime';
+startTracing('orrery-worker');
 import { startSubagents } from './bootstrap';
 
 startSubagents().catch((err) => {

@@ -1,25 +1,28 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { SUBAGENT_QUEUE } from '@orrery/protocol';
-import { bullConnection, queuePrefix } from '@orrery/runtime';
+import { bullConnection, bullTelemetry, queuePrefix } from '@orrery/runtime';
 import { loadSubagentConfig } from './config/subagent-config';
 import { EnginesModule } from './engines/engines.module';
 import { IngestModule } from './ingest/ingest.module';
 import { RedisStartup } from './redis/redis-startup';
 import { SubagentTasksProcessor } from './tasks/subagent-tasks.processor';
+import { TracingShutdown } from './telemetry/tracing-shutdown';
+import { JsonLoggingModule } from '@orrery/runtime';
 
 @Module({
   imports: [
+    JsonLoggingModule.forService('orrery-worker'),
     EnginesModule,
     BullModule.forRootAsync({
       useFactory: () => {
         const config = loadSubagentConfig();
-        return { connection: bullConnection(config, { maxRetriesPerRequest: null }), prefix: queuePrefix(config.QUEUE_PREFIX) };
+        return { connection: bullConnection(config, { maxRetriesPerRequest: null }), prefix: queuePrefix(config.QUEUE_PREFIX), telemetry: bullTelemetry() };
       },
     }),
     BullModule.registerQueue({ name: SUBAGENT_QUEUE }),
     IngestModule,
   ],
-  providers: [RedisStartup, SubagentTasksProcessor],
+  providers: [RedisStartup, SubagentTasksProcessor, TracingShutdown],
 })
 export class SubagentsModule {}

@@ -57,6 +57,8 @@ export const RunSchema = z.strictObject({
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   finishedAt: z.iso.datetime().optional(),
+  /** W3C trace context of the request that started the run: every later step and task joins its trace. */
+  traceparent: z.string().max(100).optional(),
   coverageCheck: z.boolean(),
   budget: BudgetSchema,
   plan: PlanSchema.optional(),

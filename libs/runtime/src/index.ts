@@ -11,3 +11,4 @@ export * from './redis-connection';
 export * from './remove-corpus';
 export * from './service-process-env';
 export * from './provider-breaker';
+export * from './telemetry';

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
-import { bullConnection, queuePrefix } from '@orrery/runtime';
+import { bullConnection, bullTelemetry, queuePrefix } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
 import { FleetGate } from './fleet-gate';
@@ -15,6 +15,7 @@ import { ROUND_FLOWS, TaskDispatcher } from './task-dispatcher';
       useFactory: (config: CoordinatorConfig) => ({
         connection: bullConnection(config, { maxRetriesPerRequest: null }),
         prefix: queuePrefix(config.QUEUE_PREFIX),
+        telemetry: bullTelemetry(),
       }),
     }),
     BullModule.registerQueue({ name: COORDINATOR_QUEUE }, { name: SUBAGENT_QUEUE }),

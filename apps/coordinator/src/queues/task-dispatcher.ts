@@ -1,7 +1,7 @@
 import { InjectFlowProducer, InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { COORDINATOR_QUEUE, type CoordinatorStep, SUBAGENT_QUEUE, type SubagentTask } from '@orrery/protocol';
-import { bullConnection, closeBullConnection, queuePrefix } from '@orrery/runtime';
+import { bullConnection, bullTelemetry, closeBullConnection, queuePrefix } from '@orrery/runtime';
 import { type ConnectionOptions, type FlowProducer, type Job, type JobState, type JobsOptions, Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
@@ -32,7 +32,7 @@ export class TaskDispatcher implements OnModuleInit, OnModuleDestroy {
     for (const q of [coordinatorQueue, subagentQueue]) q.on('error', (err) => this.logger.warn(`queue ${q.name}: ${err.message}`));
     flows.on('error', (err) => this.logger.warn(`flow producer: ${err.message}`));
     this.submissionConnection = bullConnection(config, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    this.submissions = new Queue(COORDINATOR_QUEUE, { connection: this.submissionConnection, prefix: queuePrefix(config.QUEUE_PREFIX) });
+    this.submissions = new Queue(COORDINATOR_QUEUE, { connection: this.submissionConnection, prefix: queuePrefix(config.QUEUE_PREFIX), telemetry: bullTelemetry() });
     this.submissions.on('error', (err) => this.logger.warn(`submission queue: ${err.message}`));
   }
 

@@ -1,9 +1,9 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { COORDINATOR_QUEUE, CoordinatorStepSchema } from '@orrery/protocol';
+import { COORDINATOR_QUEUE, type CoordinatorStep, CoordinatorStepSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig, loadCoordinatorConfig } from '../config/coordinator-config';
-import { ActiveJobs } from '@orrery/runtime';
+import { ActiveJobs, inSpan, withLogContext } from '@orrery/runtime';
 import { RunNotFoundError, RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
 import { FinalizeStep } from './steps/finalize.step';
@@ -62,7 +62,7 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
   }
 
   process(job: Job, token?: string): Promise<void> {
-    return this.active.track(job, token, () => this.step(job));
+    return withLogContext({ runId: (job.data as { runId?: string }).runId, jobId: job.id }, () => this.active.track(job, token, () => this.step(job)));
   }
 
   private async step(job: Job): Promise<void> {
@@ -70,10 +70,13 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     if (!parsed.success) throw new UnrecoverableError(`invalid coordinator step: ${parsed.error.message}`);
     const step = parsed.data;
     try {
-      if (step.step === 'plan') await this.planStep.run(step.runId);
-      else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0, job);
-      else if (step.step === 'resume') await this.resumeStep.run(await this.store.require(step.runId), step.round, step.action);
-      else await this.finalizeStep.run(step.runId, step.attempt ?? 0, job);
+      await inSpan(`step ${step.step}`, stepAttributes(step, job), async () => {
+        this.logger.debug(`run ${step.runId}: step ${step.step}${'round' in step ? ` (round ${step.round})` : ''}, attempt ${job.attemptsMade + 1}`);
+        if (step.step === 'plan') await this.planStep.run(step.runId);
+        else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0, job);
+        else if (step.step === 'resume') await this.resumeStep.run(await this.store.require(step.runId), step.round, step.action);
+        else await this.finalizeStep.run(step.runId, step.attempt ?? 0, job);
+      });
     } catch (err) {
       if (err instanceof RunNotFoundError) throw new UnrecoverableError(err.message);
       const attemptsLeft = (job.opts.attempts ?? 1) - job.attemptsMade - 1;
@@ -82,4 +85,8 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
       throw err;
     }
   }
+}
+
+function stepAttributes(step: CoordinatorStep, job: Job): Record<string, string | number> {
+  return { 'orrery.run_id': step.runId, 'orrery.step': step.step, 'orrery.job_id': job.id ?? '', ...('round' in step ? { 'orrery.round': step.round } : {}) };
 }

@@ -16,7 +16,7 @@ import {
   type Source,
   TERMINAL_RUN_STATUSES,
 } from '@orrery/protocol';
-import type { RedisClient } from '@orrery/runtime';
+import { currentTraceparent, type RedisClient, withTraceparent } from '@orrery/runtime';
 import { randomUUID } from 'node:crypto';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { evidenceOf } from '../coverage/round-figures';
@@ -111,6 +111,7 @@ export class RunsService {
     const id = randomUUID();
     await this.quotas.admit(principal, id);
     const now = new Date().toISOString();
+    const traceparent = currentTraceparent();
     const { defaults, caps } = this.budgetLimits();
     const budget = resolveBudget(defaults, caps, request.budget);
     const run: Run = {
@@ -123,6 +124,7 @@ export class RunsService {
       stateVersion: 0,
       createdAt: now,
       updatedAt: now,
+      ...(traceparent ? { traceparent } : {}),
       coverageCheck: request.coverageCheck ?? true,
       budget,
       rounds: [],
@@ -278,7 +280,7 @@ export class RunsService {
     });
     // Nothing was researched yet: a stop at plan review ends the run with nothing to report.
     if (planReview && decision.action === 'stop') return this.transitions.finish(runId, 'cancelled');
-    await this.dispatcher.enqueueResume(runId, round, decision.action, updated.stateVersion);
+    await withTraceparent(updated.traceparent, () => this.dispatcher.enqueueResume(runId, round, decision.action, updated.stateVersion));
     return updated;
   }
 

@@ -6,7 +6,7 @@ import { formatZodError, SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, 
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { hostname } from 'node:os';
 import { loadSubagentConfig } from '../config/subagent-config';
-import { ActiveJobs, breakerSettingsFromEnv, connectRedis, FleetRequestGate, JudgeSwitch } from '@orrery/runtime';
+import { ActiveJobs, breakerSettingsFromEnv, connectRedis, FleetRequestGate, inSpan, JudgeSwitch, withLogContext } from '@orrery/runtime';
 import { ProgressGate } from './progress-gate';
 import { rateLimitedFor, toJobError } from './task-errors';
 
@@ -68,7 +68,8 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
   }
 
   process(job: Job, token?: string): Promise<TaskResult> {
-    return this.active.track(job, token, () => this.runTask(job));
+    const { runId, taskId } = job.data as { runId?: string; taskId?: string };
+    return withLogContext({ runId, jobId: job.id, taskId }, () => this.active.track(job, token, () => this.runTask(job)));
   }
 
   private async runTask(job: Job): Promise<TaskResult> {
@@ -92,7 +93,10 @@ export class SubagentTasksProcessor extends WorkerHost implements OnModuleInit, 
     const taken = setTimeout(() => void job.log(`taken by ${workerName} (attempt ${job.attemptsMade + 1})`).catch(() => undefined), config.SUBAGENT_PROGRESS_QUIET_MS);
     try {
       const engine = this.engines.subagent(task.engine);
-      const result = task.kind === 'search' ? await engine.search(task, progress) : await engine.synthesize(task, progress);
+      const result = await inSpan(`task ${task.kind}`, { 'orrery.run_id': task.runId, 'orrery.task_id': task.taskId, 'orrery.job_id': job.id ?? '', 'orrery.engine': task.engine }, async (): Promise<TaskResult> => {
+        this.logger.debug(`run ${task.runId}: ${task.kind} task ${task.taskId}, attempt ${job.attemptsMade + 1}`);
+        return task.kind === 'search' ? engine.search(task, progress) : engine.synthesize(task, progress);
+      });
       // Checked where it lands: the coordinator parses every result with the protocol schema before using it.
       return { ...result, stats: { ...result.stats, workerPid: process.pid }, ...(decisions.length ? { decisions } : {}) };
     } catch (err) {

@@ -15,6 +15,7 @@ import type { Effort } from './role-settings';
 import { FREE_PRICES, type PriceTable } from './pricing';
 import { LocalRequestGate, rateLimitHeaders, retryAfterMs, sleep, type RequestGate } from './request-gate';
 import { usageOf } from './usage';
+import { inModelCallSpan, recordModelResponse } from './model-call-span';
 import { CLAUDE_PROFILE, type ServerProfile } from './server-profile';
 import { datedSystem } from './prompts';
 
@@ -236,11 +237,16 @@ export class MessagesApi {
         throw toEngineError(abortError(err), p.label, attempt - 1);
       }
       try {
-        const { message, headers } = await this.request(params, stream, p.signal);
+        const { message, headers, usage } = await inModelCallSpan(p.model, params.max_tokens, p.label, async (span) => {
+          const answer = await this.request(params, stream, p.signal);
+          // A response the fallback model served is billed at its prices.
+          const priced = usageOf(answer.message.usage, servedByFallback(answer.message.content)?.to ?? p.model, this.billedPrices);
+          recordModelResponse(span, answer.message, priced);
+          return { ...answer, usage: priced };
+        });
         await ticket.done(true);
         this.gate.observe?.(rateLimitHeaders(headers));
-        // A response the fallback model served is billed at its prices.
-        return { message, usage: usageOf(message.usage, servedByFallback(message.content)?.to ?? p.model, this.billedPrices) };
+        return { message, usage };
       } catch (raw) {
         const headers = (raw as { headers?: Headers }).headers;
         const err = toEngineError(raw, p.label, attempt, { retryAfterMs: retryAfterMs(headers) });
