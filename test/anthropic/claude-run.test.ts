@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeMessagesApi, fakePage } from '../support/fake-messages-api';
+import { FakeMessagesApi, fakePage, fakePageAge } from '../support/fake-messages-api';
 import { publishedCost } from '../support/fake-published-prices';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';
@@ -140,6 +140,11 @@ describe('Claude runs that hold up against the Messages API', () => {
     const report = await stack.client.report(id);
     expect(report.sources.length).toBeGreaterThan(0);
     expect(report.sources.every((s) => s.id.startsWith('web-'))).toBe(true);
+    // The lead writes from each page's date: the search result's page_age, carried through the ledger.
+    const brief = JSON.stringify(mine.find((r) => r.role === 'writer')!.body.messages);
+    const dated = report.sources.filter((s) => s.url && fakePageAge(s.url));
+    expect(dated.length).toBeGreaterThan(0);
+    for (const s of dated) expect(brief).toContain(`dated ${fakePageAge(s.url!)} — ${s.url}`);
   }, 240_000);
 
   it('a run with a low token budget ends within one task\'s share of it, and says so in its decisions', async () => {

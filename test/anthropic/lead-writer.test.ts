@@ -1,6 +1,6 @@
 /**
  * The lead writes the report (issue 43): on the lead model at high effort, from the question, its plan's reasoning,
- * the researchers' condensed reports and each source's title, site and URL; in the question's language and the form
+ * the researchers' condensed reports and each source's title, site, date and URL; in the question's language and the form
  * the lead chose; then a citer attaches citations sentence by sentence, the summary's too, and the lead's analysis
  * paragraphs stand beside the cited ones. Against the fake Messages API, whose writer and citer read their prompts.
  */
@@ -22,7 +22,7 @@ const SPOKE = 'claude-sonnet-5-5';
 const today = new Date().toISOString().slice(0, 10);
 
 const SOURCES = [
-  { id: 'web-aaa', kind: 'web' as const, title: 'Rapport annuel sur l’éolien 2025', url: 'https://www.energie.gouv.example/eolien-2025', text: 'Les éoliennes ont fourni 14 % de l’électricité en 2025. La capacité installée a doublé depuis 2015.' },
+  { id: 'web-aaa', kind: 'web' as const, title: 'Rapport annuel sur l’éolien 2025', url: 'https://www.energie.gouv.example/eolien-2025', published: 'March 3, 2026', text: 'Les éoliennes ont fourni 14 % de l’électricité en 2025. La capacité installée a doublé depuis 2015.' },
   { id: 'web-bbb', kind: 'web' as const, title: 'Bilan solaire', url: 'https://solaire.example.org/bilan', text: 'Le solaire a fourni 6 % de l’électricité en 2025, contre 2 % en 2015.' },
 ];
 
@@ -52,7 +52,7 @@ function leadTask(brief: Partial<WriterBrief> = {}): SynthesizeTask {
 const run = { id: 'run-1', topic: 'Comparer l’éolien et le solaire en France', engine: 'anthropic', plan: { classification: 'breadth', subtopics: [] }, evidence: {}, rounds: [], counters: { tasksDispatched: 2 }, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 } } as unknown as Run;
 
 describe('the lead writes the report', () => {
-  it('on the lead model at high effort, told the date, the language, its plan, the reports and each source’s title, site and URL', async () => {
+  it('on the lead model at high effort, told the date, the language, its plan, the reports and each source’s title, site, date and URL', async () => {
     api.scriptByRole({ writer: fakeLeadWriter, citer: fakeCiter });
     const engine = new AnthropicSubagentEngine({ client: api.client(), model: LEAD, subagentModel: SPOKE, webSearch: { enabled: false } });
     await engine.synthesize(leadTask(), () => {});
@@ -66,6 +66,10 @@ describe('the lead writes the report', () => {
     for (const s of ['Write the whole report in French (fr)', 'comparison-table', 'The user wants the two sources of power side by side.', 'Rapport annuel sur l’éolien 2025', 'energie.gouv.example', 'https://www.energie.gouv.example/eolien-2025', 'The ministry report is the primary source.', 'no 2026 figures yet', 'an industry blog claims 18 %']) {
       expect(user, s).toContain(s);
     }
+    // A dated page shows its date; an undated one none, and the writer is told to date what it states.
+    expect(user).toContain('energie.gouv.example — dated March 3, 2026 — https://www.energie.gouv.example/eolien-2025');
+    expect(user).toContain('solaire.example.org — https://solaire.example.org/bilan');
+    expect(system).toContain('Date what you state where its source is dated');
     // The citer is told the date too, and asked without an output format it cannot have.
     const citer = api.accepted.find((r) => r.role === 'citer')!;
     expect(JSON.stringify(citer.body.system)).toContain(`Today's date is ${today}.`);

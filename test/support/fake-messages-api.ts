@@ -23,11 +23,11 @@ import { FakePromptCache, tokensOf } from './fake-prompt-cache';
 import { messageEvents, PING } from './fake-messages-stream';
 import { blocksOf, combineTurns, orphanServerUses, validateMessagesRequest } from './fake-messages-validation';
 import { effortOf, invalidThinkingSignature, refusedThinkingSettings, signature, THINKING_TOKENS, thinksByDefault } from './fake-thinking';
-import { citedText, fakePage, invalidTaskBudget, runWebFetches, type FakePage } from './fake-web-tools';
+import { citedText, fakePage, fakePageAge, invalidTaskBudget, runWebFetches, type FakePage } from './fake-web-tools';
 
 export { validateMessagesRequest } from './fake-messages-validation';
 export { minCacheableTokens } from './fake-prompt-cache';
-export { CITED_TEXT_MAX, fakePage, type FakePage } from './fake-web-tools';
+export { CITED_TEXT_MAX, fakePage, fakePageAge, type FakePage } from './fake-web-tools';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -108,6 +108,8 @@ const nextId = (prefix: string): string => `${prefix}_fake${String(++idCounter).
 export interface WebResult {
   url: string;
   title: string;
+  /** The result's `page_age`; default fakePageAge(url). */
+  page_age?: string | null;
 }
 export interface Citation {
   url: string;
@@ -130,7 +132,7 @@ const webSearchResult = (id: string, results: WebResult[]): Json => ({
   type: 'web_search_tool_result',
   tool_use_id: id,
   caller: { type: 'direct' },
-  content: results.map((r) => ({ type: 'web_search_result', url: r.url, title: r.title, encrypted_content: encryptedPage(r.url), page_age: null })),
+  content: results.map((r) => ({ type: 'web_search_result', url: r.url, title: r.title, encrypted_content: encryptedPage(r.url), page_age: r.page_age === undefined ? fakePageAge(r.url) : r.page_age })),
 });
 
 /** A `server_tool_use` (web_search) and its `web_search_tool_result`, as the API returns them. */

@@ -2,7 +2,9 @@
  * The web tools and task budgets as the fake Messages API serves them, each rule from its doc:
  * - web search (platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool): a result's page text comes
  *   back only as `encrypted_content`, opaque to the client; what the client can read of a page is the `cited_text` of a
- *   `web_search_result_location` citation, "up to 150 characters";
+ *   `web_search_result_location` citation, "up to 150 characters"; each `web_search_result` also carries `page_age`,
+ *   a free-form string or null (the SDK's WebSearchResultBlock: `page_age: string | null`), worded as a date or as an
+ *   age ("April 30, 2026", "1 week ago": the SDK's fixture tests/fixtures/fable-fallback/stream-a-toolrefusal.sse);
  * - web fetch (platform.claude.com/docs/en/agents-and-tools/tool-use/web-fetch-tool): a `web_fetch_tool_result` whose
  *   `web_fetch_result` holds the page as a `document` block with its text (`source.type: "text"`); Claude "can only
  *   fetch URLs that have previously appeared in the conversation context" (narrowed further by `url_sources` on
@@ -44,6 +46,16 @@ export function fakePage(url: string): FakePage {
       `The page was last revised on 12 January 2026 by the statistics office.`,
     ].join('\n'),
   };
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A search result's `page_age` for a URL: null for one URL in three, an age ("3 weeks ago") for one in six, else a date. */
+export function fakePageAge(url: string): string | null {
+  const h = createHash('sha256').update(`age:${url}`).digest();
+  if (h[0]! % 3 === 0) return null;
+  if (h[0]! % 6 === 1) return `${(h[1]! % 3) + 2} weeks ago`;
+  return `${MONTHS[h[1]! % 12]} ${(h[2]! % 28) + 1}, ${2022 + (h[3]! % 4)}`;
 }
 
 /** The beta header's value, as a list. */

@@ -40,6 +40,12 @@ describe('task results and findings', () => {
     expect(FindingSchema.safeParse({ ...finding, quote: '' }).success).toBe(false);
     expect(TaskResultSchema.safeParse({ kind: 'search', taskId: 't', usage, stats: { x: 'y' }, findings: [], sources: [] }).success).toBe(false);
   });
+  it("carry a web source's date as the search engine gave it, bounded, never empty", () => {
+    const source = (published: string) => ({ kind: 'search', taskId: 't', usage, stats: {}, findings: [], sources: [{ id: 'web-1', kind: 'web', title: 'T', url: 'https://a.org', published, text: 'x' }] });
+    expect(TaskResultSchema.parse(source('1 week ago')).sources[0]!.published).toBe('1 week ago');
+    expect(TaskResultSchema.safeParse(source('')).success).toBe(false);
+    expect(TaskResultSchema.safeParse(source('x'.repeat(101))).success).toBe(false);
+  });
 });
 
 describe('report paragraphs', () => {

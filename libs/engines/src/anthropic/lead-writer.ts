@@ -41,8 +41,8 @@ interface Unit {
 /**
  * The lead writes the report itself, then a citer attaches citations sentence by sentence (as the reference design's
  * citations agent does after its lead writes). The writer is the lead model at the writer's effort, and works from
- * the question, its plan's class, reasoning and objectives, the researchers' reports and each source's title, site and
- * URL; it is told the language. The citer only matches numbered sentences to numbered findings, and a citation is a
+ * the question, its plan's class, reasoning and objectives, the researchers' reports and each source's title, site,
+ * date (a search result's page age, when it has one) and URL; it is told the language. The citer only matches numbered sentences to numbered findings, and a citation is a
  * finding's own verbatim quote, which the coordinator checks against the ledger again.
  */
 export class LeadWriter {
@@ -56,7 +56,8 @@ export class LeadWriter {
     for (const s of task.sections) for (const f of s.findings) if (!labels.has(f.sourceId)) labels.set(f.sourceId, `S${labels.size + 1}`);
     const sourceLines = [...labels].map(([id, label]) => {
       const s = byId.get(id);
-      return `[${label}] ${r.text(s?.title || id)}${s?.url ? ` — ${siteOf(s.url)} — ${s.url}` : s?.kind === 'passage' ? ' — corpus passage' : ''}`;
+      const dated = s?.published ? ` — dated ${r.text(s.published)}` : '';
+      return `[${label}] ${r.text(s?.title || id)}${s?.url ? ` — ${siteOf(s.url)}${dated} — ${s.url}` : s?.kind === 'passage' ? ` — corpus passage${dated}` : dated}`;
     });
     const findings = task.sections
       .filter((s) => s.findings.length)
@@ -81,7 +82,7 @@ export class LeadWriter {
       ...(task.context.correction ? [`Correction from the previous draft's check: ${r.text(task.context.correction)}`] : []),
       "The researchers' condensed reports (untrusted material):",
       untrustedData('researcher reports', reports.join('\n\n') || '(no reports)'),
-      'The sources (untrusted material): label, title, site, URL.',
+      'The sources (untrusted material): label, title, site, date (when the search engine gave one), URL.',
       untrustedData('sources', sourceLines.join('\n') || '(none)'),
       'The findings, per subtopic, each with its source label and verbatim quote (untrusted material):',
       untrustedData('findings', findings.join('\n\n') || '(none)'),

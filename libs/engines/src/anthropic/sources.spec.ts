@@ -1,4 +1,5 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
+import { SourceSchema } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import { SourceLedger, webSourceId } from './sources';
 
@@ -31,6 +32,19 @@ describe('SourceLedger', () => {
     expect(ledger.observe(msg([search('s1', ['https://a.org', 'https://known.org']), search('s2', ['https://a.org'])]))).toEqual([1, 0]);
     expect(ledger.observe(msg([{ type: 'web_search_tool_result', tool_use_id: 's3', content: { type: 'web_search_tool_result_error', error_code: 'unavailable' } }]))).toEqual([0]);
     expect(ledger.size).toBe(2); // the known one was still seen by the model, so it is recorded
+  });
+
+  it("keeps a search result's page_age as the source's date, bounded; a null one leaves it absent", () => {
+    const ledger = new SourceLedger();
+    const result = (url: string, page_age: string | null) => ({ type: 'web_search_result', url, title: url, encrypted_content: 'e', page_age });
+    ledger.observe(msg([{ type: 'web_search_tool_result', tool_use_id: 's1', content: [result('https://a.org', 'April 30, 2026'), result('https://b.org', null), result('https://c.org', 'x'.repeat(300))] }]));
+    ledger.observe(msg([{ type: 'web_search_tool_result', tool_use_id: 's2', content: [result('https://a.org', '1 week ago'), result('https://b.org', '2 weeks ago')] }]));
+    expect(ledger.get(webSourceId('https://a.org'))!.published).toBe('April 30, 2026'); // the first date seen stays
+    expect(ledger.get(webSourceId('https://b.org'))!.published).toBe('2 weeks ago'); // a later result dates an undated page
+    expect(ledger.get(webSourceId('https://c.org'))!.published).toHaveLength(100);
+    for (const s of ledger.list()) expect(SourceSchema.safeParse(s).success).toBe(true);
+    ledger.addWeb('https://d.org', 'D', 'cited');
+    expect(ledger.get(webSourceId('https://d.org'))).not.toHaveProperty('published');
   });
 
   it('records cited text from web_search_result_location citations and fetched documents, deduplicated', () => {

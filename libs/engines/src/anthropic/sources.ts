@@ -11,6 +11,7 @@ export const webSourceId = (url: string): string => `web-${createHash('sha1').up
 const MAX_SOURCE_TEXT = 200_000;
 const MAX_TITLE = 500;
 const MAX_URL = 2000;
+const MAX_PUBLISHED = 100;
 
 type CodeResult = Extract<ContentBlock, { type: 'code_execution_tool_result' | 'bash_code_execution_tool_result' }>;
 
@@ -67,9 +68,17 @@ export class SourceLedger {
     return fresh;
   }
 
-  /** Records a web page (search result, citation or fetched document), redacted; returns whether it was new. */
-  addWeb(url: string, title: string | null | undefined, text = ''): boolean {
-    return this.addWebSource(webSourceId(url), url, title || url, text);
+  /**
+   * Records a web page (search result, citation or fetched document), redacted; returns whether it was new. `published`
+   * is a search result's `page_age`, kept as the API words it; the first one seen for a page stays.
+   */
+  addWeb(url: string, title: string | null | undefined, text = '', published?: string | null): boolean {
+    const id = webSourceId(url);
+    const fresh = this.addWebSource(id, url, title || url, text);
+    const src = this.sources.get(id)!;
+    const age = published ? clipText(this.clean(published).trim(), MAX_PUBLISHED) : '';
+    if (age && !src.published) src.published = age;
+    return fresh;
   }
 
   /**
@@ -134,7 +143,7 @@ export class SourceLedger {
         }
       } else if (block.type === 'web_search_tool_result') {
         const results = Array.isArray(block.content) ? block.content : [];
-        yields.push(results.filter((r) => this.addWeb(r.url, r.title)).length);
+        yields.push(results.filter((r) => this.addWeb(r.url, r.title, '', r.page_age)).length);
       } else if (block.type === 'web_fetch_tool_result') {
         const c = block.content;
         if (c.type === 'web_fetch_result') {
