@@ -1,10 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import { MCP_BODY_LIMIT_BYTES } from '@orrery/protocol';
 import { json, type NextFunction, type Request, type Response } from 'express';
 import { jsonDepthExceeds } from './json-depth';
 
 /** 1 MB so that an oversized topic gets zod's clear 400 rather than a bare 413. */
-const BODY_LIMIT = '1mb';
+const BODY_LIMIT = 1024 * 1024;
+/** /mcp's own: the largest legal tool call fits, so a bigger body is refused from its length, unread. */
+const MCP_ROUTE = /^\/mcp\/?$/i;
+const tooLarge = (req: Request, limit: number) => `the body is larger than ${limit / 1024} KiB, the limit of ${req.path}`;
 /** Every request schema nests a few levels (MCP's JSON-RPC the most); this leaves room and stops a bracket bomb. */
 export const JSON_MAX_DEPTH = 32;
 
@@ -18,7 +22,7 @@ const BODY_ROUTES: ReadonlyArray<readonly [string, RegExp]> = [
   ['POST', /^\/v1\/research\/[^/]+\/(decision|cancel|followups)\/?$/i],
   ['POST', /^\/v1\/corpora\/?$/i],
   ['POST', /^\/v1\/admin\/judge\/?$/i],
-  ['POST', /^\/mcp\/?$/i],
+  ['POST', MCP_ROUTE],
 ];
 const BOARD_WRITE = /^\/queues\/api\//i;
 
@@ -61,20 +65,28 @@ const charsetOf = (req: IncomingMessage) => /;\s*charset\s*=\s*"?([^";\s]+)/i.ex
  * refusal is a JSON 400 or 413 with the reason.
  */
 export function jsonBodies() {
-  const parse = json({
-    limit: BODY_LIMIT,
-    verify: (req, _res, buf) => {
-      // Decoding would turn each malformed byte into U+FFFD and keep going: a topic would silently change.
-      if (['utf-8', 'utf8'].includes(charsetOf(req)) && !isUtf8(buf)) throw new NotUtf8('the body is not valid UTF-8');
-      if (jsonDepthExceeds(buf, JSON_MAX_DEPTH)) throw new TooDeep(`the body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels`);
-    },
-  });
+  const parser = (limit: number) =>
+    json({
+      limit,
+      verify: (req, _res, buf) => {
+        // Decoding would turn each malformed byte into U+FFFD and keep going: a topic would silently change.
+        if (['utf-8', 'utf8'].includes(charsetOf(req)) && !isUtf8(buf)) throw new NotUtf8('the body is not valid UTF-8');
+        if (jsonDepthExceeds(buf, JSON_MAX_DEPTH)) throw new TooDeep(`the body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels`);
+      },
+    });
+  const parsers = { rest: { limit: BODY_LIMIT, parse: parser(BODY_LIMIT) }, mcp: { limit: MCP_BODY_LIMIT_BYTES, parse: parser(MCP_BODY_LIMIT_BYTES) } };
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!takesBody(req)) return next();
+    const { limit, parse } = MCP_ROUTE.test(req.path) ? parsers.mcp : parsers.rest;
+    // The parser would drain a body it refuses before answering; a declared length over the limit is refused now.
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      res.set('Connection', 'close');
+      return void refuse(res, 413, tooLarge(req, limit));
+    }
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
-      if (e.type === 'entity.too.large') return void refuse(res, 413, `the body is larger than ${BODY_LIMIT}`);
+      if (e.type === 'entity.too.large') return void refuse(res, 413, tooLarge(req, limit));
       if (e.type === 'entity.parse.failed') return void refuse(res, 400, 'the body is not valid JSON');
       if (e instanceof TooDeep || e instanceof NotUtf8) return void refuse(res, 400, e.message);
       const status = e.status && e.status >= 400 && e.status < 500 ? e.status : 400;
