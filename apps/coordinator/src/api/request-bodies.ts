@@ -8,6 +8,7 @@ import { jsonDepthExceeds } from './json-depth';
 const BODY_LIMIT = 1024 * 1024;
 /** /mcp's own: the largest legal tool call fits, so a bigger body is refused from its length, unread. */
 const MCP_ROUTE = /^\/mcp\/?$/i;
+const limitOf = (req: Request) => (MCP_ROUTE.test(req.path) ? MCP_BODY_LIMIT_BYTES : BODY_LIMIT);
 const tooLarge = (req: Request, limit: number) => `the body is larger than ${limit / 1024} KiB, the limit of ${req.path}`;
 /** Every request schema nests a few levels (MCP's JSON-RPC the most); this leaves room and stops a bracket bomb. */
 export const JSON_MAX_DEPTH = 32;
@@ -33,17 +34,25 @@ const refuse = (res: Response, status: number, message: string) =>
   res.status(status).json({ statusCode: status, error: status === 413 ? 'Content Too Large' : 'Bad Request', message });
 
 /**
- * Before anything else looks at a request: a body sent to a route that takes none (an open route included) is
- * refused from its headers, unread, and the connection closed, so that nobody makes the server read or parse
- * what no route wants.
+ * Before anything else looks at a request: a body sent to a route that takes none (an open route included), or
+ * declared longer than its route's limit, is refused from its headers, unread, and the connection closed, so that
+ * nobody makes the server read or parse what no route wants.
  */
 export function refuseUnwantedBodies() {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!hasBody(req) || takesBody(req)) return next();
-    res.set('Connection', 'close');
-    refuse(res, 413, `${req.method} ${req.path} takes no request body`);
+    if (!hasBody(req)) return next();
+    if (!takesBody(req)) return void refuseUnread(res, `${req.method} ${req.path} takes no request body`);
+    // One over its route's limit likewise, before it waits for its key's turn (LargeBodiesMiddleware).
+    const limit = limitOf(req);
+    if (Number(req.headers['content-length'] ?? 0) > limit) return void refuseUnread(res, tooLarge(req, limit));
+    next();
   };
 }
+
+const refuseUnread = (res: Response, message: string) => {
+  res.set('Connection', 'close');
+  refuse(res, 413, message);
+};
 
 class TooDeep extends Error {
   readonly status = 400;
@@ -74,15 +83,11 @@ export function jsonBodies() {
         if (jsonDepthExceeds(buf, JSON_MAX_DEPTH)) throw new TooDeep(`the body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels`);
       },
     });
-  const parsers = { rest: { limit: BODY_LIMIT, parse: parser(BODY_LIMIT) }, mcp: { limit: MCP_BODY_LIMIT_BYTES, parse: parser(MCP_BODY_LIMIT_BYTES) } };
+  const parsers = { rest: parser(BODY_LIMIT), mcp: parser(MCP_BODY_LIMIT_BYTES) };
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!takesBody(req)) return next();
-    const { limit, parse } = MCP_ROUTE.test(req.path) ? parsers.mcp : parsers.rest;
-    // The parser would drain a body it refuses before answering; a declared length over the limit is refused now.
-    if (Number(req.headers['content-length'] ?? 0) > limit) {
-      res.set('Connection', 'close');
-      return void refuse(res, 413, tooLarge(req, limit));
-    }
+    const limit = limitOf(req);
+    const parse = limit === MCP_BODY_LIMIT_BYTES ? parsers.mcp : parsers.rest;
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
