@@ -1,8 +1,8 @@
 /**
  * Tenant B of bench:tenant-latency, in a thread of its own so that what tenant A's client does in the bench process
  * (sending 1 MB bodies, reading verdicts) never delays B's requests or its clock. Polls `GET /v1/research/:id`, one
- * request at a time, 20 ms apart; keeps the times of the answers from a
- * message `start` and posts them on a message `stop`.
+ * request at a time, 20 ms apart; from a message `start`
+ * to a message `stop`, then posts the times of the answers.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -10,13 +10,19 @@ const { url, key, runId } = workerData as { url: string; key: string; runId: str
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let ms: number[] = [];
+let polling = false;
 parentPort!.on('message', (m: 'start' | 'stop') => {
   if (m === 'stop') parentPort!.postMessage(ms);
   ms = [];
+  polling = m === 'start';
 });
 
 async function poll(): Promise<void> {
   for (;;) {
+    if (!polling) {
+      await sleep(20);
+      continue;
+    }
     const t0 = performance.now();
     const status = await fetch(`${url}/v1/research/${runId}`, { headers: { authorization: `Bearer ${key}` } }).then(
       async (res) => (await res.arrayBuffer(), res.status),
@@ -25,7 +31,7 @@ async function poll(): Promise<void> {
     // A reused connection the server closed meanwhile: not an answer, asked again.
     if (status === 0) continue;
     if (status !== 200) throw new Error(`B's GET answered ${status}`);
-    ms.push(performance.now() - t0);
+    if (polling) ms.push(performance.now() - t0);
     await sleep(20);
   }
 }
