@@ -1,41 +1,54 @@
 /**
- * `npm run bench:tenant-latency -- [--seconds 15] [--seed 7] [--only idle,judge,topics]`: how much one tenant's load
+ * `npm run bench:tenant-latency -- [--seconds 15] [--seed 7] [--only idle,judge,judge-1mb,topics]`: how much one tenant's load
  * slows another tenant's reads. A real coordinator and worker (corpus engine, the built-in speeches), two tenant keys.
- * Tenant B polls `GET /v1/research/:id` for a run of its own, one request at a time, while tenant A, within its quotas:
+ * Tenant B polls `GET /v1/research/:id` for a run of its own, one request at a time (in a thread of its own), while
+ * tenant A (with the request quota raised out of the way: what is measured is the event loop):
  *  - idle: sends nothing (the baseline);
- *  - judge: makes 8 concurrent MCP `judge` calls of about 1 MB each, back to back;
+ *  - judge: makes 8 concurrent MCP `judge` calls, each the largest /mcp accepts (about 80 kB), back to back;
+ *  - judge-1mb: makes 8 concurrent MCP `judge` calls of about 1 MB each, back to back (each refused with 413);
  *  - topics: starts 5 runs whose topics are 1,990 characters of words rare in the corpus (each a new topic).
  * Prints B's median and p95 per phase, and each as a ratio of the idle phase.
  */
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { eachSotuPassage } from '@orrery/engines';
+import { JUDGE_LIMITS } from '@orrery/protocol';
 import { readFlags } from '../support/flags';
 import { prng } from '../support/prng';
 import { median, percentile, startBenchStack } from '../support/service-stack';
 
-const USAGE = 'Usage: npm run bench:tenant-latency -- [--seconds 15] [--seed 7] [--only idle,judge,topics]';
+const USAGE = 'Usage: npm run bench:tenant-latency -- [--seconds 15] [--seed 7] [--only idle,judge,judge-1mb,topics]';
 const flags = readFlags(process.argv.slice(2), { values: ['--seconds', '--seed', '--only'] }, USAGE);
 const SECONDS = flags.int('--seconds') ?? 15;
 const SEED = flags.int('--seed') ?? 7;
-const PHASES = (flags.value('--only') ?? 'idle,judge,topics').split(',');
+const PHASES = (flags.value('--only') ?? 'idle,judge,judge-1mb,topics').split(',');
 const JUDGE_THREADS = 8;
+/** Requests per key and minute: far above both tenants' rates, so that the event loop, not the quota, limits them. */
+const REQUESTS_PER_MINUTE = 100_000;
 const LONG_TOPICS = 5;
 const TOPIC_CHARS = 1990;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const auth = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
-/** A judge call just under the 1 MB body limit: a long goal and summary, 45 actions with long results. */
-function largeJudgeCall(id: number, rand: () => number): string {
-  const words = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 36 ** 5).toString(36)).join(' ');
-  const args = {
-    goal: words(600).slice(0, 3900),
+const words = (n: number, rand: () => number) => Array.from({ length: n }, () => Math.floor(rand() * 36 ** 5).toString(36)).join(' ');
+const judgeBody = (id: number, args: object) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'judge', arguments: args } });
+
+/** The largest judge call /mcp accepts: every field at its limit (JUDGE_LIMITS). */
+function largestJudgeCall(id: number, rand: () => number): string {
+  const L = JUDGE_LIMITS;
+  return judgeBody(id, {
+    goal: words(L.goal, rand).slice(0, L.goal),
     step: 20,
-    state_summary: words(3000).slice(0, 19_500),
-    recent_actions: Array.from({ length: 45 }, (_, i) => ({ action: `read file ${i} ${words(600)}`.slice(0, 3900), result: words(3000).slice(0, 17_500) })),
-  };
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'judge', arguments: args } });
+    state_summary: words(L.stateSummary, rand).slice(0, L.stateSummary),
+    recent_actions: Array.from({ length: L.actions }, (_, i) => ({ action: `read file ${i} ${words(L.action, rand)}`.slice(0, L.action), result: words(L.result, rand).slice(0, L.result) })),
+    history: Array.from({ length: L.history }, (_, i) => ({ step: i, signal: 'continue' })),
+  });
 }
+
+/** A call of about 1 MB, as the judge accepted before its fields had limits: now refused from its length. */
+const megabyteJudgeCall = (id: number, rand: () => number) => judgeBody(id, { goal: 'g', step: 20, state_summary: words(180_000, rand).slice(0, 1_000_000) });
 
 /** Words that occur in at most two of the corpus's passages. */
 function rareWords(): string[] {
@@ -62,9 +75,10 @@ interface Phase {
 async function main(): Promise<void> {
   const A = randomBytes(24).toString('hex');
   const B = randomBytes(24).toString('hex');
-  const stack = await startBenchStack({ name: 'tenant-latency', workers: 1, env: { ENGINE: 'corpus', API_KEYS: `${A},${B}` } });
+  const stack = await startBenchStack({ name: 'tenant-latency', workers: 1, env: { ENGINE: 'corpus', API_KEYS: `${A},${B}`, QUOTA_REQUESTS_PER_MINUTE: String(REQUESTS_PER_MINUTE) } });
   const rand = prng(SEED);
   const phases: Phase[] = [];
+  let poller: Worker | undefined;
   try {
     const url = stack.url;
     // B's own run, done before measuring (its first question also brings the speeches into the store).
@@ -83,45 +97,38 @@ async function main(): Promise<void> {
     };
     for (let i = 0; i < 1200 && !['done', 'failed', 'cancelled'].includes(await statusOf(B, runId)); i++) await sleep(100);
 
-    /** B polls its run until `until` resolves; every answer's time is kept. */
+    /** B polls its run (in its own thread) until `until` resolves; every answer's time is kept. */
+    poller = new Worker(resolve(__dirname, 'tenant-b-poller.js'), { workerData: { url, key: B, runId } });
+    const failed = new Promise<never>((_, reject) => poller!.once('error', reject));
     const poll = async (until: Promise<unknown>): Promise<number[]> => {
-      let over = false;
-      void until.finally(() => (over = true));
-      const ms: number[] = [];
-      while (!over) {
-        const t0 = performance.now();
-        const status = await fetch(`${url}/v1/research/${runId}`, { headers: auth(B) }).then(
-          async (res) => (await res.arrayBuffer(), res.status),
-          () => 0,
-        );
-        // A reused connection the server closed meanwhile: not an answer, asked again.
-        if (status === 0) continue;
-        if (status !== 200) throw new Error(`B's GET answered ${status}`);
-        ms.push(performance.now() - t0);
-        await sleep(20);
-      }
-      return ms;
+      const times = new Promise<number[]>((r) => poller!.once('message', r));
+      poller!.postMessage('start');
+      await Promise.race([until, failed]);
+      poller!.postMessage('stop');
+      return Promise.race([times, failed]);
     };
     // Warm the route.
     await poll(sleep(1000));
 
     if (PHASES.includes('idle')) phases.push({ name: 'no load', ms: await poll(sleep(SECONDS * 1000)), note: '' });
 
-    if (PHASES.includes('judge')) {
-      const bodies = Array.from({ length: 4 }, (_, i) => largeJudgeCall(i + 1, rand));
+    /** A sends `bodies` to /mcp from JUDGE_THREADS callers while B polls; what each answered and how fast. */
+    const judgeLoad = async (name: string, bodies: string[], expected: number): Promise<void> => {
       let stop = false;
-      let calls = 0;
-      const refused = new Map<number | string, number>();
+      const answers = new Map<number | string, number>();
+      const answerMs: number[] = [];
       const caller = async (t: number) => {
         for (let i = t; !stop; i += JUDGE_THREADS) {
+          const t0 = performance.now();
           const answer = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...auth(A), accept: 'application/json, text/event-stream' }, body: bodies[i % bodies.length]! }).then(
             async (res) => ({ status: res.status, text: await res.text() }),
             (err: Error & { cause?: { code?: string } }) => ({ status: err.cause?.code ?? err.message, text: '' }),
           );
+          answerMs.push(performance.now() - t0);
           const { status, text } = answer;
-          if (status !== 200) refused.set(status, (refused.get(status) ?? 0) + 1);
-          else if (!text.includes('"signal')) throw new Error(`judge call answered without a verdict: ${text.slice(0, 300)}`);
-          else calls++;
+          if (status === 200 && !text.includes('"signal')) throw new Error(`judge call answered without a verdict: ${text.slice(0, 300)}`);
+          if (status === 413 && !text.includes('the limit of /mcp')) throw new Error(`413 without the limit: ${text.slice(0, 300)}`);
+          answers.set(status, (answers.get(status) ?? 0) + 1);
         }
       };
       const load = Promise.all(Array.from({ length: JUDGE_THREADS }, (_, t) => caller(t)));
@@ -131,8 +138,11 @@ async function main(): Promise<void> {
       await load;
       const seconds = (performance.now() - t0) / 1000;
       const bodyKb = Math.round(Buffer.byteLength(bodies[0]!) / 1024);
-      phases.push({ name: `${JUDGE_THREADS} × ${bodyKb} kB MCP judge calls`, ms, note: `A: ${calls} verdicts (${(calls / seconds).toFixed(1)}/s)${[...refused].map(([s, n]) => `, ${n} × ${s}`).join('')}` });
-    }
+      const counts = [...answers].map(([s, n]) => `${n} × ${s}${s === expected ? '' : ' (unexpected)'}`).join(', ');
+      phases.push({ name: `${JUDGE_THREADS} × ${bodyKb} kB MCP judge calls${name}`, ms, note: `A: ${counts} (${(answerMs.length / seconds).toFixed(1)}/s, median answer ${median(answerMs).toFixed(0)} ms)` });
+    };
+    if (PHASES.includes('judge')) await judgeLoad('', Array.from({ length: 4 }, (_, i) => largestJudgeCall(i + 1, rand)), 200);
+    if (PHASES.includes('judge-1mb')) await judgeLoad(' (over the limit)', Array.from({ length: 4 }, (_, i) => megabyteJudgeCall(i + 1, rand)), 413);
 
     if (PHASES.includes('topics')) {
       const words = rareWords();
@@ -161,6 +171,7 @@ async function main(): Promise<void> {
     console.error(`coordinator exit ${stack.coordinator.exitCode} ${stack.coordinator.signalCode}`, stack.workerOutput().join('\n').slice(-3000));
     throw err;
   } finally {
+    await poller?.terminate();
     await stack.stop();
   }
 

@@ -1,10 +1,11 @@
 /**
- * One key's large requests (an MCP `judge` call of up to 1 MB) take turns: at most QUOTA_CONCURRENT_LARGE_BODIES per
+ * One key's large requests (an MCP `judge` call of up to about 78 kB) take turns: at most QUOTA_CONCURRENT_LARGE_BODIES per
  * key are read and answered at once, the rest wait with their bodies unread, and past 16 waiting the next gets 429.
  * Another key's large requests are not held behind them. (Parsing and judging a 1 MB call holds the event loop for
  * tens of ms: eight at once from one key delayed another key's reads by half a second; `npm run bench:tenant-latency`.)
  */
 import { connect, type Socket } from 'node:net';
+import { JUDGE_LIMITS, MCP_BODY_LIMIT_BYTES } from '@orrery/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack';
 import { newApiKey } from '../support/test-env';
@@ -12,13 +13,22 @@ import { newApiKey } from '../support/test-env';
 const A = newApiKey();
 const B = newApiKey();
 
-/** A judge call of about 200 kB: over the 64 KiB that makes a body large, within every field's limit. */
-const judgeCall = (id: number) =>
+/** The largest legal judge call, about 78 kB: over the 64 KiB that makes a body large, each field at its limit. */
+const judgeCall = (id: number, pad = 0) =>
   JSON.stringify({
     jsonrpc: '2.0',
     id,
     method: 'tools/call',
-    params: { name: 'judge', arguments: { goal: 'find the failing test', step: 4, state_summary: 's'.repeat(19_000), recent_actions: Array.from({ length: 10 }, (_, i) => ({ action: `read file ${i}`, result: `${i} `.repeat(9000) })) } },
+    params: {
+      name: 'judge',
+      arguments: {
+        goal: 'find the failing test '.repeat(200).slice(0, JUDGE_LIMITS.goal),
+        step: 4,
+        state_summary: 's'.repeat(JUDGE_LIMITS.stateSummary + pad),
+        recent_actions: Array.from({ length: JUDGE_LIMITS.actions }, (_, i) => ({ action: `read file ${i} `.padEnd(JUDGE_LIMITS.action, '.'), result: `${i} `.repeat(500).slice(0, JUDGE_LIMITS.result) })),
+        history: Array.from({ length: JUDGE_LIMITS.history }, (_, i) => ({ step: i, signal: 'continue' })),
+      },
+    },
   });
 
 /** A raw POST /mcp whose body is sent up to `sent` bytes (all of it by default); what it answered so far. */
@@ -57,7 +67,7 @@ describe('large request bodies per key', () => {
     const url = stack.coordinator.url;
     const body = judgeCall(1);
     // A's first call sends half its body and holds the rest: it holds A's one turn.
-    const first = await post(url, A, body, 100_000);
+    const first = await post(url, A, body, 40_000);
     await new Promise((r) => setTimeout(r, 300));
     const second = await post(url, A, judgeCall(2));
     // B's large call is answered while A's wait.
@@ -80,4 +90,14 @@ describe('large request bodies per key', () => {
     expect(await until(() => [first, second, ...waiting].every((c) => verdict(c.answer())), 60_000)).toBe(true);
     for (const c of [first, second, other, refused, ...waiting]) c.socket.destroy();
   }, 120_000);
+
+  it('a body over /mcp\'s limit is refused with 413 naming the limit, from its length, unread', async () => {
+    const body = judgeCall(5, MCP_BODY_LIMIT_BYTES);
+    // Only the headers and a first slice are sent: the answer cannot wait for the body.
+    const call = await post(stack.coordinator.url, B, body, 1000);
+    expect(await until(() => call.answer().includes('\r\n\r\n'), 10_000)).toBe(true);
+    expect(call.answer()).toMatch(/^HTTP\/1\.1 413/);
+    expect(call.answer()).toContain('larger than 256 KiB, the limit of /mcp');
+    call.socket.destroy();
+  }, 30_000);
 });

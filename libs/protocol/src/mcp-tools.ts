@@ -9,6 +9,9 @@ const runId = z.uuid({ version: 'v4', message: 'id must be a run id (a UUID) tha
 const text = (what: string, max: number) => z.string({ message: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(max, `${what} must have at most ${max} characters`);
 const signal = z.enum(['continue', 'stop', 'pivot']);
 
+/** The largest body /mcp reads: any legal tool call fits; more is refused with 413 before it is read. */
+export const MCP_BODY_LIMIT_BYTES = 256 * 1024;
+
 /** The MCP tools' arguments (agents call them over stdio or /mcp). Field names follow the MCP convention: snake_case. */
 export const ResearchToolInputSchema = ResearchRequestSchema.omit({ coverageCheck: true }).extend({
   /** A follow-up on this finished run of yours: the topic is the question, researched on top of its sources and findings. */
@@ -32,15 +35,34 @@ export const AnswerReviewToolInputSchema = z.strictObject({
 export const GetReportToolInputSchema = z.strictObject({ id: runId, format: z.enum(['markdown', 'json']).default('markdown') });
 export const ListRunsToolInputSchema = z.strictObject({ limit: z.number().int().min(1).max(200).default(20), status: RunStatusSchema.optional() });
 
+/**
+ * The judge reads compact signals, so each field has a bound (documented in docs/mcp.md): the model sees the goal, the
+ * summary and each result clipped to 300 characters; the rules compare actions and results as keys. The largest legal
+ * call fits MCP_BODY_LIMIT_BYTES even written in 3-byte UTF-8.
+ */
+export const JUDGE_LIMITS = { goal: 4000, stateSummary: 8000, actions: 50, action: 500, result: 500, history: 500 } as const;
+const L = JUDGE_LIMITS;
 export const JudgeToolInputSchema = z.strictObject({
-  goal: text('goal', 4000),
+  goal: text('goal', L.goal),
   step: z.number().int().min(0),
   recent_actions: z
-    .array(z.union([text('recent_actions[]', 4000), z.strictObject({ action: text('action', 4000), result: z.string().max(20_000).optional(), new_information: z.boolean().optional() })]))
-    .max(50)
+    .array(
+      z.union([
+        text('recent_actions[]', L.action),
+        z.strictObject({
+          action: text('recent_actions[].action', L.action),
+          result: z.string().max(L.result, `recent_actions[].result must have at most ${L.result} characters`).optional(),
+          new_information: z.boolean().optional(),
+        }),
+      ]),
+    )
+    .max(L.actions, `recent_actions must have at most ${L.actions} items`)
     .optional(),
-  state_summary: z.string({ message: 'state_summary must be a string' }).max(20_000),
-  history: z.array(z.union([signal, z.strictObject({ step: z.number().int().min(0), signal })])).max(1000).optional(),
+  state_summary: z.string({ message: 'state_summary must be a string' }).max(L.stateSummary, `state_summary must have at most ${L.stateSummary} characters`),
+  history: z
+    .array(z.union([signal, z.strictObject({ step: z.number().int().min(0), signal })]))
+    .max(L.history, `history must have at most ${L.history} items`)
+    .optional(),
   state_version: z.number().int().min(0).optional(),
   max_steps: z.number().int().min(1).optional(),
 });

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import type { ModelJudge } from '@orrery/engines';
+import { JUDGE_LIMITS } from '@orrery/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import type { JudgeCallLog } from './judge-call-log.service';
 import { registerJudgeTool } from './judge-tool';
@@ -30,12 +31,26 @@ async function judgeClient(opts: { judging: boolean | (() => boolean); model?: R
     const r = await client.callTool({ name: 'judge', arguments: args });
     return r.structuredContent as Record<string, unknown>;
   };
-  return { judge, log, charge, close: () => client.close() };
+  const call = (args: Record<string, unknown>) => client.callTool({ name: 'judge', arguments: args });
+  return { judge, call, log, charge, close: () => client.close() };
 }
 
 const unsure = { goal: 'g', step: 3, state_summary: 's', recent_actions: ['look'] };
 
 describe('the judge tool', () => {
+  it('refuses a field over its limit with a tool error naming the field and the limit, before any judging', async () => {
+    const model = modelSays({ signal: 'stop', confidence: 0.9, reason: 'done' });
+    const t = await judgeClient({ judging: true, model });
+    const r = await t.call({ ...unsure, recent_actions: [{ action: 'read', result: 'r'.repeat(JUDGE_LIMITS.result + 1) }] });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toContain(`recent_actions[].result must have at most ${JUDGE_LIMITS.result} characters`);
+    const big = await t.call({ ...unsure, state_summary: 's'.repeat(JUDGE_LIMITS.stateSummary + 1) });
+    expect(JSON.stringify(big.content)).toContain(`state_summary must have at most ${JUDGE_LIMITS.stateSummary} characters`);
+    expect(model).not.toHaveBeenCalled();
+    expect(t.log.record).not.toHaveBeenCalled();
+    await t.close();
+  });
+
   it('asks the model only when the rules are unsure, and logs every call with its latency', async () => {
     const model = modelSays({ signal: 'stop', confidence: 0.8, reason: 'done' });
     const t = await judgeClient({ judging: true, model });
