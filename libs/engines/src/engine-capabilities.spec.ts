@@ -10,10 +10,10 @@ const root = REPO_ROOT;
 describe('engine ports declare what an engine can do', () => {
   it('the corpus, simulated and Claude engines declare their capabilities', () => {
     const engines = new EngineFactory(loadEngineConfig({ ANTHROPIC_API_KEY: 'test-key' }));
-    expect(engines.coordinator('corpus').capabilities).toEqual({ usesCorpus: true });
-    expect(engines.coordinator('simulated').capabilities).toEqual({ usesCorpus: false });
+    expect(engines.coordinator('corpus').capabilities).toEqual({ usesCorpus: true, findingsPerTask: 6 });
+    expect(engines.coordinator('simulated').capabilities).toEqual({ usesCorpus: false, findingsPerTask: 6 });
     const claude = engines.coordinator('anthropic').capabilities;
-    expect(claude).toMatchObject({ usesCorpus: true, fallback: 'corpus' });
+    expect(claude).toMatchObject({ usesCorpus: true, fallback: 'corpus', findingsPerTask: 12 });
     expect(typeof claude.judge?.judgeVerdict).toBe('function');
     expect(engines.judgeModel()).toBe(claude.judge);
     expect(new EngineFactory(loadEngineConfig({})).judgeModel()).toBeUndefined();

@@ -125,6 +125,8 @@ export interface CoordinatorCapabilities {
    * question gets a written answer too. Absent: the rules classify, and a straightforward question is answered directly.
    */
   readonly leadWrites?: boolean;
+  /** Findings a search task returns unless FINDINGS_PER_TASK says otherwise: what one task's evidence yields on this engine. */
+  readonly findingsPerTask: number;
 }
 
 /**

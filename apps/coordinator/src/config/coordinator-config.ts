@@ -72,7 +72,8 @@ export const CoordinatorConfigSchema = z.object({
    * Findings one search task may return. A task that reads its best result whole verifies more quotes than snippets
    * held: 11 per task in test/anthropic/claude-run.test.ts's 3-round run, where 6 kept barely half; 12 keeps them all.
    */
-  FINDINGS_PER_TASK: envInt(12, 1),
+  /** Unset: each engine's own (its port's `findingsPerTask`). */
+  FINDINGS_PER_TASK: z.coerce.number().int().min(1).optional(),
   MAX_CITATIONS: envInt(25, 1),
   MAX_NEW_TASKS_PER_ROUND: envInt(4, 0),
   TASK_ATTEMPTS: envInt(3, 1),

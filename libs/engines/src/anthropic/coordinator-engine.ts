@@ -108,7 +108,8 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
   constructor(options: AnthropicEngineOptions) {
     this.o = resolveOptions(options);
     this.fallback = isCoordinatorEngine(options.fallback) ? options.fallback : undefined;
-    this.capabilities = { judge: this, usesCorpus: true, leadWrites: true, ...(this.fallback ? { fallback: this.fallback.name } : {}) };
+    // A researcher that reads its best pages whole verifies about 11 quotes a task (the 3-round run against the fake).
+    this.capabilities = { judge: this, usesCorpus: true, leadWrites: true, findingsPerTask: 12, ...(this.fallback ? { fallback: this.fallback.name } : {}) };
     const tokens = this.o.taskTokenEstimate;
     const searches = this.o.webSearch.enabled ? (this.o.webSearch.maxUses ?? 5) : 0;
     this.taskEstimate = {

@@ -23,7 +23,7 @@ export { type CorpusCoordinatorOptions, DEFAULT_COORDINATOR_OPTIONS };
  */
 export class CorpusCoordinatorEngine implements CoordinatorEngine {
   readonly name = 'corpus' as const;
-  readonly capabilities = { usesCorpus: true } as const;
+  readonly capabilities = { usesCorpus: true, findingsPerTask: 6 } as const;
   /** Offline: a task spends no model tokens. */
   readonly taskEstimate = { tokens: 0, costUsd: 0 };
 

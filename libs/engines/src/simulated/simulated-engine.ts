@@ -28,7 +28,7 @@ export class SimulatedCoordinatorEngine implements CoordinatorEngine {
   /** No model: a task spends no tokens. */
   readonly taskEstimate = { tokens: 0, costUsd: 0 };
   readonly name = 'simulated' as const;
-  readonly capabilities = { usesCorpus: false } as const;
+  readonly capabilities = { usesCorpus: false, findingsPerTask: 6 } as const;
   constructor(private readonly options: SimulatedEngineOptions = DEFAULT_SIMULATED_OPTIONS) {}
 
   async plan(input: PlanningInput): Promise<PlanningOutput> {

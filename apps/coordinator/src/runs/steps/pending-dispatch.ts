@@ -32,8 +32,8 @@ export class PendingDispatch {
     return this.engines.coordinator(run.engine).taskEstimate;
   }
 
-  limits() {
-    return { findingsPerTask: this.config.FINDINGS_PER_TASK, maxCitations: this.config.MAX_CITATIONS, maxToolCallsPerTask: this.engines.config.TASK_MAX_TOOL_CALLS };
+  limits(run: Run) {
+    return { findingsPerTask: this.config.FINDINGS_PER_TASK ?? this.engines.coordinator(run.engine).capabilities.findingsPerTask, maxCitations: this.config.MAX_CITATIONS, maxToolCallsPerTask: this.engines.config.TASK_MAX_TOOL_CALLS };
   }
 
   /** The run's new status, announced once (keyed). */
@@ -61,14 +61,14 @@ export class PendingDispatch {
       }
       const sources = await this.ledger.sources(run.id, [...new Set(findings.map((f) => f.sourceId))]);
       const brief = leadWrites ? writerBrief(run, run.plan, await this.ledger.reports(run.id)) : undefined;
-      await this.dispatcher.dispatchSynthesis(run.id, buildSynthesisTask(run, run.rounds.length, run.plan, findings, sources, this.limits(), brief));
+      await this.dispatcher.dispatchSynthesis(run.id, buildSynthesisTask(run, run.rounds.length, run.plan, findings, sources, this.limits(run), brief));
       return;
     }
     const last = run.rounds[run.rounds.length - 1];
     if (run.status !== 'researching' || !last || last.status !== 'dispatched') return;
     // A later round builds on the evidence so far: its tasks get the findings their subtopics extend.
     const evidence = last.n > 1 ? await this.ledger.findings(run.id) : [];
-    const tasks = buildRoundTasks(run, last.n, await this.ledger.sourceIds(run.id), this.limits(), evidence);
+    const tasks = buildRoundTasks(run, last.n, await this.ledger.sourceIds(run.id), this.limits(run), evidence);
     // The bookkeeping and `round.started` come before the dispatch: they do not compete with the tasks'
     // results, and a coordinator killed right after the dispatch cannot lose the announcement (the round's
     // tasks may finish and its step run on another coordinator before this step is retried, and the retry

@@ -110,7 +110,7 @@ export class RoundStep {
       return this.pending.dispatch(run);
     }
     // A retry carries its own reservation's share, not the first attempt's.
-    const retryBudget = taskBudget(run, `round-${round}-retry-${retry + 1}`, this.pending.limits());
+    const retryBudget = taskBudget(run, `round-${round}-retry-${retry + 1}`, this.pending.limits(run));
     const pending = retries.filter((t) => current.taskIds.includes(t.taskId)).map((t) => (retryBudget ? { ...t, budget: retryBudget } : t));
     if (pending.length && run.status === 'researching') {
       const titles = new Map(run.plan?.subtopics.map((x) => [x.id, x.title]));
