@@ -136,23 +136,23 @@ export class LeadWriter {
     let res: { value: SentenceCitationsDraft; usage: TokenUsage; decisions: EngineDecision[]; requests: number };
     try {
       res = await structuredCall({
-      api: this.o.api,
-      model: this.o.subagentModel,
-      ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
-      system: SYSTEM_PROMPTS.citer,
-      user,
-      schema: SentenceCitationsDraftSchema,
-      purpose: `sentence citations (task ${task.taskId})`,
-      effort: ROLE_EFFORT.citer,
-      maxTokens: maxTokensFor('citer', 1000 + numbered.length * CITER_TOKENS_PER_SENTENCE),
-      check: (d) =>
-        d.citations.flatMap((c, i) => [
-          ...(valid.has(c.sentence) ? [] : [`citations.${i}.sentence: ${c.sentence} is not a numbered sentence`]),
-          ...c.findingIds.filter((id) => !fid.has(id)).map((id) => `citations.${i}.findingIds: "${id}" is not a finding id`),
-        ]),
-      acceptWithIssues: true,
-      ...(signal ? { signal } : {}),
-    });
+        api: this.o.api,
+        model: this.o.subagentModel,
+        ...(this.o.refusalFallbackModel ? { fallbackModel: this.o.refusalFallbackModel } : {}),
+        system: SYSTEM_PROMPTS.citer,
+        user,
+        schema: SentenceCitationsDraftSchema,
+        purpose: `sentence citations (task ${task.taskId})`,
+        effort: ROLE_EFFORT.citer,
+        maxTokens: maxTokensFor('citer', 1000 + numbered.length * CITER_TOKENS_PER_SENTENCE),
+        check: (d) =>
+          d.citations.flatMap((c, i) => [
+            ...(valid.has(c.sentence) ? [] : [`citations.${i}.sentence: ${c.sentence} is not a numbered sentence`]),
+            ...c.findingIds.filter((id) => !fid.has(id)).map((id) => `citations.${i}.findingIds: "${id}" is not a finding id`),
+          ]),
+        acceptWithIssues: true,
+        ...(signal ? { signal } : {}),
+      });
     } catch (err) {
       // A citer that fails (refusal, invalid twice, an error the retries did not clear) leaves a written report: it is
       // cited by word overlap instead, and says so. The deadline still ends the task.
