@@ -30,13 +30,17 @@ export function inModelCallSpan<T>(model: string, maxTokens: number, label: stri
   });
 }
 
+/**
+ * The conventions count cache reads and writes inside `gen_ai.usage.input_tokens` (they SHOULD be included:
+ * https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/); the Messages API reports them beside it.
+ */
 export function recordModelResponse(span: Span, message: Message, usage: TokenUsage): void {
   if (!span.isRecording()) return;
   span.setAttributes({
     'gen_ai.response.id': message.id,
     'gen_ai.response.model': message.model,
     'gen_ai.response.finish_reasons': message.stop_reason ? [message.stop_reason] : [],
-    'gen_ai.usage.input_tokens': usage.inputTokens,
+    'gen_ai.usage.input_tokens': usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
     'gen_ai.usage.output_tokens': usage.outputTokens,
     'gen_ai.usage.cache_read.input_tokens': usage.cacheReadTokens,
     'gen_ai.usage.cache_creation.input_tokens': usage.cacheWriteTokens,
