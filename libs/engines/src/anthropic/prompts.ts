@@ -1,3 +1,5 @@
+import { currentDateLine } from './current-date';
+
 /**
  * System prompts. Each starts with `Orrery role: <role>.` so logs, tests and the fake Messages API
  * (test/support/fake-messages-api.ts, `roleOf`) can tell the calls apart.
@@ -6,8 +8,6 @@ export const AGENT_ROLES = ['planner', 'coverage-critic', 'gap-finder', 'judge',
 export type AgentRole = (typeof AGENT_ROLES)[number];
 
 export const roleLine = (role: AgentRole): string => `Orrery role: ${role}.`;
-
-import { currentDateLine } from './current-date';
 
 /** Reads the role back from a system prompt (string or text blocks). */
 export function roleFromSystem(system: unknown): AgentRole | undefined {
