@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { EventsModule } from '../events/events.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { ResultCheckService } from '../ledger/result-check.service';
@@ -27,7 +28,7 @@ import { RunWaitingService } from '../breaker/run-waiting.service';
 import { JudgeHealthService } from '../judge/judge-health.service';
 
 @Module({
-  imports: [QueuesModule, EventsModule, LedgerModule, WebhooksModule],
+  imports: [DiscoveryModule, QueuesModule, EventsModule, LedgerModule, WebhooksModule],
   providers: [
     RunStore,
     RunTransitions,

@@ -39,3 +39,5 @@ export function loadSubagentConfig(env: NodeJS.ProcessEnv = process.env): Subage
   if (!parsed.success) throw new Error(`Invalid subagent configuration: ${formatZodError(parsed.error)}`);
   return parsed.data;
 }
+
+export const SUBAGENT_CONFIG = Symbol('SUBAGENT_CONFIG');

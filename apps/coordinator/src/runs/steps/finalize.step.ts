@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema } from '@orrery/protocol';
+import { type CoordinatorStep, type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema } from '@orrery/protocol';
 import type { Job } from 'bullmq';
 import type { RedisClient } from '@orrery/runtime';
 import { chargeTokens } from '../../budget';
@@ -19,10 +19,12 @@ import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
 import { clipText } from '@orrery/engines';
+import { HandlesStep, type StepHandler } from './step-handler';
 
 /** The last step: check the writer's citations against the ledger, store the report, end the run. */
 @Injectable()
-export class FinalizeStep {
+@HandlesStep('finalize')
+export class FinalizeStep implements StepHandler<'finalize'> {
   private readonly logger = new Logger(FinalizeStep.name);
   constructor(
     private readonly store: RunStore,
@@ -38,6 +40,10 @@ export class FinalizeStep {
   ) {}
 
   /** The parent of the writer's task: `attempt` 0 checks its first draft, 1 its corrected draft. */
+  handle(step: Extract<CoordinatorStep, { step: 'finalize' }>, job: Job): Promise<void> {
+    return this.run(step.runId, step.attempt ?? 0, job);
+  }
+
   async run(runId: string, attempt: number, job: Job): Promise<void> {
     let run = await this.store.require(runId);
     // Re-delivered after a crash between ending the run and announcing it: finish() is idempotent and writes what is missing.
