@@ -28,7 +28,7 @@ import { attemptOfTask, jobIds } from '../queues/job-ids';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 import { REDIS } from '../redis/redis.module';
 import { canSee, type Principal } from '../auth/principal';
-import { createLedger, grantExtraBudget, resolveBudget } from '../budget';
+import { openBudgetAccount, grantExtraBudget, resolveBudget } from '../budget';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { CorpusIngest } from '../corpora/corpus-ingest.service';
 import { WebhookLog } from '../webhooks/webhook-log';
@@ -135,7 +135,7 @@ export class RunsService {
       cancelRequested: false,
       judgeEnabled: this.config.JUDGE === 'on',
       signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
-      budgetLedger: createLedger(budget, Date.parse(now)),
+      budgetLedger: openBudgetAccount(budget, Date.parse(now)),
       ...(request.webhook ? { webhook: request.webhook } : {}),
       ...(request.review ? { reviewMode: request.review } : {}),
       ...(parent ? { parentId: parent.id } : {}),
@@ -252,7 +252,7 @@ export class RunsService {
       extend(trial);
       const problems = checkEditedPlan(decision.plan ?? run.proposedPlan!, {
         maxSubtopics: c.MAX_SUBTOPICS,
-        ledger: trial.budgetLedger,
+        account: trial.budgetLedger,
         perTask: this.engines.coordinator(run.engine).taskEstimate,
         nowMs: Date.now(),
       });
