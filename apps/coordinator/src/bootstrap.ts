@@ -15,7 +15,7 @@ import { jsonBodies, refuseUnwantedBodies } from './api/request-bodies';
 import { securityHeaders } from './api/security-headers';
 import { ApiKeys } from './auth/api-keys';
 import { AuthMiddleware } from './auth/auth.middleware';
-import { BOARD_PATH } from './board/board-path';
+import { BOARD_PATH } from './auth/board-mount';
 import { bullBoardRouter } from './board/bull-board';
 import { LargeBodiesMiddleware } from './quotas/large-bodies.middleware';
 import { RequestRateMiddleware } from './quotas/request-rate.middleware';

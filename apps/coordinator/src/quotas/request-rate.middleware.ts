@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { RedisClient } from '@orrery/runtime';
-import { refuseUnavailable } from '../api/service-unavailable';
+import { refuseUnavailable } from '../auth/service-unavailable';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { REDIS } from '../redis/redis.module';
 import { WindowCounter } from '../redis/window-counter';
