@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type CoordinatorStep, type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema } from '@orrery/protocol';
 import type { Job } from 'bullmq';
-import type { RedisClient } from '@orrery/runtime';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { DecisionLogService } from '../../events/decision-log.service';
@@ -13,7 +12,6 @@ import { jobIds, roundOfTask } from '../../queues/job-ids';
 import { StepChildren } from '../../queues/step-children';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { verdictOnReport } from '../../verdicts/verdict-on-report';
-import { REDIS } from '../../redis/redis.module';
 import { assembleReport, directAnswer, fallbackSections, isLeadWritten, keepsCitedParagraph } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
@@ -35,7 +33,6 @@ export class FinalizeStep implements StepHandler<'finalize'> {
     private readonly metrics: MetricsService,
     private readonly children: StepChildren,
     private readonly dispatcher: TaskDispatcher,
-    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -117,7 +114,7 @@ export class FinalizeStep implements StepHandler<'finalize'> {
 
   private async complete(run: Run, written: SynthesizeResult): Promise<void> {
     const report = assembleReport(run, written, await this.ledger.sources(run.id));
-    await this.redis.set(this.store.keys.report(run.id), JSON.stringify(report), 'EX', this.config.UNFINISHED_RUN_TTL_SECONDS);
+    await this.store.saveReport(run.id, report);
     const citations = report.sections.reduce((n, s) => n + s.paragraphs.reduce((m, p) => m + p.citations.length, 0), 0);
     await this.events.append(run.id, 'report.ready', 'report.ready', { sections: report.sections.length, citations });
     await this.transitions.finish(run.id, 'done');
