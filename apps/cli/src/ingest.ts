@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CorpusRegistry, openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
-import { INGEST_QUEUE, IngestCorpusNameSchema } from '@orrery/protocol';
+import { INGEST_QUEUE, IngestCorpusNameSchema, loadQueuePrefix } from '@orrery/protocol';
 import { bullConnection, closeBullConnection, connectRedis, IngestState, queuePrefix, removeCorpus } from '@orrery/runtime';
 import { loadSubagentConfig, startSubagents } from '@orrery/subagents';
 import { Queue } from 'bullmq';
@@ -33,7 +33,7 @@ async function main(): Promise<number> {
   // The operator's own path: its reads stay within it (symlinks resolved), like any request's within its folders.
   const path = resolve(spec.path);
   const source = sourceOf(path, [path]);
-  const prefix = process.env.QUEUE_PREFIX ?? 'orrery';
+  const prefix = loadQueuePrefix();
 
   let redisHandle: RedisHandle | undefined;
   let worker: INestApplicationContext | undefined;
@@ -86,7 +86,7 @@ async function knownCorpora(): Promise<string[]> {
 async function remove(name: string): Promise<number> {
   const parsed = IngestCorpusNameSchema.safeParse(name);
   if (!parsed.success) throw new Error(`--remove: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  const prefix = process.env.QUEUE_PREFIX ?? 'orrery';
+  const prefix = loadQueuePrefix();
   const redisHandle = await ensureRedis();
   const redis = connectRedis(redisHandle.location, { maxRetriesPerRequest: 3 });
   const store = openPassageStore();

@@ -1,5 +1,5 @@
 import { RunKeys } from '@orrery/coordinator';
-import { RunEventSchema, type StoredRunEvent } from '@orrery/protocol';
+import { loadQueuePrefix, RunEventSchema, type StoredRunEvent } from '@orrery/protocol';
 import { connectRedis, readRedisLocation } from '@orrery/runtime';
 import { formatTimeline } from './replay/format-timeline';
 import { forTerminal } from './terminal/terminal-text';
@@ -13,7 +13,7 @@ async function main(): Promise<number> {
   }
   const redis = connectRedis(readRedisLocation(process.env), { maxRetriesPerRequest: 1 });
   try {
-    const key = new RunKeys(process.env.QUEUE_PREFIX ?? 'orrery').events(runId);
+    const key = new RunKeys(loadQueuePrefix()).events(runId);
     const events: StoredRunEvent[] = [];
     let start = '-';
     for (;;) {

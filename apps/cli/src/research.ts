@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { describeUsage, sourceOf } from '@orrery/engines';
-import { EngineNameSchema } from '@orrery/protocol';
+import { EngineNameSchema, loadQueuePrefix } from '@orrery/protocol';
 import { readRedisLocation } from '@orrery/runtime';
 import { loadSubagentConfig } from '@orrery/subagents';
 import { OrreryClient } from './client/orrery-client';
@@ -74,7 +74,7 @@ async function main(): Promise<number> {
       const { progress } = await interrupted.race(
         ingestAndWait({
           location: readRedisLocation(process.env),
-          prefix: process.env.QUEUE_PREFIX ?? 'orrery',
+          prefix: loadQueuePrefix(),
           corpus,
           // The user's own path: its reads stay within it (symlinks resolved).
           source: sourceOf(corpusPath, [corpusPath]),

@@ -15,11 +15,11 @@ import { jsonBodies, refuseUnwantedBodies } from './api/request-bodies';
 import { securityHeaders } from './api/security-headers';
 import { ApiKeys } from './auth/api-keys';
 import { AuthMiddleware } from './auth/auth.middleware';
-import { BOARD_PATH } from './board/board-path';
+import { BOARD_PATH } from './auth/board-mount';
 import { bullBoardRouter } from './board/bull-board';
 import { LargeBodiesMiddleware } from './quotas/large-bodies.middleware';
 import { RequestRateMiddleware } from './quotas/request-rate.middleware';
-import { COORDINATOR_CONFIG, type CoordinatorConfig } from './config/coordinator-config';
+import { COORDINATOR_CONFIG, type CoordinatorConfig, loadCoordinatorConfig } from './config/coordinator-config';
 import { CoordinatorModule } from './coordinator.module';
 import { mountMcp } from './mcp/mcp-route';
 import { mountWebPage } from './web/web-page';
@@ -36,6 +36,8 @@ export interface StartedCoordinator {
 export async function startCoordinator(
   overrides: { port?: number; logger?: false | ('log' | 'error' | 'warn' | 'debug')[]; /** False when the embedding process handles signals itself (the CLI). */ shutdownHooks?: boolean } = {},
 ): Promise<StartedCoordinator> {
+  // A bad setting stops the start with its reason before any module connects to anything.
+  loadCoordinatorConfig();
   const app = await NestFactory.create<NestExpressApplication>(CoordinatorModule, {
     // An embedding process (the CLI) picks its levels; a service process logs JSON through pino, at LOG_LEVEL.
     ...(overrides.logger !== undefined ? { logger: overrides.logger } : { bufferLogs: true }),

@@ -5,9 +5,10 @@ import { ConfigModule } from './config/config.module';
 import { CorporaModule } from './corpora/corpora.module';
 import { EnginesModule } from './engines/engines.module';
 import { McpModule } from './mcp/mcp.module';
+import { QuotasModule } from './quotas/quotas.module';
 import { RedisModule } from './redis/redis.module';
 import { TracingShutdown } from './telemetry/tracing-shutdown';
 import { JsonLoggingModule } from '@orrery/runtime';
 
-@Module({ imports: [JsonLoggingModule.forService('orrery-coordinator'), ConfigModule, RedisModule, AuthModule, EnginesModule, CorporaModule, ApiModule, McpModule], providers: [TracingShutdown] })
+@Module({ imports: [JsonLoggingModule.forService('orrery-coordinator'), ConfigModule, RedisModule, AuthModule, QuotasModule, EnginesModule, CorporaModule, ApiModule, McpModule], providers: [TracingShutdown] })
 export class CoordinatorModule {}

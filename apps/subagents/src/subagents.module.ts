@@ -2,7 +2,8 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { SUBAGENT_QUEUE } from '@orrery/protocol';
 import { bullConnection, bullTelemetry, queuePrefix } from '@orrery/runtime';
-import { loadSubagentConfig } from './config/subagent-config';
+import { SUBAGENT_CONFIG, type SubagentConfig } from './config/subagent-config';
+import { SubagentConfigModule } from './config/subagent-config.module';
 import { EnginesModule } from './engines/engines.module';
 import { IngestModule } from './ingest/ingest.module';
 import { RedisStartup } from './redis/redis-startup';
@@ -13,12 +14,12 @@ import { JsonLoggingModule } from '@orrery/runtime';
 @Module({
   imports: [
     JsonLoggingModule.forService('orrery-worker'),
+    SubagentConfigModule,
     EnginesModule,
     BullModule.forRootAsync({
-      useFactory: () => {
-        const config = loadSubagentConfig();
-        return { connection: bullConnection(config, { maxRetriesPerRequest: null }), prefix: queuePrefix(config.QUEUE_PREFIX), telemetry: bullTelemetry() };
-      },
+      imports: [SubagentConfigModule],
+      inject: [SUBAGENT_CONFIG],
+      useFactory: (config: SubagentConfig) => ({ connection: bullConnection(config, { maxRetriesPerRequest: null }), prefix: queuePrefix(config.QUEUE_PREFIX), telemetry: bullTelemetry() }),
     }),
     BullModule.registerQueue({ name: SUBAGENT_QUEUE }),
     IngestModule,

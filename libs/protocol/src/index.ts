@@ -14,6 +14,7 @@ export * from './task';
 export * from './task-result';
 export * from './usage';
 export * from './queues';
+export * from './queue-prefix';
 export * from './run-view';
 export * from './mcp-tools';
 export * from './ingest';

@@ -12,8 +12,8 @@ export const SignalHistorySchema = z.strictObject({
 });
 export type SignalHistoryRecord = z.infer<typeof SignalHistorySchema>;
 
-/** The run's budget ledger: reservations before dispatch, settlements per task, idempotent by key. */
-export const BudgetLedgerStateSchema = z.strictObject({
+/** The run's budget account (`budgetLedger` on the wire, the API's name for it): reservations before dispatch, settlements per task, idempotent by key. */
+export const BudgetAccountSchema = z.strictObject({
   budget: BudgetSchema,
   startedAtMs: z.number(),
   roundsStarted: z.number().int().nonnegative(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BudgetSchema } from './budget';
-import { BudgetLedgerStateSchema, ReviewSummarySchema, SignalHistorySchema } from './judge';
+import { BudgetAccountSchema, ReviewSummarySchema, SignalHistorySchema } from './judge';
 import { CorpusNameSchema, ResolvedEngineSchema } from './names';
 import { PlanSchema } from './plan';
 import { TokenUsageSchema } from './usage';
@@ -72,7 +72,7 @@ export const RunSchema = z.strictObject({
   /** Judge on (rules then model) or off (rules only, conservative) for this run. */
   judgeEnabled: z.boolean(),
   signalHistory: SignalHistorySchema,
-  budgetLedger: BudgetLedgerStateSchema,
+  budgetLedger: BudgetAccountSchema,
   /** Set while the run waits for a person (needs_review). */
   review: ReviewSummarySchema.optional(),
   /** The person's answer to the review, taken once: a second answer to the same review is refused. */

@@ -1,4 +1,6 @@
 export * from './active-jobs';
+export * from './job-handlers';
+export * from './queue-worker';
 export * from './bounded-map';
 export * from './free-port';
 export * from './redis-policy';

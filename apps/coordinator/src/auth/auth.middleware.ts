@@ -1,8 +1,8 @@
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { isBoardPath } from '../board/board-path';
+import { isBoardPath } from './board-mount';
 import { isPagePath } from '../web/web-page';
-import { refuseUnavailable } from '../api/service-unavailable';
+import { refuseUnavailable } from './service-unavailable';
 import { ApiKeys } from './api-keys';
 import { AuthFailures } from './auth-failures';
 

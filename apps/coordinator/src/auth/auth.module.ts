@@ -3,10 +3,8 @@ import { AdminGuard } from './admin.guard';
 import { ApiKeys } from './api-keys';
 import { AuthFailures } from './auth-failures';
 import { AuthMiddleware } from './auth.middleware';
-import { LargeBodiesMiddleware } from '../quotas/large-bodies.middleware';
-import { RequestRateMiddleware } from '../quotas/request-rate.middleware';
 
-/** Who is calling and how often: keys, the principal they resolve to, the failed-auth throttle, the per-key request meter. Every surface uses it. */
+/** Who is calling: keys, the principal they resolve to, the failed-auth throttle. Every surface uses it. */
 @Global()
-@Module({ providers: [ApiKeys, AuthFailures, AuthMiddleware, RequestRateMiddleware, LargeBodiesMiddleware, AdminGuard], exports: [ApiKeys, AuthFailures, AuthMiddleware, RequestRateMiddleware, LargeBodiesMiddleware, AdminGuard] })
+@Module({ providers: [ApiKeys, AuthFailures, AuthMiddleware, AdminGuard], exports: [ApiKeys, AuthFailures, AuthMiddleware, AdminGuard] })
 export class AuthModule {}

@@ -1,5 +1,3 @@
-export const BOARD_PATH = '/queues';
-
 /** The control characters, a backslash or a slash inside one decoded segment: no board route names any of them. */
 const UNSAFE_SEGMENT = /[\u0000-\u001f\u007f/\\]/;
 
@@ -35,9 +33,3 @@ export const encodeBoardPath = (canonical: string) =>
     .split('/')
     .map((s) => encodeURIComponent(s))
     .join('/');
-
-/** Whether an app-level path is the board's, compared as Express mounts it (any letter case). */
-export function isBoardPath(path: string): boolean {
-  const p = path.toLowerCase();
-  return p === BOARD_PATH || p.startsWith(`${BOARD_PATH}/`);
-}

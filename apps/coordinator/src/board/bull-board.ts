@@ -4,7 +4,8 @@ import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import type { NextFunction, Request, Response } from 'express';
 import { principalOf } from '../auth/request-principal';
-import { BOARD_PATH, boardRoute, canonicalBoardPath, encodeBoardPath } from './board-path';
+import { BOARD_PATH } from '../auth/board-mount';
+import { boardRoute, canonicalBoardPath, encodeBoardPath } from './board-path';
 import { TenantBoardAdapter } from './tenant-board-adapter';
 
 const READS = new Set(['GET', 'HEAD']);

@@ -1,6 +1,6 @@
 export * from './resolve-budget';
 export * from './tokens-of';
-export * from './ledger-state';
+export * from './budget-account';
 export * from './reserve';
 export * from './settle';
 export * from './start-round';

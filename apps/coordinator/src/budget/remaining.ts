@@ -1,4 +1,4 @@
-import { openReserved, type BudgetLedgerState } from './ledger-state';
+import { openReserved, type BudgetAccount } from './budget-account';
 
 export interface BudgetFractions {
   tokens: number;
@@ -16,7 +16,7 @@ const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.ma
  * Dollars: settled and reserved cost against maxCostUsd.
  * This is what the judge takes as `state.budgetLeft`.
  */
-export function remaining(state: BudgetLedgerState, nowMs: number): BudgetFractions {
+export function remaining(state: BudgetAccount, nowMs: number): BudgetFractions {
   const open = openReserved(state);
   const b = state.budget;
   return {

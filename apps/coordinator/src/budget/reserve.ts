@@ -1,4 +1,4 @@
-import { available, type BudgetLedgerState, type LedgerReservation } from './ledger-state';
+import { available, type BudgetAccount, type BudgetReservation } from './budget-account';
 
 export interface ReserveRequest {
   /** Idempotence key of the dispatch (e.g. the round's step id). */
@@ -13,8 +13,8 @@ export interface ReserveRequest {
 export type ReserveMode = 'trim' | 'refuse';
 
 export type ReserveResult =
-  | { ok: true; state: BudgetLedgerState; reservation: LedgerReservation; trimmed: boolean; replayed: boolean }
-  | { ok: false; state: BudgetLedgerState; reason: string };
+  | { ok: true; state: BudgetAccount; reservation: BudgetReservation; trimmed: boolean; replayed: boolean }
+  | { ok: false; state: BudgetAccount; reason: string };
 
 /**
  * Reserves tasks and tokens before a dispatch.
@@ -24,7 +24,7 @@ export type ReserveResult =
  * Refuses when the wall-clock budget is spent (if `nowMs` is given). A replay of the same id returns the
  * original reservation and the unchanged state.
  */
-export function reserve(state: BudgetLedgerState, req: ReserveRequest, opts: { mode?: ReserveMode; nowMs?: number } = {}): ReserveResult {
+export function reserve(state: BudgetAccount, req: ReserveRequest, opts: { mode?: ReserveMode; nowMs?: number } = {}): ReserveResult {
   const existing = state.reservations[req.id];
   if (existing) return { ok: true, state, reservation: existing, trimmed: existing.granted.tasks < req.tasks, replayed: true };
   if (!(req.tasks >= 1) || !Number.isInteger(req.tasks)) return { ok: false, state, reason: `invalid task count ${req.tasks}` };
@@ -44,7 +44,7 @@ export function reserve(state: BudgetLedgerState, req: ReserveRequest, opts: { m
   if (avail.tokens <= 0) return { ok: false, state, reason: `no token left in the budget (${state.used.tokens} used of ${state.budget.maxTokens})` };
   if (avail.costUsd <= 0) return { ok: false, state, reason: `no dollar left in the budget ($${state.used.costUsd} used of $${state.budget.maxCostUsd})` };
   const costUsd = Math.min((wantCost * tasks) / req.tasks, avail.costUsd);
-  const reservation: LedgerReservation = { id: req.id, granted: { tasks, tokens, costUsd }, tasksOpen: tasks, tokensOpen: tokens, costOpen: costUsd };
+  const reservation: BudgetReservation = { id: req.id, granted: { tasks, tokens, costUsd }, tasksOpen: tasks, tokensOpen: tokens, costOpen: costUsd };
   return {
     ok: true,
     state: { ...state, reservations: { ...state.reservations, [req.id]: reservation } },

@@ -1,5 +1,5 @@
 import type { TokenUsage } from '@orrery/protocol';
-import type { BudgetLedgerState } from './ledger-state';
+import type { BudgetAccount } from './budget-account';
 import { costOf, tokensOf } from './tokens-of';
 
 export interface SettleRequest {
@@ -12,7 +12,7 @@ export interface SettleRequest {
 }
 
 export interface SettleResult {
-  state: BudgetLedgerState;
+  state: BudgetAccount;
   /** false when the key was already settled (at-least-once redelivery): nothing changed. */
   applied: boolean;
   /** Reserved tokens this settlement freed beyond the actual usage (the unused part). */
@@ -24,7 +24,7 @@ export interface SettleResult {
  * the reservation (tokensOpen / tasksOpen) is released. A failed task settles with its usage (maybe 0).
  * Idempotent per key.
  */
-export function settle(state: BudgetLedgerState, req: SettleRequest): SettleResult {
+export function settle(state: BudgetAccount, req: SettleRequest): SettleResult {
   const key = req.key ?? req.taskId;
   if (Object.hasOwn(state.settled, key)) return { state, applied: false, releasedTokens: 0 };
   const actual = tokensOf(req.usage);
@@ -54,14 +54,14 @@ export function settle(state: BudgetLedgerState, req: SettleRequest): SettleResu
 }
 
 /** Releases what is still open in a reservation (tasks that will not run). Idempotent. */
-export function release(state: BudgetLedgerState, reservationId: string): BudgetLedgerState {
+export function release(state: BudgetAccount, reservationId: string): BudgetAccount {
   const r = state.reservations[reservationId];
   if (!r || (r.tasksOpen === 0 && r.tokensOpen === 0)) return state;
   return { ...state, reservations: { ...state.reservations, [reservationId]: { ...r, tasksOpen: 0, tokensOpen: 0, costOpen: 0 } } };
 }
 
 /** Charges tokens and dollars spent outside subagent tasks (planning, an L2 judge call, synthesis). Idempotent per key. */
-export function chargeTokens(state: BudgetLedgerState, key: string, usage: TokenUsage | number): { state: BudgetLedgerState; applied: boolean } {
+export function chargeTokens(state: BudgetAccount, key: string, usage: TokenUsage | number): { state: BudgetAccount; applied: boolean } {
   if (Object.hasOwn(state.charges, key)) return { state, applied: false };
   const n = tokensOf(usage);
   const used = { ...state.used, tokens: state.used.tokens + n, costUsd: (state.used.costUsd ?? 0) + costOf(usage) };

@@ -1,5 +1,5 @@
 import { loadStoreLocation } from '@orrery/engines';
-import { envInt, formatZodError } from '@orrery/protocol';
+import { envInt, formatZodError, QueuePrefixSchema } from '@orrery/protocol';
 import { isAbsolute, resolve } from 'node:path';
 import { checkRedisLocation, redisLocationFields } from '@orrery/runtime';
 import { z } from 'zod';
@@ -32,7 +32,7 @@ const hostPorts = list.superRefine((all, ctx) => {
 /** Every setting of the coordinator, read from the environment and validated once at startup. */
 export const CoordinatorConfigSchema = z.object({
   ...redisLocationFields,
-  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
+  QUEUE_PREFIX: QueuePrefixSchema,
   PORT: envInt(3000),
   HOST: z.string().optional(),
   API_KEYS: keys,

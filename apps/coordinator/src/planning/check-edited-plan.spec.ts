@@ -1,12 +1,12 @@
 import type { Plan, Subtopic } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
-import { createLedger } from '../budget';
+import { openBudgetAccount } from '../budget';
 import { checkEditedPlan } from './check-edited-plan';
 
 const T0 = 1_000_000;
 const limits = {
   maxSubtopics: 8,
-  ledger: createLedger({ maxTokens: 1_000_000, maxTasks: 40, maxRounds: 3, maxWallSeconds: 900, maxCostUsd: 25 }, T0),
+  account: openBudgetAccount({ maxTokens: 1_000_000, maxTasks: 40, maxRounds: 3, maxWallSeconds: 900, maxCostUsd: 25 }, T0),
   perTask: { tokens: 1000, costUsd: 0 },
   nowMs: T0,
 };

@@ -1,13 +1,13 @@
 import { DEFAULT_COVERAGE_CHECK, jaccard, type TaskEstimate } from '@orrery/engines';
 import type { Plan } from '@orrery/protocol';
 import { reserve } from '../budget';
-import type { BudgetLedgerState } from '../budget/ledger-state';
+import type { BudgetAccount } from '../budget/budget-account';
 import { effortFor } from '../effort';
 
 export interface PlanLimits {
   /** MAX_SUBTOPICS: round 1 dispatches one task per subtopic, at most this many. */
   maxSubtopics: number;
-  ledger: BudgetLedgerState;
+  account: BudgetAccount;
   perTask: TaskEstimate;
   nowMs: number;
 }
@@ -50,7 +50,7 @@ export function checkEditedPlan(plan: Plan, limits: PlanLimits): string[] {
     }
 
   const n = Math.min(subtopics.length, most);
-  const fit = reserve(limits.ledger, { id: 'plan-review-check', tasks: n, tokens: limits.perTask.tokens * n, costUsd: limits.perTask.costUsd * n }, { mode: 'refuse', nowMs: limits.nowMs });
+  const fit = reserve(limits.account, { id: 'plan-review-check', tasks: n, tokens: limits.perTask.tokens * n, costUsd: limits.perTask.costUsd * n }, { mode: 'refuse', nowMs: limits.nowMs });
   if (!fit.ok) problems.push(`the plan does not fit the budget: round 1 ${fit.reason}`);
   return problems;
 }

@@ -1,12 +1,9 @@
 import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { RedisClient } from '@orrery/runtime';
-import { refuseUnavailable } from '../api/service-unavailable';
+import { refuseUnavailable } from '../auth/service-unavailable';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
-import { REDIS } from '../redis/redis.module';
-import { WindowCounter } from '../redis/window-counter';
 import { within } from '../redis/within';
-import { QuotaKeys } from './quota-keys';
+import { QuotaStore } from './quota-store';
 
 /**
  * Requests per key per minute (QUOTA_REQUESTS_PER_MINUTE), on every surface behind the key: REST, SSE, MCP, the
@@ -16,22 +13,17 @@ import { QuotaKeys } from './quota-keys';
 @Injectable()
 export class RequestRateMiddleware implements NestMiddleware {
   private readonly logger = new Logger('RequestRate');
-  private readonly counter: WindowCounter;
-  private readonly keys: QuotaKeys;
 
   constructor(
-    @Inject(REDIS) redis: RedisClient,
+    private readonly counters: QuotaStore,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-  ) {
-    this.counter = new WindowCounter(redis, 60_000);
-    this.keys = new QuotaKeys(config.QUEUE_PREFIX);
-  }
+  ) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
     const limit = this.config.QUOTA_REQUESTS_PER_MINUTE;
     const principal = req.principal;
     if (!limit || !principal || principal.admin) return next();
-    within(this.counter.add(this.keys.requests(principal.id)), this.config.REDIS_TIMEOUT_MS, 'request meter').then(
+    within(this.counters.countRequest(principal.id), this.config.REDIS_TIMEOUT_MS, 'request meter').then(
       ({ count, resetsInSeconds }) => {
         if (count <= limit) return next();
         res.status(429).set('Retry-After', String(resetsInSeconds)).json({ statusCode: 429, error: 'Too Many Requests', message: `this key has made ${limit} requests in a minute, its limit; retry in ${resetsInSeconds} s`, retryAfter: resetsInSeconds });

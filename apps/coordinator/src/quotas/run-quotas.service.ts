@@ -1,41 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { RedisClient } from '@orrery/runtime';
 import type { Principal } from '../auth/principal';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { TaskDispatcher } from '../queues/task-dispatcher';
-import { type LuaScript, luaScript } from '../redis/lua-script';
-import { REDIS } from '../redis/redis.module';
 import { QuotaExceededError } from './quota-exceeded.error';
-import { QuotaKeys, secondsToUtcMidnight, utcDay } from './quota-keys';
+import { secondsToUtcMidnight, utcDay } from './quota-keys';
+import { QuotaStore } from './quota-store';
 
-const MINUTE_MS = 60_000;
-const DAY_S = 86_400;
 const MICRO_USD = 1_000_000;
-
-/**
- * One atomic admission: tokens and dollars today, unfinished runs, runs started in the last minute; records the run
- * in the last two when all pass. Returns {reason, retryAfterSeconds}, reason 'ok' when admitted.
- */
-const ADMIT_LUA = `
-local now = tonumber(ARGV[1])
-local tokensLimit = tonumber(ARGV[2])
-if tokensLimit > 0 and tonumber(redis.call('GET', KEYS[3]) or '0') >= tokensLimit then return {'tokens', tonumber(ARGV[3])} end
-local costLimit = tonumber(ARGV[8])
-if costLimit > 0 and tonumber(redis.call('GET', KEYS[4]) or '0') >= costLimit then return {'cost', tonumber(ARGV[3])} end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-local concurrent = tonumber(ARGV[4])
-if concurrent > 0 and redis.call('ZCARD', KEYS[2]) >= concurrent then return {'concurrent', 30} end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${MINUTE_MS})
-local perMinute = tonumber(ARGV[5])
-if perMinute > 0 and redis.call('ZCARD', KEYS[1]) >= perMinute then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {'rate', math.ceil((tonumber(oldest[2]) + ${MINUTE_MS} - now) / 1000)}
-end
-redis.call('ZADD', KEYS[1], now, ARGV[6])
-redis.call('PEXPIRE', KEYS[1], ${MINUTE_MS})
-redis.call('ZADD', KEYS[2], ARGV[7], ARGV[6])
-redis.call('PEXPIREAT', KEYS[2], ARGV[7])
-return {'ok', 0}`;
 
 /**
  * Per-key quotas on runs, kept in Redis so that they hold across coordinator replicas: runs started per minute,
@@ -45,17 +16,12 @@ return {'ok', 0}`;
 @Injectable()
 export class RunQuotas {
   private readonly logger = new Logger(RunQuotas.name);
-  private readonly keys: QuotaKeys;
-  private readonly admitScript: LuaScript;
 
   constructor(
-    @Inject(REDIS) private readonly redis: RedisClient,
+    private readonly counters: QuotaStore,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly dispatcher: TaskDispatcher,
-  ) {
-    this.keys = new QuotaKeys(config.QUEUE_PREFIX);
-    this.admitScript = luaScript(redis, 'orreryAdmitRun', ADMIT_LUA);
-  }
+  ) {}
 
   /** Admits a new run or throws QuotaExceededError (429, or 503 while the queues are too deep). */
   async admit(principal: Principal, runId: string): Promise<void> {
@@ -64,10 +30,16 @@ export class RunQuotas {
     const c = this.config;
     const now = Date.now();
     const owner = principal.id;
-    const [reason, retry] = (await this.admitScript(
-      [this.keys.started(owner), this.keys.active(owner), this.keys.tokens(owner, utcDay(now)), this.keys.cost(owner, utcDay(now))],
-      [now, c.QUOTA_TOKENS_PER_DAY, secondsToUtcMidnight(now), c.QUOTA_CONCURRENT_RUNS, c.QUOTA_RUNS_PER_MINUTE, runId, now + c.UNFINISHED_RUN_TTL_SECONDS * 1000, Math.round(c.QUOTA_COST_USD_PER_DAY * MICRO_USD)],
-    )) as [string, number];
+    const [reason, retry] = await this.counters.admit(owner, utcDay(now), {
+      now,
+      runId,
+      tokensPerDay: c.QUOTA_TOKENS_PER_DAY,
+      costMicroUsdPerDay: Math.round(c.QUOTA_COST_USD_PER_DAY * MICRO_USD),
+      secondsToMidnight: secondsToUtcMidnight(now),
+      concurrentRuns: c.QUOTA_CONCURRENT_RUNS,
+      runsPerMinute: c.QUOTA_RUNS_PER_MINUTE,
+      activeUntilMs: now + c.UNFINISHED_RUN_TTL_SECONDS * 1000,
+    });
     if (reason === 'tokens') throw new QuotaExceededError(`this key has spent its ${c.QUOTA_TOKENS_PER_DAY} tokens per day; the quota renews at 00:00 UTC`, retry);
     if (reason === 'cost') throw new QuotaExceededError(`this key has spent its $${c.QUOTA_COST_USD_PER_DAY.toFixed(2)} per day; the quota renews at 00:00 UTC`, retry);
     if (reason === 'concurrent') throw new QuotaExceededError(`this key has ${c.QUOTA_CONCURRENT_RUNS} unfinished runs, its limit of concurrent runs; wait for one to end or cancel one`, retry);
@@ -77,12 +49,12 @@ export class RunQuotas {
   /** A run that was admitted but could not be created counts for nothing. */
   async withdraw(principal: Principal, runId: string): Promise<void> {
     if (principal.admin) return;
-    await this.redis.multi().zrem(this.keys.started(principal.id), runId).zrem(this.keys.active(principal.id), runId).exec();
+    await this.counters.withdraw(principal.id, runId);
   }
 
   /** The run ended: it no longer counts against its owner's concurrent runs. Idempotent. */
   async ended(owner: string, runId: string): Promise<void> {
-    await this.redis.zrem(this.keys.active(owner), runId);
+    await this.counters.ended(owner, runId);
   }
 
   /** Whether the key's tokens and dollars of today leave room for another model call (the MCP judge's). */
@@ -96,10 +68,10 @@ export class RunQuotas {
     if (principal.admin) return {};
     const c = this.config;
     const day = utcDay();
-    const [tokens, micro] = await this.redis.mget(this.keys.tokens(principal.id, day), this.keys.cost(principal.id, day));
+    const spent = await this.counters.spent(principal.id, day);
     return {
-      ...(c.QUOTA_TOKENS_PER_DAY > 0 ? { tokens: Math.max(0, c.QUOTA_TOKENS_PER_DAY - Number(tokens ?? 0)) } : {}),
-      ...(c.QUOTA_COST_USD_PER_DAY > 0 ? { costUsd: Math.max(0, Math.round(c.QUOTA_COST_USD_PER_DAY * MICRO_USD) - Number(micro ?? 0)) / MICRO_USD } : {}),
+      ...(c.QUOTA_TOKENS_PER_DAY > 0 ? { tokens: Math.max(0, c.QUOTA_TOKENS_PER_DAY - spent.tokens) } : {}),
+      ...(c.QUOTA_COST_USD_PER_DAY > 0 ? { costUsd: Math.max(0, Math.round(c.QUOTA_COST_USD_PER_DAY * MICRO_USD) - spent.microUsd) / MICRO_USD } : {}),
     };
   }
 
@@ -108,11 +80,7 @@ export class RunQuotas {
     const tokens = Math.round(spent.tokens);
     const micro = Math.round(spent.costUsd * MICRO_USD);
     if (tokens <= 0 && micro <= 0) return;
-    const day = utcDay();
-    const tx = this.redis.multi();
-    if (tokens > 0) tx.incrby(this.keys.tokens(owner, day), tokens).expire(this.keys.tokens(owner, day), 2 * DAY_S);
-    if (micro > 0) tx.incrby(this.keys.cost(owner, day), micro).expire(this.keys.cost(owner, day), 2 * DAY_S);
-    void tx.exec().catch((err: Error) => this.logger.warn(`spend meter for ${owner}: ${err.message}`));
+    void this.counters.charge(owner, utcDay(), tokens, micro).catch((err: Error) => this.logger.warn(`spend meter for ${owner}: ${err.message}`));
   }
 
   /** The service's own bound: while more work waits than QUEUE_MAX_WAITING, nobody starts a run (503). */

@@ -1,7 +1,7 @@
 import type { Finding, Run, Source } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '@orrery/engines';
-import { createLedger } from '../budget';
+import { openBudgetAccount } from '../budget';
 import { assembleReport, citationHolds, directAnswer } from './report-assembler';
 import { reportToMarkdown } from './report-markdown';
 
@@ -27,7 +27,7 @@ function run(topic: string): Run {
     cancelRequested: false,
     judgeEnabled: false,
     signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
-    budgetLedger: createLedger(budget, Date.parse(now)),
+    budgetLedger: openBudgetAccount(budget, Date.parse(now)),
   };
 }
 

@@ -1,42 +1,42 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { COORDINATOR_QUEUE, type CoordinatorStep, CoordinatorStepSchema } from '@orrery/protocol';
-import { type Job, UnrecoverableError } from 'bullmq';
-import { COORDINATOR_CONFIG, type CoordinatorConfig, loadCoordinatorConfig } from '../config/coordinator-config';
-import { ActiveJobs, inSpan, withLogContext } from '@orrery/runtime';
-import { RunNotFoundError, RunStore } from './run-store';
+import { type Job, type Queue, UnrecoverableError, type Worker } from 'bullmq';
+import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { ActiveJobs, inSpan, JobHandlers, withLogContext, workerOn } from '@orrery/runtime';
+import { RunNotFoundError } from './run-store';
 import { RunTransitions } from './run-transitions';
-import { FinalizeStep } from './steps/finalize.step';
-import { PlanStep } from './steps/plan.step';
-import { ResumeStep } from './steps/resume.step';
-import { RoundStep } from './steps/round.step';
-
-// Worker options are fixed when the class is decorated, so the lock is read from the environment here.
-const stepLockMs = loadCoordinatorConfig().COORDINATOR_LOCK_MS;
+import { HandlesStep, STEP_KINDS, type StepHandler, type StepKind } from './steps/step-handler';
 
 /**
  * Consumes the coordinator's own queue: any replica can advance any run, since runs live in Redis.
  * A replica that dies mid-step leaves its step locked; the stalled check (every lock period) hands
  * it to another replica, and steps are idempotent, so running one twice changes nothing.
  */
-@Processor(COORDINATOR_QUEUE, { lockDuration: stepLockMs, stalledInterval: stepLockMs, maxStalledCount: 2 })
-export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
+@Injectable()
+export class CoordinatorStepsProcessor implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(CoordinatorStepsProcessor.name);
   private readonly active = new ActiveJobs();
+  private handlers!: JobHandlers<StepKind, StepHandler>;
+  private worker!: Worker;
   constructor(
-    private readonly planStep: PlanStep,
-    private readonly roundStep: RoundStep,
-    private readonly finalizeStep: FinalizeStep,
-    private readonly resumeStep: ResumeStep,
-    private readonly store: RunStore,
+    private readonly discovery: DiscoveryService,
+    @InjectQueue(COORDINATOR_QUEUE) private readonly queue: Queue,
     private readonly transitions: RunTransitions,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-  ) {
-    super();
+  ) {}
+
+  /** Each step kind's one handler, else the process does not start. */
+  onModuleInit(): void {
+    const handlers = this.discovery.getProviders({ metadataKey: HandlesStep.KEY }).map((w) => [this.discovery.getMetadataByDecorator(HandlesStep, w)!, w.instance as StepHandler] as const);
+    this.handlers = new JobHandlers(COORDINATOR_QUEUE, STEP_KINDS, handlers);
   }
 
+  /** The worker, its options from the config, takes steps once every module is initialised. */
   onApplicationBootstrap(): void {
-    this.worker.concurrency = this.config.COORDINATOR_CONCURRENCY;
+    const lockMs = this.config.COORDINATOR_LOCK_MS;
+    this.worker = workerOn(this.queue, (job, token) => this.process(job, token), { concurrency: this.config.COORDINATOR_CONCURRENCY, lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: 2 });
     this.worker.on('error', (err) => this.logger.warn(`coordinator worker: ${err.message}`));
     this.worker.on('failed', (job, err) => void this.onStepFailed(job, err).catch((e: Error) => this.logger.warn(`failed step: ${e.message}`)));
   }
@@ -61,6 +61,10 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     await this.active.drain(this.worker, this.config.SHUTDOWN_GRACE_MS, this.logger);
   }
 
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker.close();
+  }
+
   process(job: Job, token?: string): Promise<void> {
     return withLogContext({ runId: (job.data as { runId?: string }).runId, jobId: job.id }, () => this.active.track(job, token, () => this.step(job)));
   }
@@ -72,10 +76,7 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     try {
       await inSpan(`step ${step.step}`, stepAttributes(step, job), async () => {
         this.logger.debug(`run ${step.runId}: step ${step.step}${'round' in step ? ` (round ${step.round})` : ''}, attempt ${job.attemptsMade + 1}`);
-        if (step.step === 'plan') await this.planStep.run(step.runId);
-        else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0, job);
-        else if (step.step === 'resume') await this.resumeStep.run(await this.store.require(step.runId), step.round, step.action);
-        else await this.finalizeStep.run(step.runId, step.attempt ?? 0, job);
+        await this.handlers.for(step.step).handle(step, job);
       });
     } catch (err) {
       if (err instanceof RunNotFoundError) throw new UnrecoverableError(err.message);

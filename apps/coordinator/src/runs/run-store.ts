@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Run, RunSchema } from '@orrery/protocol';
+import { type Report, ReportSchema, type Run, RunSchema } from '@orrery/protocol';
 import type { RedisClient } from '@orrery/runtime';
 import { createHash } from 'node:crypto';
 import { tokensOf } from '../budget/tokens-of';
@@ -40,7 +40,7 @@ export class RunStore {
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-    readonly keys: RunKeys,
+    private readonly keys: RunKeys,
     private readonly quotas: RunQuotas,
   ) {
     this.compareAndSet = luaScript(redis, 'orreryRunCompareAndSetWithEvents', CAS_SCRIPT);
@@ -101,6 +101,25 @@ export class RunStore {
       if (res === -1) throw new RunNotFoundError(runId);
     }
     throw new Error(`run ${runId}: too many concurrent updates`);
+  }
+
+  /** Fails fast (for a 503) when Redis does not answer, before a run is half-created. */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  /** Removes every key of a run that could not be started. */
+  async drop(runId: string): Promise<void> {
+    await this.redis.del(...this.keys.all(runId));
+  }
+
+  async saveReport(runId: string, report: Report): Promise<void> {
+    await this.redis.set(this.keys.report(runId), JSON.stringify(report), 'EX', this.config.UNFINISHED_RUN_TTL_SECONDS);
+  }
+
+  async report(runId: string): Promise<Report | undefined> {
+    const raw = await this.redis.get(this.keys.report(runId));
+    return raw ? ReportSchema.parse(JSON.parse(raw)) : undefined;
   }
 
   /** After a run ends its keys live on for the retention period, then Redis drops them. */

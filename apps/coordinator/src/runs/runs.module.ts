@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { EventsModule } from '../events/events.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { ResultCheckService } from '../ledger/result-check.service';
@@ -18,7 +19,7 @@ import { RoundDecision } from './steps/round-decision';
 import { PlanStep } from './steps/plan.step';
 import { RoundStep } from './steps/round.step';
 import { TaskProgressListener } from './task-progress.listener';
-import { RunQuotas } from '../quotas/run-quotas.service';
+import { QuotasModule } from '../quotas/quotas.module';
 import { RunStreamsService } from '../events/run-streams.service';
 import { RunIndex } from './run-index';
 import { WebhooksModule } from '../webhooks/webhooks.module';
@@ -27,13 +28,12 @@ import { RunWaitingService } from '../breaker/run-waiting.service';
 import { JudgeHealthService } from '../judge/judge-health.service';
 
 @Module({
-  imports: [QueuesModule, EventsModule, LedgerModule, WebhooksModule],
+  imports: [DiscoveryModule, QueuesModule, QuotasModule, EventsModule, LedgerModule, WebhooksModule],
   providers: [
     RunStore,
     RunTransitions,
     RunsService,
     RunIndex,
-    RunQuotas,
     RunStreamsService,
     ResultIntakeService,
     ResultCheckService,
@@ -52,6 +52,6 @@ import { JudgeHealthService } from '../judge/judge-health.service';
     ProviderOutageWatch,
     JudgeHealthService,
   ],
-  exports: [RunWaitingService, WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, RunQuotas, RunStore, MetricsService, EventsModule, QueuesModule],
+  exports: [RunWaitingService, WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, QuotasModule, RunStore, MetricsService, EventsModule, QueuesModule],
 })
 export class RunsModule {}

@@ -6,7 +6,6 @@ import {
   type Decision,
   type HumanDecision,
   type Report,
-  ReportSchema,
   type FollowupRequest,
   type ResearchRequest,
   type Run,
@@ -16,7 +15,7 @@ import {
   type Source,
   TERMINAL_RUN_STATUSES,
 } from '@orrery/protocol';
-import { currentTraceparent, type RedisClient, withTraceparent } from '@orrery/runtime';
+import { currentTraceparent, withTraceparent } from '@orrery/runtime';
 import { randomUUID } from 'node:crypto';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { evidenceOf } from '../coverage/round-figures';
@@ -26,9 +25,8 @@ import { RunEventsService } from '../events/run-events.service';
 import { LedgerStore } from '../ledger/ledger.store';
 import { attemptOfTask, jobIds } from '../queues/job-ids';
 import { TaskDispatcher } from '../queues/task-dispatcher';
-import { REDIS } from '../redis/redis.module';
 import { canSee, type Principal } from '../auth/principal';
-import { createLedger, grantExtraBudget, resolveBudget } from '../budget';
+import { openBudgetAccount, grantExtraBudget, resolveBudget } from '../budget';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { CorpusIngest } from '../corpora/corpus-ingest.service';
 import { WebhookLog } from '../webhooks/webhook-log';
@@ -67,7 +65,6 @@ export class RunsService {
     private readonly ingest: CorpusIngest,
     private readonly webhookTargets: WebhookTargets,
     private readonly webhookLog: WebhookLog,
-    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -105,7 +102,7 @@ export class RunsService {
     }
     if (request.webhook) await this.webhookTargets.assertAllowed(request.webhook.url);
     // Fail fast with 503 rather than half-create a run while Redis is away.
-    await withTimeout(this.redis.ping(), 2000, 'ping').catch((err: Error) => {
+    await withTimeout(this.store.ping(), 2000, 'ping').catch((err: Error) => {
       throw new RedisUnavailableError(err.message);
     });
     const id = randomUUID();
@@ -135,7 +132,7 @@ export class RunsService {
       cancelRequested: false,
       judgeEnabled: this.config.JUDGE === 'on',
       signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
-      budgetLedger: createLedger(budget, Date.parse(now)),
+      budgetLedger: openBudgetAccount(budget, Date.parse(now)),
       ...(request.webhook ? { webhook: request.webhook } : {}),
       ...(request.review ? { reviewMode: request.review } : {}),
       ...(parent ? { parentId: parent.id } : {}),
@@ -148,7 +145,7 @@ export class RunsService {
       await withTimeout(this.dispatcher.enqueuePlan(run.id), 3000, 'enqueue plan');
     } catch (err) {
       // Nothing half-created: a run whose first step could not be queued is removed again, and counts for nothing.
-      await this.redis.del(...this.store.keys.all(run.id)).catch(() => undefined);
+      await this.store.drop(run.id).catch(() => undefined);
       await this.index.remove(run.owner, run.id).catch(() => undefined);
       await this.quotas.withdraw(principal, run.id).catch(() => undefined);
       throw err instanceof RedisUnavailableError ? err : new RedisUnavailableError((err as Error).message);
@@ -177,7 +174,7 @@ export class RunsService {
     return Promise.all(
       found.slice(0, query.limit).map(async (r) => ({
         ...(Object.fromEntries(SUMMARY_FIELDS.flatMap((k) => (r[k] === undefined ? [] : [[k, r[k]]]))) as Omit<RunSummary, 'citations'>),
-        citations: r.status === 'done' ? ((await this.storedReport(r.id))?.sources.length ?? null) : null,
+        citations: r.status === 'done' ? ((await this.store.report(r.id))?.sources.length ?? null) : null,
       })),
     );
   }
@@ -191,12 +188,7 @@ export class RunsService {
 
   async report(principal: Principal, runId: string): Promise<Report | undefined> {
     await this.get(principal, runId);
-    return this.storedReport(runId);
-  }
-
-  private async storedReport(runId: string): Promise<Report | undefined> {
-    const raw = await this.redis.get(this.store.keys.report(runId));
-    return raw ? ReportSchema.parse(JSON.parse(raw)) : undefined;
+    return this.store.report(runId);
   }
 
   /** A source the run retrieved, with the text its quotes were checked against. */
@@ -252,7 +244,7 @@ export class RunsService {
       extend(trial);
       const problems = checkEditedPlan(decision.plan ?? run.proposedPlan!, {
         maxSubtopics: c.MAX_SUBTOPICS,
-        ledger: trial.budgetLedger,
+        account: trial.budgetLedger,
         perTask: this.engines.coordinator(run.engine).taskEstimate,
         nowMs: Date.now(),
       });

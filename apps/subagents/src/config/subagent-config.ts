@@ -1,12 +1,12 @@
 import { checkRedisLocation, redisLocationFields } from '@orrery/runtime';
-import { envInt, formatZodError } from '@orrery/protocol';
+import { envInt, formatZodError, QueuePrefixSchema } from '@orrery/protocol';
 import { z } from 'zod';
 
 
 /** Every setting of a subagent worker process, validated at startup. */
 export const SubagentConfigSchema = z.object({
   ...redisLocationFields,
-  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
+  QUEUE_PREFIX: QueuePrefixSchema,
   SUBAGENT_CONCURRENCY: envInt(4, 1),
   /** Global rate limit across all worker processes: at most MAX tasks per DURATION_MS (0 = off). */
   SUBAGENT_RATE_MAX: envInt(0),
@@ -39,3 +39,5 @@ export function loadSubagentConfig(env: NodeJS.ProcessEnv = process.env): Subage
   if (!parsed.success) throw new Error(`Invalid subagent configuration: ${formatZodError(parsed.error)}`);
   return parsed.data;
 }
+
+export const SUBAGENT_CONFIG = Symbol('SUBAGENT_CONFIG');

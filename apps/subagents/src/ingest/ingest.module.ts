@@ -3,7 +3,8 @@ import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/comm
 import { openPassageStore, type PassageStore } from '@orrery/engines';
 import { INGEST_QUEUE } from '@orrery/protocol';
 import { connectRedis, IngestState, type RedisClient } from '@orrery/runtime';
-import { loadSubagentConfig } from '../config/subagent-config';
+import { SUBAGENT_CONFIG, type SubagentConfig } from '../config/subagent-config';
+import { SubagentConfigModule } from '../config/subagent-config.module';
 import { IngestProcessor } from './ingest.processor';
 import { INGEST_STATE, PASSAGE_STORE } from './ingest.tokens';
 
@@ -11,18 +12,19 @@ const STATE_REDIS = Symbol('INGEST_STATE_REDIS');
 
 /** The ingest side of a worker: the ingest queue's processor, the passage store it writes, and the ingest state. */
 @Module({
-  imports: [BullModule.registerQueue({ name: INGEST_QUEUE })],
+  imports: [SubagentConfigModule, BullModule.registerQueue({ name: INGEST_QUEUE })],
   providers: [
     { provide: PASSAGE_STORE, useFactory: () => openPassageStore() },
     {
       provide: STATE_REDIS,
-      useFactory: () => {
-        const redis = connectRedis(loadSubagentConfig(), { maxRetriesPerRequest: 3, connectionName: 'orrery-ingest-state' });
+      inject: [SUBAGENT_CONFIG],
+      useFactory: (config: SubagentConfig) => {
+        const redis = connectRedis(config, { maxRetriesPerRequest: 3, connectionName: 'orrery-ingest-state' });
         redis.on('error', (err) => new Logger('IngestState').warn(`redis: ${err.message}`));
         return redis;
       },
     },
-    { provide: INGEST_STATE, inject: [STATE_REDIS], useFactory: (redis: RedisClient) => new IngestState(redis, loadSubagentConfig().QUEUE_PREFIX) },
+    { provide: INGEST_STATE, inject: [STATE_REDIS, SUBAGENT_CONFIG], useFactory: (redis: RedisClient, config: SubagentConfig) => new IngestState(redis, config.QUEUE_PREFIX) },
     IngestProcessor,
   ],
 })

@@ -1,50 +1,54 @@
-import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { IngestSourceError, keepCorpusStructure, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourceFingerprint, sourcePassages } from '@orrery/engines';
 import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema, MAX_SKIPPED_LISTED, type SkippedFile } from '@orrery/protocol';
-import { ActiveJobs, IngestState, ingestJobIds } from '@orrery/runtime';
-import { type Job, Queue, UnrecoverableError } from 'bullmq';
+import { ActiveJobs, IngestState, ingestJobIds, workerOn } from '@orrery/runtime';
+import { type Job, Queue, UnrecoverableError, type Worker } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { loadSubagentConfig } from '../config/subagent-config';
+import { SUBAGENT_CONFIG, type SubagentConfig } from '../config/subagent-config';
 import { INGEST_STATE, PASSAGE_STORE } from './ingest.tokens';
-
-const config = loadSubagentConfig();
-const readLimits = readLimitsOf(loadEngineConfig());
-const workerName = config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
 
 /**
  * Indexes corpora into the passage store: a plan job reads the source and queues its new and changed passages as
  * chunk jobs, which any worker writes. A killed worker's job is redone after its lock lapses (writes are idempotent
  * by id, and a chunk counts once towards progress).
  */
-@Processor(INGEST_QUEUE, {
-  name: `${workerName}:ingest`,
-  concurrency: config.INGEST_CONCURRENCY,
-  lockDuration: config.INGEST_LOCK_MS,
-  stalledInterval: config.INGEST_LOCK_MS,
-  maxStalledCount: 2,
-})
-export class IngestProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
+@Injectable()
+export class IngestProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(IngestProcessor.name);
   private readonly active = new ActiveJobs();
+  private readonly readLimits = readLimitsOf(loadEngineConfig());
+  private worker!: Worker;
 
   constructor(
     @Inject(PASSAGE_STORE) private readonly store: PassageStore,
     @Inject(INGEST_STATE) private readonly state: IngestState,
     @InjectQueue(INGEST_QUEUE) private readonly queue: Queue,
-  ) {
-    super();
+    @Inject(SUBAGENT_CONFIG) private readonly config: SubagentConfig,
+  ) {}
+
+  /** The worker, its options from the config, takes ingest jobs once every module is initialised. */
+  onApplicationBootstrap(): void {
+    const workerName = this.config.WORKER_NAME ?? `${hostname()}:${process.pid}`;
+    this.worker = workerOn(this.queue, (job, token) => this.process(job, token), {
+      name: `${workerName}:ingest`,
+      concurrency: this.config.INGEST_CONCURRENCY,
+      lockDuration: this.config.INGEST_LOCK_MS,
+      stalledInterval: this.config.INGEST_LOCK_MS,
+      maxStalledCount: 2,
+    });
+    this.worker.on('error', (err) => this.logger.warn(`ingest worker: ${err.message}`));
+    this.logger.log(`worker ${workerName} consuming "${INGEST_QUEUE}" with concurrency ${this.config.INGEST_CONCURRENCY}`);
   }
 
-  onApplicationBootstrap(): void {
-    this.worker.on('error', (err) => this.logger.warn(`ingest worker: ${err.message}`));
-    this.logger.log(`worker ${workerName} consuming "${INGEST_QUEUE}" with concurrency ${config.INGEST_CONCURRENCY}`);
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker.close();
   }
 
   /** SIGTERM: finish the ingest jobs in hand within SHUTDOWN_GRACE_MS, else release them to other workers. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.active.drain(this.worker, config.SHUTDOWN_GRACE_MS, this.logger);
+    await this.active.drain(this.worker, this.config.SHUTDOWN_GRACE_MS, this.logger);
   }
 
   process(job: Job, token?: string): Promise<unknown> {
@@ -82,7 +86,7 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     const planRun = `${ingestId}.${randomBytes(4).toString('hex')}`;
     await this.state.planning(corpus, ingestId, planRun);
     // Taken before reading: a source that changes while it is read no longer matches it, so the next ingest reads it again.
-    const fingerprint = sourceFingerprint(job.source, readLimits);
+    const fingerprint = sourceFingerprint(job.source, this.readLimits);
     if (fingerprint && fingerprint === (await this.store.sourceFingerprint(corpus))) {
       const { passages } = await this.store.stats(corpus);
       if (passages > 0) {
@@ -99,11 +103,11 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
       this.logger.warn(`ingest ${ingestId} of ${corpus} from ${job.source.path}: skipped ${file.file}: ${file.reason}`);
       if (skippedFiles++ < MAX_SKIPPED_LISTED) skipped.push(file);
     };
-    const plan = await planIngest(sourcePassages(job.source, readLimits, onSkip), this.store, corpus, config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
+    const plan = await planIngest(sourcePassages(job.source, this.readLimits, onSkip), this.store, corpus, this.config.INGEST_CHUNK_PASSAGES, async (chunk, passages) => {
       const payload: IngestJob = { kind: 'chunk', corpus, ingestId, planRun, chunk, passages, ...(fingerprint ? { fingerprint } : {}) };
       await this.queue.add('chunk', payload, {
         jobId: ingestJobIds.chunk(corpus, planRun, chunk),
-        attempts: config.INGEST_ATTEMPTS,
+        attempts: this.config.INGEST_ATTEMPTS,
         backoff: { type: 'exponential', delay: 1000 },
         // The payload is the corpus's text: it leaves Redis once written.
         removeOnComplete: true,
@@ -126,7 +130,7 @@ export class IngestProcessor extends WorkerHost implements OnApplicationBootstra
     const payload: IngestJob = { kind: 'structure', corpus, ingestId, planRun };
     await this.queue.add('structure', payload, {
       jobId: ingestJobIds.structure(corpus, planRun),
-      attempts: config.INGEST_ATTEMPTS,
+      attempts: this.config.INGEST_ATTEMPTS,
       backoff: { type: 'exponential', delay: 1000 },
       removeOnComplete: { count: 1000 },
       removeOnFail: { count: 100 },

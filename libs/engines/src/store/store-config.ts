@@ -1,4 +1,4 @@
-import { formatZodError } from '@orrery/protocol';
+import { formatZodError, loadQueuePrefix, QueuePrefixSchema } from '@orrery/protocol';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -14,7 +14,7 @@ export function dataRoot(env: NodeJS.ProcessEnv = process.env): string {
  * on one machine never see each other's corpora (as they never see each other's queues).
  */
 export function defaultStoreFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(dataRoot(env), env.QUEUE_PREFIX || 'orrery', 'passages.sqlite');
+  return join(dataRoot(env), loadQueuePrefix(env), 'passages.sqlite');
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
@@ -28,8 +28,8 @@ export type StoreLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres
 export const StoreConfigSchema = z
   .object({
     CORPUS_STORE: z.string().trim().default(''),
-    // Same rule as the apps' QUEUE_PREFIX: it names the default store's folder.
-    QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('orrery'),
+    // It names the default store's folder.
+    QUEUE_PREFIX: QueuePrefixSchema,
     ORRERY_DATA_DIR: z.string().trim().optional(),
     XDG_DATA_HOME: z.string().trim().optional(),
     CORPUS_STORE_SCHEMA: z

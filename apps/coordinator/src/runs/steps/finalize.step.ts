@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema } from '@orrery/protocol';
+import { type CoordinatorStep, type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema } from '@orrery/protocol';
 import type { Job } from 'bullmq';
-import type { RedisClient } from '@orrery/runtime';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { DecisionLogService } from '../../events/decision-log.service';
@@ -13,16 +12,17 @@ import { jobIds, roundOfTask } from '../../queues/job-ids';
 import { StepChildren } from '../../queues/step-children';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { verdictOnReport } from '../../verdicts/verdict-on-report';
-import { REDIS } from '../../redis/redis.module';
 import { assembleReport, directAnswer, fallbackSections, isLeadWritten, keepsCitedParagraph } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
 import { clipText } from '@orrery/engines';
+import { HandlesStep, type StepHandler } from './step-handler';
 
 /** The last step: check the writer's citations against the ledger, store the report, end the run. */
 @Injectable()
-export class FinalizeStep {
+@HandlesStep('finalize')
+export class FinalizeStep implements StepHandler<'finalize'> {
   private readonly logger = new Logger(FinalizeStep.name);
   constructor(
     private readonly store: RunStore,
@@ -33,11 +33,14 @@ export class FinalizeStep {
     private readonly metrics: MetricsService,
     private readonly children: StepChildren,
     private readonly dispatcher: TaskDispatcher,
-    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
   /** The parent of the writer's task: `attempt` 0 checks its first draft, 1 its corrected draft. */
+  handle(step: Extract<CoordinatorStep, { step: 'finalize' }>, job: Job): Promise<void> {
+    return this.run(step.runId, step.attempt ?? 0, job);
+  }
+
   async run(runId: string, attempt: number, job: Job): Promise<void> {
     let run = await this.store.require(runId);
     // Re-delivered after a crash between ending the run and announcing it: finish() is idempotent and writes what is missing.
@@ -111,7 +114,7 @@ export class FinalizeStep {
 
   private async complete(run: Run, written: SynthesizeResult): Promise<void> {
     const report = assembleReport(run, written, await this.ledger.sources(run.id));
-    await this.redis.set(this.store.keys.report(run.id), JSON.stringify(report), 'EX', this.config.UNFINISHED_RUN_TTL_SECONDS);
+    await this.store.saveReport(run.id, report);
     const citations = report.sections.reduce((n, s) => n + s.paragraphs.reduce((m, p) => m + p.citations.length, 0), 0);
     await this.events.append(run.id, 'report.ready', 'report.ready', { sections: report.sections.length, citations });
     await this.transitions.finish(run.id, 'done');

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { adviseAnswer, classifyRequest, clipText, EngineFactory, emptyUsage, INHERITED_COVER_MIN, type InheritedFinding, inheritedBearing } from '@orrery/engines';
-import type { Plan, Run, Subtopic } from '@orrery/protocol';
+import type { CoordinatorStep, Plan, Run, Subtopic } from '@orrery/protocol';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { effortFor } from '../../effort';
@@ -14,13 +14,15 @@ import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
 import { PendingDispatch } from './pending-dispatch';
+import { HandlesStep, type StepHandler } from './step-handler';
 
 /** The subtopic a follow-up's inherited findings go under when they bear on its question but on no planned subtopic. */
 const INHERITED_SUBTOPIC = 'inherited';
 
 /** Step 1: classify the request and set its effort, decompose the topic, check the plan's coverage, dispatch round 1. */
 @Injectable()
-export class PlanStep {
+@HandlesStep('plan')
+export class PlanStep implements StepHandler<'plan'> {
   constructor(
     private readonly store: RunStore,
     private readonly engines: EngineFactory,
@@ -31,6 +33,10 @@ export class PlanStep {
     private readonly ledger: LedgerStore,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
+
+  handle(step: Extract<CoordinatorStep, { step: 'plan' }>): Promise<void> {
+    return this.run(step.runId);
+  }
 
   async run(runId: string): Promise<void> {
     let run = await this.store.require(runId);

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import type { Run } from '@orrery/protocol';
+import type { CoordinatorStep, Run } from '@orrery/protocol';
 import { LedgerStore } from '../../ledger/ledger.store';
 import { applyMove } from '../apply-move';
 import { RunStore } from '../run-store';
 import { PendingDispatch } from './pending-dispatch';
 import { PlanStep } from './plan.step';
 import { RoundDecision } from './round-decision';
+import { HandlesStep, type StepHandler } from './step-handler';
 
 /** A person answered a run in needs_review: the policy takes the answer in place of the judge's. */
 @Injectable()
-export class ResumeStep {
+@HandlesStep('resume')
+export class ResumeStep implements StepHandler<'resume'> {
   constructor(
     private readonly store: RunStore,
     private readonly ledger: LedgerStore,
@@ -17,6 +19,10 @@ export class ResumeStep {
     private readonly pending: PendingDispatch,
     private readonly planStep: PlanStep,
   ) {}
+
+  async handle(step: Extract<CoordinatorStep, { step: 'resume' }>): Promise<void> {
+    await this.run(await this.store.require(step.runId), step.round, step.action);
+  }
 
   async run(run: Run, round: number, action: 'continue' | 'stop'): Promise<void> {
     // Round 0: the answer to a plan review (a stop there ends the run when it is given).

@@ -1,7 +1,7 @@
 import { emptyUsage } from '@orrery/engines';
 import type { Run } from '@orrery/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { createLedger } from '../../budget';
+import { openBudgetAccount } from '../../budget';
 import { RoundStep, StaleStateError } from './round.step';
 
 /** A run whose round 1 has settled; the round step judges it on state version 7. */
@@ -27,7 +27,7 @@ function run(stateVersion: number): Run {
     cancelRequested: false,
     judgeEnabled: true,
     signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
-    budgetLedger: createLedger(budget, Date.parse(now)),
+    budgetLedger: openBudgetAccount(budget, Date.parse(now)),
   } as Run;
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Finding, type Round, type Run, SearchTaskSchema } from '@orrery/protocol';
+import { type CoordinatorStep, type Finding, type Round, type Run, SearchTaskSchema } from '@orrery/protocol';
 import type { Job } from 'bullmq';
 import { reserve, settle } from '../../budget';
 import { type RoundFigures, roundFigures } from '../../coverage/round-figures';
@@ -17,6 +17,7 @@ import { addUsage } from '../usage';
 import { applyMove } from '../apply-move';
 import { PendingDispatch } from './pending-dispatch';
 import { RoundDecision } from './round-decision';
+import { HandlesStep, type StepHandler } from './step-handler';
 import { clipText } from '@orrery/engines';
 
 export class StaleStateError extends Error {
@@ -35,7 +36,8 @@ const reservationOf = (round: number, taskId: string) => {
  * merge what passes into the ledger, re-dispatch what deserves a retry, then measure and decide.
  */
 @Injectable()
-export class RoundStep {
+@HandlesStep('round')
+export class RoundStep implements StepHandler<'round'> {
   constructor(
     private readonly store: RunStore,
     private readonly results: ResultCheckService,
@@ -50,6 +52,10 @@ export class RoundStep {
   ) {}
 
   /** `retry` 0 is the parent of the round's first tasks, N of its N-th retries (the tasks of attempt N). */
+  handle(step: Extract<CoordinatorStep, { step: 'round' }>, job: Job): Promise<void> {
+    return this.run(step.runId, step.round, step.retry ?? 0, job);
+  }
+
   async run(runId: string, round: number, retry: number, job: Job): Promise<void> {
     let run = await this.store.require(runId);
     const rec = run.rounds.find((r) => r.n === round);

@@ -1,22 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { REPO_ROOT, sourceFiles } from '../../../../test/support/source-files';
 import { describe, expect, it } from 'vitest';
-import { createLedger, openReserved } from './ledger-state';
+import { openBudgetAccount, openReserved } from './budget-account';
 import { budgetCall } from '@orrery/decisions';
 import { remaining, tightestOf } from './remaining';
-import type { BudgetLedgerState } from './ledger-state';
+import type { BudgetAccount } from './budget-account';
 import { reserve } from './reserve';
 import { chargeTokens, release, settle } from './settle';
 import { startRound } from './start-round';
 
-/** The budget call the round policy makes on a ledger: the tightest dimension, dollars included. */
-const call = (st: BudgetLedgerState, nowMs: number) => budgetCall(tightestOf(remaining(st, nowMs)).fraction);
+/** The budget call the round policy makes on an account: the tightest dimension, dollars included. */
+const call = (st: BudgetAccount, nowMs: number) => budgetCall(tightestOf(remaining(st, nowMs)).fraction);
 
 const budget = { maxTokens: 10_000, maxTasks: 10, maxRounds: 4, maxWallSeconds: 100, maxCostUsd: 10 };
 const T0 = 1_000_000;
 const usage = (n: number, costUsd = 0) => ({ inputTokens: n, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd });
 
-describe('BudgetLedger: reserve', () => {
+describe('BudgetAccount: reserve', () => {
   it('reserves within the budget and counts the reservation as committed', () => {
-    const r = reserve(createLedger(budget, T0), { id: 'r1', tasks: 4, tokens: 4000 });
+    const r = reserve(openBudgetAccount(budget, T0), { id: 'r1', tasks: 4, tokens: 4000 });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.trimmed).toBe(false);
@@ -24,7 +27,7 @@ describe('BudgetLedger: reserve', () => {
     expect(remaining(r.state, T0)).toEqual({ tokens: 0.6, tasks: 0.6, rounds: 1, wallSeconds: 1, costUsd: 1 });
   });
   it('trims to what is left, tokens pro rata', () => {
-    const first = reserve(createLedger(budget, T0), { id: 'r1', tasks: 8, tokens: 4000 });
+    const first = reserve(openBudgetAccount(budget, T0), { id: 'r1', tasks: 8, tokens: 4000 });
     if (!first.ok) throw new Error('first reserve refused');
     const r = reserve(first.state, { id: 'r2', tasks: 4, tokens: 4000 });
     expect(r.ok).toBe(true);
@@ -33,7 +36,7 @@ describe('BudgetLedger: reserve', () => {
     expect(r.reservation.granted).toEqual({ tasks: 2, tokens: 2000, costUsd: 0 });
   });
   it('refuses in refuse mode, and in any mode when no task is left', () => {
-    const first = reserve(createLedger(budget, T0), { id: 'r1', tasks: 8, tokens: 1000 });
+    const first = reserve(openBudgetAccount(budget, T0), { id: 'r1', tasks: 8, tokens: 1000 });
     if (!first.ok) throw new Error('first reserve refused');
     expect(reserve(first.state, { id: 'r2', tasks: 3, tokens: 10 }, { mode: 'refuse' }).ok).toBe(false);
     const full = reserve(first.state, { id: 'r2', tasks: 2, tokens: 10 });
@@ -43,11 +46,11 @@ describe('BudgetLedger: reserve', () => {
     if (!none.ok) expect(none.reason).toContain('no task left');
   });
   it('refuses once the wall clock is spent', () => {
-    const r = reserve(createLedger(budget, T0), { id: 'r1', tasks: 1, tokens: 10 }, { nowMs: T0 + 100_000 });
+    const r = reserve(openBudgetAccount(budget, T0), { id: 'r1', tasks: 1, tokens: 10 }, { nowMs: T0 + 100_000 });
     expect(r.ok).toBe(false);
   });
   it('is idempotent per reservation id', () => {
-    const a = reserve(createLedger(budget, T0), { id: 'r1', tasks: 4, tokens: 4000 });
+    const a = reserve(openBudgetAccount(budget, T0), { id: 'r1', tasks: 4, tokens: 4000 });
     if (!a.ok) throw new Error('refused');
     const b = reserve(a.state, { id: 'r1', tasks: 4, tokens: 4000 });
     expect(b.ok && b.replayed).toBe(true);
@@ -55,9 +58,9 @@ describe('BudgetLedger: reserve', () => {
   });
 });
 
-describe('BudgetLedger: settle', () => {
+describe('BudgetAccount: settle', () => {
   const reserved = () => {
-    const r = reserve(createLedger(budget, T0), { id: 'round-1', tasks: 4, tokens: 4000 });
+    const r = reserve(openBudgetAccount(budget, T0), { id: 'round-1', tasks: 4, tokens: 4000 });
     if (!r.ok) throw new Error('refused');
     return r.state;
   };
@@ -99,9 +102,9 @@ describe('BudgetLedger: settle', () => {
   });
 });
 
-describe('BudgetLedger: dollars', () => {
+describe('BudgetAccount: dollars', () => {
   it('reserves dollars with tokens, pro rata, trimmed to what is left; settles and charges the actual cost', () => {
-    const r = reserve(createLedger(budget, T0), { id: 'r1', tasks: 4, tokens: 4000, costUsd: 4 });
+    const r = reserve(openBudgetAccount(budget, T0), { id: 'r1', tasks: 4, tokens: 4000, costUsd: 4 });
     if (!r.ok) throw new Error('refused');
     expect(r.reservation.granted).toEqual({ tasks: 4, tokens: 4000, costUsd: 4 });
     expect(remaining(r.state, T0).costUsd).toBeCloseTo(0.6, 10);
@@ -114,7 +117,7 @@ describe('BudgetLedger: dollars', () => {
     expect(trimmed.ok && trimmed.reservation.granted.costUsd).toBeCloseTo(4, 10);
   });
   it('wraps up below 15% of the dollars and refuses to reserve once they are spent', () => {
-    let st = settle(createLedger(budget, T0), { taskId: 'a', usage: usage(10, 8.4) }).state;
+    let st = settle(openBudgetAccount(budget, T0), { taskId: 'a', usage: usage(10, 8.4) }).state;
     expect(call(st, T0)).toBe('ok');
     st = settle(st, { taskId: 'b', usage: usage(10, 0.2) }).state;
     expect(call(st, T0)).not.toBe('ok');
@@ -126,9 +129,9 @@ describe('BudgetLedger: dollars', () => {
   });
 });
 
-describe('BudgetLedger: rounds, wrap-up, exhaustion', () => {
+describe('BudgetAccount: rounds, wrap-up, exhaustion', () => {
   it('counts rounds idempotently', () => {
-    let st = startRound(createLedger(budget, T0), 1);
+    let st = startRound(openBudgetAccount(budget, T0), 1);
     st = startRound(st, 1);
     expect(st.roundsStarted).toBe(1);
     expect(remaining(st, T0).rounds).toBe(0.75);
@@ -136,7 +139,7 @@ describe('BudgetLedger: rounds, wrap-up, exhaustion', () => {
     expect(call(st, T0)).toBe('exhausted');
   });
   it('wraps up strictly below 15% left in any dimension', () => {
-    const st = createLedger(budget, T0);
+    const st = openBudgetAccount(budget, T0);
     expect(call(st, T0 + 84_000)).toBe('ok'); // 16% wall left
     expect(call(st, T0 + 85_000)).toBe('ok'); // exactly 15%
     expect(call(st, T0 + 85_001)).not.toBe('ok');
@@ -144,10 +147,20 @@ describe('BudgetLedger: rounds, wrap-up, exhaustion', () => {
     expect(call(st, T0 + 100_000)).toBe('exhausted');
   });
   it('wraps up on tokens once settled usage passes 85%', () => {
-    let st = createLedger(budget, T0);
+    let st = openBudgetAccount(budget, T0);
     st = settle(st, { taskId: 'a', usage: 8500 }).state;
     expect(call(st, T0)).toBe('ok');
     st = settle(st, { taskId: 'b', usage: 1 }).state;
     expect(call(st, T0)).not.toBe('ok');
+  });
+});
+
+describe('one meaning of "ledger"', () => {
+  it('is the evidence ledger: the budget side is an account, save the API field budgetLedger', () => {
+    const strays = ['apps', 'libs', 'bench']
+      .flatMap((d) => sourceFiles(join(REPO_ROOT, d)))
+      .filter((p) => /Budget\w*Ledger|LedgerReservation|createLedger|budget ledger/i.test(readFileSync(p, 'utf8').replaceAll('budgetLedger', '')))
+      .map((p) => relative(REPO_ROOT, p));
+    expect(strays).toEqual([]);
   });
 });

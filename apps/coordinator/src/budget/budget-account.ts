@@ -1,7 +1,7 @@
 import type { Budget } from '@orrery/protocol';
 
 /** One reservation, made before a dispatch; settled task by task. Kept after it closes, so a replayed reserve is a no-op. */
-export interface LedgerReservation {
+export interface BudgetReservation {
   id: string;
   granted: { tasks: number; tokens: number; costUsd: number };
   tasksOpen: number;
@@ -10,29 +10,29 @@ export interface LedgerReservation {
 }
 
 /**
- * The budget ledger of one run: a plain, JSON-serializable object the coordinator stores in Redis
+ * The budget account of one run: a plain, JSON-serializable object the coordinator stores in Redis
  * (beside the run, written under the same state version). Every operation is a pure function
  * returning a new state; the input state is never mutated.
  */
-export interface BudgetLedgerState {
+export interface BudgetAccount {
   budget: Budget;
   startedAtMs: number;
   roundsStarted: number;
   /** Settled actual usage. */
   used: { tokens: number; tasks: number; costUsd: number };
-  reservations: Record<string, LedgerReservation>;
+  reservations: Record<string, BudgetReservation>;
   /** Settlement keys (task ids by default) already applied, with the tokens they counted: the idempotence record. */
   settled: Record<string, number>;
   /** Token charges outside tasks (planning, L2 judge, synthesis...), by idempotence key. */
   charges: Record<string, number>;
 }
 
-export function createLedger(budget: Budget, startedAtMs: number): BudgetLedgerState {
+export function openBudgetAccount(budget: Budget, startedAtMs: number): BudgetAccount {
   return { budget: { ...budget }, startedAtMs, roundsStarted: 0, used: { tokens: 0, tasks: 0, costUsd: 0 }, reservations: {}, settled: {}, charges: {} };
 }
 
 /** Open (reserved, not yet settled) amounts across reservations. */
-export function openReserved(state: BudgetLedgerState): { tasks: number; tokens: number; costUsd: number } {
+export function openReserved(state: BudgetAccount): { tasks: number; tokens: number; costUsd: number } {
   let tasks = 0;
   let tokens = 0;
   let costUsd = 0;
@@ -45,7 +45,7 @@ export function openReserved(state: BudgetLedgerState): { tasks: number; tokens:
 }
 
 /** Absolute amounts still available for new reservations (never negative). */
-export function available(state: BudgetLedgerState): { tasks: number; tokens: number; rounds: number; costUsd: number } {
+export function available(state: BudgetAccount): { tasks: number; tokens: number; rounds: number; costUsd: number } {
   const open = openReserved(state);
   return {
     tasks: Math.max(0, state.budget.maxTasks - state.used.tasks - open.tasks),
