@@ -17,7 +17,7 @@ import { REDIS } from '../../redis/redis.module';
 import { assembleReport, directAnswer, fallbackSections, isLeadWritten, keepsCitedParagraph } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
-import { addUsage } from '../usage';
+import { addUsage, inPhase } from '../usage';
 import { clipText } from '@orrery/engines';
 
 /** The last step: check the writer's citations against the ledger, store the report, end the run. */
@@ -64,7 +64,7 @@ export class FinalizeStep {
         r.budgetLedger = charged.state;
         r.counters.tasksCompleted += 1;
         if (retry) r.counters.tasksDispatched += 1;
-        r.usage = addUsage(r.usage, draft.usage);
+        r.usage = addUsage(r.usage, inPhase(draft.usage, 'writing'));
         return r;
       });
       this.metrics.taskOutcome('synthesize', check.verdict);
