@@ -1,4 +1,4 @@
-import type { Bill, CostItems, TokenUsage } from '@orrery/protocol';
+import { type Bill, type CostItems, SpendPhaseSchema, type TokenUsage } from '@orrery/protocol';
 import { roundUsd } from './usage';
 
 const ITEMS = ['input', 'output', 'cacheRead', 'cacheWrite', 'webSearch', 'webFetch'] as const;
@@ -32,7 +32,8 @@ export function billOf(u: TokenUsage): Bill {
   const saved = lines.reduce((s, l) => s + l.uncachedUsd - l.costUsd, 0);
   return {
     totalUsd: roundUsd(u.costUsd),
-    byPhase,
+    // In the order a run goes through them, whatever order the lines came in.
+    byPhase: Object.fromEntries(SpendPhaseSchema.options.flatMap((p) => (byPhase[p] ? [[p, byPhase[p]]] : []))),
     byModel,
     byItem,
     tools: {

@@ -63,7 +63,7 @@ export class ResearchController {
   @ApiOperation({ summary: 'The run: status, plan, rounds, counters, errors, and `waiting` (reason, since) while it waits on the model provider' })
   async get(@Caller() caller: Principal, @Param('id', uuid) id: string) {
     const run = await this.runs.get(caller, id);
-    return { ...this.waiting.view(run), bill: billOf(run.usage) };
+    return { ...(await this.waiting.view(run)), bill: billOf(run.usage) };
   }
 
   @Get(':id/report')
