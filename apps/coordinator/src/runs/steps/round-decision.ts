@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { billOf, EngineFactory, type EngineDecision, topPhase } from '@orrery/engines';
+import { EngineFactory, type EngineDecision } from '@orrery/engines';
 import type { Finding, Round, Run, TokenUsage } from '@orrery/protocol';
 import { type BudgetFractions, remaining, tightestOf } from '../../budget';
+import { spendingPhase } from '../../budget/spending-phase';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import type { RoundFigures } from '../../coverage/round-figures';
 import { effortFor } from '../../effort';
@@ -121,7 +122,7 @@ export class RoundDecision {
     const over = projectSpend({ ...left }, run.budgetLedger.roundsStarted);
     if (!over) return undefined;
     const pct = (x: number) => `${Math.round(x * 100)}%`;
-    const phase = topPhase(billOf(run.usage), over.dimension === 'tokens' ? 'tokens' : 'usd');
+    const phase = spendingPhase(over.dimension, run.usage);
     const spending = phase ? ` (most of it spent in ${phase})` : '';
     const decision: EngineDecision = {
       decisionType: 'budget-warning',
