@@ -1,4 +1,4 @@
-import type { Bill, CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, RunCoverage, RunStatus, RunSummary, RunView, Source } from '@orrery/protocol';
+import type { CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, RunCoverage, RunList, RunStatus, RunView, Source } from '@orrery/protocol';
 import { sessionKey } from './session-key.js';
 
 /** An API answer other than 2xx, with the server's own message (a 400 names the problem). */
@@ -61,7 +61,7 @@ const run = (id: string) => `/v1/research/${encodeURIComponent(id)}`;
 
 export const api = {
   corpora: () => json<CorpusList>('/v1/corpora'),
-  runs: (status?: RunStatus) => json<{ runs: RunSummary[]; bill: Bill }>(`/v1/research?limit=30${status ? `&status=${encodeURIComponent(status)}` : ''}`),
+  runs: (status?: RunStatus) => json<RunList>(`/v1/research?limit=30${status ? `&status=${encodeURIComponent(status)}` : ''}`),
   run: (id: string) => json<RunView>(run(id)),
   coverage: (id: string) => json<RunCoverage>(`${run(id)}/coverage`),
   report: (id: string) => json<Report>(`${run(id)}/report`),
