@@ -2,9 +2,9 @@ import PDFDocument from 'pdfkit';
 import { noteText, type PrintableReport } from './printable-report';
 
 /**
- * DejaVu Sans, embedded (subset) in every PDF: it covers Latin with its accents, Greek, Cyrillic, Armenian, Georgian,
- * Hebrew and Arabic letters and typographic punctuation (curly quotes, dashes); it does not cover CJK, whose characters
- * print as empty boxes (pdftotext still reads them from the text layer only where the font has them).
+ * DejaVu Sans, embedded (subset) in every PDF: it covers Latin with its accents, Greek, Cyrillic and typographic
+ * punctuation (curly quotes, dashes). It has no CJK glyphs, which print as empty boxes, and pdfkit does not shape
+ * right-to-left scripts.
  */
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');

@@ -1,7 +1,6 @@
 import type { Bill } from '@orrery/protocol';
-import { count, tokens } from '../format.js';
-
 import { h } from '../dom.js';
+import { count, tokens } from '../format.js';
 
 /** Dollars to a hundredth of a cent: a bill's lines are often under a cent. */
 const usd = (x: number): string => `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(4)}`;
