@@ -41,6 +41,25 @@ describe('access with API_KEYS', () => {
     });
     expect(post.status).toBe(202);
   });
+
+  it('guards the report exports as the other report routes: a key, the owner, a format it knows', async () => {
+    const post = await fetch(`${coordinator.url}/v1/research`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY_ONE}` },
+      body: '{"topic":"Kestrel River exports"}',
+    });
+    const { id } = (await post.json()) as { id: string };
+    for (const format of ['html', 'docx', 'pdf']) {
+      const path = `/v1/research/${id}/report?format=${format}`;
+      expect((await get(path)).status, path).toBe(401);
+      // Another key's run is not found, as on every run route; the owner's is not ready (no worker here).
+      expect((await get(path, KEY_TWO)).status, path).toBe(404);
+      expect((await get(path, KEY_ONE)).status, path).toBe(409);
+    }
+    const unknown = await get(`/v1/research/${id}/report?format=exe`, KEY_ONE);
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { message: string }).message).toMatch(/format/);
+  });
 });
 
 describe('without API_KEYS', () => {

@@ -1,10 +1,7 @@
 /** What the web page reads besides a run and its report: corpus names, recent runs, a run's sources and coverage, and the page itself. */
-import { CorpusListSchema, RunCoverageSchema, RunSummarySchema, SourceSchema } from '@orrery/protocol';
-import { z } from 'zod';
+import { CorpusListSchema, RunCoverageSchema, RunListSchema, SourceSchema } from '@orrery/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack';
-
-const RunListSchema = z.strictObject({ runs: z.array(RunSummarySchema) });
 
 describe('the API the web page reads', () => {
   let stack: Stack;

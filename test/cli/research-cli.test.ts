@@ -4,7 +4,7 @@
  * minutes; Ctrl-C cancels the run and exits 130 without a stack trace; on a terminal the report is laid out
  * for reading (code as blocks, no Markdown escapes).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -69,6 +69,25 @@ describe('npm run research', () => {
     rmSync(docs, { recursive: true, force: true });
     for (const p of prefixes) await dropPrefix(p);
   });
+
+  it('writes the report as DOCX with --format docx, prints the bill when the run ends, and refuses a format it does not know', async () => {
+    const bad = research(['How do I install the widget?', '--format', 'exe']);
+    expect(await bad.exit).toBe(2);
+    expect(bad.stderr()).toMatch(/--format: one of markdown, json, html, docx, pdf/);
+    const run = research(['How do I install the widget?', '--corpus', docs, '--format', 'docx']);
+    // Bytes, not the helper's text: a DOCX is a zip.
+    const chunks: Buffer[] = [];
+    run.child.stdout!.removeAllListeners('data');
+    run.child.stdout!.on('data', (d: Buffer) => chunks.push(d));
+    expect(await run.exit, run.stderr()).toBe(0);
+    prefixes.push(prefixOf(run.stderr()));
+    expect(run.stderr()).toMatch(/^\[orrery\] bill: Total \$0\.0000$/m);
+    expect(run.stderr()).toMatch(/^\[orrery\] bill: Cache: saved \$0\.0000 against \$0\.0000 uncached$/m);
+    const file = join(mkdtempSync(join(tmpdir(), 'orrery-cli-docx-')), 'report.docx');
+    writeFileSync(file, Buffer.concat(chunks));
+    const xml = execFileSync('unzip', ['-p', file, 'word/document.xml'], { encoding: 'utf8' });
+    expect(xml).toContain('widget/README.md &gt; Installation');
+  }, 180_000);
 
   it('prints only JSON with --json, under a queue prefix of its own, and leaves only its run, expiring within 10 minutes', async () => {
     const run = research(['How do I install the widget?', '--corpus', docs, '--json']);

@@ -56,11 +56,11 @@ describe('the decision layer, end to end', () => {
     const { id } = await stack.client.submit({ topic: 'renewable energy grid overview', engine: 'simulated', budget: { maxTasks: 11 } });
     const events = await stack.follow(id);
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'done' });
-    expect(events.find((e) => e.type === 'budget.warning')).toMatchObject({ round: 1, dimension: 'tasks', left: expect.closeTo(5 / 11, 6) });
+    expect(events.find((e) => e.type === 'budget.warning')).toMatchObject({ round: 1, dimension: 'tasks', left: expect.closeTo(5 / 11, 6), phase: 'research' });
     const decisions = await decisionsOf(id);
-    expect(decisions.find((d) => d.decisionType === 'budget-warning')).toMatchObject({ level: 'L0', signals: { round: 1, dimension: 'tasks' }, conclusion: expect.stringMatching(/^warning: the tasks budget has 45% left/) });
+    expect(decisions.find((d) => d.decisionType === 'budget-warning')).toMatchObject({ level: 'L0', signals: { round: 1, dimension: 'tasks', phase: 'research' }, conclusion: expect.stringMatching(/^warning: the tasks budget has 45% left and each round so far spent \d+% \(most of it spent in research\)/) });
     const metrics = await (await fetch(`${stack.coordinator.url}/metrics`)).text();
-    expect(metrics).toMatch(/orrery_budget_overrun_warnings_total\{dimension="tasks"\} [1-9]/);
+    expect(metrics).toMatch(/orrery_budget_overrun_warnings_total\{dimension="tasks",phase="research"\} [1-9]/);
   });
 
   it('pauses as needs_review when the budget runs out below target coverage, then resumes on a human decision', async () => {

@@ -75,6 +75,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const { id, report } = await researchWithProgress(a);
     const status = jsonOf(await call(a, 'research_status', { id }));
     expect(status).toMatchObject({ id, status: 'done' });
+    // The itemised bill rides along (the corpus engine's costs nothing), and the report's footer carries it.
+    expect(status).toMatchObject({ bill: { totalUsd: 0, byPhase: {}, unattributedUsd: 0, tools: { webSearches: { count: 0, usd: 0 } } } });
+    expect(report).toMatch(/^- Total \$0\.0000$/m);
+    expect(jsonOf<{ bill: { totalUsd: number } }>(await call(a, 'list_runs', {})).bill).toMatchObject({ totalUsd: 0 });
     const json = jsonOf<{ sections: unknown[]; sources: unknown[] }>(await call(a, 'get_report', { id, format: 'json' }));
     expect(json.sources.length).toBeGreaterThan(0);
     const res = await a.readResource({ uri: `orrery://runs/${id}/report` });

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { describeUsage, sourceOf } from '@orrery/engines';
+import { describeBill, describeUsage, sourceOf } from '@orrery/engines';
 import { EngineNameSchema, loadQueuePrefix } from '@orrery/protocol';
 import { readRedisLocation } from '@orrery/runtime';
 import { loadSubagentConfig } from '@orrery/subagents';
@@ -14,7 +14,7 @@ import { interruption } from './terminal/interruption';
 import { reportForStdout } from './terminal/report-output';
 import { forTerminal, jsonForTerminal } from './terminal/terminal-text';
 
-const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--corpus PATH] [--engine ${EngineNameSchema.options.join('|')}] [--follow RUN_ID]
+const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--format markdown|json|html|docx|pdf] [--corpus PATH] [--engine ${EngineNameSchema.options.join('|')}] [--follow RUN_ID]
 
 Runs one research job and prints its cited report: laid out for the terminal when stdout is one, else as Markdown
 (or JSON with --json). npm's -s keeps its own banner off stdout, so "npm run -s research -- ... --json | jq" works.
@@ -24,6 +24,8 @@ they end. Ctrl-C cancels the run.
 --corpus PATH  a JSONL file ({id,text,title?,url?} per line) or a folder of .md/.txt/.html files to research instead of the bundled speeches.
                It is ingested into the passage store first; asked again, an unchanged file is not read again.
 
+--format F     print the report as markdown (the default), json, html (one self-contained page), docx or pdf;
+               docx and pdf are binary: redirect stdout to a file (npm run -s research -- "..." --format pdf > report.pdf).
 --follow ID    ask the question as a follow-up on a finished run: it starts from that run's sources and findings (same engine and corpus).`;
 
 /** The stored corpus a local path is ingested as: one per path, so two folders never replace each other's passages. */
@@ -32,16 +34,27 @@ function localCorpusName(path: string): string {
 }
 /** The exit status of a run stopped by Ctrl-C, as shells report a command ended by SIGINT. */
 const INTERRUPTED = 130;
+/** What --format takes: the service's report formats. */
+const CLI_FORMATS = ['markdown', 'json', 'html', 'docx', 'pdf'];
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, corpus: { type: 'string' }, engine: { type: 'string' }, follow: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'boolean' }, format: { type: 'string' }, corpus: { type: 'string' }, engine: { type: 'string' }, follow: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const topic = positionals.join(' ').trim();
   if (values.help || !topic) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
+  }
+  const format = values.json ? 'json' : (values.format ?? 'markdown');
+  if (!CLI_FORMATS.includes(format)) {
+    process.stderr.write(`--format: one of ${CLI_FORMATS.join(', ')}\n`);
+    return 2;
+  }
+  if ((format === 'docx' || format === 'pdf') && process.stdout.isTTY) {
+    process.stderr.write(`--format ${format}: binary; redirect stdout to a file\n`);
+    return 2;
   }
   if (values.follow && (values.corpus || values.engine)) {
     process.stderr.write('--follow: a follow-up uses its parent run\'s engine and corpus; drop --corpus and --engine\n');
@@ -105,12 +118,15 @@ async function main(): Promise<number> {
     }
     const run = await client.run(id);
     process.stderr.write(`[orrery] run ${id} ended ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s; cost ${describeUsage(run.usage)}\n`);
+    process.stderr.write(forTerminal(describeBill(run.bill).map((l) => `[orrery] bill: ${l}\n`).join('')));
     if (service) process.stderr.write(`[orrery] kept for 10 minutes: QUEUE_PREFIX=${service.prefix} npm run -s replay -- ${id}\n`);
     if (status !== 'done') {
       process.stderr.write(forTerminal(`[orrery] errors: ${run.errors.map((e) => e.message).join('; ') || 'none recorded'}\n`));
       return 1;
     }
-    process.stdout.write(values.json ? `${jsonForTerminal(await client.report(id))}\n` : reportForStdout(await client.reportMarkdown(id), process.stdout, process.env));
+    if (format === 'json') process.stdout.write(`${jsonForTerminal(await client.report(id))}\n`);
+    else if (format === 'markdown') process.stdout.write(reportForStdout(await client.reportMarkdown(id), process.stdout, process.env));
+    else process.stdout.write(await client.reportAs(id, format));
     return 0;
   } catch (err) {
     if (interrupted.signal.aborted) {

@@ -1,4 +1,4 @@
-import type { CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, Run, RunCoverage, RunStatus, RunSummary, Source } from '@orrery/protocol';
+import type { CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, RunCoverage, RunList, RunStatus, RunView, Source } from '@orrery/protocol';
 import { sessionKey } from './session-key.js';
 
 /** An API answer other than 2xx, with the server's own message (a 400 names the problem). */
@@ -61,8 +61,8 @@ const run = (id: string) => `/v1/research/${encodeURIComponent(id)}`;
 
 export const api = {
   corpora: () => json<CorpusList>('/v1/corpora'),
-  runs: (status?: RunStatus) => json<{ runs: RunSummary[] }>(`/v1/research?limit=30${status ? `&status=${encodeURIComponent(status)}` : ''}`),
-  run: (id: string) => json<Run>(run(id)),
+  runs: (status?: RunStatus) => json<RunList>(`/v1/research?limit=30${status ? `&status=${encodeURIComponent(status)}` : ''}`),
+  run: (id: string) => json<RunView>(run(id)),
   coverage: (id: string) => json<RunCoverage>(`${run(id)}/coverage`),
   report: (id: string) => json<Report>(`${run(id)}/report`),
   reportMarkdown: async (id: string) => (await request(`${run(id)}/report?format=markdown`)).text(),

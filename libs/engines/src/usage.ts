@@ -1,4 +1,4 @@
-import type { TokenUsage } from '@orrery/protocol';
+import type { SpendPhase, TokenUsage, UsageLine } from '@orrery/protocol';
 
 /** Nothing consumed. */
 export const emptyUsage = (): TokenUsage => ({
@@ -22,7 +22,31 @@ export function addUsage(into: TokenUsage, u: TokenUsage | undefined | null): To
   into.webFetchRequests += u.webFetchRequests ?? 0;
   if (u.thinkingTokens) into.thinkingTokens = (into.thinkingTokens ?? 0) + u.thinkingTokens;
   into.costUsd = roundUsd(into.costUsd + (u.costUsd ?? 0));
+  if (u.lines?.length) into.lines = mergeLines(into.lines ?? [], u.lines);
   return into;
+}
+
+/** Lines summed per (phase, model), as new records. */
+function mergeLines(into: readonly UsageLine[], add: readonly UsageLine[]): UsageLine[] {
+  const out = into.map((l) => ({ ...l, cost: { ...l.cost } }));
+  for (const l of add) {
+    const same = out.find((o) => o.phase === l.phase && o.model === l.model);
+    if (!same) {
+      out.push({ ...l, cost: { ...l.cost } });
+      continue;
+    }
+    for (const k of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'webSearchRequests', 'webFetchRequests'] as const) same[k] += l[k];
+    for (const k of Object.keys(same.cost) as (keyof UsageLine['cost'])[]) same.cost[k] = roundUsd(same.cost[k] + l.cost[k]);
+    same.costUsd = roundUsd(same.costUsd + l.costUsd);
+    same.uncachedUsd = roundUsd(same.uncachedUsd + l.uncachedUsd);
+  }
+  return out;
+}
+
+/** `u` with its lines that no step has claimed yet put down to `phase` (a new record; lines already tagged keep theirs). */
+export function inPhase<U extends TokenUsage | undefined | null>(u: U, phase: SpendPhase): U {
+  if (!u?.lines) return u;
+  return { ...u, lines: mergeLines([], u.lines.map((l) => ({ ...l, phase: l.phase ?? phase }))) };
 }
 
 /** a + b, as a new record. */

@@ -36,8 +36,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     coverage: z.number(),
   }),
   z.strictObject({ ...base, type: z.literal('decision'), decision: DecisionSchema }),
-  /** The spend rate so far projects past the budget in the next round, before the wrap-up threshold can act. */
-  z.strictObject({ ...base, type: z.literal('budget.warning'), round: z.number().int(), dimension: z.string(), left: z.number(), perRound: z.number() }),
+  /** The spend rate so far projects past the budget in the next round, before the wrap-up threshold can act; `phase` is the one spending most. */
+  z.strictObject({ ...base, type: z.literal('budget.warning'), round: z.number().int(), dimension: z.string(), left: z.number(), perRound: z.number(), phase: z.string().optional() }),
   z.strictObject({ ...base, type: z.literal('report.ready'), sections: z.number().int(), citations: z.number().int() }),
   /** The model provider is down (its breaker is open): the run's model work waits for it, nothing is counted failed. */
   z.strictObject({ ...base, type: z.literal('run.waiting'), waiting: RunWaitingSchema }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { SubtopicCoverageSchema } from './report';
 import { RunWaitingSchema } from './provider-outage';
-import { RunSchema } from './run';
+import { RunSchema, RunSummarySchema } from './run';
+import { BillSchema } from './usage';
 
 /** `GET /v1/research/:id/coverage`: the evidence per subtopic so far, and the share the last round measured. */
 export const RunCoverageSchema = z.strictObject({
@@ -16,6 +17,10 @@ export type RunCoverage = z.infer<typeof RunCoverageSchema>;
 export const CorpusListSchema = z.strictObject({ default: z.string(), corpora: z.array(z.string()) });
 export type CorpusList = z.infer<typeof CorpusListSchema>;
 
-/** `GET /v1/research/:id`: the run's record, with `waiting` while it waits on the model provider (its breaker is open). */
-export const RunViewSchema = RunSchema.extend({ waiting: RunWaitingSchema.optional() });
+/** `GET /v1/research/:id`: the run's record, with `waiting` while it waits on the model provider (its breaker is open), and its itemised bill. */
+export const RunViewSchema = RunSchema.extend({ waiting: RunWaitingSchema.optional(), bill: BillSchema });
 export type RunView = z.infer<typeof RunViewSchema>;
+
+/** `GET /v1/research`: the caller's runs, and their bills summed. */
+export const RunListSchema = z.strictObject({ runs: z.array(RunSummarySchema), bill: BillSchema });
+export type RunList = z.infer<typeof RunListSchema>;

@@ -61,6 +61,13 @@ export class OrreryClient {
     return ReportSchema.parse(await this.json(`/v1/research/${id}/report`));
   }
 
+  /** The report in an export format (html, docx, pdf), as its bytes. */
+  async reportAs(id: string, format: string): Promise<Buffer> {
+    const res = await fetch(`${this.baseUrl}/v1/research/${id}/report?format=${encodeURIComponent(format)}`, { headers: this.headers() });
+    if (!res.ok) throw new OrreryHttpError(res.status, `report: ${res.status} ${await res.text()}`);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
   async reportMarkdown(id: string): Promise<string> {
     const res = await fetch(`${this.baseUrl}/v1/research/${id}/report?format=markdown`, { headers: this.headers() });
     if (!res.ok) throw new OrreryHttpError(res.status, `report: ${res.status} ${await res.text()}`);

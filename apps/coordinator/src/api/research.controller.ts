@@ -1,12 +1,15 @@
 import { Body, Controller, Get, Headers, HttpCode, Logger, NotFoundException, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FollowupRequest, FollowupRequestSchema, type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, RunStatusSchema, type StoredRunEvent } from '@orrery/protocol';
+import { billOf, sumBills } from '@orrery/engines';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { Caller } from '../auth/request-principal';
 import { type RunStream, RunStreamsService } from '../events/run-streams.service';
-import { reportToMarkdown } from '../report/report-markdown';
+import { EXPORT_FORMATS, type ExportFormat, ReportQuerySchema } from '../export/export-formats';
+import { renderExport } from '../export/render-export';
+import { REPORT_HTML_CSP } from '../export/report-html';
 import { RunsService } from '../runs/runs.service';
 import { RunWaitingService } from '../breaker/run-waiting.service';
 import { ZodValidationPipe } from './zod-validation.pipe';
@@ -51,26 +54,33 @@ export class ResearchController {
   @Get()
   @ApiOperation({ summary: 'The caller’s runs, newest first (an admin key: every run); ?limit=1..200, ?before=<createdAt> pages back, ?status= one status' })
   async list(@Caller() caller: Principal, @Query(new ZodValidationPipe(ListQuerySchema)) query: z.infer<typeof ListQuerySchema>) {
-    return { runs: await this.runs.list(caller, query) };
+    const runs = await this.runs.list(caller, query);
+    // The listed runs' bills summed: what this page of runs cost, phase by phase and model by model.
+    return { runs, bill: sumBills(runs.map((r) => billOf(r.usage))) };
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'The run: status, plan, rounds, counters, errors, and `waiting` (reason, since) while it waits on the model provider' })
   async get(@Caller() caller: Principal, @Param('id', uuid) id: string) {
-    return this.waiting.view(await this.runs.get(caller, id));
+    const run = await this.runs.get(caller, id);
+    return { ...(await this.waiting.view(run)), bill: billOf(run.usage) };
   }
 
   @Get(':id/report')
-  @ApiOperation({ summary: 'The report as JSON, or Markdown with ?format=markdown' })
-  async report(@Caller() caller: Principal, @Param('id', uuid) id: string, @Query('format') format: string | undefined, @Res() res: Response) {
+  @ApiOperation({ summary: 'The report as JSON, or with ?format= markdown, html (self-contained), docx or pdf' })
+  async report(@Caller() caller: Principal, @Param('id', uuid) id: string, @Query(new ZodValidationPipe(ReportQuerySchema)) { format }: { format: ExportFormat }, @Res() res: Response) {
     const report: Report | undefined = await this.runs.report(caller, id);
     if (!report) {
       const run = await this.runs.get(caller, id);
       res.status(409).json({ statusCode: 409, message: `the report is not ready: run is ${run.status}`, status: run.status });
       return;
     }
-    if (format === 'markdown' || format === 'md') res.type('text/markdown; charset=utf-8').send(reportToMarkdown(report));
-    else res.json(report);
+    const type = EXPORT_FORMATS[format];
+    if (format === 'json') return void res.json(report);
+    // The page runs nothing and loads nothing: its own header says so, whatever the service's default headers.
+    if (format === 'html') res.setHeader('content-security-policy', REPORT_HTML_CSP);
+    if (format === 'docx' || format === 'pdf') res.attachment(`orrery-${id}.${type.extension}`);
+    res.type(type.contentType).send(await renderExport(report, format));
   }
 
   @Get(':id/coverage')

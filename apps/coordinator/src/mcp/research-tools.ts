@@ -1,6 +1,7 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { AnswerReviewToolInputSchema, GetReportToolInputSchema, ListRunsToolInputSchema, ResearchToolInputSchema, type ResearchToolInput, RunIdToolInputSchema } from '@orrery/protocol';
 import type { Run } from '@orrery/protocol';
+import { billOf, sumBills } from '@orrery/engines';
 import type { Principal } from '../auth/principal';
 import type { RunStream, RunStreamsService } from '../events/run-streams.service';
 import { QuotaExceededError } from '../quotas/quota-exceeded.error';
@@ -58,7 +59,7 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
 
   server.registerTool(
     'research_status',
-    { description: "A run's status (with `waiting`, the reason and since when, while it waits on the model provider), rounds, counters, coverage and errors.", inputSchema: RunIdToolInputSchema, annotations: { readOnlyHint: true } },
+    { description: "A run's status (with `waiting`, the reason and since when, while it waits on the model provider), rounds, counters, coverage, errors and its itemised bill (by phase, by model, web searches and fetches, the cache's saving).", inputSchema: RunIdToolInputSchema, annotations: { readOnlyHint: true } },
     async ({ id }) => {
       const run = await waiting.view(await runs.get(principal, id));
       const last = run.rounds.at(-1);
@@ -73,6 +74,7 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
         coverage: last?.coverage ?? null,
         counters: run.counters,
         errors: run.errors.map((e) => e.message),
+        bill: billOf(run.usage),
         ...reviewOf(run),
         createdAt: run.createdAt,
         ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
@@ -116,7 +118,10 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
   server.registerTool(
     'list_runs',
     { description: "The caller's own runs, newest first (optionally of one status).", inputSchema: ListRunsToolInputSchema, annotations: { readOnlyHint: true } },
-    async ({ limit, status }) => jsonResult({ runs: await runs.list(principal, { limit, ...(status ? { status } : {}) }) }),
+    async ({ limit, status }) => {
+      const listed = await runs.list(principal, { limit, ...(status ? { status } : {}) });
+      return jsonResult({ runs: listed, bill: sumBills(listed.map((r) => billOf(r.usage))) });
+    },
   );
 }
 

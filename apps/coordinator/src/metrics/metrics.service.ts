@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
-import type { EngineDecision } from '@orrery/engines';
+import { billOf, type EngineDecision } from '@orrery/engines';
 import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE, WEBHOOK_QUEUE } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -29,7 +29,7 @@ export class MetricsService implements OnModuleDestroy {
     registers: [this.registry],
   });
   private readonly judgeTimeouts = new Counter({ name: 'orrery_judge_timeouts_total', help: 'Judge-model calls that timed out (counted as continue), by surface', labelNames: ['level', 'surface'], registers: [this.registry] });
-  private readonly spendWarnings = new Counter({ name: 'orrery_budget_overrun_warnings_total', help: "Runs whose spend rate projected past their budget before the wrap-up threshold, by the dimension", labelNames: ['dimension'], registers: [this.registry] });
+  private readonly spendWarnings = new Counter({ name: 'orrery_budget_overrun_warnings_total', help: "Runs whose spend rate projected past their budget before the wrap-up threshold, by the dimension and the phase spending most", labelNames: ['dimension', 'phase'], registers: [this.registry] });
   private readonly resultVerdicts = new Counter({ name: 'orrery_result_verdicts_total', help: 'Verdicts on subagent results', labelNames: ['verdict'], registers: [this.registry] });
   private readonly escalations = new Counter({ name: 'orrery_escalations_total', help: 'Escalations by level', labelNames: ['level'], registers: [this.registry] });
   private readonly fallbacks = new Counter({ name: 'orrery_fallbacks_total', help: 'Fallbacks by what fell back', labelNames: ['what'], registers: [this.registry] });
@@ -44,6 +44,13 @@ export class MetricsService implements OnModuleDestroy {
   });
   private readonly runSeconds = new Histogram({ name: 'orrery_run_duration_seconds', help: 'Run wall time to its end', labelNames: ['status'], buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1800], registers: [this.registry] });
   private readonly costUsd = new Counter({ name: 'orrery_cost_usd_total', help: 'US dollars spent by finished runs (tokens by model, web searches per request)', labelNames: ['engine'], registers: [this.registry] });
+  private readonly keyCostUsd = new Counter({
+    name: 'orrery_key_cost_usd_total',
+    help: "US dollars spent by finished runs, per API key (the key's hash, as runs record their owner), phase and model; `unattributed` is spend recorded before the bill",
+    labelNames: ['key', 'phase', 'model'],
+    registers: [this.registry],
+  });
+  private readonly keyCacheSavedUsd = new Counter({ name: 'orrery_key_cache_saved_usd_total', help: "US dollars the prompt cache saved finished runs against uncached prices, per API key (negative savings count as none)", labelNames: ['key'], registers: [this.registry] });
   private readonly tokens = new Counter({ name: 'orrery_tokens_total', help: 'Model tokens of finished runs by kind (input excludes cache reads and writes)', labelNames: ['engine', 'kind'], registers: [this.registry] });
   private readonly serverTools = new Counter({ name: 'orrery_server_tool_requests_total', help: 'Billed server tool requests of finished runs', labelNames: ['engine', 'tool'], registers: [this.registry] });
 
@@ -133,10 +140,14 @@ export class MetricsService implements OnModuleDestroy {
     if (seconds !== undefined) this.runSeconds.observe({ status }, seconds);
   }
   /** What a finished run consumed. */
-  runConsumed(run: Pick<Run, 'engine' | 'usage'>): void {
+  runConsumed(run: Pick<Run, 'engine' | 'usage' | 'owner'>): void {
     const u = run.usage;
     const engine = run.engine;
     this.costUsd.inc({ engine }, u.costUsd);
+    for (const l of u.lines ?? []) this.keyCostUsd.inc({ key: run.owner, phase: l.phase ?? 'research', model: l.model }, l.costUsd);
+    const bill = billOf(u);
+    if (bill.unattributedUsd) this.keyCostUsd.inc({ key: run.owner, phase: 'unattributed', model: 'unattributed' }, bill.unattributedUsd);
+    this.keyCacheSavedUsd.inc({ key: run.owner }, Math.max(0, bill.cache.savedUsd));
     this.tokens.inc({ engine, kind: 'input' }, u.inputTokens);
     this.tokens.inc({ engine, kind: 'output' }, u.outputTokens);
     this.tokens.inc({ engine, kind: 'cache_read' }, u.cacheReadTokens);
@@ -165,8 +176,8 @@ export class MetricsService implements OnModuleDestroy {
     const ms = d.signals['latencyMs'];
     this.judged('loop', { signal: d.signals['signal'], level: d.level, ...(typeof ms === 'number' ? { seconds: ms / 1000 } : {}), timedOut: d.signals['rule'] === 'judge-model-timeout' });
   }
-  spendWarning(dimension: string): void {
-    this.spendWarnings.inc({ dimension });
+  spendWarning(dimension: string, phase: string): void {
+    this.spendWarnings.inc({ dimension, phase });
   }
   resultVerdict(verdict: string): void {
     this.resultVerdicts.inc({ verdict });

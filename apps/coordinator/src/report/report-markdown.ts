@@ -1,4 +1,4 @@
-import { describeUsage } from '@orrery/engines';
+import { billOf, describeBill, describeUsage } from '@orrery/engines';
 import type { Report } from '@orrery/protocol';
 import { mdParagraph, mdText, mdUrl } from './markdown-escape';
 import { mdSentences } from './markdown-sanitise';
@@ -36,5 +36,7 @@ export function reportToMarkdown(report: Report): string {
   report.sources.forEach((s, i) => out.push(`${i + 1}. ${mdText(s.title)} (${mdText(s.id)})${s.url ? ` ${mdUrl(s.url)}` : ''}`));
   const m = report.metadata;
   out.push('', `_Engine: ${m.engine}${m.corpus ? ` on corpus ${mdText(m.corpus)}` : ''}; ${m.rounds} rounds, ${m.tasks} tasks; cost ${describeUsage(m.usage)}._`, '');
+  // The itemised bill: each line a list item of its own, escaped (model names come from configuration).
+  out.push(...describeBill(billOf(m.usage)).map((l) => `- ${mdText(l)}`), '');
   return out.join('\n');
 }

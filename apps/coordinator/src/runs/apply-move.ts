@@ -1,8 +1,8 @@
 import type { TaskEstimate } from '@orrery/engines';
-import type { ReviewSummaryRecord, Run, SignalHistoryRecord, Subtopic, TokenUsage } from '@orrery/protocol';
+import type { ReviewSummaryRecord, Run, SignalHistoryRecord, SpendPhase, Subtopic, TokenUsage } from '@orrery/protocol';
 import { chargeTokens } from '../budget';
 import { openRound } from './round-record';
-import { addUsage } from './usage';
+import { addUsage, inPhase } from './usage';
 
 /** A policy move the handler has carried out: what the run record must now say. */
 export type DecidedMove = (
@@ -16,17 +16,18 @@ export type DecidedMove = (
  * round, the pause for a person, or the writer. A round the budget grants nothing to becomes the writer.
  */
 export function applyMove(r: Run, move: DecidedMove, perTask: TaskEstimate, now: string): void {
-  const charge = (key: string, usage: TokenUsage | undefined): void => {
+  const charge = (key: string, usage: TokenUsage | undefined, phase: SpendPhase): void => {
     if (!usage) return;
     const charged = chargeTokens(r.budgetLedger, key, usage);
     if (charged.applied) {
       r.budgetLedger = charged.state;
-      r.usage = addUsage(r.usage, usage);
+      r.usage = addUsage(r.usage, inPhase(usage, phase));
     }
   };
   // The judge model's tokens are the run's too: charged with the move, once, under a key of their own.
-  charge(`judge-${r.rounds.length}`, move.judgeUsage);
-  charge(`refine-${r.rounds.length}`, move.usage);
+  charge(`judge-${r.rounds.length}`, move.judgeUsage, 'judging');
+  // Finding the next round's gaps is planning it.
+  charge(`refine-${r.rounds.length}`, move.usage, 'plan');
   if (move.history) r.signalHistory = move.history;
   if (r.status !== 'researching') return;
   if (move.kind === 'round' && openRound(r, r.rounds.length + 1, move.subtopicIds, move.newSubtopics, perTask, now)) return;

@@ -89,6 +89,7 @@ export function askView(main: HTMLElement): View {
   const filter = h('select', { id: 'status-filter' }, h('option', { value: '' }, 'all'), ...STATUSES.map((s) => h('option', { value: s }, s.replace('_', ' '))));
   const tbody = h('tbody');
   const listStatus = h('p', { class: 'hint', role: 'status' });
+  const listBill = h('p', { id: 'runs-bill', class: 'hint' });
   const recent = h(
     'section',
     { class: 'card recent', 'aria-labelledby': 'recent-title' },
@@ -103,6 +104,7 @@ export function askView(main: HTMLElement): View {
         tbody,
       ),
     ),
+    listBill,
     listStatus,
   );
 
@@ -121,9 +123,11 @@ export function askView(main: HTMLElement): View {
   async function loadRuns(): Promise<void> {
     clearTimeout(timer);
     try {
-      const { runs } = await api.runs((filter.value || undefined) as RunStatus | undefined);
+      const { runs, bill } = await api.runs((filter.value || undefined) as RunStatus | undefined);
       if (disposed) return;
       tbody.replaceChildren(...runs.map(row));
+      const phases = Object.entries(bill.byPhase).map(([k, v]) => `${k} ${dollars(v?.usd ?? 0)}`).join(', ');
+      listBill.textContent = runs.length ? `These ${count(runs.length)} runs cost ${dollars(bill.totalUsd)}${phases ? `: ${phases}` : ''}.` : '';
       listStatus.textContent = runs.length ? '' : filter.value ? `No ${filter.value.replace('_', ' ')} runs.` : 'No runs yet: ask a question above.';
       // While a run is under way its row changes: look again shortly.
       if (runs.some((r) => !['done', 'failed', 'cancelled'].includes(r.status))) timer = setTimeout(loadRuns, REFRESH_MS);

@@ -1,9 +1,10 @@
-import type { Run, RunCoverage, StoredRunEvent } from '@orrery/protocol';
+import type { RunCoverage, RunView, StoredRunEvent } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
 import { type StreamState, followRun } from '../event-stream.js';
 import { ago } from '../format.js';
 import { TERMINAL, applyEvent, applyRecord, emptyRun } from '../run-state.js';
+import { billTable } from './bill-table.js';
 import { budgetGauges } from './budget-gauges.js';
 import { coverageMap } from './coverage-map.js';
 import { DecisionTimeline } from './decision-timeline.js';
@@ -29,7 +30,7 @@ const MIN_REFRESH_GAP_MS = 400;
 /** One run, live: the hub and its spokes, coverage, budget, decisions, tasks; review and cancel. */
 export function runView(main: HTMLElement, runId: string): View {
   const live = emptyRun(runId);
-  let record: Run | undefined;
+  let record: RunView | undefined;
   let coverage: RunCoverage | undefined;
   let disposed = false;
 
@@ -45,6 +46,7 @@ export function runView(main: HTMLElement, runId: string): View {
   const picture = h('div', { class: 'picture-wrap', id: 'hub-picture' });
   const coverageSlot = h('div', { id: 'coverage' });
   const gaugesSlot = h('div', { id: 'budget' });
+  const billSlot = h('div', { id: 'bill-slot' });
   const timeline = new DecisionTimeline();
   const judgeOnly = h('input', { type: 'checkbox', id: 'judge-only' });
   const tasksSlot = h('div', { id: 'tasks' });
@@ -78,6 +80,7 @@ export function runView(main: HTMLElement, runId: string): View {
         card('picture', 'Hub and spokes', picture, pictureLegend()),
         card('coverage-card', 'Coverage', coverageSlot),
         card('budget-card', 'Budget', gaugesSlot),
+        card('bill-card', 'Bill', billSlot),
         card('decisions', 'Decisions', h('label', { class: 'inline' }, judgeOnly, ' Only the judge’s round verdicts'), timeline.element),
         card('tasks-card', 'Tasks', tasksSlot),
       ),
@@ -109,6 +112,7 @@ export function runView(main: HTMLElement, runId: string): View {
     picture.replaceChildren(hubPicture(live, phone.matches));
     coverageSlot.replaceChildren(...coverageMap(live, coverage));
     gaugesSlot.replaceChildren(budgetGauges(record));
+    billSlot.replaceChildren(billTable(record?.bill));
     timeline.update(live.decisions, live.createdTs);
     tasksSlot.replaceChildren(taskTable(live));
     // A review answered already (by this page or another) waits for its resume: nothing left to ask.

@@ -1,4 +1,4 @@
-import { formatZodError } from '@orrery/protocol';
+import { type CostItems, formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
 import { roundUsd } from '../usage';
 
@@ -121,12 +121,28 @@ export function bandOf(p: ModelPrice, u: Pick<BilledUsage, 'inputTokens' | 'cach
  * processing"). The priority tier is billed under a commitment, not per token, so it is priced as standard here.
  */
 export function costOf(table: PriceTable, model: string, u: BilledUsage): number {
+  const c = costItemsOf(table, model, u);
+  return roundUsd(c.input + c.output + c.cacheRead + c.cacheWrite + c.webSearch + c.webFetch);
+}
+
+/** `costOf`, item by item (unrounded): tokens by kind, then web searches and fetches. */
+export function costItemsOf(table: PriceTable, model: string, u: BilledUsage): CostItems {
   const p = bandOf(priceOf(table, model), u);
   const oneHour = Math.min(u.cacheWrite1hTokens ?? 0, u.cacheWriteTokens);
-  const tokens =
-    (u.inputTokens * p.input + u.outputTokens * p.output + (u.cacheWriteTokens - oneHour) * p.cacheWrite5m + oneHour * p.cacheWrite1h + u.cacheReadTokens * p.cacheRead) / 1e6;
-  const tools = (u.webSearchRequests * table.webSearchPer1k + u.webFetchRequests * table.webFetchPer1k) / 1000;
-  return roundUsd(tokens * (u.serviceTier === 'batch' ? 0.5 : 1) + tools);
+  const tier = u.serviceTier === 'batch' ? 0.5 : 1;
+  return {
+    input: (u.inputTokens * p.input * tier) / 1e6,
+    output: (u.outputTokens * p.output * tier) / 1e6,
+    cacheRead: (u.cacheReadTokens * p.cacheRead * tier) / 1e6,
+    cacheWrite: (((u.cacheWriteTokens - oneHour) * p.cacheWrite5m + oneHour * p.cacheWrite1h) * tier) / 1e6,
+    webSearch: (u.webSearchRequests * table.webSearchPer1k) / 1000,
+    webFetch: (u.webFetchRequests * table.webFetchPer1k) / 1000,
+  };
+}
+
+/** What the same request would have cost with no cache: every cache read and write priced as fresh input. */
+export function uncachedCostOf(table: PriceTable, model: string, u: BilledUsage): number {
+  return costOf(table, model, { ...u, inputTokens: u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
 }
 
 const price = z.number().nonnegative();

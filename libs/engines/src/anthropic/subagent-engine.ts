@@ -2,7 +2,7 @@ import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { type Finding, quoteOccursIn, type ReportSection, type SubagentReport, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage, type WriterBrief } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
-import { addUsage, emptyUsage, totalTokens } from '../usage';
+import { addUsage, emptyUsage, inPhase, totalTokens } from '../usage';
 import { ModelVerdictSchema, type StepJudgeModel } from '@orrery/decisions';
 import { runAgentLoop, type AgentLoopResult, type LoopBudget } from './agent-loop';
 import { LeadWriter } from './lead-writer';
@@ -209,7 +209,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
     } else if (sources.some((s) => s.text.length > 0)) {
       try {
         const extracted = await this.extractFindings(task, sources, loop, redactor, left);
-        addUsage(usage, extracted.usage);
+        addUsage(usage, inPhase(extracted.usage, 'extraction'));
         stats['structuredRetries'] = extracted.decisions.filter((d) => d.decisionType === 'structured-retry').length;
         for (const d of extracted.decisions) {
           decisions.push(d);
@@ -227,7 +227,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         } else {
           if (!isFallbackWorthy(err)) throw err;
           if (err instanceof StructuredOutputError) {
-            addUsage(usage, err.usage);
+            addUsage(usage, inPhase(err.usage, 'extraction'));
             stats['structuredRetries'] = err.decisions.filter((d) => d.decisionType === 'structured-retry').length;
             for (const d of err.decisions) {
               decisions.push(d);
@@ -435,7 +435,7 @@ export class AnthropicSubagentEngine implements SubagentEngine {
         `State: ${input.stateSummary}`,
       ].join('\n');
       const res = await structuredCall({ api: this.o.api, model: this.o.judgeModel, system: LOOP_JUDGE_SYSTEM, user, schema: ModelVerdictSchema, purpose: 'loop judge verdict', effort: ROLE_EFFORT.judge, maxTokens: maxTokensFor('judge', JUDGE_ANSWER_TOKENS), signal: ctx.signal });
-      addUsage(usage, res.usage);
+      addUsage(usage, inPhase(res.usage, 'judging'));
       addUsage(judgeSpent, res.usage);
       replies.set(input.stateVersion ?? input.step, res.raw);
       return res.value;

@@ -1,6 +1,7 @@
 import type { Usage } from '@anthropic-ai/sdk/resources/messages';
 import type { TokenUsage } from '@orrery/protocol';
-import { costOf, type PriceTable } from './pricing';
+import { costItemsOf, costOf, type PriceTable, uncachedCostOf } from './pricing';
+import { roundUsd } from '../usage';
 
 /**
  * One response's usage, priced. `input_tokens` excludes cache reads and writes (Usage in the SDK types);
@@ -18,11 +19,11 @@ export function usageOf(u: Partial<Usage> | undefined | null, model: string, pri
     webSearchRequests: u?.server_tool_use?.web_search_requests ?? 0,
     webFetchRequests: u?.server_tool_use?.web_fetch_requests ?? 0,
   };
-  const cost = costOf(prices, model, {
-    ...billed,
-    cacheWrite1hTokens: u?.cache_creation?.ephemeral_1h_input_tokens ?? 0,
-    serviceTier: u?.service_tier ?? null,
-  });
+  const priced = { ...billed, cacheWrite1hTokens: u?.cache_creation?.ephemeral_1h_input_tokens ?? 0, serviceTier: u?.service_tier ?? null };
+  const cost = costOf(prices, model, priced);
+  const items = costItemsOf(prices, model, priced);
+  const itemised = Object.fromEntries(Object.entries(items).map(([k, v]) => [k, roundUsd(v)])) as typeof items;
+  const line = { model, ...billed, cost: itemised, costUsd: cost, uncachedUsd: uncachedCostOf(prices, model, priced) };
   const thinking = u?.output_tokens_details?.thinking_tokens;
-  return { ...billed, ...(thinking ? { thinkingTokens: thinking } : {}), costUsd: cost };
+  return { ...billed, ...(thinking ? { thinkingTokens: thinking } : {}), costUsd: cost, lines: [line] };
 }

@@ -15,7 +15,7 @@ import { verdictOnReport } from '../../verdicts/verdict-on-report';
 import { assembleReport, directAnswer, fallbackSections, isLeadWritten, keepsCitedParagraph } from '../../report/report-assembler';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
-import { addUsage } from '../usage';
+import { addUsage, inPhase } from '../usage';
 import { clipText } from '@orrery/engines';
 import { HandlesStep, type StepHandler } from './step-handler';
 
@@ -67,7 +67,7 @@ export class FinalizeStep implements StepHandler<'finalize'> {
         r.budgetLedger = charged.state;
         r.counters.tasksCompleted += 1;
         if (retry) r.counters.tasksDispatched += 1;
-        r.usage = addUsage(r.usage, draft.usage);
+        r.usage = addUsage(r.usage, inPhase(draft.usage, 'writing'));
         return r;
       });
       this.metrics.taskOutcome('synthesize', check.verdict);

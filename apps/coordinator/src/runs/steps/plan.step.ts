@@ -12,7 +12,7 @@ import { applyMove } from '../apply-move';
 import { openRound } from '../round-record';
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
-import { addUsage } from '../usage';
+import { addUsage, inPhase } from '../usage';
 import { PendingDispatch } from './pending-dispatch';
 import { HandlesStep, type StepHandler } from './step-handler';
 
@@ -67,7 +67,7 @@ export class PlanStep implements StepHandler<'plan'> {
       if (r.plan || r.proposedPlan || r.status !== 'planning') return undefined;
       r.proposedPlan = plan;
       r.status = 'needs_review';
-      r.usage = addUsage(r.usage, usage);
+      r.usage = addUsage(r.usage, inPhase(usage, 'plan'));
       r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
       return r;
     });
@@ -90,7 +90,7 @@ export class PlanStep implements StepHandler<'plan'> {
       r.status = 'researching';
       delete r.proposedPlan;
       delete r.reviewAnswer;
-      r.usage = addUsage(r.usage, usage);
+      r.usage = addUsage(r.usage, inPhase(usage, 'plan'));
       r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
       const effort = effortFor(plan.classification);
       r.budget.maxRounds = Math.min(r.budget.maxRounds, effort.maxRounds);

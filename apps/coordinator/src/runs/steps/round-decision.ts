@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EngineFactory, type EngineDecision } from '@orrery/engines';
 import type { Finding, Round, Run, TokenUsage } from '@orrery/protocol';
 import { type BudgetFractions, remaining, tightestOf } from '../../budget';
+import { spendingPhase } from '../../budget/spending-phase';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import type { RoundFigures } from '../../coverage/round-figures';
 import { effortFor } from '../../effort';
@@ -121,19 +122,21 @@ export class RoundDecision {
     const over = projectSpend({ ...left }, run.budgetLedger.roundsStarted);
     if (!over) return undefined;
     const pct = (x: number) => `${Math.round(x * 100)}%`;
+    const phase = spendingPhase(over.dimension, run.usage);
+    const spending = phase ? ` (most of it spent in ${phase})` : '';
     const decision: EngineDecision = {
       decisionType: 'budget-warning',
       level: 'L0',
       confidence: 0.8,
-      conclusion: `warning: the ${over.dimension} budget has ${pct(over.left)} left and each round so far spent ${pct(over.perRound)}: round ${round + 1} may overrun it before the wrap-up at ${pct(WRAP_UP_FRACTION)}`,
-      signals: { round, dimension: over.dimension, left: Math.round(over.left * 1000) / 1000, perRound: Math.round(over.perRound * 1000) / 1000 },
+      conclusion: `warning: the ${over.dimension} budget has ${pct(over.left)} left and each round so far spent ${pct(over.perRound)}${spending}: round ${round + 1} may overrun it before the wrap-up at ${pct(WRAP_UP_FRACTION)}`,
+      signals: { round, dimension: over.dimension, left: Math.round(over.left * 1000) / 1000, perRound: Math.round(over.perRound * 1000) / 1000, ...(phase ? { phase } : {}) },
     };
     return {
       log: [
         this.decisions.prepare(run.id, `round:${round}:budget-warning`, decision, run.stateVersion),
-        this.events.prepare(run.id, `budget.warning:${round}`, 'budget.warning', { round, dimension: over.dimension, left: over.left, perRound: over.perRound }),
+        this.events.prepare(run.id, `budget.warning:${round}`, 'budget.warning', { round, dimension: over.dimension, left: over.left, perRound: over.perRound, ...(phase ? { phase } : {}) }),
       ],
-      written: () => this.metrics.spendWarning(over.dimension),
+      written: () => this.metrics.spendWarning(over.dimension, phase ?? 'none'),
     };
   }
 

@@ -13,7 +13,7 @@ import { StepChildren } from '../../queues/step-children';
 import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { taskBudget } from '../../planning/task-builder';
 import { RunStore } from '../run-store';
-import { addUsage } from '../usage';
+import { addUsage, inPhase } from '../usage';
 import { applyMove } from '../apply-move';
 import { PendingDispatch } from './pending-dispatch';
 import { RoundDecision } from './round-decision';
@@ -84,7 +84,7 @@ export class RoundStep implements StepHandler<'round'> {
         x.returned += o.returned;
         x.newFindings += o.newFindings;
         x.newSources += o.newSources;
-        r.usage = addUsage(r.usage, o.usage);
+        r.usage = addUsage(r.usage, inPhase(o.usage, 'research'));
         r.counters.tasksCompleted += o.ok ? 1 : 0;
         r.counters.tasksFailed += o.ok ? 0 : 1;
         if (o.error) r.errors.push({ ts: now, step: `round ${round}`, message: clipText(`${o.taskId}: ${o.error}`, 2000) });
