@@ -39,7 +39,7 @@ export function themedReport(
     .filter((p) => p.quote.length > 0);
   const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), yearOf: (p) => yearOf(p.shown) });
   const themes: Theme<Quote>[] = found
-    .map((t) => ({ ...t, quotes: t.quotes.map((p) => themeSentence(p.shown, p.sentences, t.key, passageText)).filter((q): q is Quote => q !== null) }))
+    .map((t) => ({ ...t, quotes: t.quotes.map((p) => themeSentence(p.shown, p.sentences, analyzeTerms(t.title), passageText)).filter((q): q is Quote => q !== null) }))
     .filter((t) => t.quotes.length > 0);
   if (themes.length < 2) return null;
   const picked = withinBudget(themes, budget);
@@ -140,7 +140,7 @@ export function subjectSentences(text: string, subject: ReadonlySet<string>): st
 
 /**
  * The quote a theme shows of one passage: the first of its subject sentences that holds every word of the
- * theme's key; null when none does (the passage holds the key's words only across sentences, and is left out).
+ * theme's title (`key`, its stems); null when none does (the passage holds the key's words only across sentences, and is left out).
  * Near-duplicate sources stay cited only where the sentence occurs verbatim.
  */
 export function themeSentence(q: Quote, sentences: readonly string[], key: readonly string[], passageText: (sourceId: string) => string | undefined): Quote | null {

@@ -38,6 +38,19 @@ describe('themes of the evidence', () => {
 });
 
 describe('theme titles', () => {
+  it("lowercase a heading's capitals: a word in capitals is not a name", () => {
+    const quotes = [
+      q('IMMIGRATION RESTRICTION Restriction of immigration has proved sound.', 1925),
+      q('IMMIGRATION RESTRICTION The policy of restriction should be kept.', 1927),
+      q('Quotas of immigration are set by law.', 1929),
+      q('The steamship companies bring immigrants.', 1905),
+      q('Refugees seek immigration to our shores.', 1956),
+      q('Illegal immigration must be stopped at the border.', 1996),
+    ];
+    const themes = themesOf(quotes, { subject: subjectStems('immigration'), yearOf: (x) => x.year });
+    expect(themes.map((t) => t.title)).toContain('Immigration restriction');
+  });
+
   it('extend a phrase that most of its quotes continue with a noun', () => {
     const qs = [q('Yellowstone National Park should be enlarged.', 1904), q('The Yellowstone National Park is a playground.', 1905)];
     expect(extended('Yellowstone National', qs)).toBe('Yellowstone National Park');

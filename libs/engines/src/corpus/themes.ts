@@ -127,4 +127,8 @@ function inWindow<Q>(quotes: Q[], yearOf: ((q: Q) => number) | undefined, years:
 /** The stems of a question's subject ("immigration" → "immigr"). */
 export const subjectStems = (subject: string): Set<string> => new Set(analyzeTerms(subject));
 
-const capitalize = (s: string): string => (/^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1));
+/** A heading's capitals ("IMMIGRATION Restriction") are not a name: a word of five or more capitals is lowercased. */
+const capitalize = (title: string): string => {
+  const s = title.replace(/\b\p{Lu}{5,}\b/gu, (w) => w.toLowerCase());
+  return /^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1);
+};
