@@ -24,6 +24,22 @@ describe('themes of the evidence', () => {
     for (const t of themes) for (const x of t.quotes) expect(t.key.every((k) => x.terms.has(k))).toBe(true);
   });
 
+  it("weighs a word beside the subject's ('Peacetime economy') little more than a word of its own ('Inflation')", () => {
+    const economy = [
+      q('Our peacetime economy must check inflation.', 1946),
+      q('The peacetime economy suffers from inflation.', 1947),
+      q('Rising inflation eats the savings of the economy.', 1948),
+      q('The economy of the farms is sound.', 1949),
+      q('Our economy needs more roads.', 1950),
+      q('The economy of the cities grows.', 1951),
+      q('An economy of small business thrives.', 1952),
+      q('The economy depends on exports.', 1953),
+    ];
+    const themes = themesOf(economy, { subject: subjectStems('economy'), yearOf: (x) => x.year });
+    expect(themes[0]!.title).toBe('Inflation');
+    expect(themes[0]!.quotes).toHaveLength(3);
+  });
+
   it('leaves out a quote no theme holds instead of filing it under one', () => {
     expect(themes.flatMap((t) => t.quotes).some((x) => x.year === 1956)).toBe(false);
   });
