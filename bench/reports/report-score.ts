@@ -1,5 +1,5 @@
 import type { Report } from '@orrery/protocol';
-import { analyzeTerms } from '@orrery/engines';
+import { analyzeTerms, reportShape } from '@orrery/engines';
 
 /** One question of the reports benchmark. */
 export interface ReportQuestion {
@@ -32,6 +32,9 @@ export interface ReportScore {
   themesNamed: number;
   /** Sections whose title's words occur in most of their quotes. */
   coherentSections: number;
+  /** Quotes the sections cite, and how many of them name the question's subject (a word of it). */
+  quotes: number;
+  quotesOnSubject: number;
 }
 
 /** Words that name a date or a post, never what a section is about (the benchmark's own list). */
@@ -133,7 +136,10 @@ export function scoreReport(q: ReportQuestion, report: Report): ReportScore {
     if (titleGrounded(s.title, quotes, titles)) grounded++;
     else ungrounded.push(s.title);
   }
-  const out: ReportScore = { question: q, cited: report.sources.length, sections: report.sections.length, saysAbsent, numbers, numberErrors: errors, titles: sections.length, groundedTitles: grounded, ungrounded, themesNamed: themesNamed(q.themes ?? [], sections.map((s) => s.title)), coherentSections: coherent };
+  const subject = new Set(analyzeTerms(reportShape(q.question).subject || q.question));
+  const cited = sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote ?? '')));
+  const quotesOnSubject = cited.filter((c) => analyzeTerms(c).some((t) => subject.has(t))).length;
+  const out: ReportScore = { question: q, cited: report.sources.length, sections: report.sections.length, saysAbsent, numbers, numberErrors: errors, titles: sections.length, groundedTitles: grounded, ungrounded, themesNamed: themesNamed(q.themes ?? [], sections.map((s) => s.title)), coherentSections: coherent, quotes: cited.length, quotesOnSubject };
   if (q.sides) {
     out.perSide = q.sides.map((side) => report.sources.filter((s) => onSide(s, side)).length);
     out.sectionsWithAllSides = report.sections.filter((s) => q.sides!.every((side) => s.paragraphs.some((p) => p.citations.some((c) => byId.has(c.sourceId) && onSide(byId.get(c.sourceId)!, side))))).length;
@@ -155,6 +161,8 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
   const docs = scores.filter((s) => s.question.kind === 'docs');
   const coherent = scores.reduce((a, s) => a + s.coherentSections, 0);
   const errors = scores.reduce((a, s) => a + s.numberErrors.length, 0);
+  const timed = themed.filter((s) => s.question.kind === 'survey' || s.question.kind === 'change');
+  const share = (n: number, of: number): string => (of ? `${(n / of).toFixed(3)} (${n}/${of})` : '–');
   return {
     questions: String(scores.length),
     'comparative: min/max side': mean(balance),
@@ -168,6 +176,7 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
     'themes named': `${themed.reduce((a, s) => a + s.themesNamed, 0)}/${themed.reduce((a, s) => a + s.question.themes!.length, 0)}`,
     'reports naming ≥ 3 themes': `${themed.filter((s) => s.themesNamed >= 3).length}/${themed.length}`,
     'coherent sections': titles ? `${(coherent / titles).toFixed(3)} (${coherent}/${titles})` : '–',
+    'survey/change: quotes naming the subject': share(timed.reduce((a, s) => a + s.quotesOnSubject, 0), timed.reduce((a, s) => a + s.quotes, 0)),
     'docs: passages per answer (mean)': mean(docs.map((s) => s.cited)),
     'docs: answers citing ≤ 8': `${docs.filter((s) => s.cited <= 8).length}/${docs.length}`,
   };

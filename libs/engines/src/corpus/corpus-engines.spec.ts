@@ -4,7 +4,7 @@ import { CorpusCoordinatorEngine } from './corpus-coordinator-engine';
 import { CorpusRegistry } from './corpus-registry';
 import { CorpusSubagentEngine } from './corpus-subagent-engine';
 import type { Passage } from './passage';
-import { expectedPassages } from './subtopic-builder';
+import { expectedPassages, OVERVIEW_ID } from './subtopic-builder';
 import { topicProfile } from './topic-profile';
 
 /**
@@ -264,6 +264,31 @@ describe('CorpusSubagentEngine.search', () => {
       () => undefined,
     );
     expect(r.findings.some((f) => f.sourceId.startsWith('zelda-impact'))).toBe(false);
+  });
+});
+
+describe('CorpusSubagentEngine.search: a survey over dated documents', () => {
+  it("the overview reads every era that speaks of the subject, beyond its own ranking's few passages", async () => {
+    // Immigration named once a speech from 1800 to 2000, and densely in 2000: the ranking alone reads the densest era.
+    const passages: Passage[] = [];
+    for (let year = 1800; year <= 2000; year += 5) {
+      const title = `${year}, President of ${year}`;
+      const times = year === 2000 ? 4 : 1;
+      passages.push({ id: `y${year}-1`, title, text: `${'Immigration and the immigrants of our shores. '.repeat(times)}In ${year} the immigration laws were debated.` });
+      passages.push({ id: `y${year}-2`, title, text: `The navy and the lighthouses of ${year}.` }, { id: `y${year}-3`, title, text: `The post roads and the mails of ${year}.` });
+    }
+    const registry = new CorpusRegistry({ builtins: false });
+    registry.registerPassages('speeches', passages);
+    const sub = new CorpusSubagentEngine(registry, 'speeches');
+    const topic = 'How have presidents talked about immigration?';
+    const task = { ...searchTask(topic, topic, { subtopicId: OVERVIEW_ID, maxFindings: 3 }), corpus: 'speeches' };
+    const r = await sub.search(task, () => undefined);
+    const eras = new Set(r.findings.map((f) => Math.floor(Number(f.sourceId.slice(1, 5)) / 20)));
+    expect(eras.size).toBeGreaterThanOrEqual(10);
+    expect(r.findings.every((f) => /immigra/i.test(f.quote))).toBe(true);
+    // Another subtopic, or a comparison, reads only its ranking.
+    const other = await sub.search({ ...task, subtopicId: 'a' }, () => undefined);
+    expect(other.findings.length).toBeLessThanOrEqual(3);
   });
 });
 

@@ -6,6 +6,7 @@ import { reportShape } from '../question/report-shape';
 import { answerConfidence } from './answer-confidence';
 import { type ComparisonSide, comparisonSides } from './comparison-sides';
 import { documentStructure } from './documents';
+import { surveyByEra } from './eras';
 import type { CorpusIndex } from './corpus-index';
 import type { CorpusRegistry, CorpusView } from './corpus-registry';
 import { extractiveReport } from './extractive-synthesis';
@@ -14,6 +15,7 @@ import { rankForSubtopic } from './passage-ranking';
 import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
 import { shortHash } from './stable-id';
+import { OVERVIEW_ID } from './subtopic-builder';
 import { analyzeTerms } from './text-analysis';
 import { keptTopicProfile } from './kept-profile';
 import { DEFAULT_TOPIC_PROFILE, type TopicProfileOptions } from './topic-profile';
@@ -66,20 +68,20 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const wanted = new Set([...analyzeTerms(task.query), ...task.context.scope.include.flatMap((s) => analyzeTerms(s)), ...profile.terms]);
     const findings: Finding[] = [];
     const sources: Source[] = [];
-    for (const r of ranked) {
-      const p = index.passage(r.id)!;
-      const { quote } = selectQuote(index, p.text, wanted, profile.terms);
-      findings.push({
-        id: findingId(p.id, quote),
-        claim: quote,
-        sourceId: p.id,
-        quote,
-        subtopicId: task.subtopicId,
-        relevance: { score: round(r.score), topicTerms: r.topicTerms, facetTerms: r.facetTerms },
-      });
+    const add = (id: string, quote: string, relevance: Finding['relevance']): void => {
+      const p = index.passage(id)!;
+      findings.push({ id: findingId(p.id, quote), claim: quote, sourceId: p.id, quote, subtopicId: task.subtopicId, relevance });
       const source: Source = { id: p.id, kind: 'passage', title: p.title, text: p.text };
       if (p.url) source.url = p.url;
       sources.push(source);
+    };
+    for (const r of ranked) add(r.id, selectQuote(index, index.passage(r.id)!.text, wanted, profile.terms).quote, { score: round(r.score), topicTerms: r.topicTerms, facetTerms: r.facetTerms });
+    // How something was talked about, over dated documents: the overview also reads every period that speaks of the subject.
+    if (task.subtopicId === OVERVIEW_ID && (shape.kind === 'survey' || shape.kind === 'change') && !questionForm(task.context.topic).ordinal) {
+      const subject = [...new Set(analyzeTerms(shape.subject || task.context.topic))];
+      const top = Math.max(...ranked.map((r) => r.score), 0) || 1;
+      for (const e of surveyByEra(index, subject, SURVEY_PER_ERA, new Set([...known, ...ranked.map((r) => r.id)])))
+        add(e.id, selectQuote(index, index.passage(e.id)!.text, subject, subject).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [] });
     }
     await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} passages`, fraction: 1 });
     return {
@@ -177,6 +179,9 @@ export class CorpusSubagentEngine implements SubagentEngine {
 }
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/** Passages the overview of a survey over dated documents reads per era, beyond its own ranking. */
+export const SURVEY_PER_ERA = 8;
 
 /** The words of a subject the corpus never uses ("bitcoin"). */
 function unknownWords(index: CorpusIndex, subject: string): string[] {

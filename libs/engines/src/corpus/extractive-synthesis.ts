@@ -77,7 +77,7 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
   // How something was talked about, over dated speeches: the evidence of every section, grouped by theme.
   if (dated && !dateOrder && (shape.kind === 'survey' || shape.kind === 'change')) {
     const { shown, yearOf } = quotesOf([{ subtopicId: 'evidence', title: '', findings: queues.flat() }], titles);
-    const themed = themedReport(shown[0]?.quotes ?? [], shape.subject || task.context.topic, task.maxCitations, titles, prose, yearOf);
+    const themed = themedReport(shown[0]?.quotes ?? [], shape.subject || task.context.topic, task.maxCitations, titles, prose, yearOf, (id) => sourceText.get(id));
     if (themed) return finish(themed);
   }
 

@@ -24,6 +24,22 @@ describe('themes of the evidence', () => {
     for (const t of themes) for (const x of t.quotes) expect(t.key.every((k) => x.terms.has(k))).toBe(true);
   });
 
+  it("weighs a word beside the subject's ('Peacetime economy') little more than a word of its own ('Inflation')", () => {
+    const economy = [
+      q('Our peacetime economy must check inflation.', 1946),
+      q('The peacetime economy suffers from inflation.', 1947),
+      q('Rising inflation eats the savings of the economy.', 1948),
+      q('The economy of the farms is sound.', 1949),
+      q('Our economy needs more roads.', 1950),
+      q('The economy of the cities grows.', 1951),
+      q('An economy of small business thrives.', 1952),
+      q('The economy depends on exports.', 1953),
+    ];
+    const themes = themesOf(economy, { subject: subjectStems('economy'), yearOf: (x) => x.year });
+    expect(themes[0]!.title).toBe('Inflation');
+    expect(themes[0]!.quotes).toHaveLength(3);
+  });
+
   it('leaves out a quote no theme holds instead of filing it under one', () => {
     expect(themes.flatMap((t) => t.quotes).some((x) => x.year === 1956)).toBe(false);
   });
@@ -38,6 +54,19 @@ describe('themes of the evidence', () => {
 });
 
 describe('theme titles', () => {
+  it("lowercase a heading's capitals: a word in capitals is not a name", () => {
+    const quotes = [
+      q('IMMIGRATION RESTRICTION Restriction of immigration has proved sound.', 1925),
+      q('IMMIGRATION RESTRICTION The policy of restriction should be kept.', 1927),
+      q('Quotas of immigration are set by law.', 1929),
+      q('The steamship companies bring immigrants.', 1905),
+      q('Refugees seek immigration to our shores.', 1956),
+      q('Illegal immigration must be stopped at the border.', 1996),
+    ];
+    const themes = themesOf(quotes, { subject: subjectStems('immigration'), yearOf: (x) => x.year });
+    expect(themes.map((t) => t.title)).toContain('Immigration restriction');
+  });
+
   it('extend a phrase that most of its quotes continue with a noun', () => {
     const qs = [q('Yellowstone National Park should be enlarged.', 1904), q('The Yellowstone National Park is a playground.', 1905)];
     expect(extended('Yellowstone National', qs)).toBe('Yellowstone National Park');

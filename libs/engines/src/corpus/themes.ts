@@ -43,6 +43,10 @@ export const THEME_MIN_QUOTES = 2;
 export const MAX_THEMES = 6;
 /** Years one theme of dated evidence spans at most. */
 export const THEME_YEARS = 30;
+/** A phrase of two words beyond the subject ("Steamship companies") names a theme better than one word... */
+const TWO_OWN_WORDS = 1.5;
+/** ...and one word with the subject's ("Immigration quotas") only a little better than the word alone: the subject's word must not make "Peacetime economy" outrank "Inflation". */
+const SUBJECT_AND_WORD = 1.2;
 /** A one-word name ("Hungary") is a place or a person the quotes mention, seldom what they are about. */
 const NAME_WEIGHT = 0.5;
 /** A phrase held by more than this share of the evidence is the subject, not one theme of it. */
@@ -64,7 +68,8 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
     for (const c of titleCandidates(q.quote)) {
       const stems = c.key.split(' ');
       const own = stems.filter((s) => !opts.subject.has(s));
-      if (own.length === 0) continue;
+      // "RESTRICTION Restriction": a heading run into its sentence, not a phrase.
+      if (own.length === 0 || new Set(stems).size < stems.length) continue;
       const e = candidates.get(c.key) ?? { surface: new Map<string, number>(), stems: own, words: stems.length, name: stems.length === 1 && /^\p{Lu}/u.test(c.surface) };
       e.surface.set(c.surface, (e.surface.get(c.surface) ?? 0) + 1);
       candidates.set(c.key, e);
@@ -83,7 +88,7 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
       const members = inWindow([...left].filter((q) => holds(q, c.stems)), opts.yearOf, opts.window ?? THEME_YEARS);
       if (members.length < min) continue;
       const relevance = members.reduce((a, q) => a + q.relevance, 0) / members.length;
-      const score = members.length * Math.log(1 + quotes.length / everywhere) * Math.sqrt(specificity(c.stems.join(' '))) * (c.words > 1 ? 1.5 : 1) * (c.name ? NAME_WEIGHT : 1) * (0.5 + relevance);
+      const score = members.length * Math.log(1 + quotes.length / everywhere) * Math.sqrt(specificity(c.stems.join(' '))) * (c.stems.length > 1 ? TWO_OWN_WORDS : c.words > 1 ? SUBJECT_AND_WORD : 1) * (c.name ? NAME_WEIGHT : 1) * (0.5 + relevance);
       if (!best || score > best.score || (score === best.score && key < best.key)) best = { key, score, members };
     }
     if (!best) break;
@@ -127,4 +132,8 @@ function inWindow<Q>(quotes: Q[], yearOf: ((q: Q) => number) | undefined, years:
 /** The stems of a question's subject ("immigration" → "immigr"). */
 export const subjectStems = (subject: string): Set<string> => new Set(analyzeTerms(subject));
 
-const capitalize = (s: string): string => (/^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1));
+/** A heading's capitals ("IMMIGRATION Restriction") are not a name: a word of five or more capitals is lowercased. */
+const capitalize = (title: string): string => {
+  const s = title.replace(/\b\p{Lu}{5,}\b/gu, (w) => w.toLowerCase());
+  return /^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1);
+};
