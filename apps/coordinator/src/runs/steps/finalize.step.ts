@@ -19,6 +19,7 @@ import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
 import { clipText } from '@orrery/engines';
+import { StepHold } from '../../queues/step-hold';
 
 /** The last step: check the writer's citations against the ledger, store the report, end the run. */
 @Injectable()
@@ -33,6 +34,7 @@ export class FinalizeStep {
     private readonly metrics: MetricsService,
     private readonly children: StepChildren,
     private readonly dispatcher: TaskDispatcher,
+    private readonly hold: StepHold,
     @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
@@ -67,6 +69,7 @@ export class FinalizeStep {
         r.usage = addUsage(r.usage, draft.usage);
         return r;
       });
+      await this.hold.reached('draft.checked', runId);
       this.metrics.taskOutcome('synthesize', check.verdict);
       await this.decisions.log(runId, `finalize:${attempt}:writer-verdict`, {
         decisionType: 'writer-verdict',
@@ -112,6 +115,7 @@ export class FinalizeStep {
   private async complete(run: Run, written: SynthesizeResult): Promise<void> {
     const report = assembleReport(run, written, await this.ledger.sources(run.id));
     await this.redis.set(this.store.keys.report(run.id), JSON.stringify(report), 'EX', this.config.UNFINISHED_RUN_TTL_SECONDS);
+    await this.hold.reached('report.stored', run.id);
     const citations = report.sections.reduce((n, s) => n + s.paragraphs.reduce((m, p) => m + p.citations.length, 0), 0);
     await this.events.append(run.id, 'report.ready', 'report.ready', { sections: report.sections.length, citations });
     await this.transitions.finish(run.id, 'done');

@@ -6,6 +6,7 @@ import { RunStore } from '../run-store';
 import { PendingDispatch } from './pending-dispatch';
 import { PlanStep } from './plan.step';
 import { RoundDecision } from './round-decision';
+import { StepHold } from '../../queues/step-hold';
 
 /** A person answered a run in needs_review: the policy takes the answer in place of the judge's. */
 @Injectable()
@@ -16,6 +17,7 @@ export class ResumeStep {
     private readonly decision: RoundDecision,
     private readonly pending: PendingDispatch,
     private readonly planStep: PlanStep,
+    private readonly hold: StepHold,
   ) {}
 
   async run(run: Run, round: number, action: 'continue' | 'stop'): Promise<void> {
@@ -37,6 +39,7 @@ export class ResumeStep {
       return r;
     }, log);
     if (applied) written();
+    await this.hold.reached('review.answered', run.id);
     await this.pending.announce(updated);
     await this.pending.dispatch(updated);
   }

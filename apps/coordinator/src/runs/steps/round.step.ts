@@ -18,6 +18,7 @@ import { applyMove } from '../apply-move';
 import { PendingDispatch } from './pending-dispatch';
 import { RoundDecision } from './round-decision';
 import { clipText } from '@orrery/engines';
+import { StepHold } from '../../queues/step-hold';
 
 export class StaleStateError extends Error {
   constructor(readonly currentVersion: number) {
@@ -47,6 +48,7 @@ export class RoundStep {
     private readonly decision: RoundDecision,
     private readonly pending: PendingDispatch,
     private readonly metrics: MetricsService,
+    private readonly hold: StepHold,
   ) {}
 
   /** `retry` 0 is the parent of the round's first tasks, N of its N-th retries (the tasks of attempt N). */
@@ -60,6 +62,7 @@ export class RoundStep {
     const outcomes = await this.collect(run, round, job, rec.taskIds.filter((t) => attemptOfTask(t) === retry));
     // A step delivered outside its flow while the tasks are out: the flow's own parent runs once they settle.
     if (!outcomes) return;
+    await this.hold.reached('results.collected', runId);
     const retries = outcomes.flatMap((o) => (o.retry ? [o.retry] : []));
     const estimate = this.pending.taskEstimate(run);
     run = await this.store.mutate(runId, (r) => {
@@ -100,6 +103,7 @@ export class RoundStep {
       }
       return changed ? r : undefined;
     });
+    await this.hold.reached('results.merged', runId);
 
     const current = run.rounds.find((r) => r.n === round)!;
     // Another execution of this step (a duplicate delivery, or one whose lock lapsed) completed the round while
@@ -169,6 +173,7 @@ export class RoundStep {
   /** The policy's move, written with the round's figures and its decisions in one compare-and-set on the state it was decided on. */
   private async afterRound(run: Run, rec: Round, figures: RoundFigures, findings: Finding[]): Promise<void> {
     const { move, log, written } = await this.decision.decide(run, rec, figures, findings);
+    await this.hold.reached('round.judged', run.id);
     const counts = await this.ledger.counts(run.id);
     const now = new Date().toISOString();
     const judgedVersion = run.stateVersion;
@@ -183,6 +188,7 @@ export class RoundStep {
       return r;
     }, log);
     if (updated.stateVersion !== judgedVersion) written();
+    await this.hold.reached('round.decided', run.id);
     await this.reannounce(updated, rec);
     await this.pending.dispatch(updated);
   }
