@@ -114,7 +114,7 @@ describe('SIGTERM at every step boundary', () => {
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`run ${id} stuck after a SIGTERM at ${boundary}`)), 90_000)),
     ]);
     await replacement.kill('SIGTERM');
-    expect(ended).toEqual({ ...baseline, counters: { ...baseline.counters } });
+    expect(ended, `held coordinator:\n${held.output()}\nreplacement:\n${replacement.output()}`).toEqual({ ...baseline, counters: { ...baseline.counters } });
     expect(ended.counters.tasksCompleted).toBe(ended.counters.tasksDispatched);
   });
 });
