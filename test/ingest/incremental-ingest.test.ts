@@ -25,10 +25,9 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     const store = cluster.passages();
     expect((await store.stats('gen')).passages).toBe(200);
     const hashesBefore = await storedHashes(store, 'gen');
-    // The job that completes the ingest keeps the corpus's partition for the generation it left (just after the ingest is ready).
+    // The ingest is ready once its structure job has kept the corpus's partition for the generation it left.
     const partition = async () => (await store.structure('gen', await store.generation('gen')))?.partitions[partitionName(KEPT_PARTITION)];
-    await waitFor(async () => (await partition()) !== undefined, 30_000, 'the partition the ingest keeps');
-    expect(Object.keys((await partition())!)).toHaveLength(200);
+    expect(Object.keys((await partition()) ?? {})).toHaveLength(200);
 
     // Same file again: nothing to index.
     const again = await cluster.waitReady('gen', await cluster.ingest('gen', path));
@@ -40,8 +39,7 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     expect(second).toMatchObject({ passages: 199, changed: 1, removed: 1, chunks: 1, chunksDone: 1 });
 
     expect((await store.stats('gen')).passages).toBe(199);
-    await waitFor(async () => (await partition()) !== undefined, 30_000, 'the partition the re-ingest keeps');
-    expect(Object.keys((await partition())!)).toHaveLength(199);
+    expect(Object.keys((await partition()) ?? {})).toHaveLength(199);
     expect(await store.get('gen', ['doc-3/p4'])).toEqual([]);
     const [changed] = await store.get('gen', ['doc-7/p2']);
     expect(changed!.text).toContain('drawbridge');
