@@ -1,5 +1,6 @@
 import { KEPT_PARTITION, partitionName } from '@orrery/engines';
 import { ingestJobIds } from '@orrery/runtime';
+import type { Job } from 'bullmq';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +53,12 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
   it('reads an unchanged source (same size, mtime, ctime, inode) no more; any write to it, even one that keeps size and mtime, is read', { timeout: 90_000 }, async () => {
     const passages = generatedPassages(120);
     const path = cluster.file('fingerprinted.jsonl', toJsonl(passages));
-    const planOf = async (ingestId: string) => (await cluster.queue.getJob(ingestJobIds.plan('fp', ingestId)))!.returnvalue;
+    // The plan job marks the corpus ready before it returns: its result is read once it has completed.
+    const planOf = async (ingestId: string) => {
+      let job: Job | undefined;
+      await waitFor(async () => (job = await cluster.queue.getJob(ingestJobIds.plan('fp', ingestId)))?.finishedOn !== undefined, 20_000, 'the plan job to complete');
+      return job!.returnvalue;
+    };
     const first = await cluster.ingest('fp', path);
     expect(await cluster.waitReady('fp', first)).toMatchObject({ passages: 120, changed: 120 });
     expect(await planOf(first)).not.toHaveProperty('unchanged');
