@@ -1,5 +1,5 @@
 /**
- * `npm run bench:tracing -- [--jobs 400] [--rounds 15]`: what tracing adds to a task. Each lane is a fresh process
+ * `npm run bench:tracing -- [--jobs 150] [--rounds 9]`: what tracing adds to a task. Each lane is a fresh process
  * that queues `jobs` BullMQ jobs and works them at concurrency 1, each a fixed 1 ms of work inside the worker's task
  * span, and reports the wall time and the process's CPU time per job (queueing included):
  * - no SDK: no telemetry option, no task span (the code before tracing);
@@ -74,7 +74,7 @@ async function runLane(lane: Lane, jobs: number, redisUrl: string): Promise<Lane
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { jobs: { type: 'string', default: '400' }, rounds: { type: 'string', default: '15' }, lane: { type: 'string' } } });
+  const { values } = parseArgs({ options: { jobs: { type: 'string', default: '150' }, rounds: { type: 'string', default: '9' }, lane: { type: 'string' } } });
   const jobs = Number(values.jobs);
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   if (values.lane) {
