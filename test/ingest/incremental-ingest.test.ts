@@ -1,5 +1,6 @@
 import { KEPT_PARTITION, partitionName } from '@orrery/engines';
 import { ingestJobIds } from '@orrery/runtime';
+import type { Job } from 'bullmq';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,10 +26,9 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     const store = cluster.passages();
     expect((await store.stats('gen')).passages).toBe(200);
     const hashesBefore = await storedHashes(store, 'gen');
-    // The job that completes the ingest keeps the corpus's partition for the generation it left (just after the ingest is ready).
+    // The ingest is ready once its structure job has kept the corpus's partition for the generation it left.
     const partition = async () => (await store.structure('gen', await store.generation('gen')))?.partitions[partitionName(KEPT_PARTITION)];
-    await waitFor(async () => (await partition()) !== undefined, 30_000, 'the partition the ingest keeps');
-    expect(Object.keys((await partition())!)).toHaveLength(200);
+    expect(Object.keys((await partition()) ?? {})).toHaveLength(200);
 
     // Same file again: nothing to index.
     const again = await cluster.waitReady('gen', await cluster.ingest('gen', path));
@@ -40,8 +40,7 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     expect(second).toMatchObject({ passages: 199, changed: 1, removed: 1, chunks: 1, chunksDone: 1 });
 
     expect((await store.stats('gen')).passages).toBe(199);
-    await waitFor(async () => (await partition()) !== undefined, 30_000, 'the partition the re-ingest keeps');
-    expect(Object.keys((await partition())!)).toHaveLength(199);
+    expect(Object.keys((await partition()) ?? {})).toHaveLength(199);
     expect(await store.get('gen', ['doc-3/p4'])).toEqual([]);
     const [changed] = await store.get('gen', ['doc-7/p2']);
     expect(changed!.text).toContain('drawbridge');
@@ -54,7 +53,12 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
   it('reads an unchanged source (same size, mtime, ctime, inode) no more; any write to it, even one that keeps size and mtime, is read', { timeout: 90_000 }, async () => {
     const passages = generatedPassages(120);
     const path = cluster.file('fingerprinted.jsonl', toJsonl(passages));
-    const planOf = async (ingestId: string) => (await cluster.queue.getJob(ingestJobIds.plan('fp', ingestId)))!.returnvalue;
+    // The plan job marks the corpus ready before it returns: its result is read once it has completed.
+    const planOf = async (ingestId: string) => {
+      let job: Job | undefined;
+      await waitFor(async () => (job = await cluster.queue.getJob(ingestJobIds.plan('fp', ingestId)))?.finishedOn !== undefined, 20_000, 'the plan job to complete');
+      return job!.returnvalue;
+    };
     const first = await cluster.ingest('fp', path);
     expect(await cluster.waitReady('fp', first)).toMatchObject({ passages: 120, changed: 120 });
     expect(await planOf(first)).not.toHaveProperty('unchanged');

@@ -19,14 +19,14 @@ describe('SIGTERM during a question on a large corpus', () => {
   const procs: ServiceProcess[] = [];
   let client: OrreryClient;
   beforeAll(async () => {
-    // The corpus is in the store, ingested by a worker that then leaves.
+    // The corpus is in the store with its structure kept (ready now includes it), ingested by a worker that then leaves.
     const ingester = await cluster.startWorker('question-ingester');
-    await cluster.waitReady('large', await cluster.ingest('large', cluster.file('large.jsonl', toJsonl(generatedPassages(15_000)))), 120_000);
+    await cluster.waitReady('large', await cluster.ingest('large', cluster.file('large.jsonl', toJsonl(generatedPassages(15_000)))), 240_000);
     await ingester.kill('SIGTERM');
     const coordinator = await startCoordinatorProcess(env);
     procs.push(coordinator);
     client = new OrreryClient(coordinator.url);
-  }, 150_000);
+  }, 300_000);
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.kill('SIGKILL')));
     await cluster.stop();

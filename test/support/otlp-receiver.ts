@@ -20,7 +20,7 @@ const ExportSchema = z.object({
       scopeSpans: z.array(
         z.object({
           spans: z.array(
-            z.object({ traceId: z.string(), spanId: z.string(), parentSpanId: z.string().optional(), name: z.string(), kind: z.number().optional(), attributes: KeyValuesSchema }),
+            z.object({ traceId: z.string(), spanId: z.string(), parentSpanId: z.string().optional(), name: z.string(), kind: z.number().optional(), startTimeUnixNano: z.union([z.string(), z.number()]).optional(), attributes: KeyValuesSchema }),
           ),
         }),
       ),
@@ -34,6 +34,10 @@ export interface ReceivedSpan {
   spanId: string;
   parentSpanId?: string;
   name: string;
+  /** OTLP's SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  kind?: number;
+  /** Start time in ms since the epoch. */
+  start: number;
   attributes: Record<string, unknown>;
 }
 
@@ -76,7 +80,7 @@ export class OtlpReceiver {
           const service = String(record(rs.resource?.attributes)['service.name']);
           for (const ss of rs.scopeSpans)
             for (const s of ss.spans)
-              receiver.spans.push({ service, traceId: s.traceId, spanId: s.spanId, ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}), name: s.name, attributes: record(s.attributes) });
+              receiver.spans.push({ service, traceId: s.traceId, spanId: s.spanId, ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}), name: s.name, ...(s.kind !== undefined ? { kind: s.kind } : {}), start: Number(BigInt(s.startTimeUnixNano ?? 0) / 1_000_000n), attributes: record(s.attributes) });
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });

@@ -10,15 +10,21 @@ export interface DrainLogger {
  * within a bound: stop taking jobs, wait up to `graceMs`, then hand what is still running back
  * to the queue (moveToWait releases the lock) so that another process takes it at once instead
  * of after the lock expires. Steps and tasks are idempotent, so a released job is safe to rerun.
+ *
+ * BullMQ's pause does not cancel a fetch already blocked on the queue: a job that arrives as the drain starts is still
+ * handed to this worker, after the drain has seen none active. Such a job is handed back unrun, so that no step runs
+ * while the process closes its connections (one that did ended a run with its webhook lost).
  */
 export class ActiveJobs {
   private readonly jobs = new Map<string, { job: Job; token: string | undefined }>();
+  private stopping = false;
 
   get size(): number {
     return this.jobs.size;
   }
 
   async track<T>(job: Job, token: string | undefined, work: () => Promise<T>): Promise<T> {
+    if (this.stopping) return this.handBack(job, token);
     const key = `${job.id}`;
     this.jobs.set(key, { job, token });
     try {
@@ -29,6 +35,7 @@ export class ActiveJobs {
   }
 
   async drain(worker: Worker, graceMs: number, logger: DrainLogger): Promise<void> {
+    this.stopping = true;
     await worker.pause(true).catch(() => undefined);
     const deadline = Date.now() + graceMs;
     if (this.jobs.size) logger.log(`shutting down: waiting up to ${graceMs} ms for ${this.jobs.size} active job(s)`);
@@ -47,5 +54,15 @@ export class ActiveJobs {
     }
     logger.warn(`shutting down: released ${released} of ${left.length} unfinished job(s) back to the queue after ${graceMs} ms`);
     await worker.close(true);
+  }
+
+  /**
+   * Back to the waiting list with its lock released, so that another process takes it at once; BullMQ's own handling
+   * of the error thrown then finds the lock gone and leaves the job where it is (no attempt is spent). Should the release
+   * fail, the error is an ordinary failure: the job is retried after its backoff, never failed for good.
+   */
+  private async handBack(job: Job, token: string | undefined): Promise<never> {
+    if (token) await job.moveToWait(token).catch(() => undefined);
+    throw new Error(`job ${job.id} reached this process as it stopped; handed back to the queue`);
   }
 }

@@ -7,34 +7,41 @@ import type { RedisClient } from './redis-connection';
  */
 const wellFormed = (text: string): string => text.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
 
-/** A chunk's completion is recorded in its plan run's set, so a redone chunk counts once; the last one marks the corpus ready. */
+/**
+ * A chunk's completion is recorded in its plan run's set, so a redone chunk counts once. Returns 1 once every chunk is
+ * written (the corpus then gets its structure, and is ready after that: \`READY_IF_CURRENT\`).
+ */
 const CHUNK_DONE = `
 redis.call('SADD', KEYS[2], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
 local s = cjson.decode(raw)
 if s.planRun ~= ARGV[1] or s.status ~= 'ingesting' then return 0 end
-if redis.call('SCARD', KEYS[2]) >= s.chunks then
-  s.status = 'ready'
-  s.finishedAt = ARGV[3]
-  redis.call('SET', KEYS[1], cjson.encode(s))
-  return 1
-end
+if redis.call('SCARD', KEYS[2]) >= s.chunks then return 1 end
 return 0`;
 
 /**
- * Replaces the state while it still describes this ingest (a newer one started since wins). An ingesting state whose
- * chunks are all done already (they can finish before their plan does) is stored as ready.
+ * Replaces the state while it still describes this ingest (a newer one started since wins). Returns 2 when the state
+ * stored is an ingest whose chunks are all written already (they can finish before their plan is recorded), else 1,
+ * or 0 when a newer ingest holds the corpus.
  */
 const UPDATE_IF_CURRENT = `
 local raw = redis.call('GET', KEYS[1])
 if raw and cjson.decode(raw).ingestId ~= ARGV[1] then return 0 end
 local s = cjson.decode(ARGV[2])
-if s.status == 'ingesting' and redis.call('SCARD', KEYS[2]) >= s.chunks then
-  s.status = 'ready'
-  s.finishedAt = ARGV[3]
-end
+redis.call('SET', KEYS[1], ARGV[2])
+if s.status == 'ingesting' and redis.call('SCARD', KEYS[2]) >= s.chunks then return 2 end
+return 1`;
+
+/** Marks the corpus ready while its state is still this plan run's, with every chunk written. */
+const READY_IF_CURRENT = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local s = cjson.decode(raw)
+if s.planRun ~= ARGV[1] or s.status ~= 'ingesting' or redis.call('SCARD', KEYS[2]) < s.chunks then return 0 end
+s.status = 'ready'
+s.finishedAt = ARGV[2]
 redis.call('SET', KEYS[1], cjson.encode(s))
 return 1`;
 
@@ -125,16 +132,25 @@ export class IngestState {
     await this.update(corpus, ingestId, '', state);
   }
 
-  /** The plan is queued: `chunks` jobs to go (none, or all done already: the corpus is ready now). */
-  async planned(corpus: string, ingestId: string, planRun: string, plan: IngestPlanFigures): Promise<void> {
+  /** The plan is queued: \`chunks\` jobs to go. True when none is left (none, or all written already). */
+  async planned(corpus: string, ingestId: string, planRun: string, plan: IngestPlanFigures): Promise<boolean> {
     const current = await this.get(corpus);
     const state: IngestProgress = { ...this.fresh(corpus, ingestId), planRun, status: 'ingesting', ...plan, ...(current?.ingestId === ingestId ? { startedAt: current.startedAt } : {}) };
-    await this.update(corpus, ingestId, planRun, state);
+    return (await this.update(corpus, ingestId, planRun, state)) === 2;
   }
 
-  /** Records a chunk as written; true when it was the last one and the corpus is now ready. */
+  /** Records a chunk as written; true once every chunk of the plan run is. */
   async chunkDone(corpus: string, planRun: string, chunk: number): Promise<boolean> {
-    const r = await this.redis.eval(CHUNK_DONE, 2, this.key(corpus), this.doneKey(corpus, planRun), planRun, String(chunk), new Date().toISOString(), String(DONE_SET_TTL_MS));
+    const r = await this.redis.eval(CHUNK_DONE, 2, this.key(corpus), this.doneKey(corpus, planRun), planRun, String(chunk), String(DONE_SET_TTL_MS));
+    return Number(r) === 1;
+  }
+
+  /**
+   * The corpus is ready: every chunk of this plan run is written and what the store keeps of its structure is computed
+   * (or could not be: a reader computes it then). False when a newer ingest, or a removal, holds the corpus.
+   */
+  async ready(corpus: string, planRun: string): Promise<boolean> {
+    const r = await this.redis.eval(READY_IF_CURRENT, 2, this.key(corpus), this.doneKey(corpus, planRun), planRun, new Date().toISOString());
     return Number(r) === 1;
   }
 
@@ -165,7 +181,7 @@ export class IngestState {
     return { corpus, ingestId, status: 'planning', passages: 0, changed: 0, removed: 0, chunks: 0, chunksDone: 0, startedAt: new Date().toISOString() };
   }
 
-  private async update(corpus: string, ingestId: string, planRun: string, state: IngestProgress): Promise<void> {
-    await this.redis.eval(UPDATE_IF_CURRENT, 2, this.key(corpus), this.doneKey(corpus, planRun || 'none'), ingestId, JSON.stringify(state), new Date().toISOString());
+  private async update(corpus: string, ingestId: string, planRun: string, state: IngestProgress): Promise<number> {
+    return Number(await this.redis.eval(UPDATE_IF_CURRENT, 2, this.key(corpus), this.doneKey(corpus, planRun || 'none'), ingestId, JSON.stringify(state)));
   }
 }

@@ -3,6 +3,7 @@ import { envInt, formatZodError, QueuePrefixSchema } from '@orrery/protocol';
 import { isAbsolute, resolve } from 'node:path';
 import { checkRedisLocation, redisLocationFields } from '@orrery/runtime';
 import { z } from 'zod';
+import { STEP_BOUNDARIES } from '../queues/step-boundaries';
 
 const list = z
   .string()
@@ -113,6 +114,10 @@ export const CoordinatorConfigSchema = z.object({
   COORDINATOR_LOCK_MS: envInt(30_000, 1000),
   /** On SIGTERM, active steps get this long to finish; then they are released to other replicas. */
   SHUTDOWN_GRACE_MS: envInt(10_000, 0),
+  /** The SIGTERM drill only: the step boundary where this process holds the first step that reaches it (queues/step-hold.ts). */
+  STEP_HOLD_AT: z.enum(STEP_BOUNDARIES).optional(),
+  /** Until when it holds: `exit`, past the grace (the step is released to another replica); `sigterm`, the step goes on as the process stops. */
+  STEP_HOLD_UNTIL: z.enum(['exit', 'sigterm']).default('exit'),
   /** 1: refuse to start unless Redis's maxmemory-policy is noeviction (else only warn). */
   STRICT_REDIS: z.enum(['0', '1']).default('0'),
   /** Webhook targets that may be loopback, private or plain http (`host:port,...`); every other one must be public https. */

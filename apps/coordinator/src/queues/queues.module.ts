@@ -4,6 +4,7 @@ import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { bullConnection, bullTelemetry, queuePrefix } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { DispatchedTasks } from './dispatched-tasks';
+import { StepHold } from './step-hold';
 import { FleetGate } from './fleet-gate';
 import { StepChildren } from './step-children';
 import { ROUND_FLOWS, TaskDispatcher } from './task-dispatcher';
@@ -21,7 +22,7 @@ import { ROUND_FLOWS, TaskDispatcher } from './task-dispatcher';
     BullModule.registerQueue({ name: COORDINATOR_QUEUE }, { name: SUBAGENT_QUEUE }),
     BullModule.registerFlowProducer({ name: ROUND_FLOWS }),
   ],
-  providers: [TaskDispatcher, DispatchedTasks, StepChildren, FleetGate],
-  exports: [TaskDispatcher, DispatchedTasks, StepChildren, FleetGate, BullModule],
+  providers: [TaskDispatcher, DispatchedTasks, StepChildren, FleetGate, StepHold],
+  exports: [TaskDispatcher, DispatchedTasks, StepChildren, FleetGate, StepHold, BullModule],
 })
 export class QueuesModule {}

@@ -6,6 +6,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { RunQuotas } from '../quotas/run-quotas.service';
 import { WebhookNotifier } from '../webhooks/webhook-notifier.service';
 import { RunStore } from './run-store';
+import { StepHold } from '../queues/step-hold';
 
 /** Status changes and their events, written once each however often a step runs. */
 @Injectable()
@@ -16,6 +17,7 @@ export class RunTransitions {
     private readonly metrics: MetricsService,
     private readonly quotas: RunQuotas,
     private readonly webhooks: WebhookNotifier,
+    private readonly hold: StepHold,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -69,6 +71,7 @@ export class RunTransitions {
       if (error) r.errors.push({ ts: r.finishedAt, step: 'run', message: error });
       return r;
     });
+    if (ended) await this.hold.reached('run.ended', runId);
     if (run.status === status) {
       // Counted by the call that ended the run; a re-delivered step only writes the events still missing.
       if (ended) {

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { inSpan, SpanKind } from '@orrery/runtime';
 import { bareHost, checkResolvesPublic, publicOnlyLookup, type WebhookTarget } from './webhook-target';
 
 export interface WebhookResponse {
@@ -12,7 +13,30 @@ export interface WebhookResponse {
  * literal is checked here, since a socket given one looks nothing up), on a connection of its own (no agent
  * pool whose sockets another lookup opened). Redirects are never followed: a 3xx is a failed delivery.
  */
-export async function sendWebhook(target: WebhookTarget, body: string, headers: Record<string, string>, timeoutMs: number): Promise<WebhookResponse> {
+export function sendWebhook(target: WebhookTarget, body: string, headers: Record<string, string>, timeoutMs: number): Promise<WebhookResponse> {
+  const { url } = target;
+  // An HTTP client span (https://opentelemetry.io/docs/specs/semconv/http/http-spans/); the query is left out of
+  // url.full, since a receiver's URL may carry a token there.
+  const attributes = {
+    'http.request.method': 'POST',
+    'server.address': bareHost(url),
+    'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    'url.full': `${url.origin}${url.pathname}`,
+  };
+  return inSpan(
+    'POST',
+    attributes,
+    async (span) => {
+      const res = await post(target, body, headers, timeoutMs);
+      span.setAttribute('http.response.status_code', res.status);
+      if (res.status >= 400) span.setAttribute('error.type', String(res.status));
+      return res;
+    },
+    SpanKind.CLIENT,
+  );
+}
+
+async function post(target: WebhookTarget, body: string, headers: Record<string, string>, timeoutMs: number): Promise<WebhookResponse> {
   const { url } = target;
   if (!target.allowListed && isIP(bareHost(url))) await checkResolvesPublic(target, timeoutMs);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -1,5 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { ActiveJobs } from '@orrery/runtime';
 import { WEBHOOK_QUEUE, WebhookJobSchema } from '@orrery/protocol';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
@@ -9,6 +10,7 @@ import { WebhookLog } from './webhook-log';
 import { WebhookRefusedError } from './webhook-refused.error';
 import { WebhookSecrets } from './webhook-secrets.service';
 import { webhookTarget } from './webhook-target';
+import { StepHold } from '../queues/step-hold';
 
 /**
  * Delivers webhooks: one POST per attempt, signed as Standard Webhooks specifies (`webhook-id`,
@@ -17,13 +19,15 @@ import { webhookTarget } from './webhook-target';
  * Every attempt goes to the run's delivery log.
  */
 @Processor(WEBHOOK_QUEUE)
-export class WebhookDeliveriesProcessor extends WorkerHost implements OnApplicationBootstrap {
+export class WebhookDeliveriesProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveriesProcessor.name);
+  private readonly active = new ActiveJobs();
   private readonly allowed: ReadonlySet<string>;
 
   constructor(
     private readonly secrets: WebhookSecrets,
     private readonly log: WebhookLog,
+    private readonly hold: StepHold,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     super();
@@ -34,7 +38,19 @@ export class WebhookDeliveriesProcessor extends WorkerHost implements OnApplicat
     this.worker.on('error', (err) => this.logger.warn(`webhook worker: ${err.message}`));
   }
 
-  async process(job: Job): Promise<void> {
+  /**
+   * SIGTERM: deliveries in hand get SHUTDOWN_GRACE_MS like steps, then go back to the queue (a receiver dedupes by
+   * webhook-id). Without this the worker's close waited for each POST, up to WEBHOOK_TIMEOUT_MS past the grace.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.active.drain(this.worker, this.config.SHUTDOWN_GRACE_MS, this.logger);
+  }
+
+  process(job: Job, token?: string): Promise<void> {
+    return this.active.track(job, token, () => this.deliver(job));
+  }
+
+  private async deliver(job: Job): Promise<void> {
     const parsed = WebhookJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`invalid webhook job: ${parsed.error.message}`);
     const { runId, owner, url, webhookId, payload } = parsed.data;
@@ -48,6 +64,7 @@ export class WebhookDeliveriesProcessor extends WorkerHost implements OnApplicat
     let status: number | undefined;
     let error: string | undefined;
     let refused = false;
+    await this.hold.reached('webhook.sending', runId);
     try {
       const target = webhookTarget(url, this.allowed);
       status = (await sendWebhook(target, body, headers, this.config.WEBHOOK_TIMEOUT_MS)).status;

@@ -14,6 +14,7 @@ import { AnthropicEngineError } from './errors';
 import { asParams, MAX_STREAMING_TOKENS, orphanedServerToolUses, textOf, type ContextManagement, type MessagesApi } from './messages-client';
 import type { Effort } from './role-settings';
 import { CONTINUE_AFTER_EMPTY_REPLY, CONTINUE_AFTER_MAX_TOKENS, NUDGE_TEXT } from './prompts';
+import { inToolSpan } from '../tool-call-span';
 
 export interface ClientToolOutcome {
   content: string;
@@ -478,7 +479,7 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
             const handler = cfg.clientTools?.[call.name];
             if (!handler) return { content: `Unknown tool "${call.name}". Use only the tools you were given.`, isError: true, newSources: 0 };
             try {
-              return await handler(call.input, call);
+              return await inToolSpan(call.name, 'function', call.id, async () => handler(call.input, call));
             } catch (err) {
               return { content: `Tool "${call.name}" failed: ${err instanceof Error ? err.message : String(err)}`, isError: true, newSources: 0 };
             }

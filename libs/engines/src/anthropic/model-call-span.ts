@@ -1,6 +1,10 @@
 import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { TokenUsage } from '@orrery/protocol';
+import { recordServerToolCall } from '../tool-call-span';
+
+/** When each open call began: its server tools' spans start there. */
+const startedAt = new WeakMap<Span, number>();
 
 /**
  * One Messages API request as a client span, named and described by the OpenTelemetry GenAI semantic conventions
@@ -16,6 +20,7 @@ export function inModelCallSpan<T>(model: string, maxTokens: number, label: stri
     'orrery.call': label,
   };
   return trace.getTracer('orrery').startActiveSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    startedAt.set(span, Date.now());
     try {
       return await fn(span);
     } catch (err) {
@@ -46,4 +51,13 @@ export function recordModelResponse(span: Span, message: Message, usage: TokenUs
     'gen_ai.usage.cache_creation.input_tokens': usage.cacheWriteTokens,
     'orrery.cost_usd': usage.costUsd,
   });
+  // The server tools (web search, web fetch) the provider ran within this call, each with its result's error code if any.
+  const started = startedAt.get(span) ?? Date.now();
+  for (const block of message.content) {
+    if (block.type !== 'server_tool_use') continue;
+    const result = message.content.find((b) => 'tool_use_id' in b && b.tool_use_id === block.id);
+    const content = result && 'content' in result ? (result.content as unknown) : undefined;
+    const failed = content && typeof content === 'object' && 'error_code' in content ? String((content as { error_code: unknown }).error_code) : undefined;
+    recordServerToolCall(span, started, block.name, block.id, failed);
+  }
 }

@@ -20,6 +20,7 @@ import { analyzeTerms } from './text-analysis';
 import { keptTopicProfile } from './kept-profile';
 import { DEFAULT_TOPIC_PROFILE, type TopicProfileOptions } from './topic-profile';
 import { clipText } from '../hygiene/clip-text';
+import { inToolSpan } from '../tool-call-span';
 
 /** A finding id: the source id plus a short hash of the quote (stable across rounds and processes). */
 export function findingId(sourceId: string, quote: string): string {
@@ -44,7 +45,16 @@ export class CorpusSubagentEngine implements SubagentEngine {
     return this.registry.forTopic(name ?? this.defaultCorpus, topic);
   }
 
-  async search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
+  /** The task's search of the corpus, as a tool call of the run's trace (a datastore query, in the GenAI conventions' terms). */
+  search(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
+    return inToolSpan('search_corpus', 'datastore', task.taskId, async (span) => {
+      const result = await this.searchCorpus(task, progress);
+      span.setAttribute('orrery.findings', result.findings.length);
+      return result;
+    });
+  }
+
+  private async searchCorpus(task: SearchTask, progress: ProgressReporter): Promise<SearchResult> {
     await progress({ stage: 'loading', message: `loading corpus ${task.corpus ?? this.defaultCorpus}`, fraction: 0.1 });
     const { index, vocabulary, origin } = await this.corpus(task.corpus, task.context.topic);
     // A question with one expected answer is answered from the documents (their dates and authors first).

@@ -2,6 +2,7 @@ import type { PassageStore } from './passage-store';
 import { PostgresPassageStore } from './postgres-passage-store';
 import { SqlitePassageStore } from './sqlite-passage-store';
 import { loadStoreLocation, type StoreLocation } from './store-config';
+import { tracedPassageStore } from './traced-passage-store';
 import { sqliteThreadAvailable, ThreadedPassageStore } from './threaded-passage-store';
 
 /**
@@ -10,6 +11,6 @@ import { sqliteThreadAvailable, ThreadedPassageStore } from './threaded-passage-
  * from the TypeScript sources).
  */
 export function openPassageStore(location: StoreLocation = loadStoreLocation()): PassageStore {
-  if (location.kind === 'postgres') return new PostgresPassageStore({ url: location.url, schema: location.schema });
-  return sqliteThreadAvailable() ? new ThreadedPassageStore(location.file) : new SqlitePassageStore(location.file);
+  if (location.kind === 'postgres') return tracedPassageStore(new PostgresPassageStore({ url: location.url, schema: location.schema }), 'postgresql');
+  return tracedPassageStore(sqliteThreadAvailable() ? new ThreadedPassageStore(location.file) : new SqlitePassageStore(location.file), 'sqlite');
 }

@@ -18,6 +18,7 @@ import { RunTransitions } from '../run-transitions';
 import { addUsage, inPhase } from '../usage';
 import { clipText } from '@orrery/engines';
 import { HandlesStep, type StepHandler } from './step-handler';
+import { StepHold } from '../../queues/step-hold';
 
 /** The last step: check the writer's citations against the ledger, store the report, end the run. */
 @Injectable()
@@ -33,6 +34,7 @@ export class FinalizeStep implements StepHandler<'finalize'> {
     private readonly metrics: MetricsService,
     private readonly children: StepChildren,
     private readonly dispatcher: TaskDispatcher,
+    private readonly hold: StepHold,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -70,6 +72,7 @@ export class FinalizeStep implements StepHandler<'finalize'> {
         r.usage = addUsage(r.usage, inPhase(draft.usage, 'writing'));
         return r;
       });
+      await this.hold.reached('draft.checked', runId);
       this.metrics.taskOutcome('synthesize', check.verdict);
       await this.decisions.log(runId, `finalize:${attempt}:writer-verdict`, {
         decisionType: 'writer-verdict',
@@ -115,6 +118,7 @@ export class FinalizeStep implements StepHandler<'finalize'> {
   private async complete(run: Run, written: SynthesizeResult): Promise<void> {
     const report = assembleReport(run, written, await this.ledger.sources(run.id));
     await this.store.saveReport(run.id, report);
+    await this.hold.reached('report.stored', run.id);
     const citations = report.sections.reduce((n, s) => n + s.paragraphs.reduce((m, p) => m + p.citations.length, 0), 0);
     await this.events.append(run.id, 'report.ready', 'report.ready', { sections: report.sections.length, citations });
     await this.transitions.finish(run.id, 'done');

@@ -11,6 +11,7 @@ import { TaskDispatcher } from '../../queues/task-dispatcher';
 import { WebhookNotifier } from '../../webhooks/webhook-notifier.service';
 import { RunTransitions } from '../run-transitions';
 import { FinalizeStep } from './finalize.step';
+import { StepHold } from '../../queues/step-hold';
 
 /** Carries out what the run record says comes next: the next round's tasks, the writer, or the direct answer. */
 @Injectable()
@@ -24,6 +25,7 @@ export class PendingDispatch {
     private readonly finalize: FinalizeStep,
     private readonly metrics: MetricsService,
     private readonly webhooks: WebhookNotifier,
+    private readonly hold: StepHold,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -62,6 +64,7 @@ export class PendingDispatch {
       const sources = await this.ledger.sources(run.id, [...new Set(findings.map((f) => f.sourceId))]);
       const brief = leadWrites ? writerBrief(run, run.plan, await this.ledger.reports(run.id)) : undefined;
       await this.dispatcher.dispatchSynthesis(run.id, buildSynthesisTask(run, run.rounds.length, run.plan, findings, sources, this.limits(run), brief));
+      await this.hold.reached('writer.dispatched', run.id);
       return;
     }
     const last = run.rounds[run.rounds.length - 1];
@@ -74,7 +77,10 @@ export class PendingDispatch {
     // tasks may finish and its step run on another coordinator before this step is retried, and the retry
     // would then find the run past this round). A step killed before the dispatch is retried and dispatches.
     await this.transitions.recordTasks(run, last.n, tasks);
+    await this.hold.reached('tasks.recorded', run.id);
     await this.transitions.announceRound(run, last.n, tasks);
+    await this.hold.reached('round.announced', run.id);
     await this.dispatcher.dispatchRound(run.id, last.n, tasks);
+    await this.hold.reached('round.dispatched', run.id);
   }
 }

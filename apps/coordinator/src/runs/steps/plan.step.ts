@@ -15,6 +15,7 @@ import { RunTransitions } from '../run-transitions';
 import { addUsage, inPhase } from '../usage';
 import { PendingDispatch } from './pending-dispatch';
 import { HandlesStep, type StepHandler } from './step-handler';
+import { StepHold } from '../../queues/step-hold';
 
 /** The subtopic a follow-up's inherited findings go under when they bear on its question but on no planned subtopic. */
 const INHERITED_SUBTOPIC = 'inherited';
@@ -31,6 +32,7 @@ export class PlanStep implements StepHandler<'plan'> {
     private readonly transitions: RunTransitions,
     private readonly pending: PendingDispatch,
     private readonly ledger: LedgerStore,
+    private readonly hold: StepHold,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -45,9 +47,12 @@ export class PlanStep implements StepHandler<'plan'> {
     if (run.status === 'needs_review') return;
     if (!run.plan) {
       run = await this.transitions.status(runId, 'planning');
+      await this.hold.reached('plan.started', runId);
       const { plan, usage } = await this.makePlan(run);
+      await this.hold.reached('plan.made', runId);
       if (run.reviewMode === 'plan') return this.propose(runId, plan, usage);
       run = await this.commit(runId, plan, usage);
+      await this.hold.reached('plan.committed', runId);
     }
     await this.dispatchFirstRound(run);
   }
@@ -57,6 +62,7 @@ export class PlanStep implements StepHandler<'plan'> {
     let run = await this.store.require(runId);
     if (run.status === 'needs_review' && run.proposedPlan && run.reviewAnswer?.action === 'continue') {
       run = await this.commit(runId, run.proposedPlan, emptyUsage());
+      await this.hold.reached('review.answered', runId);
     }
     await this.dispatchFirstRound(run);
   }
@@ -71,6 +77,7 @@ export class PlanStep implements StepHandler<'plan'> {
       r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
       return r;
     });
+    await this.hold.reached('plan.proposed', runId);
     await this.pending.announce(run);
   }
 

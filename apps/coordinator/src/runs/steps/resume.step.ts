@@ -7,6 +7,7 @@ import { PendingDispatch } from './pending-dispatch';
 import { PlanStep } from './plan.step';
 import { RoundDecision } from './round-decision';
 import { HandlesStep, type StepHandler } from './step-handler';
+import { StepHold } from '../../queues/step-hold';
 
 /** A person answered a run in needs_review: the policy takes the answer in place of the judge's. */
 @Injectable()
@@ -18,6 +19,7 @@ export class ResumeStep implements StepHandler<'resume'> {
     private readonly decision: RoundDecision,
     private readonly pending: PendingDispatch,
     private readonly planStep: PlanStep,
+    private readonly hold: StepHold,
   ) {}
 
   async handle(step: Extract<CoordinatorStep, { step: 'resume' }>): Promise<void> {
@@ -43,6 +45,7 @@ export class ResumeStep implements StepHandler<'resume'> {
       return r;
     }, log);
     if (applied) written();
+    await this.hold.reached('review.answered', run.id);
     await this.pending.announce(updated);
     await this.pending.dispatch(updated);
   }

@@ -41,7 +41,7 @@ describe('RoundStep: the state-version guard', () => {
     const decisions = { log: vi.fn(async () => null) };
     const decision = { decide: vi.fn(async () => ({ move: { kind: 'synthesize' as const }, log: [], written: vi.fn() })) };
     const pending = { dispatch: vi.fn(), announce: vi.fn(), taskEstimate: () => ({ tokens: 0, costUsd: 0 }) };
-    const step = new RoundStep(store as never, {} as never, ledger as never, decisions as never, { append: vi.fn() } as never, {} as never, {} as never, decision as never, pending as never, {} as never);
+    const step = new RoundStep(store as never, {} as never, ledger as never, decisions as never, { append: vi.fn() } as never, {} as never, {} as never, decision as never, pending as never, {} as never, { reached: async () => undefined } as never);
     const complete = (step as unknown as { complete(run: Run, round: number): Promise<void> }).complete.bind(step);
 
     await expect(complete(judged, 1)).rejects.toBeInstanceOf(StaleStateError);
@@ -57,7 +57,7 @@ describe('RoundStep: the state-version guard', () => {
     const ledger = { findings: async () => [], broughtBy: async () => [], counts: async () => ({}) };
     const pending = { dispatch: vi.fn(), announce: vi.fn(), taskEstimate: () => ({ tokens: 0, costUsd: 0 }) };
     const decision = { decide: vi.fn(async () => ({ move: { kind: 'synthesize' as const }, log: [], written: vi.fn() })) };
-    const step = new RoundStep(store as never, {} as never, ledger as never, { log: vi.fn() } as never, { append: vi.fn() } as never, {} as never, {} as never, decision as never, pending as never, {} as never);
+    const step = new RoundStep(store as never, {} as never, ledger as never, { log: vi.fn() } as never, { append: vi.fn() } as never, {} as never, {} as never, decision as never, pending as never, {} as never, { reached: async () => undefined } as never);
     await (step as unknown as { complete(run: Run, round: number): Promise<void> }).complete(run(7), 1);
     expect(written?.rounds[0]).toMatchObject({ status: 'completed' });
     expect(written?.status).toBe('synthesizing');

@@ -19,6 +19,7 @@ import { PendingDispatch } from './pending-dispatch';
 import { RoundDecision } from './round-decision';
 import { HandlesStep, type StepHandler } from './step-handler';
 import { clipText } from '@orrery/engines';
+import { StepHold } from '../../queues/step-hold';
 
 export class StaleStateError extends Error {
   constructor(readonly currentVersion: number) {
@@ -49,6 +50,7 @@ export class RoundStep implements StepHandler<'round'> {
     private readonly decision: RoundDecision,
     private readonly pending: PendingDispatch,
     private readonly metrics: MetricsService,
+    private readonly hold: StepHold,
   ) {}
 
   /** `retry` 0 is the parent of the round's first tasks, N of its N-th retries (the tasks of attempt N). */
@@ -66,6 +68,7 @@ export class RoundStep implements StepHandler<'round'> {
     const outcomes = await this.collect(run, round, job, rec.taskIds.filter((t) => attemptOfTask(t) === retry));
     // A step delivered outside its flow while the tasks are out: the flow's own parent runs once they settle.
     if (!outcomes) return;
+    await this.hold.reached('results.collected', runId);
     const retries = outcomes.flatMap((o) => (o.retry ? [o.retry] : []));
     const estimate = this.pending.taskEstimate(run);
     run = await this.store.mutate(runId, (r) => {
@@ -106,6 +109,7 @@ export class RoundStep implements StepHandler<'round'> {
       }
       return changed ? r : undefined;
     });
+    await this.hold.reached('results.merged', runId);
 
     const current = run.rounds.find((r) => r.n === round)!;
     // Another execution of this step (a duplicate delivery, or one whose lock lapsed) completed the round while
@@ -175,6 +179,7 @@ export class RoundStep implements StepHandler<'round'> {
   /** The policy's move, written with the round's figures and its decisions in one compare-and-set on the state it was decided on. */
   private async afterRound(run: Run, rec: Round, figures: RoundFigures, findings: Finding[]): Promise<void> {
     const { move, log, written } = await this.decision.decide(run, rec, figures, findings);
+    await this.hold.reached('round.judged', run.id);
     const counts = await this.ledger.counts(run.id);
     const now = new Date().toISOString();
     const judgedVersion = run.stateVersion;
@@ -189,6 +194,7 @@ export class RoundStep implements StepHandler<'round'> {
       return r;
     }, log);
     if (updated.stateVersion !== judgedVersion) written();
+    await this.hold.reached('round.decided', run.id);
     await this.reannounce(updated, rec);
     await this.pending.dispatch(updated);
   }
