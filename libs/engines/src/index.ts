@@ -12,3 +12,4 @@ export * from './store';
 export * from './ingest';
 export * from './followup';
 export * from './report';
+export * from './plan-feedback';

@@ -3,7 +3,7 @@ import { ResearchRequestSchema } from './research-request';
 import { CorpusNameSchema } from './names';
 import { RunStatusSchema } from './run';
 import { BudgetRequestSchema } from './budget';
-import { PlanSchema } from './plan';
+import { PlanFeedbackSchema, PlanSchema } from './plan';
 
 const runId = z.uuid({ version: 'v4', message: 'id must be a run id (a UUID) that research returned' });
 const text = (what: string, max: number) => z.string({ message: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(max, `${what} must have at most ${max} characters`);
@@ -28,8 +28,10 @@ export const RunIdToolInputSchema = z.strictObject({ id: runId });
 /** The answer to a run in needs_review (POST …/decision): for a plan review, `plan` dispatches an edited plan. */
 export const AnswerReviewToolInputSchema = z.strictObject({
   id: runId,
-  action: z.enum(['continue', 'stop']),
+  action: z.enum(['continue', 'stop', 'revise']),
   plan: PlanSchema.optional(),
+  /** With `revise`: what to change, in words ("leave out the 1800s; add tariffs"). */
+  feedback: PlanFeedbackSchema.optional(),
   extra_budget: BudgetRequestSchema.optional(),
 });
 export const GetReportToolInputSchema = z.strictObject({ id: runId, format: z.enum(['markdown', 'json']).default('markdown') });

@@ -24,6 +24,8 @@ export const CoordinatorStepSchema = z.discriminatedUnion('step', [
     round: z.number().int().nonnegative(),
     action: z.enum(['continue', 'stop']),
   }),
+  /** Delayed by the run's autoApproveAfterSeconds: approves the plan proposed as `revision` N if nobody answered it. */
+  z.strictObject({ step: z.literal('auto-approve'), runId: z.string(), revision: z.number().int().nonnegative() }),
   /** `attempt` N waits on the writer's N-th corrected draft (absent: the first draft). */
   z.strictObject({ step: z.literal('finalize'), runId: z.string(), attempt: z.number().int().positive().optional() }),
 ]);

@@ -9,6 +9,7 @@ import { RunTransitions } from './run-transitions';
 import { FinalizeStep } from './steps/finalize.step';
 import { PlanStep } from './steps/plan.step';
 import { ResumeStep } from './steps/resume.step';
+import { AutoApprovals } from '../plan-review/auto-approvals';
 import { RoundStep } from './steps/round.step';
 
 // Worker options are fixed when the class is decorated, so the lock is read from the environment here.
@@ -28,6 +29,7 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
     private readonly roundStep: RoundStep,
     private readonly finalizeStep: FinalizeStep,
     private readonly resumeStep: ResumeStep,
+    private readonly autoApprovals: AutoApprovals,
     private readonly store: RunStore,
     private readonly transitions: RunTransitions,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
@@ -74,6 +76,7 @@ export class CoordinatorStepsProcessor extends WorkerHost implements OnApplicati
         this.logger.debug(`run ${step.runId}: step ${step.step}${'round' in step ? ` (round ${step.round})` : ''}, attempt ${job.attemptsMade + 1}`);
         if (step.step === 'plan') await this.planStep.run(step.runId);
         else if (step.step === 'round') await this.roundStep.run(step.runId, step.round, step.retry ?? 0, job);
+        else if (step.step === 'auto-approve') await this.autoApprovals.fire(step.runId, step.revision);
         else if (step.step === 'resume') await this.resumeStep.run(await this.store.require(step.runId), step.round, step.action);
         else await this.finalizeStep.run(step.runId, step.attempt ?? 0, job);
       });

@@ -14,6 +14,7 @@ import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage } from '../usage';
 import { PendingDispatch } from './pending-dispatch';
+import { AutoApproveSchedule } from '../../plan-review/auto-approve-schedule';
 
 /** The subtopic a follow-up's inherited findings go under when they bear on its question but on no planned subtopic. */
 const INHERITED_SUBTOPIC = 'inherited';
@@ -29,6 +30,7 @@ export class PlanStep {
     private readonly transitions: RunTransitions,
     private readonly pending: PendingDispatch,
     private readonly ledger: LedgerStore,
+    private readonly autoApprove: AutoApproveSchedule,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -61,10 +63,13 @@ export class PlanStep {
       if (r.plan || r.proposedPlan || r.status !== 'planning') return undefined;
       r.proposedPlan = plan;
       r.status = 'needs_review';
+      if (r.autoApproveAfterSeconds) r.autoApproveAt = new Date(Date.now() + r.autoApproveAfterSeconds * 1000).toISOString();
       r.usage = addUsage(r.usage, usage);
       r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
       return r;
     });
+    // Re-run after a crash, the same job id adds nothing.
+    await this.autoApprove.schedule(run);
     await this.pending.announce(run);
   }
 
@@ -84,6 +89,7 @@ export class PlanStep {
       r.status = 'researching';
       delete r.proposedPlan;
       delete r.reviewAnswer;
+      delete r.autoApproveAt;
       r.usage = addUsage(r.usage, usage);
       r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
       const effort = effortFor(plan.classification);
