@@ -38,9 +38,11 @@ export function synthesisBudget(run: Pick<Run, 'budgetLedger'>): TaskBudget {
 }
 
 /** The plan's excluded years, said in the objective too: a researcher on the web has no year filter to set. */
-const yearsLeftOut = (run: TaskRun): string => {
+const withYearsLeftOut = (objective: string, run: TaskRun): string => {
   const w = run.plan?.excludeYears ?? [];
-  return w.length ? ` Leave out anything from ${w.map((y) => (y.from <= -9999 ? `before ${y.to + 1}` : y.to >= 9999 ? `after ${y.from - 1}` : `${y.from}–${y.to}`)).join(', ')}.` : '';
+  if (!w.length) return objective;
+  const years = w.map((y) => (y.from <= -9999 ? `before ${y.to + 1}` : y.to >= 9999 ? `after ${y.from - 1}` : `${y.from}–${y.to}`)).join(', ');
+  return clipText(`${objective.trimEnd().replace(/([^.!?])$/, '$1.')} Leave out anything from ${years}.`, 4000);
 };
 
 /** What a search subagent is told: its objective, scope and boundaries, and how to answer. */
@@ -67,7 +69,7 @@ export function buildSearchTask(
     knownSourceIds,
     context: {
       // The lead's own brief when it wrote one (a Claude plan); else the template.
-      objective: clipText(`${subtopic.brief?.objective ?? `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`}${yearsLeftOut(run)}`, 4000),
+      objective: withYearsLeftOut(subtopic.brief?.objective ?? `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`, run),
       topic: run.topic,
       scope: { include: subtopic.facetTerms, exclude: subtopic.excludeTerms, ...(run.plan?.excludeYears?.length ? { excludeYears: run.plan.excludeYears } : {}) },
       // The same as the researcher's system prompt asks: a condensed report, not one-line claims.
