@@ -5,13 +5,15 @@ import { z } from 'zod';
  * webhook deliveries. None is
  * named `corpus`: that key space holds the corpora's ingest state (IngestState).
  */
-export const QueueNameSchema = z.enum(['coordinator', 'subagents', 'ingest', 'webhooks']);
+export const QueueNameSchema = z.enum(['coordinator', 'subagents', 'ingest', 'webhooks', 'watches']);
 export type QueueName = z.infer<typeof QueueNameSchema>;
 export const COORDINATOR_QUEUE: QueueName = 'coordinator';
 export const SUBAGENT_QUEUE: QueueName = 'subagents';
 export const INGEST_QUEUE: QueueName = 'ingest';
 /** Completion webhooks: one job per event, retried with backoff. */
 export const WEBHOOK_QUEUE: QueueName = 'webhooks';
+/** Watches: one job scheduler per watch, one job per run of it. */
+export const WATCH_QUEUE: QueueName = 'watches';
 
 /** A coordinator step job's payload. */
 export const CoordinatorStepSchema = z.discriminatedUnion('step', [
