@@ -10,6 +10,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { call as callTool, callError, jsonOf } from '../mcp/mcp-cases';
 import { waitFor } from '../support/service-processes';
 import { type Stack, startStack } from '../support/stack';
 import { newApiKey, REDIS_URL } from '../support/test-env';
@@ -118,5 +120,21 @@ describe('watches', () => {
     expect(((await call('GET', `/v1/watches/${id}`, other)).body as unknown as Watch).runs.length).toBe(paused);
     expect((await call('DELETE', `/v1/watches/${id}`, other)).status).toBe(204);
     expect((await call('GET', `/v1/watches/${id}`, other)).status).toBe(404);
+  });
+
+  it('over MCP: create_watch, list_watches and change_watch act on the caller\'s own watches', async () => {
+    const client = new Client({ name: 'orrery-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.coordinator.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${other}` } } }));
+    try {
+      const created = jsonOf<Watch>(await callTool(client, 'create_watch', { question: 'Salmon at the harbour of Ossery', every: '1h', corpus: 'notes' }));
+      expect(created).toMatchObject({ everySeconds: 3600, status: 'active' });
+      expect(jsonOf<{ watches: Watch[] }>(await callTool(client, 'list_watches', {})).watches.map((w) => w.id)).toEqual([created.id]);
+      expect(jsonOf<Watch>(await callTool(client, 'change_watch', { id: created.id, action: 'pause' })).status).toBe('paused');
+      expect(await callError(client, 'create_watch', { question: 'Salmon at the harbour of Ossery', every: 1 })).toMatch(/at least 2 seconds/);
+      expect(jsonOf(await callTool(client, 'change_watch', { id: created.id, action: 'delete' }))).toMatchObject({ deleted: true });
+      expect(jsonOf<{ watches: Watch[] }>(await callTool(client, 'list_watches', {})).watches).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 });
