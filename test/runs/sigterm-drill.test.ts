@@ -7,7 +7,7 @@
 import type { StoredRunEvent } from '@orrery/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrreryClient } from '../../apps/cli/src/client/orrery-client';
-import { STEP_BOUNDARIES } from '../../apps/coordinator/src/queues/step-boundaries';
+import { STEP_BOUNDARIES } from '../../apps/coordinator/src/config/step-boundaries';
 import { type ServiceProcess, startCoordinatorProcess, startWorkerProcess, waitFor } from '../support/service-processes';
 import { dropPrefix, FIXTURE_CORPUS, uniquePrefix } from '../support/test-env';
 import { WebhookReceiver } from '../support/webhook-receiver';

@@ -1,4 +1,4 @@
-import type { CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, RunCoverage, RunList, RunStatus, RunView, Source } from '@orrery/protocol';
+import type { CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, RunCoverage, RunList, RunStatus, RunView, Source, Watch, WatchRequest } from '@orrery/protocol';
 import { sessionKey } from './session-key.js';
 
 /** An API answer other than 2xx, with the server's own message (a 400 names the problem). */
@@ -58,6 +58,8 @@ async function json<T>(path: string, init?: RequestInit & { headers?: Record<str
 const post = (body?: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 
 const run = (id: string) => `/v1/research/${encodeURIComponent(id)}`;
+/** A watch as sent: `every` in seconds or as "1h". */
+type WatchRequestInput = Omit<WatchRequest, 'every'> & { every: number | string };
 
 export const api = {
   corpora: () => json<CorpusList>('/v1/corpora'),
@@ -70,6 +72,10 @@ export const api = {
   submit: (body: ResearchRequest) => json<{ id: string; status: RunStatus }>('/v1/research', post(body)),
   cancel: (id: string) => json<{ id: string; status: RunStatus }>(`${run(id)}/cancel`, post()),
   followUp: (id: string, body: FollowupRequest) => json<{ id: string; parentId: string; status: RunStatus }>(`${run(id)}/followups`, post(body)),
+  watches: () => json<{ watches: Watch[] }>('/v1/watches'),
+  watch: (body: WatchRequestInput) => json<Watch>('/v1/watches', post(body)),
+  changeWatch: (id: string, action: 'pause' | 'resume') => json<Watch>(`/v1/watches/${encodeURIComponent(id)}/${action}`, post()),
+  deleteWatch: async (id: string) => void (await request(`/v1/watches/${encodeURIComponent(id)}`, { method: 'DELETE' })),
   decide: (id: string, body: HumanDecision) => json<{ id: string; status: RunStatus }>(`${run(id)}/decision`, post(body)),
   /** The run's event stream, from after `lastEventId` when given. */
   events: (id: string, lastEventId: string | undefined, signal: AbortSignal) =>

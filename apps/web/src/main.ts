@@ -5,6 +5,7 @@ import { askView } from './views/ask-view.js';
 import { keyPrompt } from './views/key-prompt.js';
 import { reportView } from './views/report-view.js';
 import { runView } from './views/run-view.js';
+import { watchesView } from './views/watches-view.js';
 import type { View } from './views/view.js';
 
 const main = byId<HTMLElement>('main');
@@ -14,13 +15,13 @@ let asking = false;
 
 const RUN_ROUTE = /^#\/runs\/([0-9a-f-]{36})(\/report)?$/i;
 
-/** Routes by the URL's fragment: `#/`, `#/runs/<id>` (live), `#/runs/<id>/report`. */
+/** Routes by the URL's fragment: `#/`, `#/runs/<id>` (live), `#/runs/<id>/report`, `#/watches`. */
 function route(): void {
   current?.dispose();
   asking = false;
   forget.hidden = !sessionKey.get();
   const m = RUN_ROUTE.exec(location.hash);
-  current = m ? (m[2] ? reportView(main, m[1]!) : runView(main, m[1]!)) : askView(main);
+  current = m ? (m[2] ? reportView(main, m[1]!) : runView(main, m[1]!)) : location.hash === '#/watches' ? watchesView(main) : askView(main);
 }
 
 onUnauthorized((message) => {

@@ -56,6 +56,20 @@ export interface PlanningOutput {
   usage: TokenUsage;
 }
 
+/** A person's feedback on a proposed plan, for the engine to revise it by. */
+export interface PlanRevisionInput {
+  runId: string;
+  topic: string;
+  corpus?: string;
+  plan: Plan;
+  feedback: string;
+  maxSubtopics: number;
+}
+export interface PlanRevisionOutput extends PlanningOutput {
+  /** One line per change the revision made, shown to the person. */
+  changes: string[];
+}
+
 export interface RefinementInput {
   runId: string;
   topic: string;
@@ -153,6 +167,8 @@ export interface CoordinatorEngine {
   /** Model tokens and dollars a search task of this engine is expected to take (zero for an engine without a model). */
   readonly taskEstimate: TaskEstimate;
   plan(input: PlanningInput): Promise<PlanningOutput>;
+  /** The plan revised by a person's feedback in words (plan review); absent, an engine's plans are edited as JSON only. */
+  revisePlan?(input: PlanRevisionInput): Promise<PlanRevisionOutput>;
   refine(input: RefinementInput): Promise<RefinementOutput>;
   /**
    * A pivot: a new decomposition of the topic that avoids what the run has exhausted (the plan's subtopics, the

@@ -13,3 +13,4 @@ export * from './ingest';
 export * from './followup';
 export * from './report';
 export * from './bill';
+export * from './plan-feedback';

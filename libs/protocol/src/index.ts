@@ -23,3 +23,4 @@ export * from './clip-text';
 export * from './validation';
 export * from './webhook';
 export * from './provider-outage';
+export * from './watch';

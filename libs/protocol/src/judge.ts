@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlanSchema } from './plan';
+import { PlanFeedbackSchema, PlanSchema } from './plan';
 import { BudgetRequestSchema, BudgetSchema } from './budget';
 
 /** The judge's compact memory: the last non-continue signal and pivots, by absolute round number. */
@@ -50,12 +50,16 @@ export const ReviewSummarySchema = z.strictObject({
 export type ReviewSummaryRecord = z.infer<typeof ReviewSummarySchema>;
 
 /** A person's answer to a run in needs_review: `POST /v1/research/:id/decision`. */
-export const HumanDecisionSchema = z.strictObject({
-  action: z.enum(['continue', 'stop']),
-  extraBudget: BudgetRequestSchema.optional(),
-  /** For a run paused for plan review: the plan to dispatch instead of the proposed one (checked: scopes apart, within budget). */
-  plan: PlanSchema.optional(),
-});
+export const HumanDecisionSchema = z.union([
+  z.strictObject({
+    action: z.enum(['continue', 'stop']),
+    extraBudget: BudgetRequestSchema.optional(),
+    /** For a run paused for plan review: the plan to dispatch instead of the proposed one (checked: scopes apart, within budget). */
+    plan: PlanSchema.optional(),
+  }),
+  /** For a run paused for plan review: the plan comes back revised by the feedback, and the run waits again. */
+  z.strictObject({ action: z.literal('revise'), feedback: PlanFeedbackSchema }),
+]);
 export type HumanDecision = z.infer<typeof HumanDecisionSchema>;
 
 /** The deployment's judge switch: `POST /v1/admin/judge` sets it; every model judgement reads it first. */

@@ -3,7 +3,8 @@ import { ResearchRequestSchema } from './research-request';
 import { CorpusNameSchema } from './names';
 import { RunStatusSchema } from './run';
 import { BudgetRequestSchema } from './budget';
-import { PlanSchema } from './plan';
+import { PlanFeedbackSchema, PlanSchema } from './plan';
+import { WatchRequestSchema } from './watch';
 
 const runId = z.uuid({ version: 'v4', message: 'id must be a run id (a UUID) that research returned' });
 const text = (what: string, max: number) => z.string({ message: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(max, `${what} must have at most ${max} characters`);
@@ -28,8 +29,10 @@ export const RunIdToolInputSchema = z.strictObject({ id: runId });
 /** The answer to a run in needs_review (POST …/decision): for a plan review, `plan` dispatches an edited plan. */
 export const AnswerReviewToolInputSchema = z.strictObject({
   id: runId,
-  action: z.enum(['continue', 'stop']),
+  action: z.enum(['continue', 'stop', 'revise']),
   plan: PlanSchema.optional(),
+  /** With `revise`: what to change, in words ("leave out the 1800s; add tariffs"). */
+  feedback: PlanFeedbackSchema.optional(),
   extra_budget: BudgetRequestSchema.optional(),
 });
 export const GetReportToolInputSchema = z.strictObject({ id: runId, format: z.enum(['markdown', 'json']).default('markdown') });
@@ -71,3 +74,9 @@ export type JudgeToolInput = z.infer<typeof JudgeToolInputSchema>;
 /** The ChatGPT connector convention: search(query) → ranked ids; fetch(id) → the passage. */
 export const CorpusSearchToolInputSchema = z.strictObject({ query: text('query', 2000), corpus: CorpusNameSchema.optional(), limit: z.number().int().min(1).max(50).default(10) });
 export const CorpusFetchToolInputSchema = z.strictObject({ id: text('id', 512), corpus: CorpusNameSchema.optional() });
+
+/** `create_watch`: POST /v1/watches as a tool. */
+export const CreateWatchToolInputSchema = WatchRequestSchema.omit({ budget: true });
+/** The watch tools that name one watch. */
+export const WatchIdToolInputSchema = z.strictObject({ id: z.uuid({ version: 'v4', message: 'id must be a watch id that create_watch returned' }) });
+export const WatchActionToolInputSchema = WatchIdToolInputSchema.extend({ action: z.enum(['pause', 'resume', 'delete']) });

@@ -39,6 +39,17 @@ export type PlanCoverage = z.infer<typeof PlanCoverageSchema>;
 export const AnswerFormSchema = z.enum(['direct-answer', 'comparison-table', 'chronology', 'analysis']);
 export type AnswerForm = z.infer<typeof AnswerFormSchema>;
 
+/** A person's feedback on a proposed plan, in words ("leave out the 1800s; add tariffs"). */
+export const PlanFeedbackSchema = z
+  .string({ message: 'feedback is required and must be a string' })
+  .trim()
+  .min(2, 'feedback must have at least 2 characters')
+  .max(2000, 'feedback must have at most 2000 characters');
+
+/** Years a search leaves out, both ends included (a person's "leave out the 1800s" is 1800–1899). */
+export const YearWindowSchema = z.strictObject({ from: z.number().int().min(-9999).max(9999), to: z.number().int().min(-9999).max(9999) }).refine((w) => w.from <= w.to, 'a year window runs from its first year to its last');
+export type YearWindow = z.infer<typeof YearWindowSchema>;
+
 export const PlanSchema = z.strictObject({
   classification: RequestClassSchema,
   subtopics: z.array(SubtopicSchema).min(1).max(40),
@@ -49,5 +60,7 @@ export const PlanSchema = z.strictObject({
   /** The question's language (BCP 47, e.g. "fr"), which the report and its headings are written in. */
   language: z.string().min(2).max(35).optional(),
   coverage: PlanCoverageSchema.optional(),
+  /** Years every search of the run leaves out, from a person's feedback on the plan (dated corpora only). */
+  excludeYears: z.array(YearWindowSchema).max(20).optional(),
 });
 export type Plan = z.infer<typeof PlanSchema>;

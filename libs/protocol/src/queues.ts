@@ -5,13 +5,15 @@ import { z } from 'zod';
  * webhook deliveries. None is
  * named `corpus`: that key space holds the corpora's ingest state (IngestState).
  */
-export const QueueNameSchema = z.enum(['coordinator', 'subagents', 'ingest', 'webhooks']);
+export const QueueNameSchema = z.enum(['coordinator', 'subagents', 'ingest', 'webhooks', 'watches']);
 export type QueueName = z.infer<typeof QueueNameSchema>;
 export const COORDINATOR_QUEUE: QueueName = 'coordinator';
 export const SUBAGENT_QUEUE: QueueName = 'subagents';
 export const INGEST_QUEUE: QueueName = 'ingest';
 /** Completion webhooks: one job per event, retried with backoff. */
 export const WEBHOOK_QUEUE: QueueName = 'webhooks';
+/** Watches: one job scheduler per watch, one job per run of it. */
+export const WATCH_QUEUE: QueueName = 'watches';
 
 /** A coordinator step job's payload. */
 export const CoordinatorStepSchema = z.discriminatedUnion('step', [
@@ -24,6 +26,8 @@ export const CoordinatorStepSchema = z.discriminatedUnion('step', [
     round: z.number().int().nonnegative(),
     action: z.enum(['continue', 'stop']),
   }),
+  /** Delayed by the run's autoApproveAfterSeconds: approves the plan proposed as `revision` N if nobody answered it. */
+  z.strictObject({ step: z.literal('auto-approve'), runId: z.string(), revision: z.number().int().nonnegative() }),
   /** `attempt` N waits on the writer's N-th corrected draft (absent: the first draft). */
   z.strictObject({ step: z.literal('finalize'), runId: z.string(), attempt: z.number().int().positive().optional() }),
 ]);

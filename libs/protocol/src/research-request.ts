@@ -24,6 +24,26 @@ export const TopicSchema = z
   .refine((t) => !CONTROL.test(t), 'topic must not contain control characters')
   .refine((t) => LETTER_OR_DIGIT.test(t), 'topic must contain at least one letter or digit');
 
+/** The longest a plan review may wait before it approves the plan on its own: a week. */
+export const AUTO_APPROVE_MAX_SECONDS = 7 * 24 * 3600;
+
+/**
+ * `"plan"` or `{ mode: "plan", autoApproveAfterSeconds }`: pause in needs_review with the plan before any task is
+ * dispatched; POST …/decision approves, edits or revises it. With `autoApproveAfterSeconds`, a plan nobody answered
+ * in that time is approved as it stands (each revised plan waits anew).
+ */
+export const ReviewRequestSchema = z.union(
+  [
+    z.literal('plan'),
+    z.strictObject({
+      mode: z.literal('plan'),
+      autoApproveAfterSeconds: z.number().int().min(1).max(AUTO_APPROVE_MAX_SECONDS, `autoApproveAfterSeconds must be at most ${AUTO_APPROVE_MAX_SECONDS}`).optional(),
+    }),
+  ],
+  { message: 'review must be "plan" or {"mode": "plan", "autoApproveAfterSeconds": N}' },
+);
+export type ReviewRequest = z.infer<typeof ReviewRequestSchema>;
+
 export const ResearchRequestSchema = z.strictObject({
   topic: TopicSchema,
   engine: EngineNameSchema.optional(),
@@ -33,8 +53,7 @@ export const ResearchRequestSchema = z.strictObject({
   coverageCheck: z.boolean().optional(),
   /** POSTed, signed, when the run is done, failed or waits for review. */
   webhook: WebhookRequestSchema.optional(),
-  /** `plan`: pause in needs_review with the plan before any task is dispatched; POST …/decision approves or edits it. */
-  review: z.enum(['plan'], { message: 'review must be "plan"' }).optional(),
+  review: ReviewRequestSchema.optional(),
 });
 export type ResearchRequest = z.infer<typeof ResearchRequestSchema>;
 
@@ -43,6 +62,6 @@ export const FollowupRequestSchema = z.strictObject({
   question: TopicSchema,
   budget: BudgetRequestSchema.optional(),
   webhook: WebhookRequestSchema.optional(),
-  review: z.enum(['plan'], { message: 'review must be "plan"' }).optional(),
+  review: ReviewRequestSchema.optional(),
 });
 export type FollowupRequest = z.infer<typeof FollowupRequestSchema>;

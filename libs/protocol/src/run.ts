@@ -40,6 +40,15 @@ export const RunCountersSchema = z.strictObject({
 });
 export type RunCounters = z.infer<typeof RunCountersSchema>;
 
+/** One round of a person's feedback on a proposed plan, and what the revision changed. */
+export const PlanRevisionSchema = z.strictObject({
+  feedback: z.string().max(2000),
+  at: z.iso.datetime(),
+  /** One line per change: subtopics added and removed, terms and years left out. */
+  changes: z.array(z.string().max(500)).max(60),
+});
+export type PlanRevision = z.infer<typeof PlanRevisionSchema>;
+
 /** The owner of a run recorded before runs had owners: visible to admins only. */
 export const UNOWNED = 'unowned';
 
@@ -83,6 +92,12 @@ export const RunSchema = z.strictObject({
   reviewMode: z.enum(['plan']).optional(),
   /** The plan waiting for approval while the run is in needs_review for plan review; dispatched as approved or edited. */
   proposedPlan: PlanSchema.optional(),
+  /** With plan review: seconds an unanswered plan waits before it is approved as it stands. */
+  autoApproveAfterSeconds: z.number().int().positive().optional(),
+  /** When the plan now proposed is approved unless a person answers first. */
+  autoApproveAt: z.iso.datetime().optional(),
+  /** The rounds of feedback the proposed plan was revised by, oldest first. */
+  planRevisions: z.array(PlanRevisionSchema).max(100).optional(),
   /** A follow-up: the run whose ledger (sources and findings) it started from. */
   parentId: z.string().optional(),
   /** The follow-ups asked on this run, oldest first. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DecisionSchema } from './decision';
 import { FindingSchema } from './finding';
 import { CorpusNameSchema, ResolvedEngineSchema, TaskIdSchema } from './names';
-import { AnswerFormSchema, RequestClassSchema } from './plan';
+import { AnswerFormSchema, RequestClassSchema, YearWindowSchema } from './plan';
 import { SourceSchema } from './source';
 import { SubagentReportSchema } from './subagent-report';
 
@@ -14,6 +14,8 @@ export const TaskContextSchema = z.strictObject({
   scope: z.strictObject({
     include: z.array(z.string().max(200)).max(50),
     exclude: z.array(z.string().max(200)).max(200),
+    /** Years to leave out (the plan's excludeYears). */
+    excludeYears: z.array(YearWindowSchema).max(20).optional(),
   }),
   outputFormat: z.string().max(2000),
   sourceGuidance: z.string().max(2000),

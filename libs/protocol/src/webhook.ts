@@ -20,7 +20,7 @@ export const WebhookRequestSchema = z.strictObject({
 export type WebhookRequest = z.infer<typeof WebhookRequestSchema>;
 
 /** What a webhook tells: the run is done, failed, waits for a person, or waits for the model provider. */
-export const WebhookEventTypeSchema = z.enum(['run.done', 'run.failed', 'run.needs_review', 'run.waiting']);
+export const WebhookEventTypeSchema = z.enum(['run.done', 'run.failed', 'run.needs_review', 'run.waiting', 'watch.changed']);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
 /** The body of a webhook POST, shaped as Standard Webhooks suggests: `type`, `timestamp`, `data`. */
@@ -36,6 +36,19 @@ export const WebhookPayloadSchema = z.strictObject({
     parentId: RunIdSchema.optional(),
     error: z.string().optional(),
     links: z.strictObject({ self: z.string(), report: z.string(), events: z.string() }),
+    /** For `watch.changed`: the watch whose run this is, and what changed since its last run. */
+    watch: z
+      .strictObject({
+        id: z.string(),
+        question: z.string(),
+        changes: z.strictObject({
+          newSources: z.array(z.strictObject({ id: z.string(), title: z.string() })),
+          unsupported: z.array(z.strictObject({ sourceId: z.string(), quote: z.string() })),
+          answerChanged: z.boolean(),
+          summary: z.string(),
+        }),
+      })
+      .optional(),
   }),
 });
 export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;

@@ -1,4 +1,4 @@
-import { type FollowupRequest, type Report, ReportSchema, type ResearchRequest, type RunView, RunViewSchema, type StoredRunEvent } from '@orrery/protocol';
+import { type FollowupRequest, type Report, ReportSchema, type ResearchRequest, type RunView, RunViewSchema, type StoredRunEvent, type Watch, type WatchRequest } from '@orrery/protocol';
 
 export class OrreryHttpError extends Error {
   constructor(
@@ -33,6 +33,24 @@ export class OrreryClient {
       throw new OrreryHttpError(res.status, `${init.method ?? 'GET'} ${path}: ${res.status} ${message}`);
     }
     return JSON.parse(text) as T;
+  }
+
+  /** Watches: `every` in seconds or as "1h". */
+  watch(request: Omit<WatchRequest, 'every'> & { every: number | string }): Promise<Watch> {
+    return this.json('/v1/watches', { method: 'POST', body: JSON.stringify(request) });
+  }
+
+  async watches(): Promise<Watch[]> {
+    return (await this.json<{ watches: Watch[] }>('/v1/watches')).watches;
+  }
+
+  changeWatch(id: string, action: 'pause' | 'resume'): Promise<Watch> {
+    return this.json(`/v1/watches/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: '{}' });
+  }
+
+  async deleteWatch(id: string): Promise<void> {
+    const res = await fetch(`${this.baseUrl}/v1/watches/${encodeURIComponent(id)}`, { method: 'DELETE', headers: this.headers() });
+    if (!res.ok) throw new OrreryHttpError(res.status, `DELETE /v1/watches/${id}: ${res.status} ${await res.text()}`);
   }
 
   async healthy(timeoutMs = 1500): Promise<boolean> {

@@ -22,6 +22,7 @@ const BODY_ROUTES: ReadonlyArray<readonly [string, RegExp]> = [
   ['POST', /^\/v1\/research\/?$/i],
   ['POST', /^\/v1\/research\/[^/]+\/(decision|cancel|followups)\/?$/i],
   ['POST', /^\/v1\/corpora\/?$/i],
+  ['POST', /^\/v1\/watches(\/[^/]+\/(pause|resume))?\/?$/i],
   ['POST', /^\/v1\/admin\/judge\/?$/i],
   ['POST', MCP_ROUTE],
 ];

@@ -109,10 +109,15 @@ export class ResearchController {
 
   @Post(':id/decision')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Answer a run in needs_review: continue (optionally with extra budget: a key without admin rights up to the server’s default budget and its daily quotas, 403 beyond, naming the most it may add) or stop; 409 once answered' })
+  @ApiOperation({ summary: 'Answer a run in needs_review: continue (optionally with extra budget: a key without admin rights up to the server’s default budget and its daily quotas, 403 beyond, naming the most it may add) or stop; for a plan review, continue with an edited plan, or revise: {"action": "revise", "feedback": "…"} answers 200 with the revised plan, which waits again; 409 once answered' })
   @ApiBody({ schema: z.toJSONSchema(HumanDecisionSchema, { io: 'input' }) as object })
-  async decide(@Caller() caller: Principal, @Param('id', uuid) id: string, @Body(new ZodValidationPipe(HumanDecisionSchema)) body: HumanDecision) {
+  async decide(@Caller() caller: Principal, @Param('id', uuid) id: string, @Body(new ZodValidationPipe(HumanDecisionSchema)) body: HumanDecision, @Res({ passthrough: true }) res: Response) {
     const run = await this.runs.decide(caller, id, body);
+    // A revision is answered at once, with the plan that now waits for approval.
+    if (body.action === 'revise') {
+      res.status(200);
+      return { id: run.id, status: run.status, budget: run.budget, proposedPlan: run.proposedPlan, revision: run.planRevisions?.at(-1), autoApproveAt: run.autoApproveAt ?? null };
+    }
     return { id: run.id, status: run.status, budget: run.budget };
   }
 

@@ -3,7 +3,7 @@ import { envInt, formatZodError, QueuePrefixSchema } from '@orrery/protocol';
 import { isAbsolute, resolve } from 'node:path';
 import { checkRedisLocation, redisLocationFields } from '@orrery/runtime';
 import { z } from 'zod';
-import { STEP_BOUNDARIES } from '../queues/step-boundaries';
+import { STEP_BOUNDARIES } from './step-boundaries';
 
 const list = z
   .string()
@@ -104,6 +104,10 @@ export const CoordinatorConfigSchema = z.object({
   /** Share of subtopics with enough evidence at which research counts as complete. */
   TARGET_COVERAGE: z.coerce.number().min(0).max(1).default(0.8),
   RUN_RETENTION_SECONDS: envInt(7 * 24 * 3600, 5),
+  /** The shortest `every` a watch may ask for: a question asked more often costs more than it can tell. */
+  WATCH_MIN_EVERY_SECONDS: envInt(60, 1),
+  /** Watches one key may keep. */
+  WATCHES_PER_KEY: envInt(20, 1),
   EVENTS_MAXLEN: envInt(10_000, 100),
   /** A run that never finishes (a lost deployment, a bug) still leaves Redis after this long. */
   UNFINISHED_RUN_TTL_SECONDS: envInt(30 * 24 * 3600, 3600),

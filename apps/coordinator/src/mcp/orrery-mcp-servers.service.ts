@@ -15,6 +15,8 @@ import { registerJudgeTool } from './judge-tool';
 import { registerResearchTools } from './research-tools';
 import { RunWaitingService } from '../breaker/run-waiting.service';
 import { registerRunResources } from './run-resources';
+import { registerWatchTools } from './watch-tools';
+import { WatchesService } from '../watches/watches.service';
 
 export const MCP_SERVER_INFO = { name: 'orrery', version: '0.1.0' } as const;
 
@@ -33,6 +35,7 @@ export class OrreryMcpServers implements OnApplicationShutdown {
     private readonly quotas: RunQuotas,
     private readonly metrics: MetricsService,
     private readonly waiting: RunWaitingService,
+    private readonly watches: WatchesService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {
     this.judgeModel = engines.judgeModel();
@@ -53,6 +56,7 @@ export class OrreryMcpServers implements OnApplicationShutdown {
       onJudged: (v, seconds) => this.metrics.judged('mcp', { signal: v.signal, level: v.level, seconds, timedOut: v.rule === 'judge-model-timeout' }),
     });
     registerCorpusTools(server, this.engines);
+    registerWatchTools(server, principal, this.watches);
     registerRunResources(server, principal, this.runs);
     return server;
   }

@@ -86,11 +86,16 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
     'answer_review',
     {
       description:
-        'Answer a run in needs_review. After a plan review (research with review: "plan"), continue dispatches the proposed plan, or the edited `plan` you pass (checked: scopes must not overlap, round 1 must fit the budget; a refusal says why and changes nothing); stop cancels it. After a judge review, continue (optionally with extra_budget) or stop and report. extra_budget lifts a run at most to the server\'s default budget and what this key\'s daily quotas have left (an admin key: up to the hard caps); more is refused with the most that may be added.',
+        'Answer a run in needs_review. After a plan review (research with review: "plan"), continue dispatches the proposed plan, or the edited `plan` you pass (checked: scopes must not overlap, round 1 must fit the budget; a refusal says why and changes nothing); stop cancels it; revise with `feedback` in words ("leave out the 1800s; add tariffs") returns the revised plan, which waits again. After a judge review, continue (optionally with extra_budget) or stop and report. extra_budget lifts a run at most to the server\'s default budget and what this key\'s daily quotas have left (an admin key: up to the hard caps); more is refused with the most that may be added.',
       inputSchema: AnswerReviewToolInputSchema,
       annotations: { destructiveHint: false, idempotentHint: false },
     },
-    async ({ id, action, plan, extra_budget }) => {
+    async ({ id, action, plan, extra_budget, feedback }) => {
+      if (action === 'revise') {
+        if (!feedback) throw new Error('feedback: revise takes feedback in words');
+        const run = await runs.decide(principal, id, { action, feedback });
+        return jsonResult({ id: run.id, status: run.status, proposedPlan: run.proposedPlan, revision: run.planRevisions?.at(-1) });
+      }
       const run = await runs.decide(principal, id, { action, ...(plan ? { plan } : {}), ...(extra_budget ? { extraBudget: extra_budget } : {}) });
       return jsonResult({ id: run.id, status: run.status });
     },

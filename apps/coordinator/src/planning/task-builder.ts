@@ -1,10 +1,11 @@
+import { clipText } from '@orrery/engines';
 import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask, TaskBudget, TaskContext, WriterBrief } from '@orrery/protocol';
 import { available } from '../budget';
 import { jobIds } from '../queues/job-ids';
 import { gapExcerpts } from './gap-excerpts';
 
 /** What of a run a task is built from. */
-export type TaskRun = Pick<Run, 'id' | 'engine' | 'corpus' | 'topic'>;
+export type TaskRun = Pick<Run, 'id' | 'engine' | 'corpus' | 'topic'> & { plan?: Pick<NonNullable<Run['plan']>, 'excludeYears'> };
 
 export interface TaskLimits {
   findingsPerTask: number;
@@ -36,6 +37,14 @@ export function synthesisBudget(run: Pick<Run, 'budgetLedger'>): TaskBudget {
   return { maxTokens: Math.floor(left.tokens), maxToolCalls: 0, maxCostUsd: left.costUsd, deadline: deadlineOf(run) };
 }
 
+/** The plan's excluded years, said in the objective too: a researcher on the web has no year filter to set. */
+const withYearsLeftOut = (objective: string, run: TaskRun): string => {
+  const w = run.plan?.excludeYears ?? [];
+  if (!w.length) return objective;
+  const years = w.map((y) => (y.from <= -9999 ? `before ${y.to + 1}` : y.to >= 9999 ? `after ${y.from - 1}` : `${y.from}–${y.to}`)).join(', ');
+  return clipText(`${objective.trimEnd().replace(/([^.!?])$/, '$1.')} Leave out anything from ${years}.`, 4000);
+};
+
 /** What a search subagent is told: its objective, scope and boundaries, and how to answer. */
 export function buildSearchTask(
   run: TaskRun,
@@ -60,9 +69,9 @@ export function buildSearchTask(
     knownSourceIds,
     context: {
       // The lead's own brief when it wrote one (a Claude plan); else the template.
-      objective: subtopic.brief?.objective ?? `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`,
+      objective: withYearsLeftOut(subtopic.brief?.objective ?? `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`, run),
       topic: run.topic,
-      scope: { include: subtopic.facetTerms, exclude: subtopic.excludeTerms },
+      scope: { include: subtopic.facetTerms, exclude: subtopic.excludeTerms, ...(run.plan?.excludeYears?.length ? { excludeYears: run.plan.excludeYears } : {}) },
       // The same as the researcher's system prompt asks: a condensed report, not one-line claims.
       outputFormat:
         'A condensed report to the lead researcher: the findings, each with its key sentence quoted verbatim and its source; what you could not find; and where sources disagree.',

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
-import type { StepBoundary } from './step-boundaries';
+import type { StepBoundary } from '../config/step-boundaries';
 
 /**
  * The SIGTERM drill's hold (test/runs/sigterm-drill.test.ts): with STEP_HOLD_AT naming a boundary, the first step to

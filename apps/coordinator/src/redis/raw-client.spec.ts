@@ -19,6 +19,7 @@ const REPOSITORIES = [
   'redis/redis.module.ts',
   'runs/run-index.ts',
   'runs/run-store.ts',
+  'watches/watch-store.ts',
   'webhooks/webhook-log.ts',
 ];
 const STILL_TO_MOVE = ['api/health.controller.ts', 'breaker/provider-outage-watch.service.ts', 'events/event-follower.service.ts', 'webhooks/webhook-secrets.service.ts'];

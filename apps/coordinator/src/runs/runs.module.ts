@@ -26,6 +26,9 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ProviderOutageWatch } from '../breaker/provider-outage-watch.service';
 import { RunWaitingService } from '../breaker/run-waiting.service';
 import { JudgeHealthService } from '../judge/judge-health.service';
+import { AutoApproveSchedule } from './plan-review/auto-approve-schedule';
+import { AutoApprovals } from './plan-review/auto-approvals';
+import { PlanRevisions } from './plan-review/plan-revisions';
 
 @Module({
   imports: [DiscoveryModule, QueuesModule, QuotasModule, EventsModule, LedgerModule, WebhooksModule],
@@ -51,6 +54,9 @@ import { JudgeHealthService } from '../judge/judge-health.service';
     RunWaitingService,
     ProviderOutageWatch,
     JudgeHealthService,
+    AutoApproveSchedule,
+    AutoApprovals,
+    PlanRevisions,
   ],
   exports: [RunWaitingService, WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, QuotasModule, RunStore, MetricsService, EventsModule, QueuesModule],
 })

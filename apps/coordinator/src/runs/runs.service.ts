@@ -32,6 +32,8 @@ import { CorpusIngest } from '../corpora/corpus-ingest.service';
 import { WebhookLog } from '../webhooks/webhook-log';
 import { WebhookTargets } from '../webhooks/webhook-targets.service';
 import { checkEditedPlan } from '../planning/check-edited-plan';
+import { AutoApproveSchedule } from './plan-review/auto-approve-schedule';
+import { PlanRevisions } from './plan-review/plan-revisions';
 import { RunIndex } from './run-index';
 import { RunStore } from './run-store';
 import { RunTransitions } from './run-transitions';
@@ -65,6 +67,8 @@ export class RunsService {
     private readonly ingest: CorpusIngest,
     private readonly webhookTargets: WebhookTargets,
     private readonly webhookLog: WebhookLog,
+    private readonly revisions: PlanRevisions,
+    private readonly autoApprove: AutoApproveSchedule,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -134,7 +138,8 @@ export class RunsService {
       signalHistory: { lastNonContinue: null, lastPivotRound: null, pivotCount: 0 },
       budgetLedger: openBudgetAccount(budget, Date.parse(now)),
       ...(request.webhook ? { webhook: request.webhook } : {}),
-      ...(request.review ? { reviewMode: request.review } : {}),
+      ...(request.review ? { reviewMode: 'plan' as const } : {}),
+      ...(typeof request.review === 'object' && request.review.autoApproveAfterSeconds ? { autoApproveAfterSeconds: request.review.autoApproveAfterSeconds } : {}),
       ...(parent ? { parentId: parent.id } : {}),
     };
     try {
@@ -226,6 +231,7 @@ export class RunsService {
    */
   async decide(principal: Principal, runId: string, decision: HumanDecision): Promise<Run> {
     const run = await this.get(principal, runId);
+    if (decision.action === 'revise') return this.revisions.revise(run, decision.feedback);
     const notInReview = (r: Run) => new ConflictException(r.reviewAnswer ? `run ${runId} was answered already (${r.reviewAnswer.action})` : `run ${runId} is ${r.status}, not needs_review`);
     if (run.status !== 'needs_review' || run.reviewAnswer) throw notInReview(run);
     const c = this.config;
@@ -263,6 +269,7 @@ export class RunsService {
       return r;
     });
     if (lost) throw notInReview(lost);
+    if (planReview) await this.autoApprove.withdraw(updated);
     await this.decisionLog.log(runId, `human:${round}:${updated.stateVersion}`, {
       decisionType: 'human-decision',
       level: 'L3',

@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Run, type RunWaiting, WEBHOOK_QUEUE, type WebhookEventType, type WebhookJob } from '@orrery/protocol';
+import { type Run, type RunWaiting, WEBHOOK_QUEUE, type WatchChanges, type WebhookEventType, type WebhookJob } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 
@@ -18,11 +18,16 @@ export class WebhookNotifier {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
-  async notify(run: Run, type: WebhookEventType, waiting?: RunWaiting): Promise<void> {
+  /** `watch.changed`: a watch's run found its answer changed, sent to the watch's webhook with what changed. */
+  async notifyWatch(run: Run, watch: { id: string; question: string; webhook: { url: string } }, changes: WatchChanges): Promise<void> {
+    await this.notify({ ...run, webhook: watch.webhook }, 'watch.changed', undefined, { id: watch.id, question: watch.question, changes });
+  }
+
+  async notify(run: Run, type: WebhookEventType, waiting?: RunWaiting, watch?: NonNullable<WebhookJob['payload']['data']['watch']>): Promise<void> {
     if (!run.webhook) return;
-    const status = type === 'run.done' ? 'done' : type === 'run.failed' ? 'failed' : type === 'run.waiting' ? 'waiting' : 'needs_review';
+    const status = type === 'run.done' || type === 'watch.changed' ? 'done' : type === 'run.failed' ? 'failed' : type === 'run.waiting' ? 'waiting' : 'needs_review';
     // A run waits on the provider once per outage.
-    const webhookId = `${run.id}.webhook.${status}${status === 'needs_review' ? `.${run.rounds.length}` : status === 'waiting' ? `.${waiting?.outageId ?? 'outage'}` : ''}`;
+    const webhookId = watch ? `${run.id}.webhook.watch-changed` : `${run.id}.webhook.${status}${status === 'needs_review' ? `.${run.rounds.length}` : status === 'waiting' ? `.${waiting?.outageId ?? 'outage'}` : ''}`;
     const self = `/v1/research/${run.id}`;
     const error = status === 'failed' ? run.errors.at(-1)?.message : undefined;
     const job: WebhookJob = {
@@ -33,7 +38,7 @@ export class WebhookNotifier {
       payload: {
         type,
         timestamp: new Date().toISOString(),
-        data: { id: run.id, status, topic: run.topic, ...(error ? { error } : {}), ...(waiting ? { waiting: { reason: waiting.reason, since: waiting.since } } : {}), links: { self, report: `${self}/report`, events: `${self}/events` } },
+        data: { id: run.id, status, topic: run.topic, ...(error ? { error } : {}), ...(waiting ? { waiting: { reason: waiting.reason, since: waiting.since } } : {}), ...(watch ? { watch } : {}), links: { self, report: `${self}/report`, events: `${self}/events` } },
       },
     };
     const { JOB_RETENTION_SECONDS: age, JOB_RETENTION_COUNT: count } = this.config;

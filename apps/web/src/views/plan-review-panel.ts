@@ -59,7 +59,24 @@ export function planReviewPanel(runId: string, plan: Plan, onAnswered: () => voi
   });
   stop.addEventListener('click', () => void answer({ action: 'stop' }));
 
+  // Feedback in words: the planner revises the plan, and this panel is drawn again with the revision.
+  const feedback = h('textarea', { id: 'plan-feedback', rows: 2, placeholder: 'e.g. leave out the 1800s; add tariffs' });
+  const revise = h('button', { type: 'submit', id: 'plan-revise', class: 'secondary' }, 'Revise the plan');
+  const reviseForm = h('form', { class: 'plan-feedback' }, h('div', { class: 'field' }, h('label', { for: 'plan-feedback' }, 'Or say what to change'), feedback), h('div', { class: 'actions' }, revise));
+  reviseForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = feedback.value.trim();
+    if (!text) return;
+    revise.disabled = dispatch.disabled = stop.disabled = true;
+    status.textContent = 'Revising…';
+    api.decide(runId, { action: 'revise', feedback: text }).then(onAnswered, (err: unknown) => {
+      revise.disabled = dispatch.disabled = stop.disabled = false;
+      if (!(err instanceof UnauthorizedError)) status.textContent = `Not revised: ${err instanceof ApiError ? err.message : (err as Error).message}`;
+    });
+  });
+
   const c = plan.coverage;
+  const years = plan.excludeYears ?? [];
   return h(
     'section',
     { class: 'card review', id: 'plan-review-panel', 'aria-labelledby': 'plan-review-title' },
@@ -68,6 +85,8 @@ export function planReviewPanel(runId: string, plan: Plan, onAnswered: () => voi
     c
       ? h('p', { id: 'plan-coverage' }, `Coverage check: ${percent(c.share)} of the scouting evidence (threshold ${percent(c.threshold)}), largest overlap ${percent(c.maxOverlap)}${c.uncoveredFacets.length ? `; not covered: ${c.uncoveredFacets.join(', ')}` : ''}.`)
       : null,
+    years.length ? h('p', { id: 'plan-years' }, `Every search leaves out ${years.map((w) => `${w.from}–${w.to}`).join(', ')}.`) : null,
+    reviseForm,
     form,
   );
 }

@@ -117,7 +117,10 @@ export function runView(main: HTMLElement, runId: string): View {
     tasksSlot.replaceChildren(taskTable(live));
     // A review answered already (by this page or another) waits for its resume: nothing left to ask.
     const reviewing = live.status === 'needs_review' && record?.status === 'needs_review' && (record.review || record.proposedPlan) && !record.reviewAnswer;
-    if (reviewing && !reviewSlot.firstChild) {
+    // A revised plan is drawn again: the revision count says which plan the panel shows.
+    const revision = String(record?.planRevisions?.length ?? 0);
+    if (reviewing && (!reviewSlot.firstChild || reviewSlot.dataset['revision'] !== revision)) {
+      reviewSlot.dataset['revision'] = revision;
       reviewSlot.replaceChildren(record!.proposedPlan ? planReviewPanel(runId, record!.proposedPlan, () => void refresh()) : reviewPanel(record!, () => void refresh()));
       reviewSlot.querySelector<HTMLElement>('#review-title, #plan-review-title')?.focus();
     } else if (!reviewing && reviewSlot.firstChild && live.status !== 'needs_review') {

@@ -1,6 +1,6 @@
 import { ModelVerdictSchema } from '@orrery/decisions';
 import type { Plan, PlanCoverage, Subtopic, TokenUsage } from '@orrery/protocol';
-import type { CoordinatorCapabilities, CoordinatorEngine, EngineDecision, JudgeVerdictResult, ModelJudgeInput, ModelJudge, PlanningInput, PlanningOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
+import type { CoordinatorCapabilities, CoordinatorEngine, EngineDecision, JudgeVerdictResult, ModelJudgeInput, ModelJudge, PlanningInput, PlanningOutput, PlanRevisionInput, PlanRevisionOutput, RefinementInput, RefinementOutput, TaskEstimate } from '../engine';
 import { Redactor, redactionDecision } from '../hygiene';
 import { addUsage, emptyUsage } from '../usage';
 import { isFallbackWorthy, StructuredOutputError } from './errors';
@@ -15,6 +15,7 @@ import {
 } from './schemas';
 import { JUDGE_ANSWER_TOKENS, maxTokensFor, ROLE_EFFORT } from './role-settings';
 import { structuredCall } from './structured';
+import { reviseWithLead } from './plan-reviser';
 import { clipText } from '../hygiene/clip-text';
 
 /** The share of a search task's tokens that are output (thinking, notes), for its dollar reservation. */
@@ -45,7 +46,7 @@ export function slugify(title: string): string {
   return s || 'subtopic';
 }
 
-function toSubtopics(drafts: SubtopicDraft[], origin: Subtopic['origin'], taken: Set<string>, siblings: Subtopic[] = []): Subtopic[] {
+export function toSubtopics(drafts: SubtopicDraft[], origin: Subtopic['origin'], taken: Set<string>, siblings: Subtopic[] = []): Subtopic[] {
   const out: Subtopic[] = drafts.map((d) => {
     const base = slugify(d.title);
     let id = base;
@@ -240,6 +241,11 @@ export class AnthropicCoordinatorEngine implements CoordinatorEngine, ModelJudge
       }
       return this.planFallback(input, usage, decisions, err.message);
     }
+  }
+
+  /** The lead revises its plan by a person's feedback (plan review). */
+  async revisePlan(input: PlanRevisionInput): Promise<PlanRevisionOutput> {
+    return reviseWithLead(this.o, input);
   }
 
   async refine(input: RefinementInput): Promise<RefinementOutput> {

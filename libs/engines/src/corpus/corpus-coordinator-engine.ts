@@ -1,6 +1,7 @@
 import type { RoundForecast } from '@orrery/decisions';
 import type { Subtopic } from '@orrery/protocol';
-import { ZERO_USAGE, type CoordinatorEngine, type EngineDecision, type PlanningInput, type PlanningOutput, type RefinementInput, type RefinementOutput } from '../engine';
+import { ZERO_USAGE, type CoordinatorEngine, type EngineDecision, type PlanningInput, type PlanningOutput, type PlanRevisionInput, type PlanRevisionOutput, type RefinementInput, type RefinementOutput } from '../engine';
+import { reviseByTerms } from '../plan-feedback/revise-by-terms';
 import type { CorpusRegistry } from './corpus-registry';
 import { type CorpusCoordinatorOptions, DEFAULT_COORDINATOR_OPTIONS } from './corpus-plan';
 import { refinePlan } from './refinement';
@@ -40,6 +41,19 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     if (comparative) return comparative;
     // Facet mining and the coverage check read thousands of passages' neighbours: off the event loop.
     return preparePlan(index, profile, { topic: input.topic, classification: cls, maxSubtopics: input.maxSubtopics, coverageCheck: input.coverageCheck }, this.options);
+  }
+
+  /** The person's words as scope: years left out, subtopics dropped or added (see reviseByTerms). */
+  async revisePlan(input: PlanRevisionInput): Promise<PlanRevisionOutput> {
+    const { plan, changes } = reviseByTerms(input.plan, input.feedback, input.topic);
+    const decision: EngineDecision = {
+      decisionType: 'plan-revision',
+      level: 'L0',
+      confidence: 0.8,
+      conclusion: clipText(`revised by feedback: ${changes.join('; ') || 'nothing to change'}`, 2000),
+      signals: { subtopics: plan.subtopics.map((s) => s.id), excludeYears: (plan.excludeYears ?? []).map((w) => `${w.from}..${w.to}`) },
+    };
+    return { plan, changes, decisions: [decision], usage: ZERO_USAGE };
   }
 
   /**

@@ -72,6 +72,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
       query: task.query,
       include: task.context.scope.include,
       exclude: task.context.scope.exclude,
+      ...(task.context.scope.excludeYears ? { excludeYears: task.context.scope.excludeYears } : {}),
       known,
       limit: task.maxFindings,
     });

@@ -1,3 +1,4 @@
+import type { YearWindow } from '@orrery/protocol';
 import type { CorpusIndex } from './corpus-index';
 import { questionForm } from '../question/question-form';
 import { documentStructure, spreadOverDocuments, type DocumentStructure } from './documents';
@@ -13,6 +14,8 @@ export interface SubtopicQuery {
   /** Sources already in the ledger: ranked lower, not dropped. */
   known?: ReadonlySet<string>;
   limit: number;
+  /** Years left out (a person's feedback on the plan): passages of documents dated in them are not ranked. */
+  excludeYears?: readonly YearWindow[];
 }
 
 export interface RankedPassage {
@@ -32,6 +35,8 @@ const KNOWN_PENALTY = 0.35;
  * passage must be on the run's topic, by the topic profile), then the scope rule (a passage that
  * matches sibling scopes more than its own is left to the sibling). Known sources rank lower.
  */
+const inYears = (year: number | null, windows: readonly YearWindow[]): boolean => year !== null && windows.some((w) => year >= w.from && year <= w.to);
+
 export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: SubtopicQuery): RankedPassage[] {
   const queryTerms = analyzeTerms(q.query);
   const includeTerms = [...new Set(q.include.flatMap((s) => analyzeTerms(s)))];
@@ -42,8 +47,10 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
   for (const t of queryTerms) weights.set(t, 1);
   for (const t of facetSet) weights.set(t, 2);
   const { hits, maxBm25 } = onTopicHits(index, profile, weights, facetSet);
+  const structure = documentStructure(index);
   const out: RankedPassage[] = [];
   for (const h of hits) {
+    if (q.excludeYears?.length && inYears(structure.yearOf(h.id), q.excludeYears)) continue;
     // Better explained by a sibling: matches a sibling's scope and none of its own.
     if (facetSet.size > 0 && h.facetTerms.length === 0 && excludeSets.length > 0) {
       const terms = (h.terms ??= new Set(index.termsOf(h.id)));
@@ -55,7 +62,6 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
   }
   // Unknown sources first: a known one is returned only when nothing new is left.
   out.sort((a, b) => Number(a.known) - Number(b.known) || b.score - a.score || a.id.localeCompare(b.id));
-  const structure = documentStructure(index);
   const intent = structure.dated ? questionForm(profile.topic).ordinal : null;
   if (intent) return inDateOrder(index, structure, out, profile.terms, intent, q.limit);
   if (!diverseTopic(structure, profile)) return out.slice(0, q.limit);

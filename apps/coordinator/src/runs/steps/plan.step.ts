@@ -16,6 +16,7 @@ import { addUsage, inPhase } from '../usage';
 import { PendingDispatch } from './pending-dispatch';
 import { HandlesStep, type StepHandler } from './step-handler';
 import { StepHold } from '../../queues/step-hold';
+import { AutoApproveSchedule } from '../plan-review/auto-approve-schedule';
 
 /** The subtopic a follow-up's inherited findings go under when they bear on its question but on no planned subtopic. */
 const INHERITED_SUBTOPIC = 'inherited';
@@ -33,6 +34,7 @@ export class PlanStep implements StepHandler<'plan'> {
     private readonly pending: PendingDispatch,
     private readonly ledger: LedgerStore,
     private readonly hold: StepHold,
+    private readonly autoApprove: AutoApproveSchedule,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -73,11 +75,14 @@ export class PlanStep implements StepHandler<'plan'> {
       if (r.plan || r.proposedPlan || r.status !== 'planning') return undefined;
       r.proposedPlan = plan;
       r.status = 'needs_review';
+      if (r.autoApproveAfterSeconds) r.autoApproveAt = new Date(Date.now() + r.autoApproveAfterSeconds * 1000).toISOString();
       r.usage = addUsage(r.usage, inPhase(usage, 'plan'));
       r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
       return r;
     });
     await this.hold.reached('plan.proposed', runId);
+    // Re-run after a crash, the same job id adds nothing.
+    await this.autoApprove.schedule(run);
     await this.pending.announce(run);
   }
 
@@ -97,6 +102,7 @@ export class PlanStep implements StepHandler<'plan'> {
       r.status = 'researching';
       delete r.proposedPlan;
       delete r.reviewAnswer;
+      delete r.autoApproveAt;
       r.usage = addUsage(r.usage, inPhase(usage, 'plan'));
       r.budgetLedger = chargeTokens(r.budgetLedger, 'plan', usage).state;
       const effort = effortFor(plan.classification);

@@ -1,0 +1,2 @@
+export * from './read-feedback';
+export * from './revise-by-terms';
