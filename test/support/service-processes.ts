@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '@orrery/runtime';
-import { DATA_DIR_ENV, REDIS_URL, ROOT } from './test-env';
+import { SPAWN_ENV, REDIS_URL, ROOT } from './test-env';
 
 export { freePort };
 
@@ -16,7 +16,7 @@ export interface ServiceProcess {
 /** Starts a built app (`coordinator` or `subagents`) as a real OS process. */
 export function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>, name: string = app): ServiceProcess {
   const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...DATA_DIR_ENV, ...env },
+    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...SPAWN_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
