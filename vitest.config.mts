@@ -24,7 +24,8 @@ export default defineConfig({
   test: {
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // A beforeAll that starts a stack (up to PROCESS_START_MS) and then prepares what its tests share.
+    hookTimeout: 240_000,
     // Test files run side by side: each cross-process file keeps to a queue prefix (uniquePrefix), a store file, ports
     // and Redis servers of its own, and most of its time is spent waiting on the processes it started, so three at a
     // time keep 2 cores busy without starving a process of the CPU its deadlines allow for.

@@ -44,8 +44,11 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
-/** How long a spawned process may take to be ready: module loading alone took 6–11 s on 2 busy cores. */
-const PROCESS_START_MS = 60_000;
+/**
+ * How long a spawned process may take to be ready: module loading alone took 6–11 s on 2 busy cores, and a stack's
+ * processes start together, beside other test files' (over 60 s each on 2 cores shared with other suites).
+ */
+const PROCESS_START_MS = 120_000;
 
 /** A coordinator process on a free port (or `env.PORT`), ready when /healthz answers. */
 export async function startCoordinatorProcess(env: Record<string, string>): Promise<ServiceProcess & { url: string }> {
