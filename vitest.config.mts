@@ -27,9 +27,9 @@ export default defineConfig({
     // A beforeAll that starts a stack (up to PROCESS_START_MS) and then prepares what its tests share.
     hookTimeout: 240_000,
     // Test files run side by side: each cross-process file keeps to a queue prefix (uniquePrefix), a store file, ports
-    // and Redis servers of its own, and most of its time is spent waiting on the processes it started, so three at a
-    // time keep 2 cores busy without starving a process of the CPU its deadlines allow for.
-    maxWorkers: 3,
+    // and Redis servers of its own, and most of its time is spent waiting on the processes it started. Two at a time on
+    // 2 cores: with three, on cores other suites shared, tests ran past their own 20–90 s deadlines.
+    maxWorkers: 2,
     // A process that opens the default passage store (its deployment's, under the data root) writes under the temp
     // folder, never into the home folder of whoever runs the tests.
     env: { ORRERY_DATA_DIR: join(tmpdir(), 'orrery-test-data') },
