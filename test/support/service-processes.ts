@@ -62,7 +62,7 @@ export async function startCoordinatorProcess(env: Record<string, string>): Prom
     },
     PROCESS_START_MS,
     'the coordinator to answer /healthz',
-  );
+  ).catch(stopAndThrow(proc));
   return { ...proc, url };
 }
 
@@ -76,6 +76,14 @@ export async function startWorkerProcess(env: Record<string, string>, name: stri
     },
     PROCESS_START_MS,
     `${name} to start`,
-  );
+  ).catch(stopAndThrow(proc));
   return proc;
+}
+
+/** A process that did not come up in time is not left running (and loading the machine) behind the failed test. */
+function stopAndThrow(proc: ServiceProcess): (e: unknown) => Promise<never> {
+  return async (e) => {
+    await proc.kill('SIGKILL');
+    throw e;
+  };
 }
