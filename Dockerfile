@@ -1,5 +1,5 @@
 # One image for both processes; docker-compose picks the command.
-FROM node:20-bookworm-slim
+FROM node:26-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.base.json ./
 COPY libs ./libs

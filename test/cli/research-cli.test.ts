@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/service-processes';
-import { DATA_DIR_ENV, dropPrefix, REDIS_URL, redisClient, ROOT } from '../support/test-env';
+import { SPAWN_ENV, dropPrefix, REDIS_URL, redisClient, ROOT } from '../support/test-env';
 
 const CLI = resolve(ROOT, 'apps/cli/dist/research.js');
 
@@ -41,7 +41,7 @@ interface CliRun {
 /** The CLI with only what a user's shell would pass: no QUEUE_PREFIX, no retention of its own. */
 function research(args: string[], env: Record<string, string> = {}, command: (args: string[]) => [string, string[]] = (a) => [process.execPath, [CLI, ...a]]): CliRun {
   const [file, argv] = command(args);
-  const child = spawn(file, argv, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL, NO_COLOR: '1', ...DATA_DIR_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, argv, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL, NO_COLOR: '1', ...SPAWN_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));

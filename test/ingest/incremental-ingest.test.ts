@@ -98,6 +98,8 @@ describe.each(['sqlite', 'postgres'] as const)('ingest through the ingest queue 
     const ingestId = await cluster.ingest('broken', path);
     await waitFor(async () => (await cluster.state.get('broken'))?.status === 'failed', 30_000, 'the ingest to fail');
     expect((await cluster.state.get('broken'))!.error).toMatch(/^plan: line 3: not valid JSON/);
+    // The job writes the failed state itself; BullMQ counts the attempt as it moves the job to failed, just after.
+    await waitFor(async () => (await cluster.queue.getJobState(ingestJobIds.plan('broken', ingestId))) === 'failed', 30_000, 'the plan job to fail');
     const plan = await cluster.queue.getJob(ingestJobIds.plan('broken', ingestId));
     expect(plan!.attemptsMade).toBe(1);
   });

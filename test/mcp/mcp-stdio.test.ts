@@ -8,14 +8,14 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack';
-import { DATA_DIR_ENV, dropPrefix, newApiKey, REDIS_URL, ROOT, uniquePrefix } from '../support/test-env';
+import { SPAWN_ENV, dropPrefix, newApiKey, REDIS_URL, ROOT, uniquePrefix } from '../support/test-env';
 import { badArgumentCases, call, jsonOf, judgeCases, researchWithProgress, searchFetchRoundTrip, TOOLS } from './mcp-cases';
 
 const BIN = resolve(ROOT, 'apps', 'cli', 'dist', 'mcp.js');
 const KEY = newApiKey();
 
 async function spawnMcp(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...DATA_DIR_ENV, ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...SPAWN_ENV, ...env }, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d) => (err += d));
   const client = new Client({ name: 'orrery-test', version: '1.0.0' });
@@ -43,7 +43,7 @@ describe('MCP on stdio, against ORRERY_URL', () => {
   it('answers a line that is not UTF-8 with a parse error naming its id, and forwards nothing of it', async () => {
     const runs = async () => ((await (await fetch(`${stack.coordinator.url}/v1/research`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { runs: unknown[] }).runs.length;
     const before = await runs();
-    const child = spawn(process.execPath, [BIN], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...DATA_DIR_ENV, ORRERY_URL: stack.coordinator.url, ORRERY_API_KEY: KEY }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...SPAWN_ENV, ORRERY_URL: stack.coordinator.url, ORRERY_API_KEY: KEY }, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     try {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '@orrery/runtime';
-import { DATA_DIR_ENV, REDIS_URL, ROOT } from './test-env';
+import { SPAWN_ENV, REDIS_URL, ROOT } from './test-env';
 
 export { freePort };
 
@@ -16,7 +16,7 @@ export interface ServiceProcess {
 /** Starts a built app (`coordinator` or `subagents`) as a real OS process. */
 export function spawnApp(app: 'coordinator' | 'subagents', env: Record<string, string>, name: string = app): ServiceProcess {
   const child = spawn(process.execPath, [resolve(ROOT, 'apps', app, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...DATA_DIR_ENV, ...env },
+    env: { PATH: process.env.PATH ?? '', REDIS_URL, NO_COLOR: '1', ...SPAWN_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -44,8 +44,11 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
-/** How long a spawned process may take to be ready: module loading alone took 6–11 s on 2 busy cores. */
-const PROCESS_START_MS = 60_000;
+/**
+ * How long a spawned process may take to be ready: module loading alone took 6–11 s on 2 busy cores, and a stack's
+ * processes start together, beside other test files' (over 60 s each on 2 cores shared with other suites).
+ */
+const PROCESS_START_MS = 120_000;
 
 /** A coordinator process on a free port (or `env.PORT`), ready when /healthz answers. */
 export async function startCoordinatorProcess(env: Record<string, string>): Promise<ServiceProcess & { url: string }> {
@@ -59,7 +62,7 @@ export async function startCoordinatorProcess(env: Record<string, string>): Prom
     },
     PROCESS_START_MS,
     'the coordinator to answer /healthz',
-  );
+  ).catch(stopAndThrow(proc));
   return { ...proc, url };
 }
 
@@ -73,6 +76,14 @@ export async function startWorkerProcess(env: Record<string, string>, name: stri
     },
     PROCESS_START_MS,
     `${name} to start`,
-  );
+  ).catch(stopAndThrow(proc));
   return proc;
+}
+
+/** A process that did not come up in time is not left running (and loading the machine) behind the failed test. */
+function stopAndThrow(proc: ServiceProcess): (e: unknown) => Promise<never> {
+  return async (e) => {
+    await proc.kill('SIGKILL');
+    throw e;
+  };
 }

@@ -22,9 +22,18 @@ export interface Stack {
 export async function startStack(name: string, options: { workers?: number; env?: Record<string, string>; workerEnv?: Record<string, string> } = {}): Promise<Stack> {
   const prefix = uniquePrefix(name);
   const env = { QUEUE_PREFIX: prefix, ENGINE: 'corpus', CORPORA: `kestrel=${FIXTURE_CORPUS}`, DEFAULT_CORPUS: 'kestrel', ...options.env };
-  const coordinator = await startCoordinatorProcess(env);
-  const workers: ServiceProcess[] = [];
-  for (let i = 1; i <= (options.workers ?? 2); i++) workers.push(await startWorkerProcess({ ...env, SUBAGENT_CONCURRENCY: '1', ...options.workerEnv }, `worker-${i}`));
+  // All at once, as docker-compose starts them: each spends seconds loading modules, the others meanwhile.
+  const started = await Promise.allSettled([
+    startCoordinatorProcess(env),
+    ...Array.from({ length: options.workers ?? 2 }, (_, i) => startWorkerProcess({ ...env, SUBAGENT_CONCURRENCY: '1', ...options.workerEnv }, `worker-${i + 1}`)),
+  ]);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    // The test never gets a stack to stop: the processes that did start stop here.
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.kill('SIGKILL') : undefined)));
+    throw failed.reason;
+  }
+  const [coordinator, ...workers] = started.map((s) => (s as PromiseFulfilledResult<ServiceProcess>).value) as [ServiceProcess & { url: string }, ...ServiceProcess[]];
   const connection = { url: REDIS_URL };
   const queues = { coordinator: new Queue(COORDINATOR_QUEUE, { connection, prefix: queuePrefix(prefix) }), subagents: new Queue(SUBAGENT_QUEUE, { connection, prefix: queuePrefix(prefix) }) };
   const client = new OrreryClient(coordinator.url);

@@ -7,8 +7,13 @@ import { resolve } from 'node:path';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const ROOT = resolve(__dirname, '..', '..');
 export const FIXTURE_CORPUS = resolve(ROOT, 'test', 'fixtures', 'kestrel.jsonl');
-/** ORRERY_DATA_DIR (vitest.config.mts), for a process a test spawns with an env of its own: its default store stays out of the home folder. */
-export const DATA_DIR_ENV: Record<string, string> = process.env.ORRERY_DATA_DIR ? { ORRERY_DATA_DIR: process.env.ORRERY_DATA_DIR } : {};
+/**
+ * What vitest.config.mts sets for a process a test spawns with an env of its own: ORRERY_DATA_DIR, so its default store
+ * stays out of the home folder, and NODE_COMPILE_CACHE, so it reuses the modules other processes compiled.
+ */
+export const SPAWN_ENV: Record<string, string> = Object.fromEntries(
+  (['ORRERY_DATA_DIR', 'NODE_COMPILE_CACHE'] as const).flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])),
+);
 
 /** A key prefix of its own per test file, so test files never see each other's queues or runs. */
 export function uniquePrefix(name: string): string {

@@ -20,7 +20,8 @@ export interface TerminalOptions {
  * lists keep their markers, tables are laid out in columns, and links show their text and address.
  */
 export function markdownForTerminal(markdown: string, options: TerminalOptions): string {
-  const style = (s: Style, text: string): string => (options.color ? styleText(s, text) : text);
+  // The caller chose colour (report-output: a TTY, no NO_COLOR); since Node 22 styleText would check process.stdout itself.
+  const style = (s: Style, text: string): string => (options.color ? styleText(s, text, { validateStream: false }) : text);
   const width = Math.max(40, Math.min(options.width, 100));
   const out: string[] = [];
   const lists: { ordered: boolean; n: number }[] = [];
