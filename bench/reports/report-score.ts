@@ -12,7 +12,7 @@ export interface ReportQuestion {
   /** The themes a historian would name (written before tuning): each a list of phrases, any of which names it. */
   themes?: string[][];
   /** A document answer's subject (written before tuning): phrases, any of which puts a cited passage on the subject. */
-  subject?: string[][];
+  subject?: string[];
 }
 
 export interface ReportScore {
@@ -123,7 +123,7 @@ export function sectionCoherent(title: string, quotes: readonly string[]): boole
 }
 
 /** A quote is on the subject when it holds every word of one of the subject's phrases. */
-export function onSubject(subject: readonly string[][], quote: string): boolean {
+export function onSubject(subject: readonly string[], quote: string): boolean {
   const terms = new Set(analyzeTerms(quote));
   return subject.some((p) => analyzeTerms(p).every((w) => terms.has(w)));
 }
