@@ -95,7 +95,9 @@ export function comparativeReport(
     const surface = subjectSurface(subject, rest) ?? (subject || (titleCandidates(rest[0]!.quote)[0]?.surface ?? ''));
     aspects.push({ key: analyzeTerms(surface).join(' '), surface, quotes: [] });
   } else rest = rest.filter((q) => aspects.some((a) => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k))));
+  const subjectSection = aspects.length === 1 && aspects[0]!.quotes.length === 0;
   for (const q of rest) {
+    if (subjectSection) requoteOnSubject(q, coreTerms, sourceText);
     const holds = (a: (typeof aspects)[number]): number => Number(aspects.length === 1 || a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k)));
     const shared = (a: (typeof aspects)[number]): number => a.quotes.reduce((n, x) => n + [...q.terms].filter((t) => x.terms.has(t)).length, 0) / Math.max(1, a.quotes.length);
     [...aspects].sort((a, b) => holds(b) - holds(a) || shared(b) - shared(a))[0]!.quotes.push(q);
@@ -119,9 +121,15 @@ export function comparativeReport(
   const cites: Citation[] = [];
   // The lede's phrases are its quotes' own, so the quote it gives says what it names.
   const quoteKeys = new Map([...kept].map((q) => [q, new Map(titleCandidates(q.quote).filter((c) => aspectKey(c.key)).map((c) => [c.key, c.surface] as const))]));
+  // It contrasts what each side says most squarely on the subject: its quotes holding every word of it, where any does
+  // ("Government has no role", not "a support role" beside "the Afghan Government").
+  const squarely = (qs: Quote[]): Quote[] => {
+    const all = qs.filter((q) => [...subjectTerms].every((t) => q.terms.has(t)));
+    return all.length ? all : qs;
+  };
   for (const s of present) {
-    const mine = cited(s);
-    const theirs = present.filter((o) => o !== s).flatMap((o) => cited(o));
+    const mine = squarely(cited(s));
+    const theirs = present.filter((o) => o !== s).flatMap((o) => squarely(cited(o)));
     const words = distinctive(mine, theirs, quoteKeys, specificity);
     const quote = centralQuotes(mine.filter((q) => words.some((w) => titleCandidates(q.quote).some((c) => c.key === w.key))), 1)[0] ?? centralQuotes(mine, 1)[0]!;
     const dwell = words.length ? ` dwell on ${listAnd(words.map((w) => w.surface.toLowerCase() === w.surface ? w.surface : w.surface))}` : ' speak of it';
@@ -159,6 +167,19 @@ function requote(q: Quote, key: string, subject: string, sourceText: ReadonlyMap
   const want = new Set(analyzeTerms(subject));
   const sentences = sentenceSpans(text).filter((s) => s.text.length <= 600 && titleCandidates(s.text).some((c) => c.key === key));
   const best = sentences.sort((a, b) => Number(analyzeTerms(b.text).some((t) => want.has(t))) - Number(analyzeTerms(a.text).some((t) => want.has(t))) || a.text.length - b.text.length)[0];
+  if (!best) return;
+  q.quote = best.text;
+  q.terms = new Set(analyzeTerms(best.text));
+  q.citations[0] = { ...q.citations[0]!, quote: best.text };
+}
+
+/** Quote the passage's shortest sentence on the subject when the search's quote is not on it ("a role in trade" for the role of government). */
+function requoteOnSubject(q: Quote, coreTerms: ReadonlySet<string>, sourceText: ReadonlyMap<string, string>): void {
+  const on = (text: string): boolean => analyzeTerms(text).some((t) => coreTerms.has(t));
+  if (q.citations.length !== 1 || on(q.quote)) return;
+  const best = sentenceSpans(sourceText.get(q.citations[0]!.sourceId) ?? '')
+    .filter((x) => x.text.length <= 600 && on(x.text))
+    .sort((a, b) => a.text.length - b.text.length)[0];
   if (!best) return;
   q.quote = best.text;
   q.terms = new Set(analyzeTerms(best.text));
