@@ -86,22 +86,23 @@ export function comparativeReport(
     }
     aspects.push({ key: best.key, surface: best.surface, quotes });
   }
-  // What no aspect took joins an aspect whose words it holds (most shared words first), else it is left out;
-  // with no aspect at all, everything forms one section on the subject.
-  // A passage with no sentence on the subject ("our troops have moved to a support role") is left out.
-  let rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms)));
-  if (aspects.length === 0 && rest.length) {
-    // No aspect both sides share: one section named by the subject itself, never by one quote's stray phrase.
-    const surface = subjectSurface(subject, rest) ?? (subject || (titleCandidates(rest[0]!.quote)[0]?.surface ?? ''));
-    aspects.push({ key: analyzeTerms(surface).join(' '), surface, quotes: [] });
-  } else rest = rest.filter((q) => aspects.some((a) => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k))));
-  const subjectSection = aspects.length === 1 && aspects[0]!.quotes.length === 0;
+  // What no aspect took joins an aspect whose words it holds (most shared words first); the rest on the subject
+  // form a section named by the subject itself, never by one quote's stray phrase. A passage with no sentence on
+  // the subject ("our troops have moved to a support role") is left out.
+  const rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms)));
+  const holds = (q: Quote, a: (typeof aspects)[number]): boolean => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k));
+  const surface = subjectSurface(subject, rest) ?? (subject || (titleCandidates(rest[0]?.quote ?? '')[0]?.surface ?? ''));
+  const onTheSubject = { key: analyzeTerms(surface).join(' '), surface, quotes: [] as Quote[] };
   for (const q of rest) {
-    if (subjectSection) requoteOnSubject(q, coreTerms, sourceText);
-    const holds = (a: (typeof aspects)[number]): number => Number(aspects.length === 1 || a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k)));
     const shared = (a: (typeof aspects)[number]): number => a.quotes.reduce((n, x) => n + [...q.terms].filter((t) => x.terms.has(t)).length, 0) / Math.max(1, a.quotes.length);
-    [...aspects].sort((a, b) => holds(b) - holds(a) || shared(b) - shared(a))[0]!.quotes.push(q);
+    const home = aspects.filter((a) => holds(q, a)).sort((a, b) => shared(b) - shared(a))[0];
+    if (home) home.quotes.push(q);
+    else {
+      requoteOnSubject(q, coreTerms, sourceText);
+      onTheSubject.quotes.push(q);
+    }
   }
+  if (onTheSubject.quotes.length) aspects.push(onTheSubject);
   // What the report cites: the quotes its sections hold (the lede's counts and quotes come from these alone).
   const kept = new Set(aspects.flatMap((a) => a.quotes));
   const cited = (s: ComparisonSide): Quote[] => perSide.get(s.subtopicId)!.filter((q) => kept.has(q));
@@ -137,8 +138,8 @@ export function comparativeReport(
     cites.push(quote.citations[0]!);
   }
   const missing = sides.filter((s) => !present.includes(s));
-  const onAspects = aspects.length && !(aspects.length === 1 && aspects[0]!.surface === subject);
-  const both = present.length >= 2 ? `${listAnd(present.map((s) => s.name))} both speak of ${subject || 'it'}${onAspects ? `, on ${listAnd(aspects.map((a) => a.surface.toLowerCase() === a.surface ? a.surface : a.surface))}` : ''}.` : '';
+  const aspectsNamed = aspects.filter((a) => a !== onTheSubject);
+  const both = present.length >= 2 ? `${listAnd(present.map((s) => s.name))} both speak of ${subject || 'it'}${aspectsNamed.length ? `, on ${listAnd(aspectsNamed.map((a) => a.surface.toLowerCase() === a.surface ? a.surface : a.surface))}` : ''}.` : '';
   const absentSide = missing.length ? ` The corpus has nothing from ${listAnd(missing.map((s) => s.name))} on ${subject || 'it'}.` : '';
   const figures = present.map((s) =>
     sideCountPhrase(
