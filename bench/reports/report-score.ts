@@ -11,6 +11,8 @@ export interface ReportQuestion {
   sides?: string[];
   /** The themes a historian would name (written before tuning): each a list of phrases, any of which names it. */
   themes?: string[][];
+  /** A document answer's subject (written before tuning): phrases, any of which puts a cited passage on the subject. */
+  subject?: string[];
 }
 
 export interface ReportScore {
@@ -35,6 +37,9 @@ export interface ReportScore {
   /** Quotes the sections cite, and how many of them name the question's subject (a word of it). */
   quotes: number;
   quotesOnSubject: number;
+  /** Document answers with a `subject`: cited quotes, and how many of them are on it (every word of one phrase). */
+  docQuotes: number;
+  docQuotesOnSubject: number;
 }
 
 /** Words that name a date or a post, never what a section is about (the benchmark's own list). */
@@ -120,6 +125,12 @@ export function sectionCoherent(title: string, quotes: readonly string[]): boole
   return holding * 2 > quotes.length;
 }
 
+/** A quote is on the subject when it holds every word of one of the subject's phrases. */
+export function onSubject(subject: readonly string[], quote: string): boolean {
+  const terms = new Set(analyzeTerms(quote));
+  return subject.some((p) => analyzeTerms(p).every((w) => terms.has(w)));
+}
+
 export function scoreReport(q: ReportQuestion, report: Report): ReportScore {
   const byId = new Map(report.sources.map((s) => [s.id, s]));
   const first = report.summary.split(/(?<=[.!?])\s/)[0] ?? '';
@@ -136,10 +147,12 @@ export function scoreReport(q: ReportQuestion, report: Report): ReportScore {
     if (titleGrounded(s.title, quotes, titles)) grounded++;
     else ungrounded.push(s.title);
   }
-  const subject = new Set(analyzeTerms(reportShape(q.question).subject || q.question));
+  const subjectTerms = new Set(analyzeTerms(reportShape(q.question).subject || q.question));
   const cited = sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote ?? '')));
-  const quotesOnSubject = cited.filter((c) => analyzeTerms(c).some((t) => subject.has(t))).length;
-  const out: ReportScore = { question: q, cited: report.sources.length, sections: report.sections.length, saysAbsent, numbers, numberErrors: errors, titles: sections.length, groundedTitles: grounded, ungrounded, themesNamed: themesNamed(q.themes ?? [], sections.map((s) => s.title)), coherentSections: coherent, quotes: cited.length, quotesOnSubject };
+  const quotesOnSubject = cited.filter((c) => analyzeTerms(c).some((t) => subjectTerms.has(t))).length;
+  const docSubject = q.subject ?? [];
+  const allQuotes = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote ?? '')));
+  const out: ReportScore = { docQuotes: docSubject.length ? allQuotes.length : 0, docQuotesOnSubject: allQuotes.filter((c) => docSubject.length && onSubject(docSubject, c)).length, question: q, cited: report.sources.length, sections: report.sections.length, saysAbsent, numbers, numberErrors: errors, titles: sections.length, groundedTitles: grounded, ungrounded, themesNamed: themesNamed(q.themes ?? [], sections.map((s) => s.title)), coherentSections: coherent, quotes: cited.length, quotesOnSubject };
   if (q.sides) {
     out.perSide = q.sides.map((side) => report.sources.filter((s) => onSide(s, side)).length);
     out.sectionsWithAllSides = report.sections.filter((s) => q.sides!.every((side) => s.paragraphs.some((p) => p.citations.some((c) => byId.has(c.sourceId) && onSide(byId.get(c.sourceId)!, side))))).length;
@@ -159,6 +172,8 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
   const numbers = scores.reduce((a, s) => a + s.numbers, 0);
   const themed = scores.filter((s) => s.question.themes?.length);
   const docs = scores.filter((s) => s.question.kind === 'docs');
+  const subjects = docs.filter((s) => s.question.subject?.length);
+  const docShare = (s: ReportScore): number => (s.docQuotes ? s.docQuotesOnSubject / s.docQuotes : 0);
   const coherent = scores.reduce((a, s) => a + s.coherentSections, 0);
   const errors = scores.reduce((a, s) => a + s.numberErrors.length, 0);
   const timed = themed.filter((s) => s.question.kind === 'survey' || s.question.kind === 'change');
@@ -179,5 +194,7 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
     'survey/change: quotes naming the subject': share(timed.reduce((a, s) => a + s.quotesOnSubject, 0), timed.reduce((a, s) => a + s.quotes, 0)),
     'docs: passages per answer (mean)': mean(docs.map((s) => s.cited)),
     'docs: answers citing ≤ 8': `${docs.filter((s) => s.cited <= 8).length}/${docs.length}`,
+    'docs: quotes on the subject (mean share)': mean(subjects.map(docShare)),
+    'docs: answers ≥ 0.6 on the subject, ≤ 10 passages': `${subjects.filter((s) => docShare(s) >= 0.6 && s.cited <= 10).length}/${subjects.length}`,
   };
 }

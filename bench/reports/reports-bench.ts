@@ -84,8 +84,9 @@ async function main(): Promise<void> {
     const side = s.perSide ? ` sides ${s.perSide.join('/')}, ${s.sectionsWithAllSides}/${s.sections} sections with both` : '';
     const errs = s.numberErrors.length ? ` NUMBER ERRORS: ${s.numberErrors.join('; ')}` : '';
     const themes = s.question.themes?.length ? ` themes ${s.themesNamed}/${s.question.themes.length}, coherent ${s.coherentSections}/${s.titles}` : '';
+    const subject = s.question.subject?.length ? ` on subject ${s.docQuotesOnSubject}/${s.docQuotes}` : '';
     const ung = s.ungrounded.length ? ` ungrounded: ${s.ungrounded.map((t) => JSON.stringify(t)).join(', ')}` : '';
-    console.log(`${s.question.split.padEnd(7)} ${s.question.kind.padEnd(11)} cited ${String(s.cited).padStart(2)}${s.saysAbsent ? ' (says absent)' : ''}${side}${themes}${errs}${ung}  ${s.question.question}`);
+    console.log(`${s.question.split.padEnd(7)} ${s.question.kind.padEnd(11)} cited ${String(s.cited).padStart(2)}${s.saysAbsent ? ' (says absent)' : ''}${side}${themes}${subject}${errs}${ung}  ${s.question.question}`);
   }
   const halves = { tune: scores.filter((s) => s.question.split === 'tune'), heldout: scores.filter((s) => s.question.split === 'heldout'), all: scores };
   const table = Object.fromEntries(Object.entries(halves).map(([k, v]) => [k, summarize(v)]));

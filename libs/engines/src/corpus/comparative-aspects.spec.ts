@@ -55,4 +55,35 @@ describe('a comparison told by aspect', () => {
   it('never titles a section by a pronoun contraction', () => {
     expect(titleCandidates("Now, I'm not naive, and we've done nothing.").map((c) => c.surface)).not.toContain("I'm");
   });
+
+  it('names no section by one quote’s stray phrase: without an aspect both sides share, the section is the subject', () => {
+    const r2 = [
+      quote('a1', 'Government is not the solution; government borrowing takes from the private economy.', 1982, 'Ronald Reagan'),
+      quote('a2', 'The difference tells the whole story in three words. We the people tell the government what to do.', 1987, 'Ronald Reagan'),
+      quote('a3', 'Every department and agency must review its rules.', 1988, 'Ronald Reagan'),
+    ];
+    const o2 = [
+      // The search quoted this passage's first sentence; its sentence on government is the second.
+      quote('b1', 'History tells a different story.', 2009, 'Barack Obama'),
+      quote('b2', 'There are twelve different agencies that deal with exports, and our forces moved to a support role.', 2011, 'Barack Obama'),
+    ];
+    const all = [...r2, ...o2];
+    const rr = comparativeReport(
+      'the role of government',
+      sides,
+      new Map([['side-reagan', r2], ['side-obama', o2]]),
+      new Map(all.map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`])),
+      new Map(all.map((q) => [q.citations[0]!.sourceId, q.citations[0]!.sourceId === 'b1' ? `${q.quote} Government has a role in laying the foundation for common prosperity.` : q.quote])),
+      { vocabulary: GENERIC_VOCABULARY, isName: () => false },
+    );
+    expect(rr.sections.map((s) => s.title)).toEqual(['The role of government']);
+    // "agency" and "story" are shared words, but not in a sentence on government; passages with none are left out.
+    const ids = rr.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
+    expect(ids).not.toContain('a3');
+    expect(ids).not.toContain('b2');
+    // The subject's section quotes each passage's sentence on government, not "a support role".
+    for (const c of rr.sections[0]!.paragraphs.flatMap((p) => p.citations)) expect(c.quote).toMatch(/[Gg]overnment/);
+    // Each phrase the lede names is in the quote it gives.
+    for (const m of rr.summary.matchAll(/dwell on ([^:]+): [^“]*“([^”]+)”/g)) for (const part of m[1]!.split(' and ')) expect(m[2]!.toLowerCase()).toContain(part.trim().toLowerCase());
+  });
 });

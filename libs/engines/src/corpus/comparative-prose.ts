@@ -12,6 +12,8 @@ const MAX_ASPECTS = 4;
 const GENERIC = 0.35;
 /** A two-word phrase names an aspect better than either word alone ("tax cuts" over "cuts"). */
 const PHRASE_WEIGHT = 1.5;
+/** Quotes an aspect holds at least, over both sides: one quote each is a coincidence of words, not an aspect. */
+const MIN_ASPECT_QUOTES = 3;
 /** Words per side the lede names as what that side dwells on. */
 const DISTINCTIVE = 2;
 
@@ -30,6 +32,8 @@ export function comparativeReport(
 ): { summary: string; summaryCitations: Citation[]; sections: ReportSection[] } {
   const present = sides.filter((s) => (perSide.get(s.subtopicId) ?? []).length > 0);
   const subjectTerms = new Set(analyzeTerms(subject));
+  // "the role of government" is about government: what follows "of" is what a passage must speak of.
+  const coreTerms = new Set(analyzeTerms(/\bof\s+(.+)$/i.exec(subject)?.[1] ?? subject));
   const sideTerms = new Set(sides.flatMap((s) => [...analyzeTerms(s.label), ...analyzeTerms(s.name), ...s.terms]));
   // An aspect names something beyond the subject ("tax cuts" on taxes, not "taxes"), and never a side.
   const aspectKey = (key: string): boolean => {
@@ -40,8 +44,9 @@ export function comparativeReport(
   for (const qs of perSide.values())
     for (const q of qs) {
       const m = new Map<string, string>();
-      // The whole passage says what it is about; the quote is then the sentence that says the aspect.
-      for (const c of titleCandidates(sourceText.get(q.citations[0]!.sourceId) ?? q.quote)) if (aspectKey(c.key) && !m.has(c.key)) m.set(c.key, c.surface);
+      // The passage's sentences on the subject say what it is about ("private sector" beside "government"; not
+      // "story" in "history tells a different story"); the quote is then the sentence that says the aspect.
+      for (const c of titleCandidates(onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms))) if (aspectKey(c.key) && !m.has(c.key)) m.set(c.key, c.surface);
       keysOf.set(q, m);
     }
   const yearOf = (q: Quote): number => q.dates[0]!.year ?? 0;
@@ -70,7 +75,7 @@ export function comparativeReport(
     for (const [key, e] of counts) {
       const min = Math.min(...present.map((s) => e.per.get(s.subtopicId) ?? 0));
       const sum = [...e.per.values()].reduce((a, b) => a + b, 0) * aspectSpecificity(key) ** 2 * (key.includes(' ') ? PHRASE_WEIGHT : 1);
-      if (min === 0 || aspectSpecificity(key) < GENERIC) continue;
+      if (min === 0 || aspectSpecificity(key) < GENERIC || [...e.per.values()].reduce((a, b) => a + b, 0) < MIN_ASPECT_QUOTES) continue;
       if (!best || sum > best.sum || (sum === best.sum && key < best.key)) best = { key, min, sum, surface: e.surface };
     }
     if (!best) break;
@@ -81,18 +86,23 @@ export function comparativeReport(
     }
     aspects.push({ key: best.key, surface: best.surface, quotes });
   }
-  // What no aspect took joins an aspect whose words it holds (most shared words first), else it is left out;
-  // with no aspect at all, everything forms one section on the subject.
-  let rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q)));
-  if (aspects.length === 0 && rest.length) {
-    const surface = subjectSurface(subject, rest) ?? titleCandidates(rest[0]!.quote)[0]?.surface ?? subject;
-    aspects.push({ key: analyzeTerms(surface).join(' '), surface, quotes: [] });
-  } else rest = rest.filter((q) => aspects.some((a) => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k))));
+  // What no aspect took joins an aspect whose words it holds (most shared words first); the rest on the subject
+  // form a section named by the subject itself, never by one quote's stray phrase. A passage with no sentence on
+  // the subject ("our troops have moved to a support role") is left out.
+  const rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms)));
+  const holds = (q: Quote, a: (typeof aspects)[number]): boolean => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k));
+  const surface = subjectSurface(subject, rest) ?? (subject || (titleCandidates(rest[0]?.quote ?? '')[0]?.surface ?? ''));
+  const onTheSubject = { key: analyzeTerms(surface).join(' '), surface, quotes: [] as Quote[] };
   for (const q of rest) {
-    const holds = (a: (typeof aspects)[number]): number => Number(aspects.length === 1 || a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k)));
     const shared = (a: (typeof aspects)[number]): number => a.quotes.reduce((n, x) => n + [...q.terms].filter((t) => x.terms.has(t)).length, 0) / Math.max(1, a.quotes.length);
-    [...aspects].sort((a, b) => holds(b) - holds(a) || shared(b) - shared(a))[0]!.quotes.push(q);
+    const home = aspects.filter((a) => holds(q, a)).sort((a, b) => shared(b) - shared(a))[0];
+    if (home) home.quotes.push(q);
+    else {
+      requoteOnSubject(q, coreTerms, sourceText);
+      onTheSubject.quotes.push(q);
+    }
   }
+  if (onTheSubject.quotes.length) aspects.push(onTheSubject);
   // What the report cites: the quotes its sections hold (the lede's counts and quotes come from these alone).
   const kept = new Set(aspects.flatMap((a) => a.quotes));
   const cited = (s: ComparisonSide): Quote[] => perSide.get(s.subtopicId)!.filter((q) => kept.has(q));
@@ -110,17 +120,26 @@ export function comparativeReport(
   const named = (s: ComparisonSide): string => (s.authors ? surname(s.name) : s.name);
   const contrast: string[] = [];
   const cites: Citation[] = [];
+  // The lede's phrases are its quotes' own, so the quote it gives says what it names.
+  const quoteKeys = new Map([...kept].map((q) => [q, new Map(titleCandidates(q.quote).filter((c) => aspectKey(c.key)).map((c) => [c.key, c.surface] as const))]));
+  // It contrasts what each side says most squarely on the subject: its quotes holding every word of it, where any does
+  // ("Government has no role", not "a support role" beside "the Afghan Government").
+  const squarely = (qs: Quote[]): Quote[] => {
+    const all = qs.filter((q) => [...subjectTerms].every((t) => q.terms.has(t)));
+    return all.length ? all : qs;
+  };
   for (const s of present) {
-    const mine = cited(s);
-    const theirs = present.filter((o) => o !== s).flatMap((o) => cited(o));
-    const words = distinctive(mine, theirs, keysOf, specificity);
+    const mine = squarely(cited(s));
+    const theirs = present.filter((o) => o !== s).flatMap((o) => squarely(cited(o)));
+    const words = distinctive(mine, theirs, quoteKeys, specificity);
     const quote = centralQuotes(mine.filter((q) => words.some((w) => titleCandidates(q.quote).some((c) => c.key === w.key))), 1)[0] ?? centralQuotes(mine, 1)[0]!;
     const dwell = words.length ? ` dwell on ${listAnd(words.map((w) => w.surface.toLowerCase() === w.surface ? w.surface : w.surface))}` : ' speak of it';
     contrast.push(`${possessiveName(named(s))} passages${dwell}: ${said(quote)}`);
     cites.push(quote.citations[0]!);
   }
   const missing = sides.filter((s) => !present.includes(s));
-  const both = present.length >= 2 ? `${listAnd(present.map((s) => s.name))} both speak of ${subject || 'it'}${aspects.length ? `, on ${listAnd(aspects.map((a) => a.surface.toLowerCase() === a.surface ? a.surface : a.surface))}` : ''}.` : '';
+  const aspectsNamed = aspects.filter((a) => a !== onTheSubject);
+  const both = present.length >= 2 ? `${listAnd(present.map((s) => s.name))} both speak of ${subject || 'it'}${aspectsNamed.length ? `, on ${listAnd(aspectsNamed.map((a) => a.surface.toLowerCase() === a.surface ? a.surface : a.surface))}` : ''}.` : '';
   const absentSide = missing.length ? ` The corpus has nothing from ${listAnd(missing.map((s) => s.name))} on ${subject || 'it'}.` : '';
   const figures = present.map((s) =>
     sideCountPhrase(
@@ -155,6 +174,19 @@ function requote(q: Quote, key: string, subject: string, sourceText: ReadonlyMap
   q.citations[0] = { ...q.citations[0]!, quote: best.text };
 }
 
+/** Quote the passage's shortest sentence on the subject when the search's quote is not on it ("a role in trade" for the role of government). */
+function requoteOnSubject(q: Quote, coreTerms: ReadonlySet<string>, sourceText: ReadonlyMap<string, string>): void {
+  const on = (text: string): boolean => analyzeTerms(text).some((t) => coreTerms.has(t));
+  if (q.citations.length !== 1 || on(q.quote)) return;
+  const best = sentenceSpans(sourceText.get(q.citations[0]!.sourceId) ?? '')
+    .filter((x) => x.text.length <= 600 && on(x.text))
+    .sort((a, b) => a.text.length - b.text.length)[0];
+  if (!best) return;
+  q.quote = best.text;
+  q.terms = new Set(analyzeTerms(best.text));
+  q.citations[0] = { ...q.citations[0]!, quote: best.text };
+}
+
 /** The keyphrases one side's quotes use most against the other's (log-odds, add-one smoothing), used at least twice where any is. */
 function distinctive(mine: readonly Quote[], theirs: readonly Quote[], keysOf: ReadonlyMap<Quote, Map<string, string>>, specificity: (key: string) => number): { key: string; surface: string }[] {
   const count = (qs: readonly Quote[]): Map<string, { n: number; surface: string }> => {
@@ -179,6 +211,15 @@ function distinctive(mine: readonly Quote[], theirs: readonly Quote[], keysOf: R
     out.push({ key: x.key, surface: x.surface });
   }
   return out;
+}
+
+/** The sentences of a text that hold a word of the subject (all of it when the subject has no words). */
+function onSubject(text: string, subjectTerms: ReadonlySet<string>): string {
+  if (subjectTerms.size === 0) return text;
+  return sentenceSpans(text)
+    .filter((s) => analyzeTerms(s.text).some((t) => subjectTerms.has(t)))
+    .map((s) => s.text)
+    .join(' ');
 }
 
 /** The subject as its quotes write it ("War" for "war"), when they do. */

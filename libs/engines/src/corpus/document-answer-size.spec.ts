@@ -48,4 +48,19 @@ describe('document answers', () => {
   it('go past 8 only for a broad question', () => {
     expect(cited(extractiveReport(task('List all the TLS options in the docs'), prose)).size).toBeGreaterThan(8);
   });
+
+  it('cite what answers the question, not what shares one of its words: the TLS passage first, the HIMPORT examples left out', () => {
+    const texts = [
+      ...Array.from({ length: 6 }, (_, i) => `Redis HIMPORT example ${i}: redis.himport('fieldset', { a: ${i} }) stores a hash of fields.`),
+      'To connect over TLS, pass tls: { ca } and password: "secret" to new Redis({ host, tls, password }).',
+      'Sentinel mode: new Redis({ sentinels, name }) connects to the master Redis that the sentinels name.',
+    ];
+    const sources = texts.map((text, i) => ({ id: `ioredis/README.md#${i}`, title: `ioredis/README.md > Part ${i}`, url: 'file://ioredis/README.md', text }));
+    // The search ranks the HIMPORT examples above the answer (they say "Redis" most often).
+    const findings: Finding[] = sources.map((s, i) => ({ id: `${s.id}~q`, claim: s.text, sourceId: s.id, quote: s.text, subtopicId: 's0', relevance: { score: i < 6 ? 3 : 1, topicTerms: [], facetTerms: [] } }));
+    const t = task('How do I connect to Redis over TLS with a password?');
+    const r = extractiveReport({ ...t, sources, sections: [{ subtopicId: 's0', title: 'S0', findings }] }, prose);
+    expect(r.sections[0]!.paragraphs[0]!.citations[0]!.sourceId).toBe('ioredis/README.md#6');
+    expect([...cited(r)].filter((id) => Number(id.split('#')[1]) < 6)).toEqual([]);
+  });
 });

@@ -27,10 +27,10 @@ export function documentAndHeading(id: string, title: string | undefined): { doc
 }
 
 /**
- * What the documents say: a section per document (the one holding the most relevant passage first), its most
- * relevant passage first and the others in the document's order, a paragraph per heading, each
+ * What the documents say, from findings given best first: a section per document (the one holding the first
+ * passage first), its best passage first and the others in the document's order, a paragraph per heading, each
  * passage cited whole (code blocks kept as the source writes them, so a renderer shows them as code), and a
- * lede that quotes the passage that answers (the most relevant) and the most central others, then counts what is cited.
+ * lede that quotes the passage that answers (the first) and the most central others, then counts what is cited.
  */
 export function documentsReport(
   findings: readonly Finding[],
@@ -47,10 +47,9 @@ export function documentsReport(
     byDoc.set(document, [...(byDoc.get(document) ?? []), { id: f.sourceId, heading, finding: f }]);
   }
   const order = (id: string): number => Number(/#(\d+)$/.exec(id)?.[1] ?? 0);
-  const relevance = (d: string): number => Math.max(...byDoc.get(d)!.map((x) => x.finding.relevance?.score ?? 0));
-  const top = (d: string): Finding => byDoc.get(d)!.reduce((a, b) => ((b.finding.relevance?.score ?? 0) > (a.finding.relevance?.score ?? 0) ? b : a)).finding;
+  // Findings come best first: a document's first is its top passage, and documents go in that order.
+  const top = (d: string): Finding => byDoc.get(d)![0]!.finding;
   const sections: ReportSection[] = [...byDoc.keys()]
-    .sort((a, b) => relevance(b) - relevance(a) || a.localeCompare(b))
     .map((document) => ({
       title: document,
       paragraphs: byDoc
@@ -66,7 +65,7 @@ export function documentsReport(
   const quotes = findings
     .filter((f, i) => findings.findIndex((g) => g.sourceId === f.sourceId) === i)
     .map((f) => ({ quote: f.quote, terms: new Set(analyzeTerms(f.quote)), citations: [{ sourceId: f.sourceId, quote: f.quote }], relevance: f.relevance?.score ?? 0 }));
-  const answer = quotes.reduce<(typeof quotes)[number] | undefined>((a, q) => (!a || q.relevance > a.relevance ? q : a), undefined);
+  const answer = quotes[0];
   const central = answer ? [answer, ...centralQuotes(quotes.filter((q) => q !== answer), LEDE_FINDINGS - 1)] : [];
   const figures = citedFigures(
     quotes.map((q) => q.citations[0]!.sourceId),

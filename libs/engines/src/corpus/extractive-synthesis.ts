@@ -126,8 +126,8 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     }
   }
 
-  // Passages of files (a folder of documents): grouped by document and heading, each cited whole.
-  if (!dated && fileSources(task.sources.map((s) => s.id))) return finish(documentsReport(answeringPassages(chosen.flat(), task.context.topic), sourceText, titles, prose));
+  // Passages of files (a folder of documents): those that answer, from all the search found, grouped by document and heading, each cited whole.
+  if (!dated && fileSources(task.sources.map((s) => s.id))) return finish(documentsReport(answeringPassages(queues.flat(), task.context.topic, (id) => sourceText.get(id), prose.idf), sourceText, titles, prose));
   const written = writeReport(
     task.context.topic,
     task.sections.map((s, i) => ({ subtopicId: s.subtopicId, title: s.title, findings: chosen[i]! })),

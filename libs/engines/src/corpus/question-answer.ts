@@ -56,7 +56,7 @@ export function answerQuestion(index: CorpusIndex, vocabulary: CorpusVocabulary,
   };
   const docs = structure.documentKeys().filter(inScope);
   const ctx: Context = { index, structure, vocabulary, form, authors: [...authors], docs, limit };
-  const subject = words.words.length ? { words: words.words, gaps: words.gaps, phrase: words.phrase, terms: [...new Set(analyzeTerms(words.words.join(' ')))] } : null;
+  const subject = words.words.length ? { words: words.words, links: words.links, phrase: words.phrase, terms: [...new Set(analyzeTerms(words.words.join(' ')))] } : null;
   const answer = subject && subject.terms.length ? subjectAnswer(ctx, subject) : documentAnswer(ctx);
   return {
     ...answer,
@@ -92,7 +92,7 @@ interface Context {
 
 interface Subject {
   words: string[];
-  gaps: number[];
+  links: string[][];
   phrase: string;
   terms: string[];
 }
@@ -244,7 +244,7 @@ function onePerDocument(matches: readonly Match[]): Match[] {
 function matchesOf(c: Context, subject: Subject): { tier: Tier; matches: Match[] } {
   const { index, structure } = c;
   const scope = new Set(c.docs);
-  const surface = surfaceMatcher(subject.words, subject.gaps);
+  const surface = surfaceMatcher(subject.words, subject.links);
   const bm25 = new Map(index.searchTerms(subject.terms, { limit: index.size, filter: (id) => scope.has(structure.docOf(id) ?? '') }).map((h) => [h.id, h]));
   const phrase: Match[] = [];
   for (const doc of c.docs)
@@ -262,13 +262,13 @@ function match(c: Context, id: string, score: number): Match {
 }
 
 /**
- * Whether a text holds the subject's words as written, in order and no further apart than the question
- * writes them ("war on poverty", "income taxes"): each word, its singular or plural ("airplane" for
+ * Whether a text holds the subject's words as written, in order and joined by no other words than the
+ * question's ("war on poverty"; "war and terror" is not the war on terror), an article aside: each word, its singular or plural ("airplane" for
  * "airplanes"), or two words written as one ("Viet-Nam" for "Vietnam"); a two-word compound also the other
  * way round through a preposition ("tax on incomes", "tax upon the incomes" for "income tax"; not through "of", "the change of climate" is not climate change). Loose words
  * are not the subject: "the climate has changed" is not "climate change".
  */
-export function surfaceMatcher(words: readonly string[], gaps: readonly number[] = words.map(() => 0)): (text: string) => boolean {
+export function surfaceMatcher(words: readonly string[], links: readonly (readonly string[])[] = words.map(() => [])): (text: string) => boolean {
   const bases = words.map((w) => baseOf(w.toLowerCase().replace(/[’']/g, '')));
   const probes = bases.map((b) => b.slice(0, 4));
   const hit = (token: string, b: string): boolean => token === b || INFLECTIONS.some((s) => token === b + s) || (b.endsWith('y') && token === `${b.slice(0, -1)}ies`);
@@ -285,8 +285,11 @@ export function surfaceMatcher(words: readonly string[], gaps: readonly number[]
       });
     const from = (k: number, i: number): boolean => {
       if (k === bases.length - 1) return true;
-      const next = i + at[k]!.get(i)!;
-      for (let j = next; j <= next + gaps[k + 1]!; j++) if (at[k + 1]!.has(j) && from(k + 1, j)) return true;
+      const joins = new Set([...links[k + 1]!, ...DETERMINERS]);
+      for (let j = i + at[k]!.get(i)!; j <= i + at[k]!.get(i)! + links[k + 1]!.length; j++) {
+        if (at[k + 1]!.has(j) && from(k + 1, j)) return true;
+        if (!joins.has(tokens[j] ?? '')) return false;
+      }
       return false;
     };
     if ([...at[0]!.keys()].some((i) => from(0, i))) return true;
@@ -321,7 +324,7 @@ function baseOf(w: string): string {
 
 function evidenceOf(c: Context, m: Match, subject: Subject): AnswerEvidence {
   const text = c.index.passage(m.id)!.text;
-  const surface = surfaceMatcher(subject.words, subject.gaps);
+  const surface = surfaceMatcher(subject.words, subject.links);
   const sentence = sentenceSpans(text).find((s) => surface(s.text))?.text ?? selectQuote(c.index, text, subject.terms, subject.terms).quote;
   return { id: m.id, quote: sentence, claim: said(c, m.doc, sentence) };
 }

@@ -12,8 +12,8 @@ export interface QuestionWords {
   authors: string[];
   /** The subject's words as written, in order ("unconditional", "war", "poverty"). */
   words: string[];
-  /** Per subject word, how many question words stand between it and the one before ("war on poverty": 0, 0, 1). */
-  gaps: number[];
+  /** Per subject word, the question words between it and the one before ("unconditional war on poverty": [], [], ["on"]). */
+  links: string[][];
   /** The subject as written in the question, from its first word to its last ("unconditional war on poverty"). */
   phrase: string;
 }
@@ -37,6 +37,12 @@ const FRAME = new Set(
     'tell me please can could you know give identify'
   ).split(' '),
 );
+
+/**
+ * "the issue of climate change", "the matter of polio": a noun that only frames what follows "of" is how the
+ * question asks, not its subject.
+ */
+const FRAMING_NOUN = /\b(?:the\s+)?(?:issue|subject|matter|topic|question|problem|idea|notion|concept)s?\s+of\b/giu;
 
 /** Parts of speech that do not name a subject. */
 const NOT_SUBJECT = new Set(['VERB', 'AUX', 'ADV', 'PART', 'ADP', 'DET', 'PRON', 'SCONJ', 'CCONJ', 'INTJ']);
@@ -148,14 +154,15 @@ function yearSpans(question: string): Span[] {
 /** The question's words, read against the corpus's authors and vocabulary (`question` has its aliases expanded). */
 export function questionWords(question: string, structure: DocumentStructure, vocabulary: CorpusVocabulary, asksWho: boolean): QuestionWords {
   const { authors, spans } = authorSpans(question, structure, asksWho);
-  const out = [...spans, ...documentSpans(question, vocabulary), ...yearSpans(question)];
+  const framing = [...question.matchAll(FRAMING_NOUN)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const out = [...spans, ...documentSpans(question, vocabulary), ...yearSpans(question), ...framing];
   const frame = new Set([...FRAME, vocabulary.author.toLowerCase(), vocabulary.authors.toLowerCase()]);
   const all = wordsOf(question);
   // A quoted phrase is the subject as written ("Which president first said “a new covenant”?").
   const quoted = /[“"‘]([^”"’]{3,80})[”"’]/u.exec(question);
   if (quoted) {
     const inner = wordsOf(quoted[1]!).map((w) => ({ ...w, start: w.start + quoted.index + 1, end: w.end + quoted.index + 1 }));
-    if (inner.length) return { authors, words: inner.map((w) => w.text.replace(/['’]s$/, '')), gaps: inner.map(() => 0), phrase: quoted[1]!.trim() };
+    if (inner.length) return { authors, words: inner.map((w) => w.text.replace(/['’]s$/, '')), links: inner.map(() => []), phrase: quoted[1]!.trim() };
   }
   let kept = all.map((w, i) => ({ w, i })).filter(({ w }) => !out.some((s) => w.start < s.end && w.end > s.start) && !frame.has(w.text.toLowerCase().replace(/['’]s$/, '')));
   // Verbs, adverbs and particles the frame list does not know ("first come up", "was first used") are how the
@@ -165,6 +172,6 @@ export function questionWords(question: string, structure: DocumentStructure, vo
   const content = kept.filter(({ w }) => !NOT_SUBJECT.has(tagOf(w)));
   if (content.length && content.length < kept.length) kept = content;
   const phrase = kept.length ? question.slice(kept[0]!.w.start, kept[kept.length - 1]!.w.end) : '';
-  const gaps = kept.map((k, j) => (j === 0 ? 0 : k.i - kept[j - 1]!.i - 1));
-  return { authors, words: kept.map(({ w }) => w.text.replace(/['’]s$/, '')), gaps, phrase };
+  const links = kept.map((k, j) => (j === 0 ? [] : all.slice(kept[j - 1]!.i + 1, k.i).map((w) => w.text.toLowerCase())));
+  return { authors, words: kept.map(({ w }) => w.text.replace(/['’]s$/, '')), links, phrase };
 }
