@@ -1,5 +1,5 @@
-/** Plan review from the page: the proposed plan as fields to edit, a refusal shown with its reason, the edited plan dispatched. */
-import type { Run, SubagentTask } from '@orrery/protocol';
+/** Plan review from the page: the proposed plan as fields to edit, a refusal shown with its reason, the edited plan dispatched; feedback in words revises it. */
+import type { Plan, Run, SubagentTask } from '@orrery/protocol';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +21,8 @@ describe('reviewing the plan from the page', () => {
     await stack?.stop();
   });
 
-  it('shows the plan editable, shows why an overlapping edit is refused, and dispatches the edited plan', async () => {
-    const { page } = w;
+  /** Asks with plan review from the ask form; the run waits with its proposed plan on the page. */
+  async function askWithReview(page: WatchedPage['page']): Promise<{ id: string; proposed: Plan }> {
     await page.goto(`${stack.coordinator.url}/#/`);
     await page.getByLabel('Question or topic').fill('The Kestrel River');
     await page.getByLabel('Let me review the plan before it runs').check();
@@ -31,6 +31,12 @@ describe('reviewing the plan from the page', () => {
     await page.locator('#plan-review-panel').waitFor({ timeout: 30_000 });
     const id = /#\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
     const proposed = ((await (await fetch(`${stack.coordinator.url}/v1/research/${id}`)).json()) as Run).proposedPlan!;
+    return { id, proposed };
+  }
+
+  it('shows the plan editable, shows why an overlapping edit is refused, and dispatches the edited plan', async () => {
+    const { page } = w;
+    const { id, proposed } = await askWithReview(page);
     expect(await page.locator('.plan-subtopic').count()).toBe(proposed.subtopics.length);
     await page.screenshot({ path: resolve(ROOT, 'docs/images/plan-review.png'), fullPage: true });
 
@@ -59,6 +65,24 @@ describe('reviewing the plan from the page', () => {
       .map((j) => j.data as Extract<SubagentTask, { kind: 'search' }>)
       .sort((x, y) => x.taskId.localeCompare(y.taskId, 'en', { numeric: true }));
     expect(round1.map((t) => t.query)).toEqual(['salmon cooperative cold storage', ...kept.slice(1).map((s) => s.query)]);
+  });
+
+  it('sends feedback in words, shows the revised plan, and dispatches it', async () => {
+    const { page } = w;
+    const { id, proposed } = await askWithReview(page);
+    await page.getByLabel('Or say what to change').fill('leave out the 1800s; add tariffs');
+    await page.locator('#plan-revise').click();
+    await page.locator('#plan-years').waitFor({ timeout: 30_000 });
+    expect(await page.locator('#plan-years').textContent()).toBe('Every search leaves out 1800–1899.');
+    expect(await page.locator('.plan-subtopic').count()).toBe(proposed.subtopics.length + 1);
+    expect(await page.locator('.plan-subtopic[data-subtopic="tariffs"]').count()).toBe(1);
+    await page.screenshot({ path: resolve(ROOT, 'docs/images/plan-revise.png'), fullPage: true });
+
+    await page.locator('#plan-dispatch').click();
+    await expect.poll(async () => ((await (await fetch(`${stack.coordinator.url}/v1/research/${id}`)).json()) as Run).status, { timeout: 60_000 }).toBe('done');
+    const done = (await (await fetch(`${stack.coordinator.url}/v1/research/${id}`)).json()) as Run;
+    expect(done.rounds[0]!.subtopicIds).toContain('tariffs');
+    expect(done.plan!.excludeYears).toEqual([{ from: 1800, to: 1899 }]);
   });
 
   it('asks a follow-up from the box under the report; the new run links to its parent', async () => {
