@@ -2,7 +2,8 @@ import type { RoundForecast } from '@orrery/decisions';
 import type { Finding, Plan, Source, Subtopic, SynthesizeResult } from '@orrery/protocol';
 import { type BroughtFinding, evidenceOf } from '@orrery/coordinator/dist/coverage/round-figures';
 import { buildSearchTask, buildSynthesisTask, type TaskLimits, type TaskRun } from '@orrery/coordinator/dist/planning/task-builder';
-import { classifyRequest, type CoordinatorEngine, type EngineDecision, type SubagentEngine } from '@orrery/engines';
+import { classifyRequest } from '@orrery/language';
+import { type CoordinatorEngine, type EngineDecision, type SubagentEngine } from '@orrery/engine';
 
 /**
  * An in-process copy of the coordinator's research loop (plan, rounds of search tasks, refine,

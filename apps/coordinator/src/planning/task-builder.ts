@@ -1,4 +1,4 @@
-import { clipText } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
 import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask, TaskBudget, TaskContext, WriterBrief } from '@orrery/protocol';
 import { available } from '../budget';
 import { jobIds } from '../queues/job-ids';

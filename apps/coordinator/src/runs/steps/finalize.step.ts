@@ -16,7 +16,7 @@ import { assembleReport, directAnswer, fallbackSections, isLeadWritten, keepsCit
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage, inPhase } from '../usage';
-import { clipText } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
 import { HandlesStep, type StepHandler } from './step-handler';
 import { StepHold } from '../../queues/step-hold';
 

@@ -18,7 +18,7 @@ import { applyMove } from '../apply-move';
 import { PendingDispatch } from './pending-dispatch';
 import { RoundDecision } from './round-decision';
 import { HandlesStep, type StepHandler } from './step-handler';
-import { clipText } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
 import { StepHold } from '../../queues/step-hold';
 
 export class StaleStateError extends Error {
