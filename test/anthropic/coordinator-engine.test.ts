@@ -1,5 +1,6 @@
 import type { PlanningInput, PlanningOutput, RefinementOutput } from '../../libs/engine/src/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelJudgeInput as JudgeInput } from '../../libs/engine/src/engine';
 import { AnthropicCoordinatorEngine } from '../../libs/claude-engine/src/coordinator-engine';
 import { type AnthropicEngineOptions } from '../../libs/claude-engine/src/options';
 import type { CoordinatorEngine } from '../../libs/engine/src/engine';

@@ -8,6 +8,7 @@ import { AnthropicCoordinatorEngine } from '@orrery/claude-engine';
 import { FleetRequestGate } from '@orrery/runtime';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelJudgeInput as JudgeInput } from '@orrery/engine';
 import { apiError, FakeMessagesApi, reply, type FakeHandler } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';

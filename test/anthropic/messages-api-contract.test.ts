@@ -6,6 +6,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { SearchTask } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
+import type { ModelJudgeInput as JudgeInput } from '../../libs/engine/src/engine';
 import { AnthropicCoordinatorEngine } from '../../libs/claude-engine/src/coordinator-engine';
 import { AnthropicEngineError } from '../../libs/claude-engine/src/errors';
 import { AnthropicSubagentEngine } from '../../libs/claude-engine/src/subagent-engine';

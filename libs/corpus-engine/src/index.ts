@@ -6,6 +6,7 @@ export type { CorpusCoordinatorOptions } from './plan/corpus-coordinator-engine'
 export { jaccard } from './plan/overlap';
 export { DEFAULT_COVERAGE_CHECK } from './plan/plan-coverage';
 export { partitionName } from './profile/corpus-partition';
+export { prepareTopicProfile } from './profile/prepare-profile';
 export { KEPT_PARTITION } from './profile/corpus-structure';
 export { keepCorpusStructure } from './profile/keep-structure';
 export { DEFAULT_TOPIC_PROFILE, TopicProfile, topicProfile } from './profile/topic-profile';

@@ -15,7 +15,7 @@ import { indexedTerms } from './store-query';
 import { storedHashes } from '../../../../test/support/stored-hashes';
 
 const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ENGINES_DIST = resolve(__dirname, '..', '..', 'dist', 'store', 'index.js');
+const ENGINES_DIST = resolve(__dirname, '..', '..', 'dist', 'index.js');
 const run = promisify(execFile);
 
 const passage = (id: string, document: string, text: string, title = id): StoredPassage => ({
@@ -47,7 +47,7 @@ const schema = `t_store_${process.pid}_${randomBytes(3).toString('hex')}`;
 const sqliteLocation: StoreLocation = { kind: 'sqlite', file: join(dir, 'passages.sqlite') };
 const threadLocation: StoreLocation = { kind: 'sqlite', file: join(dir, 'threaded.sqlite') };
 // The thread runs compiled code: the built store (tsc -b), as every process that opens the store runs it.
-const built = () => createRequire(__filename)(ENGINES_DIST) as { ThreadedPassageStore: new (file: string) => PassageStore };
+const built = () => createRequire(__filename)(resolve(__dirname, '..', '..', 'dist', 'store', 'threaded-passage-store.js')) as { ThreadedPassageStore: new (file: string) => PassageStore };
 const pgLocation: StoreLocation = { kind: 'postgres', url: PG_URL, schema };
 
 const adapters: Adapter[] = [
@@ -427,7 +427,7 @@ describe('the SQLite store in a thread, bounded', () => {
     const load = createRequire(__filename);
     const dist = resolve(__dirname, '..', '..', 'dist');
     const { ThreadedPassageStore } = load(join(dist, 'store', 'threaded-passage-store.js')) as typeof import('./threaded-passage-store');
-    const { stemCacheSize } = load(join(dist, 'corpus', 'text-analysis.js')) as typeof import('@orrery/language');
+    const { stemCacheSize } = load(resolve(dist, '..', '..', 'language', 'dist', 'text-analysis.js')) as typeof import('@orrery/language');
     const threaded = new ThreadedPassageStore(file);
     const direct = new SqlitePassageStore(':memory:');
     try {
@@ -457,7 +457,7 @@ describe('the SQLite store in a thread, bounded', () => {
     const load = createRequire(__filename);
     const dist = resolve(__dirname, '..', '..', 'dist');
     const { PostgresPassageStore: DistPostgres } = load(join(dist, 'store', 'postgres-passage-store.js')) as typeof import('./postgres-passage-store');
-    const { stemCacheSize } = load(join(dist, 'corpus', 'text-analysis.js')) as typeof import('@orrery/language');
+    const { stemCacheSize } = load(resolve(dist, '..', '..', 'language', 'dist', 'text-analysis.js')) as typeof import('@orrery/language');
     const pgSchema = `analysis_${randomBytes(4).toString('hex')}`;
     const pg = new DistPostgres({ url: PG_URL, schema: pgSchema });
     const direct = new SqlitePassageStore(':memory:');
