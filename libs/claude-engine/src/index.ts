@@ -12,7 +12,7 @@ export { REDACTION_KINDS } from './redaction/redaction-rules';
 export type { RedactionKind } from './redaction/redaction-rules';
 export { LocalRequestGate } from './request-gate';
 export type { RequestGate } from './request-gate';
-export { SERVER_PROFILES } from './server-profile';
+export { CLAUDE_PROFILE, LOCAL_PROFILE, SERVER_PROFILES } from './server-profile';
 export type { ServerProfile } from './server-profile';
 export { AnthropicSubagentEngine } from './subagent-engine';
 export { usageOf } from './usage';

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCorporaSpec } from './corpora-config';
 import type { CorpusIndex } from './corpus-index';
+import type { CorpusView, CorpusViews } from './corpus-view';
 import { type ConfiguredSource, fileSource, memoryKey, passagesSource, storeConfigured } from './configured-corpus';
 import { type CorpusVocabulary, GENERIC_VOCABULARY } from '@orrery/passages';
 import { eachSotuPassage, SOTU_SPLIT_VERSION, SOTU_VOCABULARY } from '@orrery/passages/ingest';
@@ -24,15 +25,6 @@ interface Entry {
   vocabulary?: CorpusVocabulary;
   /** Passages held in memory live in a store of the registry's own, so they never reach a store other processes read. */
   privateStore?: PassageStore;
-}
-
-/** What a corpus engine answers one topic from: a stored corpus's working index for the topic. */
-export interface CorpusView {
-  name: string;
-  index: CorpusIndex;
-  vocabulary: CorpusVocabulary;
-  /** Where what is derived from the index (a topic's profile) is kept for every process. */
-  origin: ViewOrigin;
 }
 
 export interface CorpusRegistryOptions {
@@ -71,7 +63,7 @@ interface CachedView {
  * read again); any other name is a corpus ingested into the store. A question is answered from a working index of the
  * passages its topic reaches (`topicWorkingSet`, the whole corpus when it is small), so memory follows the topic.
  */
-export class CorpusRegistry {
+export class CorpusRegistry implements CorpusViews {
   private readonly entries = new Map<string, Entry>();
   private readonly stored = new Map<string, Promise<void>>();
   private store: PassageStore | null | undefined;

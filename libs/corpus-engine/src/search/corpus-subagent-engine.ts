@@ -8,7 +8,7 @@ import { type ComparisonSide, comparisonSides } from '../plan/comparison-sides';
 import { documentStructure } from '../index/documents';
 import { surveyByEra } from '../index/eras';
 import type { CorpusIndex } from '../index/corpus-index';
-import type { CorpusRegistry, CorpusView } from '../index/corpus-registry';
+import type { CorpusView, CorpusViews } from '../index/corpus-view';
 import { extractiveReport } from '../write/extractive-synthesis';
 import { isName } from '../plan/facets';
 import { rankForSubtopic } from './passage-ranking';
@@ -35,7 +35,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
   readonly name = 'corpus' as const;
 
   constructor(
-    private readonly registry: CorpusRegistry,
+    private readonly registry: CorpusViews,
     private readonly defaultCorpus = 'sotu',
     /** The topic profile (the precision guard): the coordinator's must be the same. */
     private readonly profileOptions: TopicProfileOptions = DEFAULT_TOPIC_PROFILE,
