@@ -2,6 +2,9 @@
  * Cheap content-term matching for the relevance and scope checks (L0, no model).
  * A term's key: lowercase word of >= MIN_TERM_LENGTH letters/digits, not a stopword, with a light plural
  * strip, cut to STEM_PREFIX_LENGTH characters, so "immigration"/"immigrants" and "economy"/"economic" match.
+ * Not `analyzeTerms` (wink's lexicon and Porter2 stems): the hub's verdicts match any language's letters and
+ * fold more ("economy"/"economic" share a 6-letter prefix, not a Porter stem), and they run on every result without
+ * loading the NLP model; swapping one for the other would move the checks' verdicts.
  */
 export const MIN_TERM_LENGTH = 3;
 export const STEM_PREFIX_LENGTH = 6;
