@@ -83,7 +83,7 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
   let stopReason = 'max-rounds';
   const noop = (): void => undefined;
   // The service's own task builders, so the loop's tasks are the ones the coordinator would dispatch.
-  const run: TaskRun = { id: RUN_ID, engine: 'corpus', corpus: o.corpus, topic: o.topic };
+  const run: TaskRun = { id: RUN_ID, engine: 'corpus', corpus: o.corpus, topic: o.topic, plan };
   const limits: TaskLimits = { findingsPerTask: o.maxFindings, maxCitations: o.maxCitations };
 
   const synthesizeLedger = (r: number): Promise<SynthesizeResult> => {

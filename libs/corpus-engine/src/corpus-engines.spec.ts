@@ -1,4 +1,4 @@
-import type { Finding, SearchTask, Source, SynthesizeTask } from '@orrery/protocol';
+import { PlanSchema, SearchTaskSchema, type Finding, type SearchTask, type Source, type SynthesizeTask } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import { CorpusCoordinatorEngine } from './plan/corpus-coordinator-engine';
 import { CorpusRegistry } from './index/corpus-registry';
@@ -334,5 +334,35 @@ describe('CorpusSubagentEngine.synthesize', () => {
     // A quote that is not in its source is never cited.
     const bad = { ...task, sections: [{ subtopicId: 'x', title: 'X', findings: [{ ...findings[0]!, quote: 'not in the source at all' }] }] };
     expect((await sub.synthesize(bad, () => undefined)).sections).toEqual([]);
+  });
+});
+
+describe('the plan carries the question’s shape to the spokes', () => {
+  const TOPIC = 'Compare Hurricane Zelda and Hurricane Orlo';
+
+  it('a comparative plan names its shape, and each side’s subtopic its side (the schema a queue checks accepts them)', async () => {
+    const { coord } = setup();
+    const { plan } = await coord.plan({ runId: RUN, topic: TOPIC, corpus: 'storms', maxSubtopics: 8, classification: 'breadth', coverageCheck: true });
+    expect(plan.shape).toMatchObject({ kind: 'comparative', sides: ['Hurricane Zelda', 'Hurricane Orlo'] });
+    const sides = plan.subtopics.filter((s) => s.side);
+    expect(sides.map((s) => s.side!.label)).toEqual(['Hurricane Zelda', 'Hurricane Orlo']);
+    expect(sides.every((s) => s.side!.authors === null && s.side!.terms.length > 0)).toBe(true);
+    expect(PlanSchema.parse(plan)).toEqual(plan);
+    // A plan without them (queued before, or a lead's own) still parses.
+    expect(PlanSchema.safeParse({ classification: 'breadth', subtopics: plan.subtopics.map(({ side: _, ...s }) => s) }).success).toBe(true);
+  });
+
+  it('the spoke searches the side the task carries, without reading the shape from the topic again', async () => {
+    const { coord, sub } = setup();
+    const { plan } = await coord.plan({ runId: RUN, topic: TOPIC, corpus: 'storms', maxSubtopics: 8, classification: 'breadth', coverageCheck: true });
+    const orlo = plan.subtopics.find((s) => s.side?.label === 'Hurricane Orlo')!;
+    // The topic's words alone ask for no comparison: only the plan's shape and side make this a side's search.
+    const task = searchTask('Hurricane Orlo', orlo.query, { subtopicId: orlo.id, side: orlo.side!, context: { ...searchTask('Hurricane Orlo', orlo.query).context, shape: plan.shape! } });
+    expect(SearchTaskSchema.parse(task)).toEqual(task);
+    const messages: string[] = [];
+    const r = await sub.search(task, async (u) => void messages.push(u.message));
+    expect(messages.some((m) => m.includes(`${orlo.side!.name}'s passages`))).toBe(true);
+    expect(r.findings.length).toBeGreaterThan(0);
+    expect(r.findings.every((f) => f.sourceId.startsWith('orlo-'))).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import type { SubtopicSide } from '@orrery/protocol';
 import type { CorpusIndex } from '../index/corpus-index';
 import type { CorpusVocabulary } from '@orrery/passages';
 import { documentStructure } from '../index/documents';
@@ -5,18 +6,9 @@ import { expandAuthorAliases, questionWords } from '../search/question-words';
 import { slugify } from '@orrery/passages';
 import { analyzeTerms } from '@orrery/language';
 
-/** One side of a comparison, as the corpus knows it: some of its authors, or words its passages use. */
-export interface ComparisonSide {
-  /** As the question writes it ("FDR"). */
-  label: string;
-  /** How a report names it ("Franklin D. Roosevelt"). */
-  name: string;
-  /** The subtopic that gathers its evidence. */
+/** One side of a comparison, as the corpus knows it (the plan's `SubtopicSide`), with the subtopic that gathers its evidence. */
+export interface ComparisonSide extends SubtopicSide {
   subtopicId: string;
-  /** The corpus's authors it names (a dated, authored corpus), or null for a side of words. */
-  authors: string[] | null;
-  /** Its index terms (a side of words). */
-  terms: string[];
 }
 
 export const SIDE_PREFIX = 'side-';

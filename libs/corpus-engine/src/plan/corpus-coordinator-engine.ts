@@ -40,7 +40,8 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     const comparative = this.comparativePlan(input, index, vocabulary);
     if (comparative) return comparative;
     // Facet mining and the coverage check read thousands of passages' neighbours: off the event loop.
-    return preparePlan(index, profile, { topic: input.topic, classification: cls, maxSubtopics: input.maxSubtopics, coverageCheck: input.coverageCheck }, this.options);
+    const planned = await preparePlan(index, profile, { topic: input.topic, classification: cls, maxSubtopics: input.maxSubtopics, coverageCheck: input.coverageCheck }, this.options);
+    return { ...planned, plan: { ...planned.plan, shape: reportShape(input.topic) } };
   }
 
   /** The person's words as scope: years left out, subtopics dropped or added (see reviseByTerms). */
@@ -69,7 +70,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     const query = clipText(shape.subject || input.topic, 1000);
     const subtopics: Subtopic[] = [
       overviewSubtopic(input.topic),
-      ...sides.slice(0, Math.max(1, input.maxSubtopics - 1)).map((s): Subtopic => ({ id: s.subtopicId, title: clipText(`${s.name} on ${shape.subject || 'the topic'}`, 300), query, facetTerms: [], excludeTerms: [], origin: 'plan' })),
+      ...sides.slice(0, Math.max(1, input.maxSubtopics - 1)).map(({ subtopicId, ...side }): Subtopic => ({ id: subtopicId, title: clipText(`${side.name} on ${shape.subject || 'the topic'}`, 300), query, facetTerms: [], excludeTerms: [], origin: 'plan', side })),
     ];
     const decision: EngineDecision = {
       decisionType: 'plan',
@@ -78,7 +79,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
       conclusion: clipText(`comparative request: ${sides.map((s) => s.name).join(' vs ')} on ${shape.subject || input.topic}; one subtopic per side`, 2000),
       signals: { classification: input.classification, shape: shape.kind, sides: sides.map((s) => s.name), subject: shape.subject, subtopics: subtopics.map((s) => s.id) },
     };
-    return { plan: { classification: input.classification, subtopics }, decisions: [decision], usage: ZERO_USAGE };
+    return { plan: { classification: input.classification, shape, subtopics }, decisions: [decision], usage: ZERO_USAGE };
   }
 
   /** The run's corpus index and the topic's profile on it (memoized per index). */

@@ -3,16 +3,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
+import type { PassageStore } from '@orrery/passages';
 import { describe, expect, it } from 'vitest';
 
 // The profile thread runs compiled code: the built modules (tsc -b), as every process that answers a question runs them.
 const MODULES = ['index/corpus-registry', 'index/corpus-index', 'plan/corpus-coordinator-engine', 'plan/corpus-plan', 'profile/prepare-profile', 'profile/topic-profile', 'profile/corpus-partition', 'profile/corpus-structure', 'profile/keep-structure'] as const;
 type Engines = typeof import('../index/corpus-registry') & typeof import('../index/corpus-index') & typeof import('../plan/corpus-coordinator-engine') & typeof import('../plan/corpus-plan') &
   typeof import('./prepare-profile') & typeof import('./topic-profile') & typeof import('./corpus-partition') & typeof import('./corpus-structure') & typeof import('./keep-structure') &
-  Pick<typeof import('@orrery/passages'), 'ThreadedPassageStore'>;
+  { ThreadedPassageStore: new (file: string) => PassageStore & { readonly threadLimits: unknown; close(): Promise<void> } };
 const built = (): Engines => {
   const load = createRequire(__filename);
-  return Object.assign({}, ...MODULES.map((m) => load(resolve(__dirname, '..', '..', 'dist', `${m}.js`))), load('@orrery/passages')) as Engines;
+  const passages = resolve(__dirname, '..', '..', '..', 'passages', 'dist', 'store', 'threaded-passage-store.js');
+  return Object.assign({}, ...MODULES.map((m) => load(resolve(__dirname, '..', '..', 'dist', `${m}.js`))), load(passages)) as Engines;
 };
 
 /** A corpus of many small subjects: each passage mixes its subject's words with common ones, deterministically. */

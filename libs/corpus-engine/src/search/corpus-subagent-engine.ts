@@ -1,4 +1,4 @@
-import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
+import type { Finding, ReportShape, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
 import { ZERO_USAGE, type ProgressReporter, type SubagentEngine } from '@orrery/engine';
 import { classifyRequest } from '@orrery/language';
 import { questionForm } from '@orrery/language';
@@ -14,7 +14,7 @@ import { isName } from '../plan/facets';
 import { rankForSubtopic } from './passage-ranking';
 import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
-import { shortHash } from '@orrery/passages';
+import { type CorpusVocabulary, shortHash } from '@orrery/passages';
 import { OVERVIEW_ID } from '../plan/subtopic-builder';
 import { analyzeTerms } from '@orrery/language';
 import { keptTopicProfile } from '../profile/kept-profile';
@@ -41,6 +41,18 @@ export class CorpusSubagentEngine implements SubagentEngine {
     private readonly profileOptions: TopicProfileOptions = DEFAULT_TOPIC_PROFILE,
   ) {}
 
+  /**
+   * The question's shape and the task's side, as the plan carries them. A job queued before plans carried them
+   * reads them from the topic as spokes used to.
+   */
+  private shapeOf(task: SearchTask, index: CorpusIndex, vocabulary: CorpusVocabulary): { shape: ReportShape; side?: ComparisonSide } {
+    const planned = task.context.shape;
+    if (planned) return { shape: planned, ...(planned.kind === 'comparative' && task.side ? { side: { ...task.side, subtopicId: task.subtopicId } } : {}) };
+    const shape = reportShape(task.context.topic);
+    const side = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides)?.find((s) => s.subtopicId === task.subtopicId) : undefined;
+    return { shape, ...(side ? { side } : {}) };
+  }
+
   private corpus(name: string | undefined, topic: string): Promise<CorpusView> {
     return this.registry.forTopic(name ?? this.defaultCorpus, topic);
   }
@@ -62,8 +74,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
       const answer = answerQuestion(index, vocabulary, task.query, task.maxFindings);
       if (answer) return this.answered(task, index, answer, progress);
     }
-    const shape = reportShape(task.context.topic);
-    const side = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides)?.find((s) => s.subtopicId === task.subtopicId) : undefined;
+    const { shape, side } = this.shapeOf(task, index, vocabulary);
     if (side) return this.sideSearch(task, index, side, shape.subject || task.context.topic, progress);
     const profile = await keptTopicProfile(index, origin, task.context.topic, this.profileOptions);
     await progress({ stage: 'searching', message: clipText(`BM25 search: ${task.query}`, 500), fraction: 0.4 });
@@ -167,7 +178,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
   async synthesize(task: SynthesizeTask, progress: ProgressReporter): Promise<SynthesizeResult> {
     await progress({ stage: 'writing', message: `extractive synthesis of ${task.sections.length} sections`, fraction: 0.2 });
     const { index, vocabulary } = await this.corpus(task.corpus, task.context.topic);
-    const shape = reportShape(task.context.topic);
+    // The writer tells the sides apart in the whole ledger's evidence, so it reads them on the corpus itself.
+    const shape = task.context.shape ?? reportShape(task.context.topic);
     const sides = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides) : null;
     const subject = shape.subject || task.context.topic;
     // Only a question can ask about what the corpus lacks: a bare topic ("Armorial of Albania") names what the

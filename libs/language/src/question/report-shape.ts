@@ -1,17 +1,11 @@
+import type { ReportShape } from '@orrery/protocol';
+
 /**
  * The shape of report a question asks for, read from its words (no corpus): a comparison of two or more
  * sides, a change over time, what documents say about something, or a survey of a subject. The coordinator
- * plans by it and the writer assembles by it, from the same text, so both read the same shape.
+ * plans by it and puts it in the plan, whose tasks carry it to the spokes and the writer.
  */
-export type ReportShapeKind = 'comparative' | 'change' | 'documents' | 'survey';
-
-export interface ReportShape {
-  kind: ReportShapeKind;
-  /** What is compared, as the question writes it ("Lincoln", "FDR"); empty unless comparative. */
-  sides: string[];
-  /** What the question is about ("war", "immigration"); the whole topic when no frame is recognized. */
-  subject: string;
-}
+export type { ReportShape, ReportShapeKind } from '@orrery/protocol';
 
 /** Words that ask for a comparison; "and" then joins the sides. */
 const COMPARISON_CUE = /\b(compar(e|es|ed|ing|ison)|contrast(s|ed|ing)?|differ(s|ed|ent|ence|ences|ently)?|distinguish(es|ed)?|similar(ity|ities|ly)?|alike|agree(d)?|disagree(d)?|versus|vs\.?)(?=\s|$|[,:;?])/i;
