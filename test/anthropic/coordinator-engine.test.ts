@@ -1,9 +1,7 @@
-import type { PlanningInput, PlanningOutput, RefinementOutput } from '../../libs/engine/src/engine';
+import type { PlanningInput, PlanningOutput, RefinementOutput, ModelJudgeInput as JudgeInput, CoordinatorEngine } from '../../libs/engine/src/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelJudgeInput as JudgeInput } from '../../libs/engine/src/engine';
 import { AnthropicCoordinatorEngine } from '../../libs/claude-engine/src/coordinator-engine';
 import { type AnthropicEngineOptions } from '../../libs/claude-engine/src/options';
-import type { CoordinatorEngine } from '../../libs/engine/src/engine';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { DEFAULT_PRICES } from '../../libs/claude-engine/src/pricing';
 import { usageOf } from '../../libs/claude-engine/src/usage';

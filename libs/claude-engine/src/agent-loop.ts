@@ -9,12 +9,11 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { TokenUsage } from '@orrery/protocol';
 import type { EngineDecision } from '@orrery/engine';
-import { addUsage, emptyUsage, totalTokens } from '@orrery/engine';
+import { addUsage, emptyUsage, totalTokens, inToolSpan } from '@orrery/engine';
 import { AnthropicEngineError } from './errors';
 import { asParams, MAX_STREAMING_TOKENS, orphanedServerToolUses, textOf, type ContextManagement, type MessagesApi } from './messages-client';
 import type { Effort } from './role-settings';
 import { CONTINUE_AFTER_EMPTY_REPLY, CONTINUE_AFTER_MAX_TOKENS, NUDGE_TEXT } from './prompts';
-import { inToolSpan } from '@orrery/engine';
 
 export interface ClientToolOutcome {
   content: string;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES } from './pricing';
 import { usageOf } from './usage';
-import { billOf, describeBill, sumBills, topPhase } from '@orrery/engine';
-import { addUsage, emptyUsage, inPhase } from '@orrery/engine';
+import { billOf, describeBill, sumBills, topPhase, addUsage, emptyUsage, inPhase } from '@orrery/engine';
 
 const sum = (r: Record<string, { usd: number } | undefined>) => Object.values(r).reduce((s, v) => s + (v?.usd ?? 0), 0);
 

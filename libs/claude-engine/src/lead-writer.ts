@@ -2,8 +2,7 @@ import type { Citation, Finding, ReportSection, ReportSentence, SynthesizeResult
 import type { EngineDecision } from '@orrery/engine';
 import type { Redactor } from './redaction/redact';
 import { clipText } from '@orrery/protocol';
-import { languageName } from '@orrery/language';
-import { citeable, sentencesOf } from '@orrery/language';
+import { languageName, citeable, sentencesOf } from '@orrery/language';
 import { addUsage, emptyUsage } from '@orrery/engine';
 import type { ResolvedEngineOptions } from './options';
 import { SYSTEM_PROMPTS, untrustedData } from './prompts';

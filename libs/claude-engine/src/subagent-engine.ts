@@ -1,5 +1,5 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import { type Finding, quoteOccursIn, type ReportSection, type SubagentReport, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage, type WriterBrief } from '@orrery/protocol';
+import { type Finding, quoteOccursIn, type ReportSection, type SubagentReport, type SearchResult, type SearchTask, type Source, type SynthesizeResult, type SynthesizeTask, type TaskBudget, type TokenUsage, type WriterBrief, clipText } from '@orrery/protocol';
 import type { EngineDecision, ProgressReporter, SubagentEngine } from '@orrery/engine';
 import { Redactor } from './redaction/redact';
 import { redactionDecision } from './redaction/redaction-decision';
@@ -19,7 +19,6 @@ import { JUDGE_ANSWER_TOKENS, maxTokensFor, ROLE_EFFORT } from './role-settings'
 import { RetryRate } from './retry-rate';
 import { structuredCall } from './structured';
 import { researchTools } from './tools';
-import { clipText } from '@orrery/protocol';
 
 const isSubagentEngine = (e: unknown): e is SubagentEngine =>
   !!e && typeof (e as SubagentEngine).search === 'function' && typeof (e as SubagentEngine).synthesize === 'function';

@@ -1,7 +1,6 @@
 import { EngineNameSchema, envInt, formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
-import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from '@orrery/claude-engine';
-import { priceTable } from '@orrery/claude-engine';
+import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL, priceTable } from '@orrery/claude-engine';
 import { DEFAULT_CACHE_MB } from '@orrery/corpus-engine';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '@orrery/passages/ingest';
 

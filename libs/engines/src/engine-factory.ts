@@ -1,13 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ENGINE_NAMES, type EngineName, type ResolvedEngine } from '@orrery/protocol';
-import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions } from '@orrery/claude-engine';
-import { priceTable, type PriceTable } from '@orrery/claude-engine';
-import { SERVER_PROFILES, type ServerProfile } from '@orrery/claude-engine';
-import { LocalRequestGate, type RequestGate } from '@orrery/claude-engine';
+import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions, priceTable, type PriceTable, SERVER_PROFILES, type ServerProfile, LocalRequestGate, type RequestGate, type DetectedServer, detectServer } from '@orrery/claude-engine';
 import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/corpus-engine';
 import type { Passage } from '@orrery/passages';
 import type { CoordinatorEngine, ModelJudge, PassageSearch, SubagentEngine } from '@orrery/engine';
-import { type DetectedServer, detectServer } from '@orrery/claude-engine';
 import { readLimitsOf, splitList, type EngineConfig } from './engine-config';
 import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated/simulated-engine';
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage } from '@orrery/protocol';
-import { clipText } from '@orrery/protocol';
+import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage, clipText } from '@orrery/protocol';
 import { EngineFactory } from '@orrery/engines';
 import { ZERO_USAGE } from '@orrery/engine';
 import { BoundedMap } from '@orrery/runtime';

@@ -1,11 +1,8 @@
 import { parse } from 'node:path';
 import { statSync } from 'node:fs';
 import { keepCorpusStructure } from '../profile/keep-structure';
-import { planIngest } from '@orrery/passages/ingest';
-import { toStoredPassage, sourcePassages } from '@orrery/passages/ingest';
-import { sourceFingerprint } from '@orrery/passages/ingest';
-import type { PassageStore, StoredPassage } from '@orrery/passages';
-import type { Passage } from '@orrery/passages';
+import { planIngest, toStoredPassage, sourcePassages, sourceFingerprint } from '@orrery/passages/ingest';
+import type { PassageStore, StoredPassage, Passage } from '@orrery/passages';
 import type { ReadLimits } from '@orrery/passages/ingest';
 import { contentHash } from '@orrery/passages';
 

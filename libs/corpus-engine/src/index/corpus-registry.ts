@@ -5,13 +5,9 @@ import { parseCorporaSpec } from './corpora-config';
 import type { CorpusIndex } from './corpus-index';
 import type { CorpusView, CorpusViews } from './corpus-view';
 import { type ConfiguredSource, fileSource, memoryKey, passagesSource, storeConfigured } from './configured-corpus';
-import { type CorpusVocabulary, GENERIC_VOCABULARY } from '@orrery/passages';
-import { eachSotuPassage, SOTU_SPLIT_VERSION, SOTU_VOCABULARY } from '@orrery/passages/ingest';
-import type { Passage } from '@orrery/passages';
-import { openPassageStore } from '@orrery/passages';
-import type { PassageStore } from '@orrery/passages';
-import { SqlitePassageStore } from '@orrery/passages';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '@orrery/passages/ingest';
+import { type CorpusVocabulary, GENERIC_VOCABULARY, openPassageStore, SqlitePassageStore } from '@orrery/passages';
+import { eachSotuPassage, SOTU_SPLIT_VERSION, SOTU_VOCABULARY, DEFAULT_READ_LIMITS, type ReadLimits } from '@orrery/passages/ingest';
+import type { Passage, PassageStore } from '@orrery/passages';
 import type { ViewOrigin } from '../profile/kept-profile';
 import { DEFAULT_WORKING_SET, readWhole, topicWorkingSet, wholeCorpusIndex, workingSetKey, type WorkingSetOptions } from '../profile/topic-working-set';
 

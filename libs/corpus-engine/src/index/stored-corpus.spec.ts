@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredPassage } from '@orrery/passages';
-import { SqlitePassageStore } from '@orrery/passages';
+import { SqlitePassageStore, contentHash } from '@orrery/passages';
 import { CorpusCoordinatorEngine } from '../plan/corpus-coordinator-engine';
 import { CorpusRegistry } from './corpus-registry';
 import { CorpusSubagentEngine } from '../search/corpus-subagent-engine';
-import { contentHash } from '@orrery/passages';
 import { DEFAULT_WORKING_SET } from '../profile/topic-working-set';
 
 const stored = (id: string, document: string, text: string): StoredPassage => ({ id, document, title: document, text, contentHash: contentHash([document, text]) });

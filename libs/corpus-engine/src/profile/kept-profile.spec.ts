@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredPassage } from '@orrery/passages';
-import { SqlitePassageStore } from '@orrery/passages';
+import { SqlitePassageStore, contentHash } from '@orrery/passages';
 import { CorpusRegistry } from '../index/corpus-registry';
 import { keptTopicProfile, profileData, profileJson, topicProfileKey } from './kept-profile';
-import { contentHash } from '@orrery/passages';
 import { DEFAULT_TOPIC_PROFILE, TopicProfile } from './topic-profile';
 import { DEFAULT_WORKING_SET } from './topic-working-set';
 

@@ -1,9 +1,8 @@
-import type { IndexedTerms, PassageStore, StoredPassage } from '@orrery/passages';
+import type { IndexedTerms, PassageStore, StoredPassage, Passage } from '@orrery/passages';
 import { CorpusIndex, DEFAULT_CORPUS_INDEX } from '../index/corpus-index';
 import { withCorpusStructure } from './corpus-structure';
 import { collapseNearDuplicates } from './near-duplicates';
 import { warmProfileThread } from './prepare-profile';
-import type { Passage } from '@orrery/passages';
 import { analyzeTerms } from '@orrery/language';
 
 export interface WorkingSetOptions {

@@ -1,8 +1,6 @@
 import type { Finding, ReportShape, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
-import { ZERO_USAGE, type ProgressReporter, type SubagentEngine } from '@orrery/engine';
-import { classifyRequest } from '@orrery/language';
-import { questionForm } from '@orrery/language';
-import { reportShape } from '@orrery/language';
+import { ZERO_USAGE, type ProgressReporter, type SubagentEngine, inToolSpan } from '@orrery/engine';
+import { classifyRequest, questionForm, reportShape, analyzeTerms } from '@orrery/language';
 import { answerConfidence } from './answer-confidence';
 import { type ComparisonSide, comparisonSides } from '../plan/comparison-sides';
 import { documentStructure } from '../index/documents';
@@ -16,11 +14,9 @@ import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
 import { type CorpusVocabulary, shortHash } from '@orrery/passages';
 import { OVERVIEW_ID } from '../plan/subtopic-builder';
-import { analyzeTerms } from '@orrery/language';
 import { keptTopicProfile } from '../profile/kept-profile';
 import { DEFAULT_TOPIC_PROFILE, type TopicProfileOptions } from '../profile/topic-profile';
 import { clipText } from '@orrery/protocol';
-import { inToolSpan } from '@orrery/engine';
 
 /** A finding id: the source id plus a short hash of the quote (stable across rounds and processes). */
 export function findingId(sourceId: string, quote: string): string {

@@ -1,6 +1,5 @@
 import type { Finding } from '@orrery/protocol';
-import { classifyRequest } from '@orrery/language';
-import { analyzeTerms } from '@orrery/language';
+import { classifyRequest, analyzeTerms } from '@orrery/language';
 
 /** Passages a document answer cites by default: what answers, not all that matches. */
 export const DOC_ANSWER_PASSAGES = 8;

@@ -1,8 +1,7 @@
 import type { YearWindow } from '@orrery/protocol';
 import type { CorpusIndex } from '../index/corpus-index';
-import { questionForm } from '@orrery/language';
+import { questionForm, analyzeTerms } from '@orrery/language';
 import { documentStructure, spreadOverDocuments, type DocumentStructure } from '../index/documents';
-import { analyzeTerms } from '@orrery/language';
 import type { TopicProfile } from '../profile/topic-profile';
 
 export interface SubtopicQuery {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusIndex } from '../index/corpus-index';
-import type { CorpusVocabulary } from '@orrery/passages';
-import type { Passage } from '@orrery/passages';
+import type { CorpusVocabulary, Passage } from '@orrery/passages';
 import { answerQuestion, surfaceMatcher } from './question-answer';
 
 const VOCABULARY: CorpusVocabulary = {

@@ -1,10 +1,9 @@
-import { type QuestionForm, questionForm, type YearRange } from '@orrery/language';
+import { type QuestionForm, questionForm, type YearRange, analyzeTerms, sentenceSpans } from '@orrery/language';
 import type { CorpusIndex } from '../index/corpus-index';
 import type { CorpusVocabulary } from '@orrery/passages';
 import { documentStructure, type DocumentStructure } from '../index/documents';
 import { escapeRegExp, expandAuthorAliases, questionWords } from './question-words';
 import { selectQuote } from './quote-selection';
-import { analyzeTerms, sentenceSpans } from '@orrery/language';
 
 /** One passage behind an answer, with the sentence quoted from it and the claim that sentence supports. */
 export interface AnswerEvidence {

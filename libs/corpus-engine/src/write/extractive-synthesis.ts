@@ -1,6 +1,5 @@
-import { type Citation, type Finding, quoteOccursIn, type ReportSection, type SynthesizeTask } from '@orrery/protocol';
-import { questionForm } from '@orrery/language';
-import { reportShape } from '@orrery/language';
+import { type Citation, type Finding, quoteOccursIn, type ReportSection, type SynthesizeTask, clipText } from '@orrery/protocol';
+import { questionForm, reportShape, analyzeTerms } from '@orrery/language';
 import { absentReport } from './absent-prose';
 import { ANSWER_CONFIDENCE_THRESHOLD } from '../search/answer-confidence';
 import { comparativeReport } from './comparative-prose';
@@ -12,8 +11,6 @@ import { titleParts, yearOfTitle } from '../index/documents';
 import { eraOf } from '../index/eras';
 import { type ProseContext, quotesOf, writeReport } from './report-prose';
 import { themedReport } from './theme-prose';
-import { analyzeTerms } from '@orrery/language';
-import { clipText } from '@orrery/protocol';
 
 export interface ExtractiveReport {
   title: string;

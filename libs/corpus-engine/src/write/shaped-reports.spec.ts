@@ -1,12 +1,11 @@
 import type { Finding, SearchTask, Source, SynthesizeTask } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
-import { classifyRequest } from '@orrery/language';
+import { classifyRequest, analyzeTerms } from '@orrery/language';
 import { CorpusCoordinatorEngine } from '../plan/corpus-coordinator-engine';
 import { CorpusRegistry } from '../index/corpus-registry';
 import { CorpusSubagentEngine } from '../search/corpus-subagent-engine';
 import { titleParts } from '../index/documents';
 import { citedFigures } from './report-figures';
-import { analyzeTerms } from '@orrery/language';
 
 const registry = new CorpusRegistry({ store: null });
 const coord = new CorpusCoordinatorEngine(registry, 'sotu');
