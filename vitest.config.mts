@@ -14,12 +14,19 @@ process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'orrery-test-compile-cache');
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
   resolve: {
-    alias: {
-      '@orrery/protocol': src('libs/protocol/src/index.ts'),
-      '@orrery/decisions': src('libs/decisions/src/index.ts'),
-      '@orrery/engines': src('libs/engines/src/index.ts'),
-      '@orrery/runtime': src('libs/runtime/src/index.ts'),
-    },
+    // Exact names (a package's subpath entry, `@orrery/passages/ingest`, must not match its package's alias).
+    alias: [
+      ['@orrery/protocol', 'libs/protocol/src/index.ts'],
+      ['@orrery/decisions', 'libs/decisions/src/index.ts'],
+      ['@orrery/language', 'libs/language/src/index.ts'],
+      ['@orrery/engine', 'libs/engine/src/index.ts'],
+      ['@orrery/passages', 'libs/passages/src/index.ts'],
+      ['@orrery/passages/ingest', 'libs/passages/src/ingest/index.ts'],
+      ['@orrery/corpus-engine', 'libs/corpus-engine/src/index.ts'],
+      ['@orrery/claude-engine', 'libs/claude-engine/src/index.ts'],
+      ['@orrery/engines', 'libs/engines/src/index.ts'],
+      ['@orrery/runtime', 'libs/runtime/src/index.ts'],
+    ].map(([name, path]) => ({ find: new RegExp(`^${name}$`), replacement: src(path) })),
   },
   test: {
     exclude: ['**/node_modules/**', '**/dist/**'],

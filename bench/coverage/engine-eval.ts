@@ -10,7 +10,8 @@
  * and top-25 baseline rows, and with --ablations the grid coverage check on/off x 3 rounds / 1 round.
  */
 import { writeFileSync } from 'node:fs';
-import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, SqlitePassageStore, type PassageStore } from '@orrery/engines';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/corpus-engine';
+import { SqlitePassageStore, type PassageStore } from '@orrery/passages';
 import { readFlags } from '../support/flags';
 import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, scoreTopK, type Qrel, type TopicScore } from './score';

@@ -12,7 +12,8 @@
  * by a hash of each topic, so every run splits the same way.
  */
 import { writeFileSync } from 'node:fs';
-import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, DEFAULT_COORDINATOR_OPTIONS, DEFAULT_TOPIC_PROFILE, shortHash, type CorpusCoordinatorOptions, type TopicProfileOptions } from '@orrery/engines';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, DEFAULT_COORDINATOR_OPTIONS, DEFAULT_TOPIC_PROFILE, type CorpusCoordinatorOptions, type TopicProfileOptions } from '@orrery/corpus-engine';
+import { shortHash } from '@orrery/passages';
 import { readFlags } from '../support/flags';
 import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
 import { citedSourceIds, formatScoreRow, judgmentsByTopic, macroAverage, readJsonl, scoreCitations, type MacroScore, type Qrel, type TopicScore } from './score';

@@ -4,7 +4,7 @@
  *
  *   node bench/dist/coverage/profile-eval.js --corpus <corpus.jsonl> --topics <topics.jsonl> --qrels <qrels.jsonl> [--per-topic]
  */
-import { CorpusRegistry, TopicProfile } from '@orrery/engines';
+import { CorpusRegistry, TopicProfile } from '@orrery/corpus-engine';
 import { judgmentsByTopic, readJsonl, type Qrel } from './score';
 
 async function main(): Promise<void> {

@@ -2,7 +2,8 @@ import type { RoundForecast } from '@orrery/decisions';
 import type { Finding, Plan, Source, Subtopic, SynthesizeResult } from '@orrery/protocol';
 import { type BroughtFinding, evidenceOf } from '@orrery/coordinator/dist/coverage/round-figures';
 import { buildSearchTask, buildSynthesisTask, type TaskLimits, type TaskRun } from '@orrery/coordinator/dist/planning/task-builder';
-import { classifyRequest, type CoordinatorEngine, type EngineDecision, type SubagentEngine } from '@orrery/engines';
+import { classifyRequest } from '@orrery/language';
+import { type CoordinatorEngine, type EngineDecision, type SubagentEngine } from '@orrery/engine';
 
 /**
  * An in-process copy of the coordinator's research loop (plan, rounds of search tasks, refine,
@@ -82,7 +83,7 @@ export async function runResearchLoop(coord: CoordinatorEngine, sub: SubagentEng
   let stopReason = 'max-rounds';
   const noop = (): void => undefined;
   // The service's own task builders, so the loop's tasks are the ones the coordinator would dispatch.
-  const run: TaskRun = { id: RUN_ID, engine: 'corpus', corpus: o.corpus, topic: o.topic };
+  const run: TaskRun = { id: RUN_ID, engine: 'corpus', corpus: o.corpus, topic: o.topic, plan };
   const limits: TaskLimits = { findingsPerTask: o.maxFindings, maxCitations: o.maxCitations };
 
   const synthesizeLedger = (r: number): Promise<SynthesizeResult> => {

@@ -11,7 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CorpusRegistry } from '@orrery/engines';
+import { CorpusRegistry } from '@orrery/corpus-engine';
 import type { Report, Run } from '@orrery/protocol';
 import { OrreryClient } from '@orrery/cli/dist/client/orrery-client';
 import { readFlags } from '../support/flags';

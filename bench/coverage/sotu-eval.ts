@@ -4,7 +4,7 @@
  *
  *   node bench/dist/coverage/sotu-eval.js ["question" ...] [--quotes]
  */
-import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, topicProfile } from '@orrery/engines';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine, topicProfile } from '@orrery/corpus-engine';
 import { DEFAULT_LOOP, runResearchLoop } from './research-loop';
 
 const DEFAULT_QUESTIONS = ['How have presidents addressed the economy?', 'How have U.S. presidents talked about immigration?'];

@@ -1,6 +1,6 @@
 import { roundFigures } from '@orrery/coordinator/dist/coverage/round-figures';
 import { EMPTY_SIGNAL_HISTORY, idleRoundsFromRounds, type JudgeInput } from '@orrery/decisions';
-import type { CoordinatorEngine, SubagentEngine } from '@orrery/engines';
+import type { CoordinatorEngine, SubagentEngine } from '@orrery/engine';
 import { DEFAULT_LOOP, runResearchLoop, type RoundSnapshot } from '../coverage/research-loop';
 import { scoreReport, type TopicJudgments } from '../coverage/score';
 

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/engines';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/corpus-engine';
 import { judgmentsByTopic, readJsonl, type Qrel } from '../coverage/score';
 import { REPLAY_ROUND_CAP, replayTopic, type ReplayTopic } from './judge-replay';
 

@@ -7,7 +7,8 @@
  * of letters, digits, labels…) against the same baseline: a rule that backtracks shows as a ratio that doubles
  * with the length.
  */
-import { loadSotuSpeeches, redact, REDACTION_KINDS } from '@orrery/engines';
+import { loadSotuSpeeches } from '@orrery/passages/ingest';
+import { redact, REDACTION_KINDS } from '@orrery/claude-engine';
 import { readFlags } from '../support/flags';
 import { sotuRedactions } from './sotu-redactions';
 

@@ -1,4 +1,5 @@
-import { findRedactions, loadSotuSpeeches, type RedactionKind, type SotuSpeech } from '@orrery/engines';
+import { findRedactions, type RedactionKind } from '@orrery/claude-engine';
+import { loadSotuSpeeches, type SotuSpeech } from '@orrery/passages/ingest';
 
 /** One value the redaction rules took from a speech, with the words around it so a reader can judge it. */
 export interface SpeechRedaction {

@@ -1,5 +1,5 @@
 import type { Report } from '@orrery/protocol';
-import { analyzeTerms, reportShape } from '@orrery/engines';
+import { analyzeTerms, reportShape } from '@orrery/language';
 
 /** One question of the reports benchmark. */
 export interface ReportQuestion {

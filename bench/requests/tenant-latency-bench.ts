@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { eachSotuPassage } from '@orrery/engines';
+import { eachSotuPassage } from '@orrery/passages/ingest';
 import { JUDGE_LIMITS } from '@orrery/protocol';
 import { readFlags } from '../support/flags';
 import { prng } from '../support/prng';

@@ -1,4 +1,4 @@
-import { analyzeTerms } from '@orrery/engines';
+import { analyzeTerms } from '@orrery/language';
 import { createReadStream } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type * as Engines from '@orrery/engines';
+import type * as CorpusEngine from '@orrery/corpus-engine';
 import { readFlags } from '../support/flags';
 import { median } from '../support/service-stack';
 
@@ -11,7 +11,7 @@ const USAGE = `Usage: node bench/dist/scale/first-profile-bench.js [--engines DI
 The first question's preparation on the bundled speeches in a cold process: a SQLite store already holding the corpus
 (brought in by a first process, as a deployment's first start does), then each run a new process that builds the
 corpus's whole index from the store and the topic's profile (in the profile thread), as a coordinator or a worker does on
-its first question. --engines names builds of the engines (their dist/index.js; default this checkout's) to compare in
+its first question. --engines names builds of the engines (their dist/index.js; default this checkout's corpus engine) to compare in
 the same run, each on a store of its own.`;
 
 interface Timing {
@@ -20,10 +20,12 @@ interface Timing {
   totalS: number;
 }
 
-const ENGINES = resolve(__dirname, '..', '..', '..', 'libs', 'engines', 'dist', 'index.js');
+const ENGINES = resolve(__dirname, '..', '..', '..', 'libs', 'corpus-engine', 'dist', 'index.js');
+/** A build's corpus engine, with the store and the corpus name from this checkout when the build does not export them (the split packages). */
+type Engines = typeof CorpusEngine & Pick<typeof import('@orrery/passages'), 'openPassageStore'> & Pick<typeof import('@orrery/protocol'), 'BUILTIN_CORPUS'>;
 
 async function child(engines: string, file: string, topic: string): Promise<Timing> {
-  const e = require(engines) as typeof Engines;
+  const e = { ...require('@orrery/passages'), ...require('@orrery/protocol'), ...require(engines) } as Engines;
   const registry = new e.CorpusRegistry({ store: e.openPassageStore({ kind: 'sqlite', file }) });
   const t0 = performance.now();
   const { index } = await registry.forTopic(e.BUILTIN_CORPUS, topic);

@@ -1,4 +1,5 @@
-import { planIngest, type PassageStore, type StoredHash, type StoredPassage } from '@orrery/engines';
+import { planIngest } from '@orrery/passages/ingest';
+import { type PassageStore, type StoredHash, type StoredPassage } from '@orrery/passages';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { readFlags } from '../support/flags';

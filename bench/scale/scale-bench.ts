@@ -1,5 +1,6 @@
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
-import { openPassageStore, sourceOf } from '@orrery/engines';
+import { openPassageStore } from '@orrery/passages';
+import { sourceOf } from '@orrery/passages/ingest';
 import { IngestState, queuePrefix, SERVICE_PROCESS_DEFAULTS, startIngest } from '@orrery/runtime';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';

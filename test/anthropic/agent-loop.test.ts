@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runAgentLoop, type AgentLoopConfig } from '../../libs/engines/src/anthropic/agent-loop';
-import { MessagesApi } from '../../libs/engines/src/anthropic/messages-client';
-import { DEFAULT_PRICES } from '../../libs/engines/src/anthropic/pricing';
-import { NUDGE_TEXT, SYSTEM_PROMPTS } from '../../libs/engines/src/anthropic/prompts';
+import { runAgentLoop, type AgentLoopConfig } from '../../libs/claude-engine/src/agent-loop';
+import { MessagesApi } from '../../libs/claude-engine/src/messages-client';
+import { DEFAULT_PRICES } from '../../libs/claude-engine/src/pricing';
+import { NUDGE_TEXT, SYSTEM_PROMPTS } from '../../libs/claude-engine/src/prompts';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { useFakeMessagesApi, lastMessage } from './fixtures';
 

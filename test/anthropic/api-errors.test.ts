@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicCoordinatorEngine, AnthropicEngineError, type JudgeInput } from '../../libs/engines/src/anthropic';
+import type { ModelJudgeInput as JudgeInput } from '../../libs/engine/src/engine';
+import { AnthropicCoordinatorEngine } from '../../libs/claude-engine/src/coordinator-engine';
+import { AnthropicEngineError } from '../../libs/claude-engine/src/errors';
 import { apiError, FakeMessagesApi, reply } from '../support/fake-messages-api';
 
 let api: FakeMessagesApi;

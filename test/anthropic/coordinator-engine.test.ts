@@ -1,10 +1,10 @@
-import type { PlanningInput, PlanningOutput, RefinementOutput } from '../../libs/engines/src/engine';
+import type { PlanningInput, PlanningOutput, RefinementOutput, ModelJudgeInput as JudgeInput, CoordinatorEngine } from '../../libs/engine/src/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicCoordinatorEngine, type AnthropicEngineOptions, type JudgeInput } from '../../libs/engines/src/anthropic';
-import type { CoordinatorEngine } from '../../libs/engines/src/engine';
+import { AnthropicCoordinatorEngine } from '../../libs/claude-engine/src/coordinator-engine';
+import { type AnthropicEngineOptions } from '../../libs/claude-engine/src/options';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
-import { DEFAULT_PRICES } from '../../libs/engines/src/anthropic/pricing';
-import { usageOf } from '../../libs/engines/src/anthropic/usage';
+import { DEFAULT_PRICES } from '../../libs/claude-engine/src/pricing';
+import { usageOf } from '../../libs/claude-engine/src/usage';
 import { useFakeMessagesApi, lastMessage } from './fixtures';
 
 let api: FakeMessagesApi;

@@ -1,5 +1,5 @@
 import type { SearchTask, SynthesizeTask } from '@orrery/protocol';
-import type { PassageHit, PassageSearch, ProgressUpdate } from '../../libs/engines/src/engine';
+import type { PassageHit, PassageSearch, ProgressUpdate } from '../../libs/engine/src/engine';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { FakeMessagesApi } from '../support/fake-messages-api';
 

@@ -4,10 +4,11 @@
  * must back off together: one probe per retry-after window across the fleet, no new task started into the wall, and
  * no task started over (so no web search billed twice). The hub's own calls wait behind the same wall.
  */
-import { AnthropicCoordinatorEngine, type JudgeInput } from '@orrery/engines';
+import { AnthropicCoordinatorEngine } from '@orrery/claude-engine';
 import { FleetRequestGate } from '@orrery/runtime';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelJudgeInput as JudgeInput } from '@orrery/engine';
 import { apiError, FakeMessagesApi, reply, type FakeHandler } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';

@@ -2,7 +2,7 @@
  * The judge model's health probe: one minimal verdict within a round decision's budget. A judge that answers is
  * healthy; one that takes longer than the budget, or fails, is not, and the probe says why.
  */
-import { AnthropicCoordinatorEngine } from '@orrery/engines';
+import { AnthropicCoordinatorEngine } from '@orrery/claude-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeJudge } from '../../apps/coordinator/src/judge/judge-probe';
 import { apiError, FakeMessagesApi, reply } from '../support/fake-messages-api';

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_PROMPTS } from '../../libs/engines/src/anthropic/prompts';
+import { SYSTEM_PROMPTS } from '../../libs/claude-engine/src/prompts';
 import { FakeMessagesApi, type FakeHandler, type FakeMessageReply, type FakeReply } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';

@@ -9,7 +9,7 @@ import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { assembleReport } from '../../apps/coordinator/src/report/report-assembler';
 import { reportToMarkdown } from '../../apps/coordinator/src/report/report-markdown';
-import { AnthropicSubagentEngine } from '../../libs/engines/src/anthropic';
+import { AnthropicSubagentEngine } from '../../libs/claude-engine/src/subagent-engine';
 import { fakeCiter, fakeLeadWriter } from '../support/fake-lead-writer';
 import { type FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { synthesizeTask, useFakeMessagesApi } from './fixtures';

@@ -6,10 +6,10 @@
 import { SearchResultSchema } from '@orrery/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MessagesApi } from '../../libs/engines/src/anthropic/messages-client';
-import { FREE_PRICES } from '../../libs/engines/src/anthropic/pricing';
-import { LOCAL_PROFILE } from '../../libs/engines/src/anthropic/server-profile';
-import { structuredCall } from '../../libs/engines/src/anthropic/structured';
+import { MessagesApi } from '../../libs/claude-engine/src/messages-client';
+import { FREE_PRICES } from '../../libs/claude-engine/src/pricing';
+import { LOCAL_PROFILE } from '../../libs/claude-engine/src/server-profile';
+import { structuredCall } from '../../libs/claude-engine/src/structured';
 import { FakeMessagesApi, reply } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';

@@ -6,16 +6,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { SearchTask } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  AnthropicCoordinatorEngine,
-  AnthropicEngineError,
-  AnthropicSubagentEngine,
-  webSourceId,
-  type AnthropicEngineOptions,
-  type JudgeInput,
-} from '../../libs/engines/src/anthropic';
-import { NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
-import type { CoordinatorEngine, PassageHit, SubagentEngine } from '../../libs/engines/src/engine';
+import type { ModelJudgeInput as JudgeInput, CoordinatorEngine, PassageHit, SubagentEngine } from '../../libs/engine/src/engine';
+import { AnthropicCoordinatorEngine } from '../../libs/claude-engine/src/coordinator-engine';
+import { AnthropicEngineError } from '../../libs/claude-engine/src/errors';
+import { AnthropicSubagentEngine } from '../../libs/claude-engine/src/subagent-engine';
+import { webSourceId } from '../../libs/claude-engine/src/sources';
+import { type AnthropicEngineOptions } from '../../libs/claude-engine/src/options';
+import { NUDGE_TEXT } from '../../libs/claude-engine/src/prompts';
 import { apiError, deferredWebSearch, FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { publishedCost } from '../support/fake-published-prices';

@@ -5,7 +5,7 @@
  */
 import { type Decision, type Run, SearchResultSchema, type StoredRunEvent } from '@orrery/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redact } from '../../libs/engines/src/hygiene';
+import { redact } from '../../libs/claude-engine/src/redaction/redact';
 import { apiError, FakeMessagesApi, type FakeHandler, type RecordedRequest, reply } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { type Stack, startStack } from '../support/stack';

@@ -1,6 +1,7 @@
 import { PlanSchema, SearchResultSchema, SynthesizeResultSchema, type Finding } from '@orrery/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicCoordinatorEngine, AnthropicSubagentEngine } from '../../libs/engines/src/anthropic';
+import { AnthropicCoordinatorEngine } from '../../libs/claude-engine/src/coordinator-engine';
+import { AnthropicSubagentEngine } from '../../libs/claude-engine/src/subagent-engine';
 import { FakeMessagesApi } from '../support/fake-messages-api';
 import { researchScript } from '../support/fake-research-script';
 import { makePassages, searchTask, synthesizeTask } from './fixtures';

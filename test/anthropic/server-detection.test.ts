@@ -3,8 +3,8 @@
  * llama.cpp's server and vLLM have besides the Messages API, as each shapes them; in `anthropic` mode it answers none.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectServer } from '../../libs/engines/src/anthropic/detect-server';
-import { CLAUDE_PROFILE, LOCAL_PROFILE } from '../../libs/engines/src/anthropic/server-profile';
+import { detectServer } from '../../libs/claude-engine/src/detect-server';
+import { CLAUDE_PROFILE, LOCAL_PROFILE } from '../../libs/claude-engine/src/server-profile';
 import { loadEngineConfig } from '../../libs/engines/src/engine-config';
 import { EngineFactory } from '../../libs/engines/src/engine-factory';
 import { FakeMessagesApi } from '../support/fake-messages-api';

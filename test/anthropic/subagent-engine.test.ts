@@ -1,8 +1,10 @@
 import type { SearchResult, SearchTask, SynthesizeResult } from '@orrery/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicSubagentEngine, webSourceId, type AnthropicEngineOptions } from '../../libs/engines/src/anthropic';
-import { FINAL_REPORT_TEXT, NUDGE_TEXT } from '../../libs/engines/src/anthropic/prompts';
-import type { SubagentEngine } from '../../libs/engines/src/engine';
+import { AnthropicSubagentEngine } from '../../libs/claude-engine/src/subagent-engine';
+import { webSourceId } from '../../libs/claude-engine/src/sources';
+import { type AnthropicEngineOptions } from '../../libs/claude-engine/src/options';
+import { FINAL_REPORT_TEXT, NUDGE_TEXT } from '../../libs/claude-engine/src/prompts';
+import type { SubagentEngine } from '../../libs/engine/src/engine';
 import { fakePage, type FakeHandler, FakeMessagesApi, reply, type FakeRequest } from '../support/fake-messages-api';
 import { useFakeMessagesApi, lastMessage, makePassages, recorder, searchTask, synthesizeTask } from './fixtures';
 

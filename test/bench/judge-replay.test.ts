@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/engines';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/corpus-engine';
 import { describe, expect, it } from 'vitest';
 import { judgmentsByTopic, type Qrel } from '../../bench/coverage/score';
 import { REPLAY_ROUND_CAP, replayTopic } from '../../bench/judge/judge-replay';

@@ -1,4 +1,5 @@
-import { loadSotuSpeeches, redact } from '@orrery/engines';
+import { loadSotuSpeeches } from '@orrery/passages/ingest';
+import { redact } from '@orrery/claude-engine';
 import { describe, expect, it } from 'vitest';
 import { sotuRedactions } from '../../bench/redaction/sotu-redactions';
 

@@ -1,5 +1,6 @@
 import type { Report } from '@orrery/protocol';
-import { addUsage, DEFAULT_PRICES, emptyUsage, inPhase, usageOf } from '@orrery/engines';
+import { addUsage, emptyUsage, inPhase } from '@orrery/engine';
+import { DEFAULT_PRICES, usageOf } from '@orrery/claude-engine';
 
 /** Text a source or a model could put in a report to break out of it: markup, script, links that run code. */
 export const HOSTILE = {

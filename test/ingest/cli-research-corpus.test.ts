@@ -1,4 +1,4 @@
-import { openPassageStore, type PassageStore } from '@orrery/engines';
+import { openPassageStore, type PassageStore } from '@orrery/passages';
 import { INGEST_QUEUE } from '@orrery/protocol';
 import { ingestJobIds, queuePrefix } from '@orrery/runtime';
 import { Queue } from 'bullmq';

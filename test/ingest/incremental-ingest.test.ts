@@ -1,4 +1,4 @@
-import { KEPT_PARTITION, partitionName } from '@orrery/engines';
+import { KEPT_PARTITION, partitionName } from '@orrery/corpus-engine';
 import { ingestJobIds } from '@orrery/runtime';
 import type { Job } from 'bullmq';
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-import { openPassageStore, type PassageStore, type StoreLocation } from '@orrery/engines';
+import { openPassageStore, type PassageStore, type StoreLocation } from '@orrery/passages';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
 import { IngestState, queuePrefix, startIngest } from '@orrery/runtime';
 import { Queue } from 'bullmq';

@@ -1,4 +1,4 @@
-import type { PassageStore } from '@orrery/engines';
+import type { PassageStore } from '@orrery/passages';
 
 /** Every passage's content hash a store holds for a corpus, its pages read into one map (for small test corpora). */
 export async function storedHashes(store: Pick<PassageStore, 'hashPages'>, corpus: string): Promise<Map<string, string>> {

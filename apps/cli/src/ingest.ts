@@ -1,5 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { CorpusRegistry, openPassageStore, parseCorporaSpec, sourceOf } from '@orrery/engines';
+import { CorpusRegistry, parseCorporaSpec } from '@orrery/corpus-engine';
+import { openPassageStore } from '@orrery/passages';
+import { sourceOf } from '@orrery/passages/ingest';
 import { INGEST_QUEUE, IngestCorpusNameSchema, loadQueuePrefix } from '@orrery/protocol';
 import { bullConnection, closeBullConnection, connectRedis, IngestState, queuePrefix, removeCorpus } from '@orrery/runtime';
 import { loadSubagentConfig, startSubagents } from '@orrery/subagents';

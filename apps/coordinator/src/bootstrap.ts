@@ -25,7 +25,8 @@ import { mountMcp } from './mcp/mcp-route';
 import { mountWebPage } from './web/web-page';
 import { requestSpans } from './telemetry/request-spans';
 import { describeRedisLocation, logLevelFromEnv, tracingActive, useJsonLogs } from '@orrery/runtime';
-import { EngineFactory, loadStoreLocation, type StoreLocation } from '@orrery/engines';
+import { EngineFactory } from '@orrery/engines';
+import { loadStoreLocation, type StoreLocation } from '@orrery/passages';
 
 export interface StartedCoordinator {
   app: INestApplication;

@@ -1,9 +1,8 @@
 import { EngineNameSchema, envInt, formatZodError } from '@orrery/protocol';
 import { z } from 'zod';
-import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic/options';
-import { priceTable } from './anthropic/pricing';
-import { DEFAULT_CACHE_MB } from './corpus/corpus-registry';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from './corpus/source-files';
+import { DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL, priceTable } from '@orrery/claude-engine';
+import { DEFAULT_CACHE_MB } from '@orrery/corpus-engine';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '@orrery/passages/ingest';
 
 const onOff = (def: 'on' | 'off') => z.enum(['on', 'off']).default(def);
 

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from './anthropic';
+import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, DEFAULT_COORDINATOR_MODEL, DEFAULT_JUDGE_MODEL, DEFAULT_SUBAGENT_MODEL } from '@orrery/claude-engine';
 import { loadEngineConfig } from './engine-config';
 import { EngineFactory, EngineUnavailableError } from './engine-factory';
-import { SqlitePassageStore } from './store/sqlite-passage-store';
+import { SqlitePassageStore } from '@orrery/passages';
 
 const factory = (env: Record<string, string> = {}) => new EngineFactory(loadEngineConfig({ ...env }));
 

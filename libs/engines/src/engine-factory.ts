@@ -1,15 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ENGINE_NAMES, type EngineName, type ResolvedEngine } from '@orrery/protocol';
-import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions } from './anthropic';
-import { priceTable, type PriceTable } from './anthropic/pricing';
-import { SERVER_PROFILES, type ServerProfile } from './anthropic/server-profile';
-import { LocalRequestGate, type RequestGate } from './anthropic/request-gate';
-import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from './corpus';
-import type { Passage } from './corpus/passage';
-import type { CoordinatorEngine, ModelJudge, PassageSearch, SubagentEngine } from './engine';
-import { type DetectedServer, detectServer } from './anthropic/detect-server';
+import { AnthropicCoordinatorEngine, AnthropicSubagentEngine, buildAnthropicClient, type AnthropicEngineOptions, priceTable, type PriceTable, SERVER_PROFILES, type ServerProfile, LocalRequestGate, type RequestGate, type DetectedServer, detectServer } from '@orrery/claude-engine';
+import { CorpusCoordinatorEngine, CorpusRegistry, CorpusSubagentEngine } from '@orrery/corpus-engine';
+import type { Passage } from '@orrery/passages';
+import type { CoordinatorEngine, ModelJudge, PassageSearch, SubagentEngine } from '@orrery/engine';
 import { readLimitsOf, splitList, type EngineConfig } from './engine-config';
-import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated';
+import { SimulatedCoordinatorEngine, SimulatedSubagentEngine, type SimulatedEngineOptions } from './simulated/simulated-engine';
 
 export class EngineUnavailableError extends Error {}
 

@@ -3,6 +3,33 @@ import { z } from 'zod';
 export const RequestClassSchema = z.enum(['straightforward', 'breadth', 'depth']);
 export type RequestClass = z.infer<typeof RequestClassSchema>;
 
+/**
+ * The shape of report a question asks for, read from its words: a comparison of sides, a change over time, what
+ * documents say, or a survey. The plan carries it so every process reads the same shape.
+ */
+export const ReportShapeSchema = z.strictObject({
+  kind: z.enum(['comparative', 'change', 'documents', 'survey']),
+  /** What is compared, as the question writes it; empty unless comparative. */
+  sides: z.array(z.string().max(4000)).max(100),
+  /** What the question is about; the whole topic when no frame is recognized. */
+  subject: z.string().max(4000),
+});
+export type ReportShape = z.infer<typeof ReportShapeSchema>;
+export type ReportShapeKind = ReportShape['kind'];
+
+/** The side of a comparison a subtopic gathers evidence for, as the corpus knows it: some of its authors, or words. */
+export const SubtopicSideSchema = z.strictObject({
+  /** As the question writes it ("FDR"). */
+  label: z.string().max(4000),
+  /** How a report names it ("Franklin D. Roosevelt"). */
+  name: z.string().max(4000),
+  /** The corpus's authors it names, or null for a side of words. */
+  authors: z.array(z.string().max(1000)).max(1000).nullable(),
+  /** Its index terms (a side of words). */
+  terms: z.array(z.string().max(200)).max(1000),
+});
+export type SubtopicSide = z.infer<typeof SubtopicSideSchema>;
+
 /** One subtopic with a scope that must not overlap its siblings'. */
 export const SubtopicSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9-]{1,60}$/),
@@ -13,6 +40,8 @@ export const SubtopicSchema = z.strictObject({
   /** Sibling scopes this subtopic must stay out of. */
   excludeTerms: z.array(z.string().max(100)).max(200),
   origin: z.enum(['plan', 'coverage-check', 'refinement']),
+  /** The comparison's side this subtopic researches (a comparative plan); absent otherwise, and in older plans. */
+  side: SubtopicSideSchema.optional(),
   /** The brief the lead wrote for this subtopic's researcher (a Claude plan); absent, the task builder's template. */
   brief: z
     .strictObject({
@@ -52,6 +81,8 @@ export type YearWindow = z.infer<typeof YearWindowSchema>;
 
 export const PlanSchema = z.strictObject({
   classification: RequestClassSchema,
+  /** The question's shape as the planner read it (absent in older plans and in a lead's own plans). */
+  shape: ReportShapeSchema.optional(),
   subtopics: z.array(SubtopicSchema).min(1).max(40),
   /** The lead's reasoning about the question (a Claude plan): what it asks and why the plan covers it so. */
   rationale: z.string().max(2000).optional(),

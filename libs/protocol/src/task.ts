@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DecisionSchema } from './decision';
 import { FindingSchema } from './finding';
 import { CorpusNameSchema, ResolvedEngineSchema, TaskIdSchema } from './names';
-import { AnswerFormSchema, RequestClassSchema, YearWindowSchema } from './plan';
+import { AnswerFormSchema, ReportShapeSchema, RequestClassSchema, SubtopicSideSchema, YearWindowSchema } from './plan';
 import { SourceSchema } from './source';
 import { SubagentReportSchema } from './subagent-report';
 
@@ -25,6 +25,8 @@ export const TaskContextSchema = z.strictObject({
   excerpts: z.array(z.strictObject({ sourceId: z.string(), text: z.string().max(10_000) })).max(200),
   /** A correction from a previous attempt's verdict, so the same mistake is not made twice. */
   correction: z.string().max(2000).optional(),
+  /** The question's shape from the plan, so a subagent does not read it again (absent in older jobs). */
+  shape: ReportShapeSchema.optional(),
 });
 export type TaskContext = z.infer<typeof TaskContextSchema>;
 
@@ -56,6 +58,8 @@ const TaskBaseSchema = z.strictObject({
 export const SearchTaskSchema = TaskBaseSchema.extend({
   kind: z.literal('search'),
   subtopicId: z.string(),
+  /** The side of the comparison its subtopic researches, from the plan. */
+  side: SubtopicSideSchema.optional(),
   query: z.string().min(1).max(1000),
   maxFindings: z.number().int().positive().max(100),
   /** Sources already in the ledger; a search should prefer new ones. */

@@ -1,4 +1,4 @@
-import { clipText } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
 import type { StoredRunEvent } from '@orrery/protocol';
 import ora, { type Ora } from 'ora';
 import { forTerminal } from '../terminal/terminal-text';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { defaultStoreFile } from '@orrery/engines';
+import { defaultStoreFile } from '@orrery/passages';
 import { QueueNameSchema } from '@orrery/protocol';
 import { bullConnection, closeBullConnection, connectRedis, masters, queuePrefix, type RedisLocation } from '@orrery/runtime';
 import { Queue } from 'bullmq';

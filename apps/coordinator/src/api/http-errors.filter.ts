@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { PassageStoreUnavailableError } from '@orrery/engines';
+import { PassageStoreUnavailableError } from '@orrery/passages';
 import type { Response } from 'express';
 import { QuotaExceededError } from '../quotas/quota-exceeded.error';
 import { RedisUnavailableError } from '../runs/runs.service';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Logger, NotFoundException, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FollowupRequest, FollowupRequestSchema, type HumanDecision, HumanDecisionSchema, type Report, type ResearchRequest, ResearchRequestSchema, RunStatusSchema, type StoredRunEvent } from '@orrery/protocol';
-import { billOf, sumBills } from '@orrery/engines';
+import { billOf, sumBills } from '@orrery/engine';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';

@@ -1,4 +1,5 @@
-import { addUsage, DEFAULT_PRICES, emptyUsage, inPhase, usageOf } from '@orrery/engines';
+import { addUsage, emptyUsage, inPhase } from '@orrery/engine';
+import { DEFAULT_PRICES, usageOf } from '@orrery/claude-engine';
 import { describe, expect, it } from 'vitest';
 import { spendingPhase } from './spending-phase';
 

@@ -1,4 +1,4 @@
-import { billOf, topPhase } from '@orrery/engines';
+import { billOf, topPhase } from '@orrery/engine';
 import type { TokenUsage } from '@orrery/protocol';
 
 /**

@@ -1,4 +1,4 @@
-import { loadStoreLocation } from '@orrery/engines';
+import { loadStoreLocation } from '@orrery/passages';
 import { envInt, formatZodError, QueuePrefixSchema } from '@orrery/protocol';
 import { isAbsolute, resolve } from 'node:path';
 import { checkRedisLocation, redisLocationFields } from '@orrery/runtime';

@@ -1,6 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { ConfiguredCorpusError, EngineFactory, liesWithin, parseCorporaSpec, sourceOf } from '@orrery/engines';
+import { ConfiguredCorpusError, parseCorporaSpec } from '@orrery/corpus-engine';
+import { EngineFactory } from '@orrery/engines';
+import { liesWithin, sourceOf } from '@orrery/passages/ingest';
 import { INGEST_QUEUE, type IngestProgress } from '@orrery/protocol';
 import { CorpusBusyError, CorpusNameTakenError, IngestState, removeCorpus, startIngest } from '@orrery/runtime';
 import type { Queue } from 'bullmq';

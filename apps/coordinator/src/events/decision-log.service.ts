@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Decision } from '@orrery/protocol';
-import type { EngineDecision } from '@orrery/engines';
+import type { EngineDecision } from '@orrery/engine';
 import { type PreparedEvent, RunEventsService } from './run-events.service';
 
 /** Every control decision becomes a structured run event. */

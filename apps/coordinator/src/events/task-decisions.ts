@@ -1,4 +1,5 @@
-import { clipText, type EngineDecision } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
+import { type EngineDecision } from '@orrery/engine';
 import type { TaskProgress } from '@orrery/protocol';
 import { createHash } from 'node:crypto';
 import type { DecisionLogService } from './decision-log.service';

@@ -1,4 +1,4 @@
-import { billOf, describeBill, describeUsage } from '@orrery/engines';
+import { billOf, describeBill, describeUsage } from '@orrery/engine';
 import type { Citation, Report, ReportParagraph } from '@orrery/protocol';
 
 /** A stretch of text and the notes (footnote numbers) that follow it. */

@@ -1,4 +1,4 @@
-import type { ModelJudge, ModelJudgeInput } from '@orrery/engines';
+import type { ModelJudge, ModelJudgeInput } from '@orrery/engine';
 import { shortError, withTimeout } from '@orrery/decisions';
 
 /** The smallest judgement there is: one round, one line of state. Costs the judge model a few hundred tokens. */

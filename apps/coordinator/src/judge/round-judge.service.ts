@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { clipText, EngineFactory, type ModelJudge } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
+import { EngineFactory } from '@orrery/engines';
+import { type ModelJudge } from '@orrery/engine';
 import type { Round, Run, TokenUsage } from '@orrery/protocol';
 import { remaining } from '../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';

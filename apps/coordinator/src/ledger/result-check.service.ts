@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage } from '@orrery/protocol';
-import { clipText, EngineFactory, ZERO_USAGE } from '@orrery/engines';
+import { type SearchResult, SearchResultSchema, type SearchTask, type TokenUsage, clipText } from '@orrery/protocol';
+import { EngineFactory } from '@orrery/engines';
+import { ZERO_USAGE } from '@orrery/engine';
 import { BoundedMap } from '@orrery/runtime';
 import { DecisionLogService } from '../events/decision-log.service';
 import { logReportedDecisions } from '../events/task-decisions';

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { EngineFactory, Passage } from '@orrery/engines';
+import type { EngineFactory } from '@orrery/engines';
+import type { Passage } from '@orrery/passages';
 import { CorpusFetchToolInputSchema, CorpusSearchToolInputSchema } from '@orrery/protocol';
 import { jsonResult } from './tool-results';
 

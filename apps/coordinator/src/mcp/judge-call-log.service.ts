@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { StepJudgeInput, StepJudgeVerdict } from '@orrery/decisions';
-import { clipText } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
 import type { Decision, TokenUsage } from '@orrery/protocol';
 import type { RedisClient } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';

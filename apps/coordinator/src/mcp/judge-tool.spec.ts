@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
-import type { ModelJudge } from '@orrery/engines';
+import type { ModelJudge } from '@orrery/engine';
 import { JUDGE_LIMITS } from '@orrery/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import type { JudgeCallLog } from './judge-call-log.service';

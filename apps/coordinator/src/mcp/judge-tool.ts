@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { actionFacts, judgeStep, lastNonContinueStep, pivotHistory, type StepJudgeInput, type StepJudgeModel, type StepJudgeVerdict } from '@orrery/decisions';
-import { clipText, type ModelJudge } from '@orrery/engines';
-import { type JudgeToolInput, JudgeToolInputSchema, type TokenUsage } from '@orrery/protocol';
+import { clipText, type JudgeToolInput, JudgeToolInputSchema, type TokenUsage } from '@orrery/protocol';
+import { type ModelJudge } from '@orrery/engine';
 import type { Principal } from '../auth/principal';
 import type { CoordinatorConfig } from '../config/coordinator-config';
 import type { JudgeCallLog } from './judge-call-log.service';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { createMcpHandler, type McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
-import { EngineFactory, type ModelJudge } from '@orrery/engines';
+import { EngineFactory } from '@orrery/engines';
+import { type ModelJudge } from '@orrery/engine';
 import type { Principal } from '../auth/principal';
 import { tokensOf } from '../budget/tokens-of';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';

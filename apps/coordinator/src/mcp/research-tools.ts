@@ -1,7 +1,7 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { AnswerReviewToolInputSchema, GetReportToolInputSchema, ListRunsToolInputSchema, ResearchToolInputSchema, type ResearchToolInput, RunIdToolInputSchema } from '@orrery/protocol';
 import type { Run } from '@orrery/protocol';
-import { billOf, sumBills } from '@orrery/engines';
+import { billOf, sumBills } from '@orrery/engine';
 import type { Principal } from '../auth/principal';
 import type { RunStream, RunStreamsService } from '../events/run-streams.service';
 import { QuotaExceededError } from '../quotas/quota-exceeded.error';

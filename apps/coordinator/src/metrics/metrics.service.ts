@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
-import { billOf, type EngineDecision } from '@orrery/engines';
+import { billOf, type EngineDecision } from '@orrery/engine';
 import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE, WEBHOOK_QUEUE } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';

@@ -1,4 +1,5 @@
-import { DEFAULT_COVERAGE_CHECK, jaccard, type TaskEstimate } from '@orrery/engines';
+import { DEFAULT_COVERAGE_CHECK, jaccard } from '@orrery/corpus-engine';
+import { type TaskEstimate } from '@orrery/engine';
 import type { Plan } from '@orrery/protocol';
 import { reserve } from '../budget';
 import type { BudgetAccount } from '../budget/budget-account';

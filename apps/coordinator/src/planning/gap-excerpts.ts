@@ -1,5 +1,5 @@
 import type { Finding, Subtopic, TaskContext } from '@orrery/protocol';
-import { overlap, termKeys } from '../verdicts/term-overlap';
+import { overlap, termKeys } from '@orrery/language';
 
 /** Excerpts a later round's task gets, and the characters of each: enough to build on, little enough to stay a brief. */
 export const GAP_EXCERPTS = 8;

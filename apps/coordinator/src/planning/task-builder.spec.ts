@@ -1,4 +1,4 @@
-import type { Subtopic } from '@orrery/protocol';
+import { SearchTaskSchema, type Plan, type Subtopic } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import { buildSearchTask } from './task-builder';
 
@@ -29,5 +29,19 @@ describe('buildSearchTask', () => {
     expect(t.context.outputFormat).toMatch(/could not find/);
     expect(t.context.outputFormat).toMatch(/disagree/);
     expect(t.context.outputFormat).not.toMatch(/one-sentence/);
+  });
+
+  it('carries the plan’s shape and the subtopic’s side, so the spoke reads neither from the topic again', () => {
+    const side = { label: 'Lincoln', name: 'Abraham Lincoln', authors: ['Abraham Lincoln'], terms: [] };
+    const sided: Subtopic = { ...subtopic, id: 'side-lincoln', side };
+    const plan: Plan = { classification: 'breadth', shape: { kind: 'comparative', sides: ['Lincoln', 'FDR'], subject: 'war' }, subtopics: [sided] };
+    const t = buildSearchTask({ ...run, plan }, sided, 1, 1, [], { findingsPerTask: 6, maxCitations: 25 }, budget);
+    expect(t.side).toEqual(side);
+    expect(t.context.shape).toEqual(plan.shape);
+    expect(SearchTaskSchema.parse(t)).toEqual(t);
+    // Without a plan shape (a lead's own plan), neither is set.
+    const plain = buildSearchTask(run, subtopic, 1, 1, [], { findingsPerTask: 6, maxCitations: 25 }, budget);
+    expect(plain.side).toBeUndefined();
+    expect(plain.context.shape).toBeUndefined();
   });
 });

@@ -1,11 +1,11 @@
-import { clipText } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
 import type { Finding, Plan, Run, SearchTask, Source, Subtopic, SynthesizeTask, TaskBudget, TaskContext, WriterBrief } from '@orrery/protocol';
 import { available } from '../budget';
 import { jobIds } from '../queues/job-ids';
 import { gapExcerpts } from './gap-excerpts';
 
-/** What of a run a task is built from. */
-export type TaskRun = Pick<Run, 'id' | 'engine' | 'corpus' | 'topic'> & { plan?: Pick<NonNullable<Run['plan']>, 'excludeYears'> };
+/** What tasks are built from: the run, and its plan when it has one (its excluded years and the shape the tasks carry). */
+export type TaskRun = Pick<Run, 'id' | 'engine' | 'corpus' | 'topic'> & Partial<Pick<Run, 'plan'>>;
 
 export interface TaskLimits {
   findingsPerTask: number;
@@ -64,6 +64,7 @@ export function buildSearchTask(
     engine: run.engine,
     ...(run.corpus ? { corpus: run.corpus } : {}),
     subtopicId: subtopic.id,
+    ...(subtopic.side ? { side: subtopic.side } : {}),
     query: subtopic.query,
     maxFindings: limits.findingsPerTask,
     knownSourceIds,
@@ -81,6 +82,7 @@ export function buildSearchTask(
       ].join(' '),
       ...(subtopic.brief?.keyQuestions.length ? { keyQuestions: subtopic.brief.keyQuestions } : {}),
       excerpts,
+      ...(run.plan?.shape ? { shape: run.plan.shape } : {}),
     },
     // The lead's effort for this brief, within the task's share.
     ...(budget ? { budget: subtopic.brief ? { ...budget, maxToolCalls: Math.min(budget.maxToolCalls, subtopic.brief.toolCalls) } : budget } : {}),
@@ -141,6 +143,7 @@ export function buildSynthesisTask(
       outputFormat: 'A title, a summary, and one section per subtopic; every paragraph cites sources by id with verbatim quotes.',
       sourceGuidance: 'Cite only the sources given; quotes must occur verbatim in the cited source.',
       excerpts: [],
+      ...(plan.shape ? { shape: plan.shape } : {}),
     },
   };
 }

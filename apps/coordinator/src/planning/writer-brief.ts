@@ -1,4 +1,4 @@
-import { adviseAnswer } from '@orrery/engines';
+import { adviseAnswer } from '@orrery/language';
 import type { Plan, Run, WriterBrief } from '@orrery/protocol';
 import type { KeptReport } from '../ledger/ledger.store';
 

@@ -1,4 +1,5 @@
-import { clipText, type EngineDecision } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
+import { type EngineDecision } from '@orrery/engine';
 import type { RequestClass, Subtopic } from '@orrery/protocol';
 import { applyPivotGuards, budgetCall, type JudgeInput, type JudgeVerdict, type ReviewCause, type SignalHistory, signalHistory } from '@orrery/decisions';
 

@@ -1,6 +1,6 @@
 import type { Finding, Run, Source } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
-import { emptyUsage } from '@orrery/engines';
+import { emptyUsage } from '@orrery/engine';
 import { openBudgetAccount } from '../budget';
 import { assembleReport, citationHolds, directAnswer } from './report-assembler';
 import { reportToMarkdown } from './report-markdown';

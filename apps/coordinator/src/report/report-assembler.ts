@@ -1,4 +1,4 @@
-import { emptyUsage } from '@orrery/engines';
+import { emptyUsage } from '@orrery/engine';
 import { type Citation, type Finding, quoteOccursIn, type Report, type ReportParagraph, type ReportSection, type ReportSentence, type Run, type Source, type SynthesizeResult } from '@orrery/protocol';
 import { subtopicCoverage } from '../coverage/subtopic-coverage';
 

@@ -1,4 +1,4 @@
-import { billOf, describeBill, describeUsage } from '@orrery/engines';
+import { billOf, describeBill, describeUsage } from '@orrery/engine';
 import type { Report } from '@orrery/protocol';
 import { mdParagraph, mdText, mdUrl } from './markdown-escape';
 import { mdSentences } from './markdown-sanitise';

@@ -1,4 +1,4 @@
-import type { TaskEstimate } from '@orrery/engines';
+import type { TaskEstimate } from '@orrery/engine';
 import type { ReviewSummaryRecord, Run, SignalHistoryRecord, SpendPhase, Subtopic, TokenUsage } from '@orrery/protocol';
 import { chargeTokens } from '../budget';
 import { openRound } from './round-record';

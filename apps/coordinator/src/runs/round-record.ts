@@ -1,4 +1,4 @@
-import type { TaskEstimate } from '@orrery/engines';
+import type { TaskEstimate } from '@orrery/engine';
 import type { Round, Run, Subtopic } from '@orrery/protocol';
 import { reserve, startRound } from '../budget';
 

@@ -1,5 +1,6 @@
 import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { EngineFactory, EngineUnavailableError, emptyUsage } from '@orrery/engines';
+import { EngineFactory, EngineUnavailableError } from '@orrery/engines';
+import { emptyUsage } from '@orrery/engine';
 import {
   type Budget,
   type BudgetRequest,

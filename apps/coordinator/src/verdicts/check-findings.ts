@@ -1,5 +1,5 @@
 import { type Finding, quoteOccursIn, type SearchResult, type SearchTask } from '@orrery/protocol';
-import { mentionsTerm, overlap, termKeys } from './term-overlap';
+import { mentionsTerm, overlap, termKeys } from '@orrery/language';
 import { MIN_RELEVANT_TERM_OVERLAP } from './verdict-thresholds';
 import type { FindingIssue } from './verdict-types';
 

@@ -1,6 +1,6 @@
 export * from './verdict-types';
 export * from './verdict-thresholds';
-export * from './term-overlap';
+export * from '@orrery/language';
 export * from './check-findings';
 export * from './build-correction';
 export * from './verdict-on-result';

@@ -1,7 +1,7 @@
 import type { Finding, Source, SynthesizeResult } from '@orrery/protocol';
 import { citationHolds, isLeadWritten } from '../report/report-assembler';
 import { CORRECTION_MAX_CHARS } from './verdict-thresholds';
-import { clipText } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
 
 /** The writer's draft: pass; retry once with the correction; then discard to a findings-only report. */
 export interface ReportVerdict {

@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { openPassageStore, type PassageStore } from '@orrery/engines';
+import { openPassageStore, type PassageStore } from '@orrery/passages';
 import { INGEST_QUEUE } from '@orrery/protocol';
 import { connectRedis, IngestState, type RedisClient } from '@orrery/runtime';
 import { SUBAGENT_CONFIG, type SubagentConfig } from '../config/subagent-config';

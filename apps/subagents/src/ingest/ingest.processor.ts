@@ -1,6 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { IngestSourceError, keepCorpusStructure, loadEngineConfig, type PassageStore, planIngest, readLimitsOf, sourceFingerprint, sourcePassages } from '@orrery/engines';
+import { IngestSourceError, planIngest, sourceFingerprint, sourcePassages } from '@orrery/passages/ingest';
+import { keepCorpusStructure } from '@orrery/corpus-engine';
+import { loadEngineConfig, readLimitsOf } from '@orrery/engines';
+import { type PassageStore } from '@orrery/passages';
 import { formatZodError, INGEST_QUEUE, type IngestJob, IngestJobSchema, MAX_SKIPPED_LISTED, type SkippedFile } from '@orrery/protocol';
 import { ActiveJobs, IngestState, ingestJobIds, workerOn } from '@orrery/runtime';
 import { type Job, Queue, UnrecoverableError, type Worker } from 'bullmq';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProgressUpdate } from '@orrery/engines';
+import type { ProgressUpdate } from '@orrery/engine';
 import { ProgressGate } from './progress-gate';
 
 const line = (message: string): ProgressUpdate => ({ stage: 'search', message });

@@ -1,4 +1,4 @@
-import type { ProgressUpdate } from '@orrery/engines';
+import type { ProgressUpdate } from '@orrery/engine';
 
 /**
  * Holds a task's progress lines for its first `quietMs`: a task that finishes sooner is announced by

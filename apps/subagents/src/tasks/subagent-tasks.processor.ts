@@ -1,8 +1,10 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { stepJudgeSettingsFromEnv } from '@orrery/decisions';
-import { clipText, EngineFactory, PassageStoreUnavailableError, type ProgressUpdate } from '@orrery/engines';
-import { formatZodError, SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
+import { clipText, formatZodError, SUBAGENT_QUEUE, SubagentTaskSchema, type TaskProgress, TaskProgressSchema, type TaskResult } from '@orrery/protocol';
+import { EngineFactory } from '@orrery/engines';
+import { PassageStoreUnavailableError } from '@orrery/passages';
+import { type ProgressUpdate } from '@orrery/engine';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { hostname } from 'node:os';
 import { SUBAGENT_CONFIG, type SubagentConfig } from '../config/subagent-config';

@@ -1,4 +1,5 @@
-import { AnthropicEngineError, EngineUnavailableError, StructuredOutputError } from '@orrery/engines';
+import { AnthropicEngineError, StructuredOutputError } from '@orrery/claude-engine';
+import { EngineUnavailableError } from '@orrery/engines';
 import { TaskResultSchema } from '@orrery/protocol';
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';

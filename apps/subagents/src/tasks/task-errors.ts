@@ -1,5 +1,7 @@
 import { formatZodError } from '@orrery/protocol';
-import { EngineError, EngineUnavailableError, StructuredOutputError } from '@orrery/engines';
+import { EngineError } from '@orrery/engine';
+import { EngineUnavailableError } from '@orrery/engines';
+import { StructuredOutputError } from '@orrery/claude-engine';
 import { UnrecoverableError } from 'bullmq';
 import { ZodError } from 'zod';
 

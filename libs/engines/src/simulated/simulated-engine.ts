@@ -1,8 +1,8 @@
 import type { Finding, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CoordinatorEngine, PlanningInput, PlanningOutput, ProgressReporter, RefinementOutput, SubagentEngine } from '../engine';
-import { ZERO_USAGE } from '../engine';
-import { clipText } from '../hygiene/clip-text';
+import type { CoordinatorEngine, PlanningInput, PlanningOutput, ProgressReporter, RefinementOutput, SubagentEngine } from '@orrery/engine';
+import { ZERO_USAGE } from '@orrery/engine';
+import { clipText } from '@orrery/protocol';
 
 export interface SimulatedEngineOptions {
   /** Fixed latency of every subagent task, for drills and orchestration benchmarks. */

@@ -1,5 +1,7 @@
 import { BadRequestException, ConflictException, Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { clipText, EngineError, EngineFactory } from '@orrery/engines';
+import { clipText } from '@orrery/protocol';
+import { EngineError } from '@orrery/engine';
+import { EngineFactory } from '@orrery/engines';
 import type { Run } from '@orrery/protocol';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';

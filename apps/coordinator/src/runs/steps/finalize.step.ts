@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type CoordinatorStep, type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema } from '@orrery/protocol';
+import { type CoordinatorStep, type Finding, type Run, type SynthesizeResult, SynthesizeResultSchema, SynthesizeTaskSchema, clipText } from '@orrery/protocol';
 import type { Job } from 'bullmq';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
@@ -16,7 +16,6 @@ import { assembleReport, directAnswer, fallbackSections, isLeadWritten, keepsCit
 import { RunStore } from '../run-store';
 import { RunTransitions } from '../run-transitions';
 import { addUsage, inPhase } from '../usage';
-import { clipText } from '@orrery/engines';
 import { HandlesStep, type StepHandler } from './step-handler';
 import { StepHold } from '../../queues/step-hold';
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineFactory, type TaskEstimate } from '@orrery/engines';
+import { EngineFactory } from '@orrery/engines';
+import { type TaskEstimate } from '@orrery/engine';
 import type { Run } from '@orrery/protocol';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';
 import { RunEventsService } from '../../events/run-events.service';

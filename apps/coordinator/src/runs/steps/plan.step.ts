@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { adviseAnswer, classifyRequest, clipText, EngineFactory, emptyUsage, INHERITED_COVER_MIN, type InheritedFinding, inheritedBearing } from '@orrery/engines';
+import { adviseAnswer, classifyRequest, INHERITED_COVER_MIN, inheritedBearing } from '@orrery/language';
+import { clipText } from '@orrery/protocol';
+import { EngineFactory } from '@orrery/engines';
+import { emptyUsage, type InheritedFinding } from '@orrery/engine';
 import type { CoordinatorStep, Plan, Run, Subtopic } from '@orrery/protocol';
 import { chargeTokens } from '../../budget';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../../config/coordinator-config';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineFactory, type EngineDecision } from '@orrery/engines';
+import { EngineFactory } from '@orrery/engines';
+import { type EngineDecision } from '@orrery/engine';
 import type { Finding, Round, Run, TokenUsage } from '@orrery/protocol';
 import { type BudgetFractions, remaining, tightestOf } from '../../budget';
 import { spendingPhase } from '../../budget/spending-phase';

@@ -1,4 +1,4 @@
-import { emptyUsage } from '@orrery/engines';
+import { emptyUsage } from '@orrery/engine';
 import type { Run } from '@orrery/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { openBudgetAccount } from '../../budget';

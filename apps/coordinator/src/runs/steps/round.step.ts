@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type CoordinatorStep, type Finding, type Round, type Run, SearchTaskSchema } from '@orrery/protocol';
+import { type CoordinatorStep, type Finding, type Round, type Run, SearchTaskSchema, clipText } from '@orrery/protocol';
 import type { Job } from 'bullmq';
 import { reserve, settle } from '../../budget';
 import { type RoundFigures, roundFigures } from '../../coverage/round-figures';
@@ -18,7 +18,6 @@ import { applyMove } from '../apply-move';
 import { PendingDispatch } from './pending-dispatch';
 import { RoundDecision } from './round-decision';
 import { HandlesStep, type StepHandler } from './step-handler';
-import { clipText } from '@orrery/engines';
 import { StepHold } from '../../queues/step-hold';
 
 export class StaleStateError extends Error {

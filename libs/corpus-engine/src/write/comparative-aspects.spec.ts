@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { comparativeReport } from './comparative-prose';
+import type { ComparisonSide } from '../plan/comparison-sides';
+import { GENERIC_VOCABULARY } from '@orrery/passages';
+import type { Quote } from './report-prose';
+import { titleCandidates } from './section-titles';
+import { analyzeTerms } from '@orrery/language';
+
+const sides: ComparisonSide[] = [
+  { label: 'Reagan', name: 'Ronald Reagan', subtopicId: 'side-reagan', authors: ['Ronald Reagan'], terms: [] },
+  { label: 'Obama', name: 'Barack Obama', subtopicId: 'side-obama', authors: ['Barack Obama'], terms: [] },
+];
+const quote = (id: string, text: string, year: number, author: string): Quote => ({
+  quote: text,
+  citations: [{ sourceId: id, quote: text }],
+  dates: [{ year, author }],
+  relevance: 1,
+  terms: new Set(analyzeTerms(text)),
+});
+const reagan = [
+  quote('r1', 'We will simplify the tax code so all taxpayers are treated fairly, and we cut tax rates for every family.', 1984, 'Ronald Reagan'),
+  quote('r2', 'The tax code must be simpler, and lower tax rates spur a spirit of risk-taking in the whole circumstance.', 1986, 'Ronald Reagan'),
+  quote('r3', 'Tax rates came down, and the line-item veto would cut spending.', 1985, 'Ronald Reagan'),
+];
+const obama = [
+  quote('o1', 'The best thing we could do on taxes is to simplify the tax code and close loopholes, whatever the circumstance.', 2011, 'Barack Obama'),
+  quote('o2', 'A tax code riddled with loopholes punishes small businesses; the middle class deserves tax relief.', 2014, 'Barack Obama'),
+  quote('o3', 'Tax breaks for millionaires should end, and the middle class should get tax breaks instead.', 2012, 'Barack Obama'),
+  quote('o4', 'With Afghan forces now in the lead for their own security, our troops have moved to a support role.', 2014, 'Barack Obama'),
+];
+
+describe('a comparison told by aspect', () => {
+  const titles = new Map([...reagan, ...obama].map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`]));
+  const text = new Map([...reagan, ...obama].map((q) => [q.citations[0]!.sourceId, q.quote]));
+  const r = comparativeReport('taxes', sides, new Map([['side-reagan', reagan], ['side-obama', obama]]), titles, text, { vocabulary: GENERIC_VOCABULARY, isName: () => false });
+
+  it('titles a section by a phrase both sides use, the subject word kept when the phrase needs it ("Tax code", not "Code")', () => {
+    expect(r.sections[0]!.title).toBe('Tax code');
+  });
+
+  it('states the contrast in phrases, not single words', () => {
+    const dwell = [...r.summary.matchAll(/dwell on ([^:]+):/g)].map((m) => m[1]!);
+    expect(dwell.length).toBe(2);
+    for (const d of dwell) for (const part of d.split(' and ')) expect(part.trim().split(' ').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('leaves out a quote about no aspect, and counts only what the sections cite', () => {
+    const inSections = new Set(r.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))));
+    expect(inSections.has('o4')).toBe(false);
+    expect(r.summaryCitations.every((c) => inSections.has(c.sourceId))).toBe(true);
+    const obama = /(\d+) passages? from \d+ of Barack Obama/.exec(r.summary);
+    expect(Number(obama![1])).toBe([...inSections].filter((id) => id.startsWith('o')).length);
+  });
+
+  it('never titles a section by a pronoun contraction', () => {
+    expect(titleCandidates("Now, I'm not naive, and we've done nothing.").map((c) => c.surface)).not.toContain("I'm");
+  });
+
+  it('names no section by one quote’s stray phrase: without an aspect both sides share, the section is the subject', () => {
+    const r2 = [
+      quote('a1', 'Government is not the solution; government borrowing takes from the private economy.', 1982, 'Ronald Reagan'),
+      quote('a2', 'The difference tells the whole story in three words. We the people tell the government what to do.', 1987, 'Ronald Reagan'),
+      quote('a3', 'Every department and agency must review its rules.', 1988, 'Ronald Reagan'),
+    ];
+    const o2 = [
+      // The search quoted this passage's first sentence; its sentence on government is the second.
+      quote('b1', 'History tells a different story.', 2009, 'Barack Obama'),
+      quote('b2', 'There are twelve different agencies that deal with exports, and our forces moved to a support role.', 2011, 'Barack Obama'),
+    ];
+    const all = [...r2, ...o2];
+    const rr = comparativeReport(
+      'the role of government',
+      sides,
+      new Map([['side-reagan', r2], ['side-obama', o2]]),
+      new Map(all.map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`])),
+      new Map(all.map((q) => [q.citations[0]!.sourceId, q.citations[0]!.sourceId === 'b1' ? `${q.quote} Government has a role in laying the foundation for common prosperity.` : q.quote])),
+      { vocabulary: GENERIC_VOCABULARY, isName: () => false },
+    );
+    expect(rr.sections.map((s) => s.title)).toEqual(['The role of government']);
+    // "agency" and "story" are shared words, but not in a sentence on government; passages with none are left out.
+    const ids = rr.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
+    expect(ids).not.toContain('a3');
+    expect(ids).not.toContain('b2');
+    // The subject's section quotes each passage's sentence on government, not "a support role".
+    for (const c of rr.sections[0]!.paragraphs.flatMap((p) => p.citations)) expect(c.quote).toMatch(/[Gg]overnment/);
+    // Each phrase the lede names is in the quote it gives.
+    for (const m of rr.summary.matchAll(/dwell on ([^:]+): [^“]*“([^”]+)”/g)) for (const part of m[1]!.split(' and ')) expect(m[2]!.toLowerCase()).toContain(part.trim().toLowerCase());
+  });
+});

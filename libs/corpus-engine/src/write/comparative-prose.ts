@@ -1,0 +1,233 @@
+import type { Citation, ReportSection } from '@orrery/protocol';
+import { centralQuotes } from './central-findings';
+import type { ComparisonSide } from '../plan/comparison-sides';
+import { citedFigures, sideCountPhrase } from './report-figures';
+import { listAnd, paragraph, paragraphsOf, type ProseContext, type Quote, said, surname } from './report-prose';
+import { titleCandidates } from './section-titles';
+import { analyzeTerms, sentenceSpans } from '@orrery/language';
+
+/** Aspects (sections) a comparison is told in at most. */
+const MAX_ASPECTS = 4;
+/** An aspect's words are at least this specific (IDF over the corpus's largest among the quotes' words). */
+const GENERIC = 0.35;
+/** A two-word phrase names an aspect better than either word alone ("tax cuts" over "cuts"). */
+const PHRASE_WEIGHT = 1.5;
+/** Quotes an aspect holds at least, over both sides: one quote each is a coincidence of words, not an aspect. */
+const MIN_ASPECT_QUOTES = 3;
+/** Words per side the lede names as what that side dwells on. */
+const DISTINCTIVE = 2;
+
+/**
+ * A comparison: sections per aspect (a keyphrase both sides' quotes use), each with both sides, and a lede
+ * that states the contrast from the evidence: what each side says that the other does not (the words of its
+ * quotes with the highest log-odds against the other side's), quoting each, then each side's counts.
+ */
+export function comparativeReport(
+  subject: string,
+  sides: readonly ComparisonSide[],
+  perSide: ReadonlyMap<string, Quote[]>,
+  sourceTitles: ReadonlyMap<string, string>,
+  sourceText: ReadonlyMap<string, string>,
+  ctx: ProseContext,
+): { summary: string; summaryCitations: Citation[]; sections: ReportSection[] } {
+  const present = sides.filter((s) => (perSide.get(s.subtopicId) ?? []).length > 0);
+  const subjectTerms = new Set(analyzeTerms(subject));
+  // "the role of government" is about government: what follows "of" is what a passage must speak of.
+  const coreTerms = new Set(analyzeTerms(/\bof\s+(.+)$/i.exec(subject)?.[1] ?? subject));
+  const sideTerms = new Set(sides.flatMap((s) => [...analyzeTerms(s.label), ...analyzeTerms(s.name), ...s.terms]));
+  // An aspect names something beyond the subject ("tax cuts" on taxes, not "taxes"), and never a side.
+  const aspectKey = (key: string): boolean => {
+    const stems = key.split(' ');
+    return !stems.some((k) => sideTerms.has(k)) && stems.some((k) => !subjectTerms.has(k));
+  };
+  const keysOf = new Map<Quote, Map<string, string>>();
+  for (const qs of perSide.values())
+    for (const q of qs) {
+      const m = new Map<string, string>();
+      // The passage's sentences on the subject say what it is about ("private sector" beside "government"; not
+      // "story" in "history tells a different story"); the quote is then the sentence that says the aspect.
+      for (const c of titleCandidates(onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms))) if (aspectKey(c.key) && !m.has(c.key)) m.set(c.key, c.surface);
+      keysOf.set(q, m);
+    }
+  const yearOf = (q: Quote): number => q.dates[0]!.year ?? 0;
+  // A word most passages of the corpus use ("States", "Government") names no aspect.
+  const idfs = [...keysOf.values()].flatMap((m) => [...m.keys()]).flatMap((k) => k.split(' ')).map((t) => ctx.idf?.(t) ?? 1);
+  const maxIdf = Math.max(1e-9, ...idfs);
+  // The subject's words are in every quote: a phrase is as specific as its other words.
+  const specificity = (key: string): number => Math.min(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
+  // A phrase is as specific as its most specific word: "private sector" names what "sector" alone does not.
+  const aspectSpecificity = (key: string): number => Math.max(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
+  // Aspects: greedily, the keyphrase the least-covered side says most, among quotes not yet placed.
+  const placed = new Set<Quote>();
+  const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
+  while (aspects.length < MAX_ASPECTS && present.length >= 2) {
+    const counts = new Map<string, { per: Map<string, number>; surface: string }>();
+    for (const s of present)
+      for (const q of perSide.get(s.subtopicId)!) {
+        if (placed.has(q)) continue;
+        for (const [k, surface] of keysOf.get(q)!) {
+          const e = counts.get(k) ?? { per: new Map(), surface };
+          e.per.set(s.subtopicId, (e.per.get(s.subtopicId) ?? 0) + 1);
+          counts.set(k, e);
+        }
+      }
+    let best: { key: string; min: number; sum: number; surface: string } | null = null;
+    for (const [key, e] of counts) {
+      const min = Math.min(...present.map((s) => e.per.get(s.subtopicId) ?? 0));
+      const sum = [...e.per.values()].reduce((a, b) => a + b, 0) * aspectSpecificity(key) ** 2 * (key.includes(' ') ? PHRASE_WEIGHT : 1);
+      if (min === 0 || aspectSpecificity(key) < GENERIC || [...e.per.values()].reduce((a, b) => a + b, 0) < MIN_ASPECT_QUOTES) continue;
+      if (!best || sum > best.sum || (sum === best.sum && key < best.key)) best = { key, min, sum, surface: e.surface };
+    }
+    if (!best) break;
+    const quotes = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && keysOf.get(q)!.has(best!.key)));
+    for (const q of quotes) {
+      placed.add(q);
+      requote(q, best.key, subject, sourceText);
+    }
+    aspects.push({ key: best.key, surface: best.surface, quotes });
+  }
+  // What no aspect took joins an aspect whose words it holds (most shared words first); the rest on the subject
+  // form a section named by the subject itself, never by one quote's stray phrase. A passage with no sentence on
+  // the subject ("our troops have moved to a support role") is left out.
+  const rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms)));
+  const holds = (q: Quote, a: (typeof aspects)[number]): boolean => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k));
+  const surface = subjectSurface(subject, rest) ?? (subject || (titleCandidates(rest[0]?.quote ?? '')[0]?.surface ?? ''));
+  const onTheSubject = { key: analyzeTerms(surface).join(' '), surface, quotes: [] as Quote[] };
+  for (const q of rest) {
+    const shared = (a: (typeof aspects)[number]): number => a.quotes.reduce((n, x) => n + [...q.terms].filter((t) => x.terms.has(t)).length, 0) / Math.max(1, a.quotes.length);
+    const home = aspects.filter((a) => holds(q, a)).sort((a, b) => shared(b) - shared(a))[0];
+    if (home) home.quotes.push(q);
+    else {
+      requoteOnSubject(q, coreTerms, sourceText);
+      onTheSubject.quotes.push(q);
+    }
+  }
+  if (onTheSubject.quotes.length) aspects.push(onTheSubject);
+  // What the report cites: the quotes its sections hold (the lede's counts and quotes come from these alone).
+  const kept = new Set(aspects.flatMap((a) => a.quotes));
+  const cited = (s: ComparisonSide): Quote[] => perSide.get(s.subtopicId)!.filter((q) => kept.has(q));
+  const sideOf = new Map<Quote, ComparisonSide>();
+  for (const s of present) for (const q of perSide.get(s.subtopicId)!) sideOf.set(q, s);
+  const sections: ReportSection[] = aspects.map((a) => ({
+    title: capitalize(a.surface),
+    paragraphs: present
+      .map((s) => a.quotes.filter((q) => sideOf.get(q) === s).sort((x, y) => yearOf(x) - yearOf(y)))
+      .filter((qs) => qs.length > 0)
+      .flatMap((qs) => paragraphsOf(qs, true, yearOf).map((g) => paragraph(g, true))),
+  }));
+
+  // The lede: what each side dwells on that the other does not, with a quote that says it.
+  const named = (s: ComparisonSide): string => (s.authors ? surname(s.name) : s.name);
+  const contrast: string[] = [];
+  const cites: Citation[] = [];
+  // The lede's phrases are its quotes' own, so the quote it gives says what it names.
+  const quoteKeys = new Map([...kept].map((q) => [q, new Map(titleCandidates(q.quote).filter((c) => aspectKey(c.key)).map((c) => [c.key, c.surface] as const))]));
+  // It contrasts what each side says most squarely on the subject: its quotes holding every word of it, where any does
+  // ("Government has no role", not "a support role" beside "the Afghan Government").
+  const squarely = (qs: Quote[]): Quote[] => {
+    const all = qs.filter((q) => [...subjectTerms].every((t) => q.terms.has(t)));
+    return all.length ? all : qs;
+  };
+  for (const s of present) {
+    const mine = squarely(cited(s));
+    const theirs = present.filter((o) => o !== s).flatMap((o) => squarely(cited(o)));
+    const words = distinctive(mine, theirs, quoteKeys, specificity);
+    const quote = centralQuotes(mine.filter((q) => words.some((w) => titleCandidates(q.quote).some((c) => c.key === w.key))), 1)[0] ?? centralQuotes(mine, 1)[0]!;
+    const dwell = words.length ? ` dwell on ${listAnd(words.map((w) => w.surface.toLowerCase() === w.surface ? w.surface : w.surface))}` : ' speak of it';
+    contrast.push(`${possessiveName(named(s))} passages${dwell}: ${said(quote)}`);
+    cites.push(quote.citations[0]!);
+  }
+  const missing = sides.filter((s) => !present.includes(s));
+  const aspectsNamed = aspects.filter((a) => a !== onTheSubject);
+  const both = present.length >= 2 ? `${listAnd(present.map((s) => s.name))} both speak of ${subject || 'it'}${aspectsNamed.length ? `, on ${listAnd(aspectsNamed.map((a) => a.surface.toLowerCase() === a.surface ? a.surface : a.surface))}` : ''}.` : '';
+  const absentSide = missing.length ? ` The corpus has nothing from ${listAnd(missing.map((s) => s.name))} on ${subject || 'it'}.` : '';
+  const figures = present.map((s) =>
+    sideCountPhrase(
+      s.name,
+      citedFigures(
+        cited(s).flatMap((q) => q.citations.map((c) => c.sourceId)),
+        (id) => sourceTitles.get(id),
+      ),
+      ctx.vocabulary,
+      s.authors !== null,
+    ),
+  );
+  const counts = figures.length ? ` The report cites ${listAnd(figures)}.` : '';
+  const summary = `${both} ${contrast.join(' ')}${absentSide}${counts}`.replace(/\s+/g, ' ').trim();
+  return { summary, summaryCitations: cites, sections: sections.filter((s) => s.paragraphs.length) };
+}
+
+/**
+ * Quote the sentence of the passage that says the aspect (with the subject's words where one does), when the
+ * quote chosen by the search does not: the citation still quotes its source verbatim.
+ */
+function requote(q: Quote, key: string, subject: string, sourceText: ReadonlyMap<string, string>): void {
+  if (q.citations.length !== 1 || titleCandidates(q.quote).some((c) => c.key === key)) return;
+  const text = sourceText.get(q.citations[0]!.sourceId);
+  if (!text) return;
+  const want = new Set(analyzeTerms(subject));
+  const sentences = sentenceSpans(text).filter((s) => s.text.length <= 600 && titleCandidates(s.text).some((c) => c.key === key));
+  const best = sentences.sort((a, b) => Number(analyzeTerms(b.text).some((t) => want.has(t))) - Number(analyzeTerms(a.text).some((t) => want.has(t))) || a.text.length - b.text.length)[0];
+  if (!best) return;
+  q.quote = best.text;
+  q.terms = new Set(analyzeTerms(best.text));
+  q.citations[0] = { ...q.citations[0]!, quote: best.text };
+}
+
+/** Quote the passage's shortest sentence on the subject when the search's quote is not on it ("a role in trade" for the role of government). */
+function requoteOnSubject(q: Quote, coreTerms: ReadonlySet<string>, sourceText: ReadonlyMap<string, string>): void {
+  const on = (text: string): boolean => analyzeTerms(text).some((t) => coreTerms.has(t));
+  if (q.citations.length !== 1 || on(q.quote)) return;
+  const best = sentenceSpans(sourceText.get(q.citations[0]!.sourceId) ?? '')
+    .filter((x) => x.text.length <= 600 && on(x.text))
+    .sort((a, b) => a.text.length - b.text.length)[0];
+  if (!best) return;
+  q.quote = best.text;
+  q.terms = new Set(analyzeTerms(best.text));
+  q.citations[0] = { ...q.citations[0]!, quote: best.text };
+}
+
+/** The keyphrases one side's quotes use most against the other's (log-odds, add-one smoothing), used at least twice where any is. */
+function distinctive(mine: readonly Quote[], theirs: readonly Quote[], keysOf: ReadonlyMap<Quote, Map<string, string>>, specificity: (key: string) => number): { key: string; surface: string }[] {
+  const count = (qs: readonly Quote[]): Map<string, { n: number; surface: string }> => {
+    const m = new Map<string, { n: number; surface: string }>();
+    for (const q of qs) for (const [k, s] of keysOf.get(q)!) m.set(k, { n: (m.get(k)?.n ?? 0) + 1, surface: m.get(k)?.surface ?? s });
+    return m;
+  };
+  const a = count(mine);
+  const b = count(theirs);
+  const scored = [...a.entries()]
+    .map(([k, e]) => ({ key: k, surface: e.surface, n: e.n, score: (Math.log((e.n + 1) / (mine.length + 2)) - Math.log(((b.get(k)?.n ?? 0) + 1) / (theirs.length + 2))) * specificity(k) }))
+    .filter((x) => x.score > 0)
+    .sort((x, y) => y.score - x.score || y.n - x.n || x.key.localeCompare(y.key));
+  // The contrast is told in phrases ("Afghan forces", not "Afghan"): two-word phrases said twice, then once, then words.
+  const phrases = scored.filter((x) => x.key.includes(' '));
+  const repeated = phrases.filter((x) => x.n >= 2);
+  const pool = repeated.length >= DISTINCTIVE ? repeated : phrases.length >= DISTINCTIVE ? [...repeated, ...phrases.filter((x) => x.n < 2)] : [...phrases, ...scored.filter((x) => !x.key.includes(' '))];
+  const out: { key: string; surface: string }[] = [];
+  for (const x of pool) {
+    if (out.length >= DISTINCTIVE) break;
+    if (out.some((o) => o.key.split(' ').some((w) => x.key.split(' ').includes(w)))) continue;
+    out.push({ key: x.key, surface: x.surface });
+  }
+  return out;
+}
+
+/** The sentences of a text that hold a word of the subject (all of it when the subject has no words). */
+function onSubject(text: string, subjectTerms: ReadonlySet<string>): string {
+  if (subjectTerms.size === 0) return text;
+  return sentenceSpans(text)
+    .filter((s) => analyzeTerms(s.text).some((t) => subjectTerms.has(t)))
+    .map((s) => s.text)
+    .join(' ');
+}
+
+/** The subject as its quotes write it ("War" for "war"), when they do. */
+function subjectSurface(subject: string, quotes: readonly Quote[]): string | null {
+  const terms = analyzeTerms(subject);
+  for (const q of quotes) for (const c of titleCandidates(q.quote)) if (c.key === terms.join(' ')) return c.surface;
+  return null;
+}
+
+const possessiveName = (name: string): string => (/s$/.test(name) ? `${name}’` : `${name}’s`);
+const capitalize = (s: string): string => (/^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1));

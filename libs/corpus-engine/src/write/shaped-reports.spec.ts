@@ -1,0 +1,124 @@
+import type { Finding, SearchTask, Source, SynthesizeTask } from '@orrery/protocol';
+import { describe, expect, it } from 'vitest';
+import { classifyRequest, analyzeTerms } from '@orrery/language';
+import { CorpusCoordinatorEngine } from '../plan/corpus-coordinator-engine';
+import { CorpusRegistry } from '../index/corpus-registry';
+import { CorpusSubagentEngine } from '../search/corpus-subagent-engine';
+import { titleParts } from '../index/documents';
+import { citedFigures } from './report-figures';
+
+const registry = new CorpusRegistry({ store: null });
+const coord = new CorpusCoordinatorEngine(registry, 'sotu');
+const sub = new CorpusSubagentEngine(registry, 'sotu');
+
+/** One round of the loop in-process: the plan, a search per subtopic, the writer over what they found. */
+async function research(topic: string) {
+  const { plan } = await coord.plan({ runId: 'r', topic, maxSubtopics: 8, classification: classifyRequest(topic).class, coverageCheck: true });
+  const findings: Finding[] = [];
+  const sources = new Map<string, Source>();
+  for (const [i, s] of plan.subtopics.entries()) {
+    const task: SearchTask = {
+      kind: 'search',
+      taskId: `r.1.${i}`,
+      runId: 'r',
+      round: 1,
+      engine: 'corpus',
+      corpus: 'sotu',
+      subtopicId: s.id,
+      query: s.query,
+      maxFindings: 6,
+      knownSourceIds: [],
+      context: { objective: s.title, topic, scope: { include: s.facetTerms, exclude: s.excludeTerms }, outputFormat: '', sourceGuidance: '', excerpts: [] },
+    };
+    const r = await sub.search(task, () => undefined);
+    findings.push(...r.findings);
+    for (const src of r.sources) sources.set(src.id, src);
+  }
+  const synth: SynthesizeTask = {
+    kind: 'synthesize',
+    taskId: 'r.write',
+    runId: 'r',
+    round: 1,
+    engine: 'corpus',
+    corpus: 'sotu',
+    sections: plan.subtopics.map((s) => ({ subtopicId: s.id, title: s.title, findings: findings.filter((f) => f.subtopicId === s.id) })),
+    sources: [...sources.values()],
+    maxCitations: 25,
+    context: { objective: topic, topic, scope: { include: [], exclude: [] }, outputFormat: '', sourceGuidance: '', excerpts: [] },
+  };
+  const report = await sub.synthesize(synth, () => undefined);
+  const title = (id: string): string => sources.get(id)?.title ?? id;
+  return { plan, report, title };
+}
+
+describe('a comparison on the bundled speeches', () => {
+  it('brings evidence from each side, balanced, with both sides in every section and a lede that contrasts them', async () => {
+    const { plan, report, title } = await research('How did Lincoln and FDR differ in how they talked about war?');
+    expect(plan.subtopics.map((s) => s.id)).toEqual(['overview', 'side-lincoln', 'side-fdr']);
+    const cited = [...new Set([...(report.summaryCitations ?? []), ...report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations))].map((c) => c.sourceId))];
+    const by = (name: string) => cited.filter((id) => titleParts(title(id)).author === name).length;
+    const lincoln = by('Abraham Lincoln');
+    const fdr = by('Franklin D. Roosevelt');
+    // Nothing from the 15 other presidents the topic's words reach, and at least 3 passages each.
+    expect(lincoln + fdr).toBe(cited.length);
+    expect(Math.min(lincoln, fdr)).toBeGreaterThanOrEqual(3);
+    for (const s of report.sections) {
+      const authors = new Set(s.paragraphs.flatMap((p) => p.citations.map((c) => titleParts(title(c.sourceId)).author)));
+      expect([...authors].sort(), s.title).toEqual(['Abraham Lincoln', 'Franklin D. Roosevelt']);
+    }
+    expect(report.summary).toMatch(/^Abraham Lincoln and Franklin D\. Roosevelt both speak of war/);
+    expect(report.summary).toMatch(/Lincoln’s passages dwell on .+: In 18\d\d, Abraham Lincoln said: “.+” Roosevelt’s passages dwell on .+: In 19\d\d, Franklin D\. Roosevelt said: “/);
+    // The side counts hold against the cited sources.
+    const f = (name: string) => citedFigures(cited.filter((id) => titleParts(title(id)).author === name), title);
+    const l = f('Abraham Lincoln');
+    const r = f('Franklin D. Roosevelt');
+    expect(report.summary).toContain(`The report cites ${l.passages} passages from ${l.documents} of Abraham Lincoln’s State of the Union addresses (${l.from!.year}–${l.to!.year})`);
+    expect(report.summary).toContain(`${r.passages} passages from ${r.documents} of Franklin D. Roosevelt’s State of the Union addresses (${r.from!.year}–${r.to!.year})`);
+  }, 300_000);
+});
+
+describe('a subject the speeches never mention', () => {
+  it('says so plainly and cites at most the 3 nearest passages', async () => {
+    const { report } = await research('What have presidents said about cryptocurrency and bitcoin?');
+    expect(report.summary).toMatch(/^The corpus does not answer this: no passage of it mentions “cryptocurrency” and “bitcoin”\./);
+    const cited = new Set(report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))));
+    expect(cited.size).toBeGreaterThan(0);
+    expect(cited.size).toBeLessThanOrEqual(3);
+  }, 300_000);
+});
+
+describe('how a subject was talked about, over the speeches', () => {
+  it('organises the evidence by theme in time: titles the quotes share, periods in order, a lede that names the arc', async () => {
+    const { report, title } = await research('How have U.S. presidents talked about immigration?');
+    const sections = report.sections;
+    const bare = (t: string): string => t.replace(/^\d{4}(–\d{4})?: /, '');
+    // Themes a historian names: at least three of these, as titles.
+    const named = [/chinese/i, /steamship/i, /restrict|quota/i, /refugee/i, /illegal|enforce|border/i, /reform/i].filter((re) => sections.some((s) => re.test(s.title)));
+    expect(named.length).toBeGreaterThanOrEqual(3);
+    // Each section is about its title: most of its quotes hold a word of it.
+    for (const s of sections) {
+      const words = analyzeTerms(bare(s.title)).filter((w) => w !== 'immigr');
+      const quotes = s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote ?? ''));
+      const holding = quotes.filter((q) => words.some((w) => analyzeTerms(q).includes(w))).length;
+      expect(holding * 2, s.title).toBeGreaterThan(quotes.length);
+    }
+    // Periods follow time, and the lede names the themes in that order before the counts.
+    const firstYears = sections.map((s) => Number(/^(\d{4})/.exec(s.title)![1]));
+    const medians = sections.map((s) => {
+      const ys = s.paragraphs.flatMap((p) => p.citations.map((c) => titleParts(title(c.sourceId)).year!)).sort((a, b) => a - b);
+      return ys[Math.floor((ys.length - 1) / 2)]!;
+    });
+    expect(medians).toEqual([...medians].sort((a, b) => a - b));
+    expect(firstYears.length).toBe(sections.length);
+    const positions = sections.map((s) => report.summary.toLowerCase().indexOf(bare(s.title).toLowerCase()));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    // Each section opens with who, when and how many; the counts are those of what it cites.
+    for (const s of sections) {
+      const n = new Set(s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))).size;
+      expect(s.paragraphs[0]!.text).toMatch(new RegExp(`^[A-Z][^:]*, \\d{4}(–\\d{4})?, in ${n} passages?:`));
+    }
+    const cited = new Set(sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))));
+    expect(report.summary).toContain(`The report cites ${cited.size} passages`);
+  });
+});

@@ -1,0 +1,59 @@
+import { quoteOccursIn } from '@orrery/protocol';
+import { describe, expect, it } from 'vitest';
+import { GENERIC_VOCABULARY } from '@orrery/passages';
+import { quotesOf } from './report-prose';
+import { analyzeTerms } from '@orrery/language';
+import { arcSentence, themedReport } from './theme-prose';
+
+/**
+ * Dated passages on immigration whose retrieved quote (their first sentence) says only that immigration matters:
+ * what each is about (Chinese laborers, steamship companies, quotas) is said in another sentence of the passage.
+ */
+const passages: Record<string, { title: string; text: string; quote: string }> = {};
+const add = (id: string, year: number, quote: string, rest: string): void => void (passages[id] = { title: `${year}, President ${year}`, text: `${quote} ${rest}`, quote });
+add('a', 1882, 'Immigration deserves the attention of Congress.', 'The exclusion of Chinese laborers from immigration is demanded by the people of the Pacific coast.');
+add('b', 1885, 'Immigration raises questions of law.', 'The immigration of Chinese laborers continues across the northern border.');
+add('c', 1901, 'Immigration must be watched closely.', 'The steamship companies bring immigrants who are refused at our ports. The steamship companies also carry the mails to Panama.');
+add('d', 1905, 'We need better immigration laws.', 'Steamship companies must return the immigrants they bring and cannot land.');
+add('e', 1924, 'Immigration has changed the country.', 'The immigration quotas now in force favor the older stock.');
+add('f', 1927, 'Immigration policy needs study.', 'Immigration quotas based on national origins take effect this year.');
+add('g', 1960, 'Immigration is a source of strength.', 'The harbor of the city is busy.');
+
+describe('themedReport', () => {
+  const titles = new Map(Object.entries(passages).map(([id, p]) => [id, p.title]));
+  const findings = Object.entries(passages).map(([id, p]) => ({ id: `${id}~q`, sourceId: id, quote: p.quote, claim: p.quote, subtopicId: 'overview', relevance: { score: 1, topicTerms: [], facetTerms: [] } }));
+  const { shown, yearOf } = quotesOf([{ subtopicId: 'evidence', title: '', findings }], titles);
+  const ctx = { vocabulary: GENERIC_VOCABULARY, isName: () => false };
+  const report = themedReport(shown[0]!.quotes, 'immigration', 25, titles, ctx, yearOf, (id) => passages[id]?.text);
+
+  it('finds themes where the passage says them, not only in the sentence retrieval quoted, and titles them by their phrase', () => {
+    const bare = report!.sections.map((s) => s.title.replace(/^[0-9–]+: /, ''));
+    expect(bare).toEqual(expect.arrayContaining(['Chinese laborers', 'Steamship companies', 'Immigration quotas']));
+  });
+
+  it('quotes, for each member, the sentence that says its theme and names the subject, verbatim from its source', () => {
+    for (const s of report!.sections) {
+      const title = new Set(analyzeTerms(s.title.replace(/^[0-9–]+: /, '')));
+      for (const p of s.paragraphs)
+        for (const c of p.citations) {
+          const terms = new Set(analyzeTerms(c.quote));
+          expect([...title].every((t) => terms.has(t))).toBe(true);
+          expect(terms.has('immigr')).toBe(true);
+          expect(quoteOccursIn(c.quote, passages[c.sourceId]!.text)).toBe(true);
+        }
+    }
+    // The steamship sentence about the mails does not name the subject: never quoted.
+    expect(JSON.stringify(report)).not.toContain('carry the mails');
+    // A passage that says nothing beyond the subject is in no theme.
+    expect(report!.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations)).some((c) => c.sourceId === 'g')).toBe(false);
+  });
+});
+
+describe('arcSentence', () => {
+  it('keeps the capital of a name of several capitalized words, and lowercases a common phrase', () => {
+    const ctx = { vocabulary: GENERIC_VOCABULARY, isName: () => false };
+    expect(arcSentence([{ title: 'Railroad subsidy', decade: 1890 }, { title: 'Interstate Commerce Commission', decade: 1900 }], ctx)).toBe(
+      'The passages move from railroad subsidy in the 1890s to Interstate Commerce Commission in the 1900s.',
+    );
+  });
+});

@@ -1,2 +1,0 @@
-export * from './document-passages';
-export * from './section-title';

@@ -1,2 +1,0 @@
-export * from './read-feedback';
-export * from './revise-by-terms';
