@@ -1,4 +1,4 @@
-import type { Report, WatchChanges } from '@orrery/protocol';
+import { quoteOccursIn, type Report, type WatchChanges } from '@orrery/protocol';
 
 /** A source as the comparison needs it: whether it still exists, and its text now. */
 export type SourceNow = (sourceId: string) => Promise<{ text: string } | undefined | 'unknown'>;
@@ -23,7 +23,7 @@ export async function watchChanges(last: Report, now: Report, sourceNow: SourceN
     seen.add(key);
     const source = await sourceNow(c.sourceId);
     if (source === 'unknown') continue;
-    if (!source || !norm(source.text).includes(norm(c.quote))) unsupported.push({ sourceId: c.sourceId, quote: c.quote });
+    if (!source || !quoteOccursIn(c.quote, source.text)) unsupported.push({ sourceId: c.sourceId, quote: c.quote });
   }
   const answerChanged = norm(last.summary) !== norm(now.summary);
   const lines = [
