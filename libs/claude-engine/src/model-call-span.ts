@@ -1,7 +1,7 @@
-import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Span, SpanKind } from '@opentelemetry/api';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { TokenUsage } from '@orrery/protocol';
-import { recordServerToolCall } from '@orrery/engine';
+import { inActiveSpan, recordServerToolCall } from '@orrery/engine';
 
 /** When each open call began: its server tools' spans start there. */
 const startedAt = new WeakMap<Span, number>();
@@ -19,19 +19,13 @@ export function inModelCallSpan<T>(model: string, maxTokens: number, label: stri
     'gen_ai.request.max_tokens': maxTokens,
     'orrery.call': label,
   };
-  return trace.getTracer('orrery').startActiveSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+  const errorType = (err: Error): string => {
+    const status = (err as { status?: unknown }).status;
+    return typeof status === 'number' ? String(status) : err.name;
+  };
+  return inActiveSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes, errorType }, (span) => {
     startedAt.set(span, Date.now());
-    try {
-      return await fn(span);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-      const status = (err as { status?: unknown }).status;
-      span.setAttribute('error.type', typeof status === 'number' ? String(status) : (err as Error).name);
-      throw err;
-    } finally {
-      span.end();
-    }
+    return fn(span);
   });
 }
 

@@ -1,4 +1,5 @@
 import { type Attributes, context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { inActiveSpan } from './active-span';
 
 /** The GenAI conventions' tool types: `function` runs in the client, `extension` at the provider (a server tool), `datastore` queries data. */
 export type ToolType = 'function' | 'extension' | 'datastore';
@@ -15,18 +16,7 @@ const toolAttributes = (name: string, type: ToolType, callId: string | undefined
  * (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/#execute-tool-span). A no-op span while tracing is off.
  */
 export function inToolSpan<T>(name: string, type: ToolType, callId: string | undefined, fn: (span: Span) => Promise<T>): Promise<T> {
-  return trace.getTracer('orrery').startActiveSpan(`execute_tool ${name}`, { attributes: toolAttributes(name, type, callId) }, async (span) => {
-    try {
-      return await fn(span);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-      span.setAttribute('error.type', (err as Error).name);
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return inActiveSpan(`execute_tool ${name}`, { attributes: toolAttributes(name, type, callId) }, fn);
 }
 
 /**
