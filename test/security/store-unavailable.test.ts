@@ -56,6 +56,7 @@ describe('a PostgreSQL passage store that is down', () => {
     await state.begin('salmon', 'ready-1', 60_000);
     await state.planning('salmon', 'ready-1', 'ready-1.a');
     await state.planned('salmon', 'ready-1', 'ready-1.a', { passages: 40, changed: 0, removed: 0, chunks: 0 });
+    await state.ready('salmon', 'ready-1.a');
     const res = await call(downCoordinator.url, 'POST', '/v1/research', { topic: 'What do the documents say about salmon?', corpus: 'salmon' });
     const body = await res.text();
     expect(res.status).toBe(503);
