@@ -3,7 +3,7 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinato
 import type { StepBoundary } from '../config/step-boundaries';
 
 /**
- * The SIGTERM drill's hold (test/runs/sigterm-drill.test.ts): with STEP_HOLD_AT naming a boundary, the first step to
+ * The SIGTERM drill's hold (test/support/sigterm-drill.ts): with STEP_HOLD_AT naming a boundary, the first step to
  * reach it stays there, its job active, until the process exits (STEP_HOLD_UNTIL=exit) or until SIGTERM arrives, and
  * then goes on while the process shuts down (sigterm). Unset, it is one comparison.
  */
