@@ -70,7 +70,8 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(templates).toEqual(['orrery://runs/{id}/decisions', 'orrery://runs/{id}/report']);
   });
 
-  it('research with wait reaches a cited report, progress in order; the run is the caller’s only', async () => {
+  // The research call itself may take 240 s on a loaded machine (researchWithProgress); the test gives it that.
+  it('research with wait reaches a cited report, progress in order; the run is the caller’s only', { timeout: 300_000 }, async () => {
     const a = await connect(A);
     const { id, report } = await researchWithProgress(a);
     const status = jsonOf(await call(a, 'research_status', { id }));

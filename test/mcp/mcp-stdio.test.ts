@@ -58,7 +58,8 @@ describe('MCP on stdio, against ORRERY_URL', () => {
     }
   });
 
-  it('research with wait reaches a cited report, progress in order, as the key’s own run', async () => {
+  // The research call itself may take 240 s on a loaded machine (researchWithProgress); the test gives it that.
+  it('research with wait reaches a cited report, progress in order, as the key’s own run', { timeout: 300_000 }, async () => {
     const { id } = await researchWithProgress(mcp.client);
     expect((await stack.client.run(id).catch((e: Error) => e)) instanceof Error).toBe(true); // keyless REST client: 401
     const res = await fetch(`${stack.coordinator.url}/v1/research/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
