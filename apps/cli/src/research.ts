@@ -4,18 +4,20 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { describeBill, describeUsage } from '@orrery/engine';
 import { sourceOf } from '@orrery/passages/ingest';
-import { EngineNameSchema, loadQueuePrefix } from '@orrery/protocol';
+import { EngineNameSchema, loadQueuePrefix, ReviewRequestSchema } from '@orrery/protocol';
 import { readRedisLocation } from '@orrery/runtime';
 import { loadSubagentConfig } from '@orrery/subagents';
 import { OrreryClient } from './client/orrery-client';
 import { ingestAndWait } from './ingest/ingest-and-wait';
 import { ProgressRenderer } from './progress/progress-renderer';
+import { reviewPlan } from './review/plan-review-prompt';
+import { untilReview } from './review/until-plan-review';
 import { type LocalService, startLocalService } from './service/local-service';
 import { interruption } from './terminal/interruption';
 import { reportForStdout } from './terminal/report-output';
 import { forTerminal, jsonForTerminal } from './terminal/terminal-text';
 
-const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--format markdown|json|html|docx|pdf] [--corpus PATH] [--engine ${EngineNameSchema.options.join('|')}] [--follow RUN_ID]
+const USAGE = `Usage: npm run -s research -- "<question>" [--json] [--format markdown|json|html|docx|pdf] [--corpus PATH] [--engine ${EngineNameSchema.options.join('|')}] [--follow RUN_ID] [--review] [--auto-approve SECONDS]
 
 Runs one research job and prints its cited report: laid out for the terminal when stdout is one, else as Markdown
 (or JSON with --json). npm's -s keeps its own banner off stdout, so "npm run -s research -- ... --json | jq" works.
@@ -27,7 +29,11 @@ they end. Ctrl-C cancels the run.
 
 --format F     print the report as markdown (the default), json, html (one self-contained page), docx or pdf;
                docx and pdf are binary: redirect stdout to a file (npm run -s research -- "..." --format pdf > report.pdf).
---follow ID    ask the question as a follow-up on a finished run: it starts from that run's sources and findings (same engine and corpus).`;
+--follow ID    ask the question as a follow-up on a finished run: it starts from that run's sources and findings (same engine and corpus).
+--review       show the plan before anything is searched and ask about it: Enter or y approves, n stops, anything else is
+               feedback in words ("leave out the 1800s; add tariffs") and the revised plan is asked about again.
+               Answers are read line by line from stdin when it is not a terminal.
+--auto-approve SECONDS  with --review (implied): a plan nobody answers in time is approved as it stands.`;
 
 /** The stored corpus a local path is ingested as: one per path, so two folders never replace each other's passages. */
 function localCorpusName(path: string): string {
@@ -41,7 +47,7 @@ const CLI_FORMATS = ['markdown', 'json', 'html', 'docx', 'pdf'];
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, format: { type: 'string' }, corpus: { type: 'string' }, engine: { type: 'string' }, follow: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'boolean' }, format: { type: 'string' }, corpus: { type: 'string' }, engine: { type: 'string' }, follow: { type: 'string' }, review: { type: 'boolean' }, 'auto-approve': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const topic = positionals.join(' ').trim();
   if (values.help || !topic) {
@@ -60,6 +66,18 @@ async function main(): Promise<number> {
   if (values.follow && (values.corpus || values.engine)) {
     process.stderr.write('--follow: a follow-up uses its parent run\'s engine and corpus; drop --corpus and --engine\n');
     return 2;
+  }
+  // The object form of a review request, so that --auto-approve is checked as the server checks it.
+  const reviewSchema = ReviewRequestSchema.options[1];
+  let review: ReturnType<typeof reviewSchema.parse> | undefined;
+  if (values.review || values['auto-approve'] !== undefined) {
+    const seconds = values['auto-approve'];
+    const parsed = reviewSchema.safeParse({ mode: 'plan', ...(seconds === undefined ? {} : { autoApproveAfterSeconds: Number(seconds) }) });
+    if (!parsed.success) {
+      process.stderr.write(`--auto-approve: ${parsed.error.issues.map((i) => i.message).join('; ')}\n`);
+      return 2;
+    }
+    review = parsed.data;
   }
   const corpusPath = values.corpus ? resolve(values.corpus) : undefined;
   if (corpusPath && !existsSync(corpusPath)) {
@@ -102,12 +120,26 @@ async function main(): Promise<number> {
     const engine = values.engine === undefined ? undefined : EngineNameSchema.parse(values.engine);
     const started = Date.now();
     const { id } = await interrupted.race(
-      values.follow ? client.followUp(values.follow, { question: topic }) : client.submit({ topic, ...(engine ? { engine } : {}), ...(corpus ? { corpus } : {}) }),
+      values.follow
+        ? client.followUp(values.follow, { question: topic, ...(review ? { review } : {}) })
+        : client.submit({ topic, ...(engine ? { engine } : {}), ...(corpus ? { corpus } : {}), ...(review ? { review } : {}) }),
     );
-    const progress = new ProgressRenderer();
+    let progress = new ProgressRenderer();
     let status: string;
     try {
-      status = await interrupted.race(client.waitForEnd(id, (e) => progress.onEvent(e), interrupted.signal));
+      let lastEventId: string | undefined;
+      if (review) {
+        const reached = await interrupted.race(untilReview(client, id, (e) => progress.onEvent(e), interrupted.signal));
+        lastEventId = reached.lastEventId;
+        const plan = reached.waiting ? (await client.run(id)).proposedPlan : undefined;
+        if (plan) {
+          // The spinner would write over the question.
+          progress.stop();
+          await interrupted.race(reviewPlan(client, id, plan, review.autoApproveAfterSeconds !== undefined, interrupted.signal));
+          progress = new ProgressRenderer();
+        }
+      }
+      status = await interrupted.race(client.waitForEnd(id, (e) => progress.onEvent(e), interrupted.signal, lastEventId));
     } catch (err) {
       if (!interrupted.signal.aborted) throw err;
       progress.stop();

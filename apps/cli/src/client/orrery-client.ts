@@ -1,4 +1,4 @@
-import { type FollowupRequest, type Report, ReportSchema, type ResearchRequest, type RunView, RunViewSchema, type StoredRunEvent, type Watch, type WatchRequest } from '@orrery/protocol';
+import { type FollowupRequest, type HumanDecision, type Plan, type PlanRevision, PlanRevisionSchema, PlanSchema, type Report, ReportSchema, type ResearchRequest, type RunView, RunViewSchema, type StoredRunEvent, type Watch, type WatchRequest } from '@orrery/protocol';
 
 export class OrreryHttpError extends Error {
   constructor(
@@ -92,6 +92,17 @@ export class OrreryClient {
     return res.text();
   }
 
+  /** An answer to a run in needs_review (202). */
+  decide(id: string, decision: Exclude<HumanDecision, { action: 'revise' }>): Promise<unknown> {
+    return this.json(`/v1/research/${encodeURIComponent(id)}/decision`, { method: 'POST', body: JSON.stringify(decision) });
+  }
+
+  /** Feedback in words on a proposed plan: the revised plan, which waits for an answer again. */
+  async revisePlan(id: string, feedback: string): Promise<{ proposedPlan: Plan; revision: PlanRevision }> {
+    const body = await this.json<{ proposedPlan: unknown; revision: unknown }>(`/v1/research/${encodeURIComponent(id)}/decision`, { method: 'POST', body: JSON.stringify({ action: 'revise', feedback }) });
+    return { proposedPlan: PlanSchema.parse(body.proposedPlan), revision: PlanRevisionSchema.parse(body.revision) };
+  }
+
   cancel(id: string): Promise<{ id: string; status: string }> {
     return this.json(`/v1/research/${id}/cancel`, { method: 'POST' });
   }
@@ -118,10 +129,10 @@ export class OrreryClient {
     }
   }
 
-  /** Follows events until the run ends; returns the final status. */
-  async waitForEnd(id: string, onEvent?: (e: StoredRunEvent) => void, signal?: AbortSignal): Promise<string> {
+  /** Follows events (after `lastEventId`, if given) until the run ends; returns the final status. */
+  async waitForEnd(id: string, onEvent?: (e: StoredRunEvent) => void, signal?: AbortSignal, lastEventId?: string): Promise<string> {
     let status = 'unknown';
-    for await (const e of this.events(id, undefined, signal)) {
+    for await (const e of this.events(id, lastEventId, signal)) {
       onEvent?.(e);
       if (e.type === 'run.finished') status = e.status;
     }
