@@ -36,9 +36,9 @@ describe('isolation: nothing of one run reaches another', () => {
     // Each run's events speak only of that run.
     expect(JSON.stringify(ea)).not.toContain('MARKERBRAVO');
     expect(JSON.stringify(eb)).not.toContain('MARKERALPHA');
-    // Every task payload carries its whole context explicitly.
+    // Every task payload carries its whole context explicitly, the question's shape included (the plan carries it).
     for (const j of [...ofA, ...ofB].filter((x) => x.name === 'search')) {
-      expect(Object.keys(j.data.context).sort()).toEqual(['excerpts', 'objective', 'outputFormat', 'scope', 'sourceGuidance', 'topic']);
+      expect(Object.keys(j.data.context).sort()).toEqual(['excerpts', 'objective', 'outputFormat', 'scope', 'shape', 'sourceGuidance', 'topic']);
     }
   });
 
