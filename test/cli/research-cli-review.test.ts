@@ -3,31 +3,16 @@
  * takes feedback in words from a piped stdin, shows the revised plan, and dispatches it once approved; `n` stops it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Report, Run } from '@orrery/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDatedCorpus, yearOfSource } from '../support/dated-corpus';
 import { SPAWN_ENV, dropPrefix, REDIS_URL, redisClient, ROOT } from '../support/test-env';
 
 const CLI = resolve(ROOT, 'apps/cli/dist/research.js');
 const TOPIC = 'The Kestrel River: fishery, floods and navigation';
-
-/** A dated corpus: reports on the Kestrel River from 1820 to 1999; tariffs appear only from 1900. */
-function datedCorpus(dir: string): string {
-  const years = [1820, 1850, 1880, 1899, 1910, 1950, 1975, 1999];
-  const lines = years.flatMap((y, d) =>
-    [
-      `In ${y} the salmon fishery on the Kestrel River landed its catch at Ossery, and the fishermen's cooperative sold it upriver.`,
-      `The dam at Wend held back the Kestrel River floods of ${y}, though the spring flood still reached the lower town.`,
-      `Barges and steamboats on the Kestrel River navigation carried grain and timber to the port of Ossery in ${y}.`,
-      y >= 1900 ? `Tariffs on Kestrel River timber and grain exports were raised in ${y}, and the traders of Ossery protested the tariffs.` : `Trade on the Kestrel River in ${y} paid only the old toll at the Ossery bridge.`,
-    ].map((text, i) => JSON.stringify({ id: `kg-${y}-${i + 1}`, title: `${y}, Kestrel Gazette ${d + 1}`, text })),
-  );
-  const file = join(dir, 'gazette.jsonl');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
 
 const started: ChildProcess[] = [];
 
@@ -63,7 +48,7 @@ describe('npm run research -- --review', () => {
   const prefixes: string[] = [];
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'orrery-cli-review-'));
-    corpus = datedCorpus(dir);
+    corpus = writeDatedCorpus(dir);
   });
   afterAll(async () => {
     for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -90,7 +75,7 @@ describe('npm run research -- --review', () => {
     expect(stored.planRevisions!.map((r) => r.feedback)).toEqual(['leave out the 1800s; add tariffs']);
     const report = JSON.parse(run.stdout()) as Report;
     expect(report.sources.length).toBeGreaterThan(0);
-    for (const s of report.sources) expect(Number(/^kg-(\d{4})-/.exec(s.id)?.[1])).toBeGreaterThanOrEqual(1900);
+    for (const s of report.sources) expect(yearOfSource(s.id)).toBeGreaterThanOrEqual(1900);
   }, 180_000);
 
   it('stops the run on "n", and refuses an --auto-approve that is not a number of seconds', async () => {

@@ -4,32 +4,15 @@
  * outlives the coordinator that scheduled it.
  */
 import type { Decision, Plan, Run, SubagentTask } from '@orrery/protocol';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCoordinatorProcess, waitFor } from '../support/service-processes';
+import { writeDatedCorpus, yearOfSource } from '../support/dated-corpus';
 import { type Stack, startStack } from '../support/stack';
 
-/** A dated corpus: eight reports on the Kestrel River, four of them from the 1800s; tariffs appear in the later ones. */
-function datedCorpus(): string {
-  const years = [1820, 1850, 1880, 1899, 1910, 1950, 1975, 1999];
-  const lines = years.flatMap((y, d) =>
-    [
-      `In ${y} the salmon fishery on the Kestrel River landed its catch at Ossery, and the fishermen's cooperative sold it upriver.`,
-      `The dam at Wend held back the Kestrel River floods of ${y}, though the spring flood still reached the lower town.`,
-      `Barges and steamboats on the Kestrel River navigation carried grain and timber to the port of Ossery in ${y}.`,
-      y >= 1900 ? `Tariffs on Kestrel River timber and grain exports were raised in ${y}, and the traders of Ossery protested the tariffs.` : `Trade on the Kestrel River in ${y} paid only the old toll at the Ossery bridge.`,
-    ].map((text, i) => JSON.stringify({ id: `kg-${y}-${i + 1}`, title: `${y}, Kestrel Gazette ${d + 1}`, text })),
-  );
-  const dir = mkdtempSync(join(tmpdir(), 'dated-kestrel-'));
-  const file = join(dir, 'gazette.jsonl');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
-
-const CORPUS = datedCorpus();
-const yearOfSource = (id: string): number => Number(/^kg-(\d{4})-/.exec(id)?.[1]);
+const CORPUS = writeDatedCorpus(mkdtempSync(join(tmpdir(), 'dated-kestrel-')));
 
 describe('plan review in words', () => {
   let stack: Stack;
