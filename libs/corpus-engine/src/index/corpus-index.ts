@@ -179,6 +179,11 @@ export class CorpusIndex implements PassageSearch {
     return new CorpusIndex(parts.passages, parts.analyzed, parts.options);
   }
 
+  /** Every passage's id, in index order. */
+  ids(): string[] {
+    return this.passages.map((p) => p.id);
+  }
+
   has(id: string): boolean {
     return this.byId.has(id);
   }

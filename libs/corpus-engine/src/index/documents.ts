@@ -189,3 +189,21 @@ export function titleParts(title: string | undefined): { year: number | null; au
   const rest = (title.slice(0, m.index) + ' ' + title.slice(m.index + m[0].length)).replace(/^[\s,;:–—-]+|[\s,;:–—-]+$/g, '').replace(/\s+/g, ' ');
   return { year: Number(m[1]), author: rest || null };
 }
+
+/** Hits in their order, one per document before a second of any: many speeches rather than one speech's paragraphs. */
+export function onePerDocumentFirst<H extends { id: string }>(index: CorpusIndex, hits: readonly H[]): H[] {
+  const structure = documentStructure(index);
+  const docOf = (id: string): string => structure.docOf(id) ?? id;
+  const seen = new Set<string>();
+  const firsts: H[] = [];
+  const rest: H[] = [];
+  for (const h of hits) {
+    const d = docOf(h.id);
+    if (seen.has(d)) rest.push(h);
+    else {
+      seen.add(d);
+      firsts.push(h);
+    }
+  }
+  return [...firsts, ...rest];
+}

@@ -1,6 +1,6 @@
 import type { CorpusIndex } from './corpus-index';
-import { documentStructure, spreadOverDocuments } from './documents';
-import { analyzeTerms } from '@orrery/language';
+import { documentStructure, onePerDocumentFirst, spreadOverDocuments } from './documents';
+import { subjectPassages } from './subject-company';
 
 /** Evidence years within about this span of an already chosen one count as the same period. */
 const EVIDENCE_ERA_SPAN = 10;
@@ -115,13 +115,13 @@ export function missingEras(index: CorpusIndex, evidence: readonly { id: string 
  * that talks about it, not from the few where its words are densest. Relevance is BM25 relative to the era's
  * best, so each period's best passage weighs the same. Empty for an undated corpus.
  */
-export function surveyByEra(index: CorpusIndex, terms: readonly string[], perEra: number, skip: ReadonlySet<string>): { id: string; score: number }[] {
+export function surveyByEra(index: CorpusIndex, terms: readonly string[], perEra: number, skip: (id: string) => boolean): { id: string; score: number }[] {
   const structure = documentStructure(index);
   if (!structure.dated || terms.length === 0) return [];
   const byEra = new Map<number, { id: string; score: number }[]>();
-  for (const hit of index.searchTerms(terms, { limit: index.size })) {
+  for (const hit of subjectPassages(index, terms)) {
     const year = structure.yearOf(hit.id);
-    if (year === null || !terms.every((t) => hit.matched.includes(t))) continue;
+    if (year === null) continue;
     const era = eraOf(year);
     let list = byEra.get(era);
     if (!list) byEra.set(era, (list = []));
@@ -132,11 +132,7 @@ export function surveyByEra(index: CorpusIndex, terms: readonly string[], perEra
     const hits = byEra.get(era)!;
     if (hits.length < ERA_MIN_MATCHES) continue;
     const best = hits[0]!.score || 1;
-    // A subject of several words is the phrase ("civil rights"), not its words anywhere in a passage ("civil service ... rights").
-    const fresh = hits.filter((h) => !skip.has(h.id) && (terms.length === 1 || ` ${analyzeTerms(index.passage(h.id)!.text).join(' ')} `.includes(` ${terms.join(' ')} `)));
-    const docOf = (id: string): string => structure.docOf(id) ?? id;
-    const firsts = fresh.filter((h, i) => fresh.findIndex((g) => docOf(g.id) === docOf(h.id)) === i);
-    for (const h of [...firsts, ...fresh.filter((h) => !firsts.includes(h))].slice(0, perEra)) out.push({ id: h.id, score: h.score / best });
+    for (const h of onePerDocumentFirst(index, hits.filter((h) => !skip(h.id))).slice(0, perEra)) out.push({ id: h.id, score: h.score / best });
   }
   return out;
 }

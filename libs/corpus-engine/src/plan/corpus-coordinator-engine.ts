@@ -1,6 +1,7 @@
 import type { RoundForecast } from '@orrery/decisions';
 import type { Subtopic } from '@orrery/protocol';
 import { ZERO_USAGE, type CoordinatorEngine, type EngineDecision, type PlanningInput, type PlanningOutput, type PlanRevisionInput, type PlanRevisionOutput, type RefinementInput, type RefinementOutput } from '@orrery/engine';
+import { askedYears, yearsOutside } from './asked-years';
 import { reviseByTerms } from './revise-by-terms';
 import type { CorpusRegistry } from '../index/corpus-registry';
 import { type CorpusCoordinatorOptions, DEFAULT_COORDINATOR_OPTIONS } from './corpus-plan';
@@ -37,11 +38,14 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
   async plan(input: PlanningInput): Promise<PlanningOutput> {
     const { index, profile, vocabulary } = await this.profileOf(input);
     const cls = input.classification;
+    // A question bounded in time ("since 1900") is searched in those years only.
+    const asked = askedYears(input.topic);
+    const bounded = (out: PlanningOutput): PlanningOutput => (asked ? { ...out, plan: { ...out.plan, excludeYears: yearsOutside(asked) } } : out);
     const comparative = this.comparativePlan(input, index, vocabulary);
-    if (comparative) return comparative;
+    if (comparative) return bounded(comparative);
     // Facet mining and the coverage check read thousands of passages' neighbours: off the event loop.
     const planned = await preparePlan(index, profile, { topic: input.topic, classification: cls, maxSubtopics: input.maxSubtopics, coverageCheck: input.coverageCheck }, this.options);
-    return { ...planned, plan: { ...planned.plan, shape: reportShape(input.topic) } };
+    return bounded({ ...planned, plan: { ...planned.plan, shape: reportShape(input.topic) } });
   }
 
   /** The person's words as scope: years left out, subtopics dropped or added (see reviseByTerms). */

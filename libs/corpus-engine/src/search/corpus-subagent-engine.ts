@@ -5,11 +5,12 @@ import { answerConfidence } from './answer-confidence';
 import { type ComparisonSide, comparisonSides } from '../plan/comparison-sides';
 import { documentStructure } from '../index/documents';
 import { surveyByEra } from '../index/eras';
+import { companyWeights, surveyByCompany } from '../index/subject-company';
 import type { CorpusIndex } from '../index/corpus-index';
 import type { CorpusView, CorpusViews } from '../index/corpus-view';
 import { extractiveReport } from '../write/extractive-synthesis';
 import { isName } from '../plan/facets';
-import { rankForSubtopic } from './passage-ranking';
+import { inYears, rankForSubtopic } from './passage-ranking';
 import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
 import { type CorpusVocabulary, shortHash } from '@orrery/passages';
@@ -98,8 +99,17 @@ export class CorpusSubagentEngine implements SubagentEngine {
     if (task.subtopicId === OVERVIEW_ID && (shape.kind === 'survey' || shape.kind === 'change') && !questionForm(task.context.topic).ordinal) {
       const subject = [...new Set(analyzeTerms(shape.subject || task.context.topic))];
       const top = Math.max(...ranked.map((r) => r.score), 0) || 1;
-      for (const e of surveyByEra(index, subject, SURVEY_PER_ERA, new Set([...known, ...ranked.map((r) => r.id)])))
+      const taken = new Set([...known, ...ranked.map((r) => r.id)]);
+      const years = task.context.scope.excludeYears ?? [];
+      const structure = documentStructure(index);
+      const skip = (id: string): boolean => taken.has(id) || inYears(structure.yearOf(id), years);
+      for (const e of surveyByEra(index, subject, SURVEY_PER_ERA, skip)) {
+        taken.add(e.id);
         add(e.id, selectQuote(index, index.passage(e.id)!.text, subject, subject).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [] });
+      }
+      // ...and what the subject keeps company with across the corpus: the themes a reader expects, each read where it is said.
+      for (const e of surveyByCompany(index, subject, SURVEY_COMPANY_WORDS, SURVEY_PER_WORD, skip))
+        add(e.id, selectQuote(index, index.passage(e.id)!.text, [...subject, e.word], subject).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [e.word] });
     }
     await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} passages`, fraction: 1 });
     return {
@@ -182,7 +192,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     // user came to the corpus for, and its words may be in no passage even where its subject is.
     const asks = /\?\s*$/.test(task.context.topic) || questionForm(task.context.topic).opener !== null;
     const retrieval = asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
-    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), idf: (t) => index.idf(t) });
+    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
       kind: 'synthesize',
@@ -201,6 +211,10 @@ const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /** Passages the overview of a survey over dated documents reads per era, beyond its own ranking. */
 export const SURVEY_PER_ERA = 8;
+/** A survey also reads the subject's this many best company words (`subjectCompany`)... */
+export const SURVEY_COMPANY_WORDS = 12;
+/** ...each in this many passages. */
+export const SURVEY_PER_WORD = 4;
 
 /** The words of a subject the corpus never uses ("bitcoin"). */
 function unknownWords(index: CorpusIndex, subject: string): string[] {

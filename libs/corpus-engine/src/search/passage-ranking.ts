@@ -34,7 +34,8 @@ const KNOWN_PENALTY = 0.35;
  * passage must be on the run's topic, by the topic profile), then the scope rule (a passage that
  * matches sibling scopes more than its own is left to the sibling). Known sources rank lower.
  */
-const inYears = (year: number | null, windows: readonly YearWindow[]): boolean => year !== null && windows.some((w) => year >= w.from && year <= w.to);
+/** Whether a passage's year falls in one of `windows`. */
+export const inYears = (year: number | null, windows: readonly YearWindow[]): boolean => year !== null && windows.some((w) => year >= w.from && year <= w.to);
 
 export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: SubtopicQuery): RankedPassage[] {
   const queryTerms = analyzeTerms(q.query);

@@ -37,7 +37,8 @@ export function themedReport(
       return { quote: text, terms: new Set(analyzeTerms(text)), relevance: q.relevance, shown: q, sentences };
     })
     .filter((p) => p.quote.length > 0);
-  const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), yearOf: (p) => yearOf(p.shown) });
+  const company = ctx.company?.([...stems]);
+  const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), ...(company ? { company } : {}), yearOf: (p) => yearOf(p.shown) });
   const themes: Theme<Quote>[] = found
     .map((t) => ({ ...t, quotes: t.quotes.map((p) => themeSentence(p.shown, p.sentences, analyzeTerms(t.title), passageText)).filter((q): q is Quote => q !== null) }))
     .filter((t) => t.quotes.length > 0);

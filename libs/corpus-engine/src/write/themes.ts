@@ -28,6 +28,11 @@ export interface ThemeOptions<Q extends ThemeQuote = ThemeQuote> {
   subject: ReadonlySet<string>;
   /** How specific a key's words are in the corpus, 0–1. */
   specificity?: (key: string) => number;
+  /**
+   * The subject's company across the corpus (`subjectCompany`), each stem's weight 0–1: when given, a theme is
+   * named for what the subject keeps company with everywhere, not for what is rare in the evidence at hand.
+   */
+  company?: ReadonlyMap<string, number>;
   /** Themes at most. */
   max?: number;
   /** Quotes a theme holds at least. */
@@ -49,6 +54,8 @@ const TWO_OWN_WORDS = 1.5;
 const SUBJECT_AND_WORD = 1.2;
 /** A one-word name ("Hungary") is a place or a person the quotes mention, seldom what they are about. */
 const NAME_WEIGHT = 0.5;
+/** A phrase none of whose words keeps the subject company weighs this much: it names a theme only where nothing better does. */
+const OUTSIDE_COMPANY = 0.02;
 /** A phrase held by more than this share of the evidence is the subject, not one theme of it. */
 const TOO_COMMON = 0.5;
 
@@ -78,6 +85,13 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
   const left = new Set(quotes);
   const usedStems = new Set<string>();
   const themes: Theme<Q>[] = [];
+  // Dated evidence: a theme of a period no theme yet holds weighs up to twice one of a period already named.
+  const medianOf = (qs: readonly Q[]): number => opts.yearOf!([...qs].sort((a, b) => opts.yearOf!(a) - opts.yearOf!(b))[Math.floor((qs.length - 1) / 2)]!);
+  const apart = (members: readonly Q[]): number => {
+    if (!opts.yearOf || themes.length === 0) return 1;
+    const m = medianOf(members);
+    return 1 - 0.5 * Math.max(...themes.map((t) => Math.exp(-Math.abs(medianOf(t.quotes) - m) / THEME_YEARS)));
+  };
   while (themes.length < max) {
     let best: { key: string; score: number; members: Q[] } | null = null;
     for (const [key, c] of candidates) {
@@ -88,7 +102,10 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
       const members = inWindow([...left].filter((q) => holds(q, c.stems)), opts.yearOf, opts.window ?? THEME_YEARS);
       if (members.length < min) continue;
       const relevance = members.reduce((a, q) => a + q.relevance, 0) / members.length;
-      const score = members.length * Math.log(1 + quotes.length / everywhere) * Math.sqrt(specificity(c.stems.join(' '))) * (c.stems.length > 1 ? TWO_OWN_WORDS : c.words > 1 ? SUBJECT_AND_WORD : 1) * (c.name ? NAME_WEIGHT : 1) * (0.5 + relevance);
+      const form = (c.stems.length > 1 ? TWO_OWN_WORDS : c.words > 1 ? SUBJECT_AND_WORD : 1) * (c.name ? NAME_WEIGHT : 1) * (0.5 + relevance);
+      const score = opts.company
+        ? (Math.max(...c.stems.map((s) => opts.company!.get(s) ?? 0)) + OUTSIDE_COMPANY) * Math.sqrt(members.length) * form * apart(members)
+        : members.length * Math.log(1 + quotes.length / everywhere) * Math.sqrt(specificity(c.stems.join(' '))) * form;
       if (!best || score > best.score || (score === best.score && key < best.key)) best = { key, score, members };
     }
     if (!best) break;

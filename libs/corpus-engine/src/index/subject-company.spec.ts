@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeTerms } from '@orrery/language';
+import { CorpusIndex } from './corpus-index';
+import { subjectCompany, surveyByCompany } from './subject-company';
+
+/**
+ * Dated "speeches", 1880 to 2000, ten paragraphs each. Immigration is spoken of with "exclusion" in the 1880s
+ * and with "border" after 1980. Every late paragraph, on any subject, says "opportunity": a word of the late
+ * speeches, not of immigration.
+ */
+function speeches(): CorpusIndex {
+  const passages = [];
+  for (let year = 1880; year <= 2000; year += 10) {
+    const late = year >= 1980;
+    const title = `${year}, President ${late ? 'Modern' : 'Elder'}`;
+    for (let k = 1; k <= 10; k++) {
+      const filler = late ? 'opportunity for the navy and the post roads' : 'the navy and the post roads';
+      const text =
+        k <= 2 && (year <= 1900 || late)
+          ? late
+            ? `Immigration at the border needs enforcement and opportunity, paragraph ${k}.`
+            : `Immigration of Chinese laborers calls for exclusion, paragraph ${k}.`
+          : `In ${year}, ${filler}, paragraph ${k}.`;
+      passages.push({ id: `y${year}-p${k}`, title, text });
+    }
+  }
+  return new CorpusIndex(passages);
+}
+
+describe('subjectCompany', () => {
+  const index = speeches();
+  const words = subjectCompany(index, analyzeTerms('immigration'));
+  const stems = words.map((w) => w.stem);
+
+  it("names what the subject's passages say far more than the corpus does", () => {
+    for (const w of ['border', 'exclusion', 'chinese', 'enforcement']) expect(stems).toContain(analyzeTerms(w)[0]);
+    expect(words.every((w) => w.lift >= 2 && w.passages >= 3)).toBe(true);
+  });
+
+  it("weighs each passage against its own era's, so a word of late speeches is not the subject's company", () => {
+    // Against the whole corpus "opportunity" is 2.5 times likelier in immigration's passages; against their own eras it is not.
+    expect(stems).not.toContain(analyzeTerms('opportunity')[0]);
+  });
+
+  it("leaves out the speakers' names and the subject's own words", () => {
+    expect(stems).not.toContain(analyzeTerms('Modern')[0]);
+    expect(stems).not.toContain(analyzeTerms('immigration')[0]);
+  });
+});
+
+describe('surveyByCompany', () => {
+  const index = speeches();
+
+  it('reads each company word where the subject is said with it, one speech before a second, not what is skipped', () => {
+    const picked = surveyByCompany(index, analyzeTerms('immigration'), 2, 3, (id) => id === 'y2000-p1');
+    const words = [...new Set(picked.map((p) => p.word))];
+    expect(words).toHaveLength(2);
+    for (const w of words) {
+      const mine = picked.filter((p) => p.word === w);
+      expect(mine).toHaveLength(3);
+      expect(mine.every((p) => index.termsOf(p.id).includes(w) && index.termsOf(p.id).includes(analyzeTerms('immigration')[0]!))).toBe(true);
+      expect(new Set(mine.map((p) => p.id.slice(0, 5))).size).toBe(3);
+    }
+    expect(picked.map((p) => p.id)).not.toContain('y2000-p1');
+    expect(new Set(picked.map((p) => p.id)).size).toBe(picked.length);
+  });
+});

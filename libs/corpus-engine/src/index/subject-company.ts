@@ -1,0 +1,130 @@
+import { analyzeTerms } from '@orrery/language';
+import type { CorpusIndex } from './corpus-index';
+import { documentStructure, onePerDocumentFirst } from './documents';
+import { eraOf } from './eras';
+
+/**
+ * The words a subject keeps company with across the corpus: what its passages say far more often than the corpus
+ * does ("immigration": border, illegal, restriction, Chinese, aliens, citizenship). These are the themes a reader
+ * expects of "how was X talked about", found by counting, not by the few passages retrieval ranked first: each
+ * word is weighed by how many of the subject's passages hold it times the log of how much likelier it is there
+ * than anywhere (a pointwise mutual information weighted by its support).
+ */
+export interface CompanyWord {
+  stem: string;
+  /** Passages of the subject that hold it. */
+  passages: number;
+  /** How much likelier in the subject's passages than in the corpus. */
+  lift: number;
+  /** sqrt(passages) x ln(lift): the ranking. */
+  weight: number;
+}
+
+/** A word is company when the subject's passages hold it at least this much likelier than the corpus does... */
+const MIN_LIFT = 2;
+/** ...in at least this many of them. */
+const MIN_PASSAGES = 3;
+
+const cache = new WeakMap<CorpusIndex, Map<string, CompanyWord[]>>();
+
+/** The passages that hold a subject: every term, and a subject of several words as the phrase ("civil rights"). */
+export function subjectPassages(index: CorpusIndex, terms: readonly string[]): { id: string; score: number; matched: string[] }[] {
+  if (terms.length === 0) return [];
+  const phrase = ` ${terms.join(' ')} `;
+  return index
+    .searchTerms(terms, { limit: index.size })
+    .filter((h) => terms.every((t) => h.matched.includes(t)) && (terms.length === 1 || ` ${analyzeTerms(index.passage(h.id)!.text).join(' ')} `.includes(phrase)));
+}
+
+/** The subject's company, best first; authors' names (every passage of a speech holds its speaker's) are left out. */
+export function subjectCompany(index: CorpusIndex, terms: readonly string[]): CompanyWord[] {
+  const key = terms.join(' ');
+  let byIndex = cache.get(index);
+  if (!byIndex) cache.set(index, (byIndex = new Map()));
+  const known = byIndex.get(key);
+  if (known) return known;
+  const held = subjectPassages(index, terms);
+  const counts = new Map<string, number>();
+  for (const h of held) for (const t of new Set(index.termsOf(h.id))) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const structure = documentStructure(index);
+  const names = new Set(structure.authors.flatMap((a) => analyzeTerms(a)));
+  const expected = expectedShare(index, held.map((h) => h.id));
+  const out: CompanyWord[] = [];
+  for (const [stem, n] of counts) {
+    if (n < MIN_PASSAGES || terms.includes(stem) || names.has(stem) || /^[0-9]/.test(stem) || stem.length < 3) continue;
+    const lift = n / held.length / Math.max(expected(stem), 1 / index.size);
+    if (lift < MIN_LIFT) continue;
+    out.push({ stem, passages: n, lift, weight: Math.sqrt(n) * Math.log(lift) });
+  }
+  out.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
+  byIndex.set(key, out);
+  return out;
+}
+
+/**
+ * Passages for each of the subject's `words` best company words: the `perWord` best by BM25 on the subject and
+ * the word that hold both (one per document before a second of any), not `skip`ped. The report's themes are
+ * these words' passages, so they are read whatever retrieval ranked first. Relevance is BM25 relative to the
+ * word's best, each word's best passage weighing the same.
+ */
+export function surveyByCompany(index: CorpusIndex, terms: readonly string[], words: number, perWord: number, skip: (id: string) => boolean): { id: string; score: number; word: string }[] {
+  const held = new Set(subjectPassages(index, terms).map((h) => h.id));
+  const taken = new Set<string>();
+  const out: { id: string; score: number; word: string }[] = [];
+  for (const { stem } of subjectCompany(index, terms).slice(0, words)) {
+    const hits = index.searchTerms([...terms, stem], { limit: index.size, filter: (id) => held.has(id) && !taken.has(id) && !skip(id) }).filter((h) => h.matched.includes(stem));
+    const best = hits[0]?.score || 1;
+    for (const h of onePerDocumentFirst(index, hits).slice(0, perWord)) {
+      taken.add(h.id);
+      out.push({ id: h.id, score: h.score / best, word: stem });
+    }
+  }
+  return out;
+}
+
+/** Each company word's weight against the best one's, 0–1. */
+export function companyWeights(index: CorpusIndex, terms: readonly string[]): Map<string, number> {
+  const words = subjectCompany(index, terms);
+  const top = words[0]?.weight || 1;
+  return new Map(words.map((w) => [w.stem, w.weight / top]));
+}
+
+const eraCache = new WeakMap<CorpusIndex, Map<number, { passages: number; df: Map<string, number> }>>();
+
+/**
+ * The share of `ids` a word would hold if it were no likelier there than in the corpus. In a dated corpus, each
+ * passage is set against its own era's passages: a subject talked about lately ("the environment") would
+ * otherwise keep company with every word of late speeches ("help", "opportunity").
+ */
+function expectedShare(index: CorpusIndex, ids: readonly string[]): (stem: string) => number {
+  const structure = documentStructure(index);
+  if (!structure.dated || ids.length === 0) return (stem) => index.share(stem);
+  let eras = eraCache.get(index);
+  if (!eras) {
+    eras = new Map();
+    for (const id of index.ids()) {
+      const year = structure.yearOf(id);
+      if (year === null) continue;
+      const era = eras.get(eraOf(year)) ?? { passages: 0, df: new Map<string, number>() };
+      era.passages++;
+      for (const t of new Set(index.termsOf(id))) era.df.set(t, (era.df.get(t) ?? 0) + 1);
+      eras.set(eraOf(year), era);
+    }
+    eraCache.set(index, eras);
+  }
+  const weights = new Map<number, number>();
+  let undated = 0;
+  for (const id of ids) {
+    const year = structure.yearOf(id);
+    if (year === null) undated++;
+    else weights.set(eraOf(year), (weights.get(eraOf(year)) ?? 0) + 1);
+  }
+  return (stem) => {
+    let sum = undated * index.share(stem);
+    for (const [era, n] of weights) {
+      const e = eras!.get(era)!;
+      sum += (n * (e.df.get(stem) ?? 0)) / e.passages;
+    }
+    return sum / ids.length;
+  };
+}
