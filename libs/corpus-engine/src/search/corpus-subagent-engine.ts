@@ -5,7 +5,7 @@ import { answerConfidence } from './answer-confidence';
 import { type ComparisonSide, comparisonSides } from '../plan/comparison-sides';
 import { documentStructure } from '../index/documents';
 import { surveyByEra } from '../index/eras';
-import { companyWeights, surveyByCompany } from '../index/subject-company';
+import { companyWeights, subjectCompany, surveyByCompany } from '../index/subject-company';
 import type { CorpusIndex } from '../index/corpus-index';
 import type { CorpusView, CorpusViews } from '../index/corpus-view';
 import { extractiveReport } from '../write/extractive-synthesis';
@@ -130,7 +130,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
     await progress({ stage: 'searching', message: clipText(`BM25 search in ${side.name}'s passages: ${subject}`, 500), fraction: 0.4 });
     const structure = documentStructure(index);
     const authors = side.authors ? new Set(side.authors) : null;
-    const inSide = (id: string): boolean => (authors ? authors.has(structure.authorOf(id) ?? '') : side.terms.every((t) => index.termsOf(id).includes(t)));
+    const years = task.context.scope.excludeYears ?? [];
+    const inSide = (id: string): boolean => (authors ? authors.has(structure.authorOf(id) ?? '') : side.terms.every((t) => index.termsOf(id).includes(t))) && !inYears(structure.yearOf(id), years);
     const subjectTerms = [...new Set(analyzeTerms(subject))].filter((t) => !side.terms.includes(t));
     const weights = new Map([...subjectTerms.map((t) => [t, 2] as const), ...side.terms.map((t) => [t, 1] as const)]);
     const known = new Set(task.knownSourceIds);
@@ -138,14 +139,20 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const fresh = hits.filter((h) => !known.has(h.id));
     const docOf = (id: string): string => structure.docOf(id) ?? id;
     const firsts = fresh.filter((h, i) => fresh.findIndex((g) => docOf(g.id) === docOf(h.id)) === i);
-    const picked = [...firsts, ...fresh.filter((h) => !firsts.includes(h))].slice(0, task.maxFindings);
+    const picked: { hit: (typeof hits)[number]; word?: string }[] = [...firsts, ...fresh.filter((h) => !firsts.includes(h))].slice(0, task.maxFindings).map((hit) => ({ hit }));
+    // What the subject keeps company with, said by this side: the aspects a comparison can set side by side.
+    if (subjectTerms.length)
+      for (const { stem } of subjectCompany(index, subjectTerms).slice(0, SIDE_COMPANY_WORDS)) {
+        const hit = fresh.find((h) => !picked.some((p) => p.hit === h) && index.termsOf(h.id).includes(stem));
+        if (hit) picked.push({ hit, word: stem });
+      }
     const top = hits[0]?.score ?? 1;
     const findings: Finding[] = [];
     const sources: Source[] = [];
-    for (const h of picked) {
+    for (const { hit: h, word } of picked) {
       const p = index.passage(h.id)!;
-      const { quote } = selectQuote(index, p.text, subjectTerms.length ? subjectTerms : side.terms, subjectTerms);
-      findings.push({ id: findingId(p.id, quote), claim: quote, sourceId: p.id, quote, subtopicId: task.subtopicId, relevance: { score: round(h.score / top), topicTerms: h.matched, facetTerms: side.terms } });
+      const { quote } = selectQuote(index, p.text, subjectTerms.length ? [...subjectTerms, ...(word ? [word] : [])] : side.terms, subjectTerms);
+      findings.push({ id: findingId(p.id, quote), claim: quote, sourceId: p.id, quote, subtopicId: task.subtopicId, relevance: { score: round(h.score / top), topicTerms: h.matched, facetTerms: word ? [...side.terms, word] : side.terms } });
       const source: Source = { id: p.id, kind: 'passage', title: p.title, text: p.text };
       if (p.url) source.url = p.url;
       sources.push(source);
@@ -215,6 +222,8 @@ export const SURVEY_PER_ERA = 8;
 export const SURVEY_COMPANY_WORDS = 12;
 /** ...each in this many passages. */
 export const SURVEY_PER_WORD = 4;
+/** One side of a comparison also reads its best passage on each of the subject's this many best company words. */
+export const SIDE_COMPANY_WORDS = 10;
 
 /** The words of a subject the corpus never uses ("bitcoin"). */
 function unknownWords(index: CorpusIndex, subject: string): string[] {

@@ -57,10 +57,13 @@ export function comparativeReport(
   const specificity = (key: string): number => Math.min(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
   // A phrase is as specific as its most specific word: "private sector" names what "sector" alone does not.
   const aspectSpecificity = (key: string): number => Math.max(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
+  // What the subject keeps company with across the corpus names an aspect better than what is rare among these quotes.
+  const company = ctx.company?.([...subjectTerms].filter((t) => !sideTerms.has(t)));
   // Aspects: greedily, the keyphrase the least-covered side says most, among quotes not yet placed.
   const placed = new Set<Quote>();
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
-  while (aspects.length < MAX_ASPECTS && present.length >= 2) {
+  if (company) aspects.push(...companyAspects(present, perSide, company, aspectSpecificity, new Set([...subjectTerms, ...sideTerms]), coreTerms, sourceText, placed));
+  while (!company && aspects.length < MAX_ASPECTS && present.length >= 2) {
     const counts = new Map<string, { per: Map<string, number>; surface: string }>();
     for (const s of present)
       for (const q of perSide.get(s.subtopicId)!) {
@@ -171,6 +174,76 @@ function requote(q: Quote, key: string, subject: string, sourceText: ReadonlyMap
   if (!best) return;
   q.quote = best.text;
   q.terms = new Set(analyzeTerms(best.text));
+  q.citations[0] = { ...q.citations[0]!, quote: best.text };
+}
+
+/**
+ * Aspects named by what the subject keeps company with (`company`, stem → weight): greedily, the company word
+ * whose passages on both sides (sentences on the subject that hold it) weigh most, times the square of how
+ * specific the word is among these quotes (so "lives" or "system" do not name an aspect), at least one a side and
+ * MIN_ASPECT_QUOTES in all; each member is then quoted by its sentence that says the word. Taken quotes go to `placed`.
+ */
+function companyAspects(
+  present: readonly ComparisonSide[],
+  perSide: ReadonlyMap<string, Quote[]>,
+  company: ReadonlyMap<string, number>,
+  specificity: (stem: string) => number,
+  notAspects: ReadonlySet<string>,
+  coreTerms: ReadonlySet<string>,
+  sourceText: ReadonlyMap<string, string>,
+  placed: Set<Quote>,
+): { key: string; surface: string; quotes: Quote[] }[] {
+  const stemsOf = new Map<Quote, Set<string>>();
+  for (const qs of perSide.values()) for (const q of qs) stemsOf.set(q, new Set(analyzeTerms(onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms))));
+  const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
+  while (aspects.length < MAX_ASPECTS && present.length >= 2) {
+    let best: { stem: string; score: number; quotes: Quote[] } | null = null;
+    for (const [stem, weight] of company) {
+      if (notAspects.has(stem)) continue;
+      const per = present.map((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && stemsOf.get(q)!.has(stem)));
+      const total = per.reduce((a, qs) => a + qs.length, 0);
+      if (per.some((qs) => qs.length === 0) || total < MIN_ASPECT_QUOTES) continue;
+      const score = total * weight * specificity(stem) ** 2;
+      if (!best || score > best.score) best = { stem, score, quotes: per.flat() };
+    }
+    if (!best) break;
+    for (const q of best.quotes) {
+      placed.add(q);
+      requoteWord(q, best.stem, coreTerms, sourceText);
+    }
+    aspects.push({ key: best.stem, surface: aspectTitle(best.stem, best.quotes), quotes: best.quotes });
+  }
+  return aspects;
+}
+
+/** An aspect's title: a phrase with its word whose words most of its quotes hold (two words before one), else the word as written. */
+function aspectTitle(stem: string, quotes: readonly Quote[]): string {
+  const surfaces = new Map<string, Map<string, number>>();
+  for (const q of quotes)
+    for (const c of titleCandidates(q.quote))
+      if (c.key.split(' ').includes(stem)) {
+        const m = surfaces.get(c.key) ?? new Map<string, number>();
+        m.set(c.surface, (m.get(c.surface) ?? 0) + 1);
+        surfaces.set(c.key, m);
+      }
+  const held = (key: string): number => quotes.filter((q) => key.split(' ').every((t) => q.terms.has(t))).length;
+  const ranked = [...surfaces.keys()].sort((a, b) => b.split(' ').length - a.split(' ').length || held(b) - held(a) || a.localeCompare(b));
+  const key = ranked.find((k) => held(k) * 2 > quotes.length);
+  if (key) return [...surfaces.get(key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+  const word = new RegExp(`\\b(${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\p{L}*)`, 'iu').exec(quotes[0]!.quote)?.[1];
+  return word ?? stem;
+}
+
+/** Quote the passage's shortest sentence that says `stem`, on the subject when one is. */
+function requoteWord(q: Quote, stem: string, coreTerms: ReadonlySet<string>, sourceText: ReadonlyMap<string, string>): void {
+  if (q.citations.length !== 1 || q.terms.has(stem)) return;
+  const best = sentenceSpans(sourceText.get(q.citations[0]!.sourceId) ?? '')
+    .map((x) => ({ text: x.text, terms: new Set(analyzeTerms(x.text)) }))
+    .filter((x) => x.text.length <= 600 && x.terms.has(stem))
+    .sort((a, b) => Number([...coreTerms].some((t) => b.terms.has(t))) - Number([...coreTerms].some((t) => a.terms.has(t))) || a.text.length - b.text.length)[0];
+  if (!best) return;
+  q.quote = best.text;
+  q.terms = best.terms;
   q.citations[0] = { ...q.citations[0]!, quote: best.text };
 }
 

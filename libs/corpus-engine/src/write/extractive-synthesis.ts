@@ -135,7 +135,9 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
 }
 
 /** Passages each side of a comparison cites at most. */
-const PER_SIDE_MAX = 8;
+const PER_SIDE_MAX = 12;
+/** ...and at least this many when it has them, however little another side has. */
+const PER_SIDE_MIN = 6;
 
 /**
  * A comparison's evidence, balanced: each finding goes to the side its source belongs to (its author, or the
@@ -155,9 +157,11 @@ function balancedSides(findings: readonly Finding[], sides: readonly ComparisonS
     const distinct = fs.filter((f, i) => fs.findIndex((g) => g.sourceId === f.sourceId) === i);
     const docOf = (f: Finding): string => titles.get(f.sourceId) ?? f.sourceId;
     const firsts = distinct.filter((f, i) => distinct.findIndex((g) => docOf(g) === docOf(f)) === i);
-    const picked = [...firsts, ...distinct.filter((f) => !firsts.includes(f))].slice(0, per);
-    out.set(id, picked);
+    out.set(id, [...firsts, ...distinct.filter((f) => !firsts.includes(f))]);
   }
+  // A side with little to say caps the others: a comparison of 4 passages against 12 is not balanced.
+  const fewest = Math.min(per, ...[...out.values()].map((fs) => fs.length).filter((n) => n > 0));
+  for (const [id, fs] of out) out.set(id, fs.slice(0, Math.min(per, Math.max(PER_SIDE_MIN, fewest))));
   return out;
 }
 

@@ -28,7 +28,8 @@ async function research(topic: string) {
       query: s.query,
       maxFindings: 6,
       knownSourceIds: [],
-      context: { objective: s.title, topic, scope: { include: s.facetTerms, exclude: s.excludeTerms }, outputFormat: '', sourceGuidance: '', excerpts: [] },
+      // As the hub builds tasks: the plan's years left out go to every search.
+      context: { objective: s.title, topic, scope: { include: s.facetTerms, exclude: s.excludeTerms, ...(plan.excludeYears ? { excludeYears: plan.excludeYears } : {}) }, outputFormat: '', sourceGuidance: '', excerpts: [] },
     };
     const r = await sub.search(task, () => undefined);
     findings.push(...r.findings);
@@ -74,6 +75,30 @@ describe('a comparison on the bundled speeches', () => {
     const r = f('Franklin D. Roosevelt');
     expect(report.summary).toContain(`The report cites ${l.passages} passages from ${l.documents} of Abraham Lincoln’s State of the Union addresses (${l.from!.year}–${l.to!.year})`);
     expect(report.summary).toContain(`${r.passages} passages from ${r.documents} of Franklin D. Roosevelt’s State of the Union addresses (${r.from!.year}–${r.to!.year})`);
+  }, 300_000);
+});
+
+describe('a comparison told in aspects', () => {
+  it('sets both sides side by side on what the subject keeps company with, each section about its title', async () => {
+    const { report, title } = await research('Reagan vs Obama on taxes');
+    const aspects = report.sections.filter((s) => analyzeTerms(s.title).some((t) => t !== 'tax'));
+    expect(aspects.length, report.sections.map((s) => s.title).join(' | ')).toBeGreaterThanOrEqual(3);
+    for (const s of aspects) {
+      const authors = new Set(s.paragraphs.flatMap((p) => p.citations.map((c) => titleParts(title(c.sourceId)).author)));
+      expect([...authors].sort(), s.title).toEqual(['Barack Obama', 'Ronald Reagan']);
+      const words = analyzeTerms(s.title).filter((t) => t !== 'tax');
+      for (const c of s.paragraphs.flatMap((p) => p.citations)) expect(words.every((w) => analyzeTerms(c.quote ?? '').includes(w)), `${s.title}: ${c.quote}`).toBe(true);
+    }
+  }, 300_000);
+});
+
+describe('a question bounded in years', () => {
+  it('is answered from those years only', async () => {
+    const { plan, report, title } = await research('How has the discussion of education changed since 1900?');
+    expect(plan.excludeYears).toEqual([{ from: -9999, to: 1899 }]);
+    const years = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => titleParts(title(c.sourceId)).year!)));
+    expect(years.length).toBeGreaterThan(10);
+    expect(Math.min(...years)).toBeGreaterThanOrEqual(1900);
   }, 300_000);
 });
 

@@ -104,7 +104,7 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
       const relevance = members.reduce((a, q) => a + q.relevance, 0) / members.length;
       const form = (c.stems.length > 1 ? TWO_OWN_WORDS : c.words > 1 ? SUBJECT_AND_WORD : 1) * (c.name ? NAME_WEIGHT : 1) * (0.5 + relevance);
       const score = opts.company
-        ? (Math.max(...c.stems.map((s) => opts.company!.get(s) ?? 0)) + OUTSIDE_COMPANY) * Math.sqrt(members.length) * form * apart(members)
+        ? (Math.max(...c.stems.map((s) => opts.company!.get(s) ?? 0)) + OUTSIDE_COMPANY) * Math.sqrt(members.length * specificity(c.stems.join(' '))) * form * apart(members)
         : members.length * Math.log(1 + quotes.length / everywhere) * Math.sqrt(specificity(c.stems.join(' '))) * form;
       if (!best || score > best.score || (score === best.score && key < best.key)) best = { key, score, members };
     }
