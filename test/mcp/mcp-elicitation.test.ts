@@ -24,7 +24,7 @@ const SESSIONS_PER_KEY = 3;
 const TOPIC = 'The Kestrel River: fishery, floods and navigation';
 const LONG = { timeout: 300_000, resetTimeoutOnProgress: true };
 
-type Answer = (req: ElicitRequest['params'], round: number) => ElicitResult;
+type Answer = (req: ElicitRequest['params'], round: number) => ElicitResult | Promise<ElicitResult>;
 
 describe('MCP sessions and plan review by elicitation', () => {
   let stack: Stack;
@@ -69,9 +69,10 @@ describe('MCP sessions and plan review by elicitation', () => {
   });
 
   it('a client with elicitation revises the plan once in words, then approves it; the revised plan is the one dispatched', { timeout: 300_000 }, async () => {
-    const { client, transport, asked, sent } = await connect(A, (_, round) =>
-      round === 1 ? { action: 'accept', content: { decision: 'revise', feedback: 'leave out the 1800s; add tariffs' } } : { action: 'accept', content: { decision: 'approve' } },
-    );
+    const { client, transport, asked, sent } = await connect(A, (_, round) => ({
+      action: 'accept',
+      content: round === 1 ? { decision: 'revise', feedback: 'leave out the 1800s; add tariffs' } : { decision: 'approve', feedback: '' },
+    }));
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const r = await call(client, 'research', { topic: TOPIC, review: { mode: 'plan' }, wait: true, timeout_seconds: 240 }, LONG);
     const { id, status } = r.structuredContent as { id: string; status: string };
@@ -220,5 +221,20 @@ describe('MCP sessions and plan review by elicitation', () => {
     const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect((await mcp(B, ids[0], 'POST', list)).status).toBe(404);
     for (const id of ids.slice(1)) expect((await mcp(B, id, 'POST', list)).status, id).toBe(200);
+  });
+
+  it('a key whose sessions are all answering calls is refused a new one (429) until one is idle', { timeout: 120_000 }, async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    let asked = 0;
+    const holding = async (): Promise<ElicitResult> => (asked++, await released, { action: 'decline' });
+    const busy = await Promise.all(Array.from({ length: SESSIONS_PER_KEY }, () => connect(C, holding)));
+    const calls = busy.map(({ client }) => call(client, 'research', { topic: TOPIC, review: { mode: 'plan' }, wait: true, timeout_seconds: 240 }, LONG));
+    for (const deadline = Date.now() + 60_000; asked < SESSIONS_PER_KEY && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    expect(asked).toBe(SESSIONS_PER_KEY);
+    await expect(connect(C, holding)).rejects.toThrow(/429|answering calls/);
+    release();
+    for (const r of await Promise.all(calls)) expect(jsonOf(r)).toMatchObject({ status: 'needs_review' });
+    expect((await connect(C, holding)).transport.sessionId).toBeDefined();
   });
 });
