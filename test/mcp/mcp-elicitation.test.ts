@@ -30,10 +30,10 @@ describe('MCP sessions and plan review by elicitation', () => {
   let stack: Stack;
   const clients: Client[] = [];
   /** A client of `key`; with `answer`, it declares elicitation and answers each form with it. `wire` collects what the server sent on its POSTs. */
-  const connect = async (key: string, answer?: Answer) => {
+  const connect = async (key: string, answer?: Answer, era: 'legacy' | 'auto' = 'legacy') => {
     const wire: Array<Promise<string>> = [];
     const asked: Array<ElicitRequest['params']> = [];
-    const client = new Client({ name: 'orrery-test', version: '1.0.0' }, answer ? { capabilities: { elicitation: {} } } : {});
+    const client = new Client({ name: 'orrery-test', version: '1.0.0' }, { versionNegotiation: { mode: era }, ...(answer ? { capabilities: { elicitation: {} } } : {}) });
     if (answer) client.setRequestHandler('elicitation/create', (req) => (asked.push(req.params), answer(req.params, asked.length)));
     const transport = new StreamableHTTPClientTransport(new URL(`${stack.coordinator.url}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${key}` } },
@@ -134,6 +134,16 @@ describe('MCP sessions and plan review by elicitation', () => {
     const paused = jsonOf<{ id: string; status: string; message: string }>(await call(client, 'research', { topic: TOPIC, review: { mode: 'plan' }, wait: true, timeout_seconds: 240 }, LONG));
     expect(paused).toMatchObject({ status: 'needs_review', message: expect.stringMatching(/^the run waits for review: answer it with answer_review/) });
     expect(await sent()).not.toContain('elicitation/create');
+    await call(client, 'cancel_research', { id: paused.id });
+  });
+
+  it('a 2026-07-28 client is served statelessly: no session and no push elicitation, the review comes back to it', { timeout: 300_000 }, async () => {
+    const { client, transport, asked } = await connect(A, () => ({ action: 'accept', content: { decision: 'approve' } }), 'auto');
+    expect(transport.protocolVersion).toBe('2026-07-28');
+    expect(transport.sessionId).toBeUndefined();
+    const paused = jsonOf<{ id: string; status: string }>(await call(client, 'research', { topic: TOPIC, review: { mode: 'plan' }, wait: true, timeout_seconds: 240 }, LONG));
+    expect(paused.status).toBe('needs_review');
+    expect(asked).toEqual([]);
     await call(client, 'cancel_research', { id: paused.id });
   });
 
