@@ -2,7 +2,7 @@
  * The MCP server on stdio (`orrery-mcp`), spawned as an agent spawns it and driven by the official MCP client SDK:
  * against a running server (ORRERY_URL, with a key), and with the service started in the process itself.
  */
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ElicitResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -14,11 +14,12 @@ import { badArgumentCases, call, jsonOf, judgeCases, researchWithProgress, searc
 const BIN = resolve(ROOT, 'apps', 'cli', 'dist', 'mcp.js');
 const KEY = newApiKey();
 
-async function spawnMcp(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
+async function spawnMcp(env: Record<string, string>, elicit?: () => ElicitResult): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...SPAWN_ENV, ...env }, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d) => (err += d));
-  const client = new Client({ name: 'orrery-test', version: '1.0.0' });
+  const client = new Client({ name: 'orrery-test', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
+  if (elicit) client.setRequestHandler('elicitation/create', elicit);
   await client.connect(transport);
   return { client, stderr: () => err };
 }
@@ -64,6 +65,18 @@ describe('MCP on stdio, against ORRERY_URL', () => {
     expect((await stack.client.run(id).catch((e: Error) => e)) instanceof Error).toBe(true); // keyless REST client: 401
     const res = await fetch(`${stack.coordinator.url}/v1/research/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(((await res.json()) as { status: string }).status).toBe('done');
+  });
+
+  it('passes a plan review by elicitation both ways: the person behind the stdio client approves the plan in place', { timeout: 300_000 }, async () => {
+    let asked = 0;
+    const approving = await spawnMcp({ ORRERY_URL: stack.coordinator.url, ORRERY_API_KEY: KEY }, () => (asked++, { action: 'accept', content: { decision: 'approve' } }));
+    try {
+      const r = await call(approving.client, 'research', { topic: 'The Kestrel River', review: { mode: 'plan' }, wait: true, timeout_seconds: 240 }, { timeout: 300_000, resetTimeoutOnProgress: true });
+      expect(r.structuredContent).toMatchObject({ status: 'done' });
+      expect(asked).toBe(1);
+    } finally {
+      await approving.client.close().catch(() => undefined);
+    }
   });
 
   it('judge verdicts and cooldown; search/fetch round-trip; bad arguments are tool errors', async () => {

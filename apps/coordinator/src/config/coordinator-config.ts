@@ -65,6 +65,9 @@ export const CoordinatorConfigSchema = z.object({
   /** Live SSE streams per key (admins excepted, across replicas) and per process. */
   SSE_MAX_STREAMS_PER_KEY: envInt(20, 1),
   SSE_MAX_STREAMS: envInt(1000, 1),
+  /** MCP sessions a key may hold open per process (its least recently used idle one is closed past it), and how long one lives unused. */
+  MCP_SESSIONS_PER_KEY: envInt(16, 1),
+  MCP_SESSION_IDLE_SECONDS: envInt(1800, 1),
   /** An idle SSE stream gets a comment this often (and renews its place). */
   SSE_KEEPALIVE_MS: envInt(15_000, 100),
   COORDINATOR_CONCURRENCY: envInt(4, 1),

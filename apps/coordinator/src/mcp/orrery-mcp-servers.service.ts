@@ -21,7 +21,7 @@ import { WatchesService } from '../watches/watches.service';
 
 export const MCP_SERVER_INFO = { name: 'orrery', version: '0.1.0' } as const;
 
-/** One MCP server per caller (per HTTP request): every tool acts as that principal, through the same services as REST. */
+/** One MCP server per caller (per HTTP request, or per session): every tool acts as that principal, through the same services as REST. */
 @Injectable()
 export class OrreryMcpServers implements OnApplicationShutdown {
   private readonly judgeModel: ModelJudge | undefined;
@@ -42,11 +42,12 @@ export class OrreryMcpServers implements OnApplicationShutdown {
     this.judgeModel = engines.judgeModel();
   }
 
-  create(principal: Principal): McpServer {
+  /** `session`: the server lives in an MCP session, so it may ask its client something mid-call (a plan to approve). */
+  create(principal: Principal, opts: { session?: boolean } = {}): McpServer {
     const server = new McpServer(MCP_SERVER_INFO, {
       instructions: 'Orrery researches a topic with a hub of subagents and returns a report whose every claim cites a retrieved source. Start with research (wait: true for the report), or search/fetch a corpus; judge tells an agent loop whether to continue, stop or pivot.',
     });
-    registerResearchTools(server, { principal, runs: this.runs, streams: this.streams, waiting: this.waiting });
+    registerResearchTools(server, { principal, runs: this.runs, streams: this.streams, waiting: this.waiting, session: opts.session ?? false });
     registerJudgeTool(server, {
       principal,
       judge: this.judgeModel,

@@ -8,6 +8,7 @@ import { QuotaExceededError } from '../quotas/quota-exceeded.error';
 import { reportToMarkdown } from '../report/report-markdown';
 import type { RunsService } from '../runs/runs.service';
 import type { RunWaitingService } from '../breaker/run-waiting.service';
+import { reviewPlanByElicitation } from './plan-elicitation';
 import { progressMessage } from './run-progress';
 import { jsonResult, textResult } from './tool-results';
 
@@ -16,17 +17,21 @@ export interface ResearchToolDeps {
   runs: RunsService;
   streams: RunStreamsService;
   waiting: RunWaitingService;
+  /** The server lives in an MCP session, so it can ask its client something mid-call. */
+  session: boolean;
 }
 
 /** research, research_status, get_report, cancel_research, list_runs: the REST API's run routes, as tools. */
 export function registerResearchTools(server: McpServer, deps: ResearchToolDeps): void {
   const { principal, runs, streams, waiting } = deps;
+  // A plan review is asked of the person (elicitation) only by a session whose client said it can show a form.
+  const canElicit = () => deps.session && server.server.getClientCapabilities()?.elicitation?.form !== undefined;
 
   server.registerTool(
     'research',
     {
       description:
-        'Start a research run on a topic (corpus engine over a named corpus, or Claude). Returns the run id at once; with wait: true, blocks until the run ends (or timeout_seconds), sends progress notifications (plan, tasks done, rounds, coverage) and returns the cited Markdown report. With review: "plan", the run stops before dispatching and (with wait) returns its proposed plan: approve or edit it with answer_review. A run that pauses for review returns what it waits on. A client that disconnects does not cancel the run unless cancel_on_disconnect is true. With wait, a key that already follows as many event streams as it may is refused before any run starts.',
+        'Start a research run on a topic (corpus engine over a named corpus, or Claude). Returns the run id at once; with wait: true, blocks until the run ends (or timeout_seconds), sends progress notifications (plan, tasks done, rounds, coverage) and returns the cited Markdown report. With review: "plan", the run stops before dispatching and (with wait) returns its proposed plan: approve or edit it with answer_review; a client in an MCP session that supports elicitation is asked instead to approve, revise (in words, as often as wanted) or stop it, and the call goes on to the report. A run that pauses for review returns what it waits on. A client that disconnects does not cancel the run unless cancel_on_disconnect is true. With wait, a key that already follows as many event streams as it may is refused before any run starts.',
       inputSchema: ResearchToolInputSchema,
       annotations: { openWorldHint: true },
     },
@@ -53,7 +58,7 @@ export function registerResearchTools(server: McpServer, deps: ResearchToolDeps)
         place.release();
         throw err;
       }
-      return waitForReport(deps, id, place.follow(id), { timeoutSeconds: timeout_seconds, cancelOnDisconnect: cancel_on_disconnect }, ctx);
+      return waitForReport(deps, id, place.follow(id), { timeoutSeconds: timeout_seconds, cancelOnDisconnect: cancel_on_disconnect, elicit: canElicit() }, ctx);
     },
   );
 
@@ -141,7 +146,7 @@ async function waitForReport(
   deps: ResearchToolDeps,
   id: string,
   stream: RunStream,
-  opts: { timeoutSeconds: number; cancelOnDisconnect: ResearchToolInput['cancel_on_disconnect'] },
+  opts: { timeoutSeconds: number; cancelOnDisconnect: ResearchToolInput['cancel_on_disconnect']; elicit: boolean },
   ctx: ServerContext,
 ) {
   const { principal, runs } = deps;
@@ -149,6 +154,7 @@ async function waitForReport(
   // Aborted when the call's HTTP request closes: the client went away.
   const signal = ctx.mcpReq.signal;
   let timedOut = false;
+  const deadline = Date.now() + opts.timeoutSeconds * 1000;
   const timer = setTimeout(() => ((timedOut = true), stream.close()), opts.timeoutSeconds * 1000);
   const onAbort = () => {
     stream.close();
@@ -160,14 +166,33 @@ async function waitForReport(
   let progress = 0;
   let status: string | undefined;
   let paused = false;
+  let left: string | undefined;
+  let stopped = false;
   try {
     for await (const item of stream) {
       if (item.kind !== 'event') continue;
       if (item.event.type === 'run.finished') status = item.event.status;
-      // A run waiting for a person would hold the call to its timeout: the review goes back to the agent instead.
       if (item.event.type === 'run.status' && item.event.status === 'needs_review') {
-        paused = true;
-        break;
+        const run = await runs.get(principal, id);
+        // Answered already (a revision's pause, or an answer over REST): the run goes on.
+        if (run.status !== 'needs_review' || run.reviewAnswer) continue;
+        // A run waiting for a person would hold the call to its timeout: the review goes back to the agent instead,
+        // unless the person behind the client can be asked about the plan here.
+        if (!opts.elicit || !run.proposedPlan) {
+          paused = true;
+          break;
+        }
+        const outcome = await reviewPlanByElicitation(ctx, runs, principal, run, deadline);
+        if (outcome.kind === 'left') {
+          left = outcome.why;
+          paused = true;
+          break;
+        }
+        if (outcome.kind === 'stopped') {
+          stopped = true;
+          break;
+        }
+        continue;
       }
       const message = progressMessage(item.event, tasks, done);
       if (message && token !== undefined && !signal.aborted) {
@@ -182,8 +207,10 @@ async function waitForReport(
   if (signal.aborted) throw new Error(opts.cancelOnDisconnect ? `run ${id} cancelled: the client went away` : `stopped following run ${id}; it goes on`);
   if (paused) {
     const run = await runs.get(principal, id);
-    return jsonResult({ id, status: run.status, ...reviewOf(run), message: 'the run waits for review: answer it with answer_review (continue, with an edited plan if you like, or stop)' });
+    const how = 'answer it with answer_review (continue, with an edited plan if you like, revise with feedback, or stop)';
+    return jsonResult({ id, status: run.status, ...reviewOf(run), message: left ? `${left}: the run waits in review; ${how}` : `the run waits for review: ${how}` });
   }
+  if (stopped) return jsonResult({ id, status: (await runs.get(principal, id)).status, message: 'the plan was stopped at review: nothing was researched' });
   if (status === undefined) {
     const run = await runs.get(principal, id);
     return jsonResult({ id, status: run.status, message: `${timedOut ? `still ${run.status} after ${opts.timeoutSeconds} s` : `the event stream ended while the run is ${run.status}`}: ask research_status, then get_report` });
