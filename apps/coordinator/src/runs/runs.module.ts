@@ -24,6 +24,7 @@ import { RunStreamsService } from '../events/run-streams.service';
 import { RunIndex } from './run-index';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ProviderOutageWatch } from '../breaker/provider-outage-watch.service';
+import { OutageWaitingRuns } from '../breaker/outage-waiting-runs';
 import { RunWaitingService } from '../breaker/run-waiting.service';
 import { JudgeHealthService } from '../judge/judge-health.service';
 import { AutoApproveSchedule } from './plan-review/auto-approve-schedule';
@@ -53,6 +54,7 @@ import { PlanRevisions } from './plan-review/plan-revisions';
     TaskProgressListener,
     RunWaitingService,
     ProviderOutageWatch,
+    OutageWaitingRuns,
     JudgeHealthService,
     AutoApproveSchedule,
     AutoApprovals,
