@@ -1,12 +1,12 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type ProviderOutage, type RunWaiting, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
+import { OutageWaitingRuns } from '../breaker/outage-waiting-runs';
+import { RunWaitingService } from '../breaker/run-waiting.service';
 import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
 import { TaskDispatcher } from '../queues/task-dispatcher';
-import { RunStore } from '../runs/run-store';
 import { WebhookNotifier } from '../webhooks/webhook-notifier.service';
-import { OutageWaitingRuns } from './outage-waiting-runs';
-import { RunWaitingService } from './run-waiting.service';
+import { RunStore } from './run-store';
 
 /** How often a replica looks at the breaker (one HGETALL, one PTTL): soon enough that a run resumes visibly before it ends. */
 const POLL_MS = 250;
