@@ -9,8 +9,9 @@ import { probeJudge } from './judge-probe';
 /**
  * The judge model's health, seen before a run needs it: every JUDGE_PROBE_INTERVAL_MS this replica asks it for one
  * minimal verdict within a round decision's budget (JUDGE_TIMEOUT_MS) and exports the outcome (orrery_judge_healthy,
- * orrery_judge_probe_seconds), and the judge switch at each scrape (orrery_judge_enabled). No probe while the judge is switched off or the provider's breaker is open: the
- * breaker already says the provider is down, and a probe would only wait behind it.
+ * orrery_judge_probe_seconds), and the judge switch at each scrape (orrery_judge_enabled). No probe while the judge is
+ * switched off or the provider's breaker is open: the breaker already says the provider is down, and a probe would
+ * only wait behind it.
  */
 @Injectable()
 export class JudgeHealthService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {

@@ -56,7 +56,7 @@ export class MetricsService implements OnModuleDestroy {
   private readonly judgeHealthy = new Gauge({ name: 'orrery_judge_healthy', help: "The judge model's latest health probe: 1 it answered a minimal verdict within a round decision's budget, 0 not", registers: [this.registry] });
   private readonly judgeProbeSeconds = new Gauge({ name: 'orrery_judge_probe_seconds', help: "How long the judge model's latest health probe took (its budget when it timed out)", registers: [this.registry] });
   private readonly stalled = new Counter({ name: 'orrery_jobs_stalled_total', help: 'Jobs BullMQ found stalled (their worker stopped renewing the lock) and moved back to wait, by queue', labelNames: ['queue'], registers: [this.registry] });
-  /** How orrery_judge_enabled reads the judge switch; the judge's folder, above this one, says (readJudgeSwitchWith). */
+  /** How orrery_judge_enabled reads the judge switch: given by the judge's folder, which imports this one, not the reverse. */
   private judgeSwitchEnabled?: () => Promise<boolean>;
 
   constructor(dispatcher: TaskDispatcher, fleet: FleetGate, @Optional() @InjectQueue(WEBHOOK_QUEUE) webhooks?: Queue) {
