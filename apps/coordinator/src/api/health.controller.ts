@@ -1,17 +1,16 @@
 import { Controller, Get, HttpException, Inject } from '@nestjs/common';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
 import { ApiTags } from '@nestjs/swagger';
-import type { RedisClient } from '@orrery/runtime';
 import type { Principal } from '../auth/principal';
 import { OptionalCaller } from '../auth/request-principal';
 import { TaskDispatcher } from '../queues/task-dispatcher';
-import { REDIS } from '../redis/redis.module';
+import { RedisHealth } from '../redis/redis-health';
 
 @ApiTags('health')
 @Controller()
 export class HealthController {
   constructor(
-    @Inject(REDIS) private readonly redis: RedisClient,
+    private readonly redis: RedisHealth,
     private readonly dispatcher: TaskDispatcher,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { Caller } from '../auth/request-principal';
-import { type RunStream, RunStreamsService } from '../events/run-streams.service';
+import { type RunStream, RunStreamsService } from '../runs/run-streams.service';
 import { EXPORT_FORMATS, type ExportFormat, ReportQuerySchema } from '../export/export-formats';
 import { renderExport } from '../export/render-export';
 import { REPORT_HTML_CSP } from '../export/report-html';

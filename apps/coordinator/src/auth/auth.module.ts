@@ -1,10 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AdminGuard } from './admin.guard';
 import { ApiKeys } from './api-keys';
 import { AuthFailures } from './auth-failures';
 import { AuthMiddleware } from './auth.middleware';
 
-/** Who is calling: keys, the principal they resolve to, the failed-auth throttle. Every surface uses it. */
-@Global()
+/** Who is calling: keys, the principal they resolve to, the failed-auth throttle. Every surface passes its middleware. */
 @Module({ providers: [ApiKeys, AuthFailures, AuthMiddleware, AdminGuard], exports: [ApiKeys, AuthFailures, AuthMiddleware, AdminGuard] })
 export class AuthModule {}

@@ -1,7 +1,7 @@
-import { Global, Logger, Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { EngineFactory, loadEngineConfig, processEngineFactory } from '@orrery/engines';
 
-@Global()
+/** The model engines of this process, built once from its environment. */
 @Module({
   providers: [{ provide: EngineFactory, useFactory: () => processEngineFactory(loadEngineConfig, (line) => new Logger('Engines').log(line)) }],
   exports: [EngineFactory],

@@ -1,10 +1,6 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { StoredRunEvent } from '@orrery/protocol';
-import type { RedisClient } from '@orrery/runtime';
-import { Cluster, type Redis } from 'ioredis';
-import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
-import { REDIS } from '../redis/redis.module';
-import { RunKeys } from '../redis/run-keys';
+import { EventReader, type StreamEntry } from './event-reader';
 import { toStoredEvent } from './run-events.service';
 import { compareStreamIds } from './stream-ids';
 
@@ -31,19 +27,13 @@ interface Follower {
 export class EventFollower implements OnModuleDestroy {
   private readonly logger = new Logger(EventFollower.name);
   private readonly followers = new Map<string, Set<Follower>>();
-  private reader?: Redis;
-  private readerId?: number;
   private loop?: Promise<void>;
   /** Bumped on every new follower; the read in flight covers `readGeneration`. */
   private generation = 0;
   private readGeneration = 0;
   private closing = false;
 
-  constructor(
-    @Inject(REDIS) private readonly redis: RedisClient,
-    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-    private readonly keys: RunKeys,
-  ) {}
+  constructor(private readonly reader: EventReader) {}
 
   /** Follows a run's events after `after` ('0-0' for all); the returned function stops following. */
   follow(runId: string, after: string, deliver: (events: StoredRunEvent[]) => void): () => void {
@@ -67,21 +57,11 @@ export class EventFollower implements OnModuleDestroy {
     return n;
   }
 
-  private connection(): Redis {
-    if (!this.reader) {
-      if (this.redis instanceof Cluster) throw new Error('a Cluster has no one connection to block on');
-      this.reader = this.redis.duplicate({ connectionName: `${this.config.QUEUE_PREFIX}:coordinator:events`, maxRetriesPerRequest: 1 });
-      this.reader.on('error', (err) => this.logger.debug(`event reader: ${err.message}`));
-      this.reader.on('close', () => (this.readerId = undefined));
-    }
-    return this.reader;
-  }
-
   /** Wakes the blocked read so that it picks up new followers; retried briefly in case it was not blocked yet. */
   private async interrupt(): Promise<void> {
-    if (this.redis instanceof Cluster) return;
+    if (this.reader.clustered) return;
     for (let i = 0; i < 20 && !this.closing && this.readGeneration < this.generation; i++) {
-      if (this.readerId !== undefined) await this.redis.client('UNBLOCK', this.readerId).catch(() => undefined);
+      await this.reader.wake();
       await new Promise((r) => setTimeout(r, 25));
     }
   }
@@ -96,16 +76,13 @@ export class EventFollower implements OnModuleDestroy {
   }
 
   private async run(): Promise<void> {
-    if (this.redis instanceof Cluster) return this.poll(this.redis);
-    const reader = this.connection();
+    if (this.reader.clustered) return this.poll();
     while (!this.closing && this.followers.size) {
       try {
-        this.readerId ??= Number(await reader.client('ID'));
         const runIds = [...this.followers.keys()];
         const from = runIds.map((id) => this.earliest(id));
         this.readGeneration = this.generation;
-        const res = await reader.xread('COUNT', 500, 'BLOCK', BLOCK_MS, 'STREAMS', ...runIds.map((id) => this.keys.events(id)), ...from);
-        for (const [key, entries] of res ?? []) this.dispatch(runIds[runIds.findIndex((id) => this.keys.events(id) === key)]!, entries);
+        for (const [runId, entries] of await this.reader.readBlocking(runIds, from, BLOCK_MS)) this.dispatch(runId, entries);
       } catch (err) {
         if (this.closing) break;
         this.logger.warn(`event reader: ${(err as Error).message}; retrying`);
@@ -114,20 +91,20 @@ export class EventFollower implements OnModuleDestroy {
     }
   }
 
-  private async poll(cluster: Cluster): Promise<void> {
+  private async poll(): Promise<void> {
     while (!this.closing && this.followers.size) {
       const runIds = [...this.followers.keys()];
       const reads = await Promise.all(
         runIds.map((id) =>
-          cluster.xread('COUNT', 500, 'STREAMS', this.keys.events(id), this.earliest(id)).catch((err: Error) => {
+          this.reader.readEach(id, this.earliest(id)).catch((err: Error) => {
             this.logger.warn(`event reader: ${err.message}; retrying`);
-            return null;
+            return [];
           }),
         ),
       );
       let found = false;
-      reads.forEach((res, i) => {
-        for (const [, entries] of res ?? []) if (entries.length) (found = true), this.dispatch(runIds[i]!, entries);
+      reads.forEach((entries, i) => {
+        if (entries.length) (found = true), this.dispatch(runIds[i]!, entries);
       });
       if (!found) await new Promise((r) => setTimeout(r, CLUSTER_POLL_MS));
     }
@@ -139,7 +116,7 @@ export class EventFollower implements OnModuleDestroy {
     return min ?? '0-0';
   }
 
-  private dispatch(runId: string, entries: [string, string[]][]): void {
+  private dispatch(runId: string, entries: StreamEntry[]): void {
     const events: StoredRunEvent[] = [];
     for (const [id, fields] of entries) {
       try {
@@ -159,7 +136,7 @@ export class EventFollower implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
-    this.reader?.disconnect();
+    this.reader.close();
     await this.loop?.catch(() => undefined);
   }
 }

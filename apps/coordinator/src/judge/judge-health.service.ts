@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EngineFactory } from '@orrery/engines';
 import { RunWaitingService } from '../breaker/run-waiting.service';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
@@ -9,11 +9,12 @@ import { probeJudge } from './judge-probe';
 /**
  * The judge model's health, seen before a run needs it: every JUDGE_PROBE_INTERVAL_MS this replica asks it for one
  * minimal verdict within a round decision's budget (JUDGE_TIMEOUT_MS) and exports the outcome (orrery_judge_healthy,
- * orrery_judge_probe_seconds). No probe while the judge is switched off or the provider's breaker is open: the
- * breaker already says the provider is down, and a probe would only wait behind it.
+ * orrery_judge_probe_seconds), and the judge switch at each scrape (orrery_judge_enabled). No probe while the judge is
+ * switched off or the provider's breaker is open: the breaker already says the provider is down, and a probe would
+ * only wait behind it.
  */
 @Injectable()
-export class JudgeHealthService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JudgeHealthService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(JudgeHealthService.name);
   private timer?: NodeJS.Timeout;
 
@@ -24,6 +25,10 @@ export class JudgeHealthService implements OnApplicationBootstrap, OnApplication
     private readonly waiting: RunWaitingService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
+
+  onModuleInit(): void {
+    this.metrics.readJudgeSwitchWith(() => this.judgeSwitch.enabled());
+  }
 
   onApplicationBootstrap(): void {
     if (!this.config.JUDGE_PROBE_INTERVAL_MS || !this.engines.judgeModel()) return;

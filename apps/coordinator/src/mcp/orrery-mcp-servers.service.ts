@@ -8,7 +8,7 @@ import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinato
 import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
 import { MetricsService } from '../metrics/metrics.service';
 import { RunQuotas } from '../quotas/run-quotas.service';
-import { RunStreamsService } from '../events/run-streams.service';
+import { RunStreamsService } from '../runs/run-streams.service';
 import { RunsService } from '../runs/runs.service';
 import { registerCorpusTools } from './corpus-tools';
 import { JudgeCallLog } from './judge-call-log.service';

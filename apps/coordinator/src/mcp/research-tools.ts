@@ -3,7 +3,7 @@ import { AnswerReviewToolInputSchema, GetReportToolInputSchema, ListRunsToolInpu
 import type { Run } from '@orrery/protocol';
 import { billOf, sumBills } from '@orrery/engine';
 import type { Principal } from '../auth/principal';
-import type { RunStream, RunStreamsService } from '../events/run-streams.service';
+import type { RunStream, RunStreamsService } from '../runs/run-streams.service';
 import { QuotaExceededError } from '../quotas/quota-exceeded.error';
 import { reportToMarkdown } from '../report/report-markdown';
 import type { RunsService } from '../runs/runs.service';

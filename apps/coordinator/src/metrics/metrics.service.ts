@@ -4,7 +4,6 @@ import { billOf, type EngineDecision } from '@orrery/engine';
 import { COORDINATOR_QUEUE, type Run, SUBAGENT_QUEUE, WEBHOOK_QUEUE } from '@orrery/protocol';
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
 import { FleetGate } from '../queues/fleet-gate';
 import { TaskDispatcher } from '../queues/task-dispatcher';
 
@@ -57,8 +56,10 @@ export class MetricsService implements OnModuleDestroy {
   private readonly judgeHealthy = new Gauge({ name: 'orrery_judge_healthy', help: "The judge model's latest health probe: 1 it answered a minimal verdict within a round decision's budget, 0 not", registers: [this.registry] });
   private readonly judgeProbeSeconds = new Gauge({ name: 'orrery_judge_probe_seconds', help: "How long the judge model's latest health probe took (its budget when it timed out)", registers: [this.registry] });
   private readonly stalled = new Counter({ name: 'orrery_jobs_stalled_total', help: 'Jobs BullMQ found stalled (their worker stopped renewing the lock) and moved back to wait, by queue', labelNames: ['queue'], registers: [this.registry] });
+  /** How orrery_judge_enabled reads the judge switch: given by the judge's folder, which imports this one, not the reverse. */
+  private judgeSwitchEnabled?: () => Promise<boolean>;
 
-  constructor(dispatcher: TaskDispatcher, fleet: FleetGate, judgeSwitch: DeploymentJudgeSwitch, @Optional() @InjectQueue(WEBHOOK_QUEUE) webhooks?: Queue) {
+  constructor(dispatcher: TaskDispatcher, fleet: FleetGate, @Optional() @InjectQueue(WEBHOOK_QUEUE) webhooks?: Queue) {
     collectDefaultMetrics({ register: this.registry, prefix: 'orrery_coordinator_' });
     // Webhook deliveries that ran out of attempts stay in its queue's failed set.
     const queues = { [COORDINATOR_QUEUE]: dispatcher.coordinatorQueue, [SUBAGENT_QUEUE]: dispatcher.subagentQueue, ...(webhooks ? { [WEBHOOK_QUEUE]: webhooks } : {}) };
@@ -104,12 +105,14 @@ export class MetricsService implements OnModuleDestroy {
         this.inc(seen);
       },
     });
+    const judgeSwitchEnabled = () => this.judgeSwitchEnabled;
     new Gauge({
       name: 'orrery_judge_enabled',
       help: 'The judge switch (POST /v1/admin/judge): 1 model judging on, 0 off (rules only), read from Redis at scrape',
       registers: [this.registry],
       async collect() {
-        this.set((await judgeSwitch.enabled()) ? 1 : 0);
+        const enabled = judgeSwitchEnabled();
+        if (enabled) this.set((await enabled()) ? 1 : 0);
       },
     });
     new Gauge({
@@ -124,6 +127,10 @@ export class MetricsService implements OnModuleDestroy {
         }
       },
     });
+  }
+
+  readJudgeSwitchWith(enabled: () => Promise<boolean>): void {
+    this.judgeSwitchEnabled = enabled;
   }
 
   judgeProbed(ok: boolean, seconds: number): void {

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { COORDINATOR_QUEUE, SUBAGENT_QUEUE } from '@orrery/protocol';
 import { bullConnection, bullTelemetry, queuePrefix } from '@orrery/runtime';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { EnginesModule } from '../engines/engines.module';
 import { DispatchedTasks } from './dispatched-tasks';
 import { StepHold } from './step-hold';
 import { FleetGate } from './fleet-gate';
@@ -11,6 +12,7 @@ import { ROUND_FLOWS, TaskDispatcher } from './task-dispatcher';
 
 @Module({
   imports: [
+    EnginesModule,
     BullModule.forRootAsync({
       inject: [COORDINATOR_CONFIG],
       useFactory: (config: CoordinatorConfig) => ({

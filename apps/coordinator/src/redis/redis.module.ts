@@ -1,5 +1,6 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { RedisHealth } from './redis-health';
 import { RunKeys } from './run-keys';
 import { checkEvictionPolicy, connectRedis, type RedisClient } from '@orrery/runtime';
 
@@ -20,8 +21,9 @@ export const REDIS = Symbol('REDIS');
         return redis;
       },
     },
+    { provide: RedisHealth, inject: [REDIS], useFactory: (redis: RedisClient) => new RedisHealth(redis) },
   ],
-  exports: [REDIS, RunKeys],
+  exports: [REDIS, RunKeys, RedisHealth],
 })
 export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

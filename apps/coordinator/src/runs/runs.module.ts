@@ -1,48 +1,42 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { BreakerModule } from '../breaker/breaker.module';
+import { CorporaModule } from '../corpora/corpora.module';
+import { EnginesModule } from '../engines/engines.module';
 import { EventsModule } from '../events/events.module';
+import { JudgeModule } from '../judge/judge.module';
 import { LedgerModule } from '../ledger/ledger.module';
-import { ResultCheckService } from '../ledger/result-check.service';
-import { ResultIntakeService } from '../ledger/result-intake.service';
+import { MetricsModule } from '../metrics/metrics.module';
 import { QueuesModule } from '../queues/queues.module';
-import { CoordinatorStepsProcessor } from './coordinator-steps.processor';
-import { RunStore } from './run-store';
-import { RunTransitions } from './run-transitions';
-import { RunsService } from './runs.service';
-import { DeploymentJudgeSwitch } from '../judge/deployment-judge-switch';
-import { RoundJudgeService } from '../judge/round-judge.service';
-import { MetricsService } from '../metrics/metrics.service';
-import { FinalizeStep } from './steps/finalize.step';
-import { PendingDispatch } from './steps/pending-dispatch';
-import { ResumeStep } from './steps/resume.step';
-import { RoundDecision } from './steps/round-decision';
-import { PlanStep } from './steps/plan.step';
-import { RoundStep } from './steps/round.step';
-import { TaskProgressListener } from './task-progress.listener';
 import { QuotasModule } from '../quotas/quotas.module';
-import { RunStreamsService } from '../events/run-streams.service';
-import { RunIndex } from './run-index';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { ProviderOutageWatch } from '../breaker/provider-outage-watch.service';
-import { RunWaitingService } from '../breaker/run-waiting.service';
-import { JudgeHealthService } from '../judge/judge-health.service';
+import { CoordinatorStepsProcessor } from './coordinator-steps.processor';
 import { AutoApproveSchedule } from './plan-review/auto-approve-schedule';
 import { AutoApprovals } from './plan-review/auto-approvals';
 import { PlanRevisions } from './plan-review/plan-revisions';
+import { ProviderOutageWatch } from './provider-outage-watch.service';
+import { RunIndex } from './run-index';
+import { RunStore } from './run-store';
+import { RunStreamsService } from './run-streams.service';
+import { RunTransitions } from './run-transitions';
+import { RunsService } from './runs.service';
+import { FinalizeStep } from './steps/finalize.step';
+import { PendingDispatch } from './steps/pending-dispatch';
+import { PlanStep } from './steps/plan.step';
+import { ResumeStep } from './steps/resume.step';
+import { RoundDecision } from './steps/round-decision';
+import { RoundStep } from './steps/round.step';
+import { TaskProgressListener } from './task-progress.listener';
 
+/** Runs: their store, their steps on the coordinator queue, plan review, and what every surface asks of a run. */
 @Module({
-  imports: [DiscoveryModule, QueuesModule, QuotasModule, EventsModule, LedgerModule, WebhooksModule],
+  imports: [DiscoveryModule, EnginesModule, QueuesModule, QuotasModule, CorporaModule, EventsModule, LedgerModule, WebhooksModule, BreakerModule, JudgeModule, MetricsModule],
   providers: [
     RunStore,
     RunTransitions,
     RunsService,
     RunIndex,
     RunStreamsService,
-    ResultIntakeService,
-    ResultCheckService,
-    MetricsService,
-    RoundJudgeService,
-    DeploymentJudgeSwitch,
     RoundDecision,
     PendingDispatch,
     ResumeStep,
@@ -51,13 +45,11 @@ import { PlanRevisions } from './plan-review/plan-revisions';
     FinalizeStep,
     CoordinatorStepsProcessor,
     TaskProgressListener,
-    RunWaitingService,
     ProviderOutageWatch,
-    JudgeHealthService,
     AutoApproveSchedule,
     AutoApprovals,
     PlanRevisions,
   ],
-  exports: [RunWaitingService, WebhooksModule, DeploymentJudgeSwitch, RunsService, RunStreamsService, QuotasModule, RunStore, MetricsService, EventsModule, QueuesModule],
+  exports: [RunsService, RunStreamsService, RunStore],
 })
 export class RunsModule {}

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CoordinatorConfig } from '../config/coordinator-config';
+import { WebhookSecretStore } from './webhook-secret-store';
 import { WebhookSecrets } from './webhook-secrets.service';
 
 const SYNC_MS = 100;
@@ -15,7 +16,8 @@ describe('WebhookSecrets without WEBHOOK_SECRET, across replicas', () => {
   const key = `${prefix}:webhook-secret`;
   const replicas: WebhookSecrets[] = [];
   const replica = (config: Partial<CoordinatorConfig> = {}) => {
-    const r = new WebhookSecrets(redis, { QUEUE_PREFIX: prefix, WEBHOOK_SECRET_SYNC_MS: SYNC_MS, ...config } as CoordinatorConfig);
+    const all = { QUEUE_PREFIX: prefix, WEBHOOK_SECRET_SYNC_MS: SYNC_MS, ...config } as CoordinatorConfig;
+    const r = new WebhookSecrets(new WebhookSecretStore(redis, all), all);
     replicas.push(r);
     return r;
   };

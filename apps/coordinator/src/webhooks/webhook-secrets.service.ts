@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { createHmac, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
-import { REDIS } from '../redis/redis.module';
+import { WebhookSecretStore } from './webhook-secret-store';
 
 /**
  * Each key's signing secret, derived from one deployment secret: HMAC-SHA256(deployment secret, owner). A
@@ -18,7 +17,6 @@ import { REDIS } from '../redis/redis.module';
 @Injectable()
 export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookSecrets.name);
-  private readonly key: string;
   /** The deployment secret this replica last signed with, once it has used one. */
   private held?: string;
   private making?: Promise<string>;
@@ -26,16 +24,14 @@ export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
   private unreachable = false;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly store: WebhookSecretStore,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-  ) {
-    this.key = `${config.QUEUE_PREFIX}:webhook-secret`;
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     if (this.config.WEBHOOK_SECRET) return;
     this.logger.warn(
-      `WEBHOOK_SECRET is unset: webhook signing secrets derive from one kept in Redis (${this.key}). If Redis loses it while no coordinator that used it is running, a new one is made and every receiver must fetch its secret again. Set WEBHOOK_SECRET (openssl rand -hex 32), the same on every replica (docs/webhooks.md)`,
+      `WEBHOOK_SECRET is unset: webhook signing secrets derive from one kept in Redis (${this.store.key}). If Redis loses it while no coordinator that used it is running, a new one is made and every receiver must fetch its secret again. Set WEBHOOK_SECRET (openssl rand -hex 32), the same on every replica (docs/webhooks.md)`,
     );
   }
 
@@ -52,7 +48,7 @@ export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
   private async deploymentSecret(): Promise<string> {
     if (this.config.WEBHOOK_SECRET) return this.config.WEBHOOK_SECRET;
     if (this.held === undefined) {
-      const stored = await this.redis.get(this.key);
+      const stored = await this.store.get();
       if (!stored) {
         this.making ??= this.makeOne().finally(() => (this.making = undefined));
         return this.making;
@@ -66,8 +62,8 @@ export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
   private async makeOne(): Promise<string> {
     await sleep(this.config.WEBHOOK_SECRET_SYNC_MS * 3);
     if (this.held !== undefined) return this.sync();
-    const { current, put } = await this.publish(randomBytes(32).toString('hex'));
-    if (put) this.logger.warn(`no webhook secret in Redis and none put back by another replica: made a new one (${this.key}); every key's webhook secret is new`);
+    const { current, put } = await this.store.publish(randomBytes(32).toString('hex'));
+    if (put) this.logger.warn(`no webhook secret in Redis and none put back by another replica: made a new one (${this.store.key}); every key's webhook secret is new`);
     this.hold(current);
     return current;
   }
@@ -78,11 +74,11 @@ export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async sync(): Promise<string> {
     const held = this.held!;
-    const { current, put } = await this.publish(held);
-    if (put) this.logger.warn(`the webhook secret was gone from Redis (did it lose its data?): put back the one this replica signs with (${this.key})`);
+    const { current, put } = await this.store.publish(held);
+    if (put) this.logger.warn(`the webhook secret was gone from Redis (did it lose its data?): put back the one this replica signs with (${this.store.key})`);
     if (current !== held) {
       this.logger.error(
-        `the webhook secret in Redis (${this.key}) is not the one this replica signed with: another replica made one while Redis had none, or it was set by hand. Signing with Redis's from now on, as every replica does; receivers must fetch their secrets again. Set WEBHOOK_SECRET to rule this out`,
+        `the webhook secret in Redis (${this.store.key}) is not the one this replica signed with: another replica made one while Redis had none, or it was set by hand. Signing with Redis's from now on, as every replica does; receivers must fetch their secrets again. Set WEBHOOK_SECRET to rule this out`,
       );
       this.hold(current);
     }
@@ -103,13 +99,5 @@ export class WebhookSecrets implements OnApplicationBootstrap, OnModuleDestroy {
       if (!this.unreachable) this.logger.warn(`the webhook secret could not be put back in Redis, retrying every ${this.config.WEBHOOK_SECRET_SYNC_MS} ms: ${(err as Error).message}`);
       this.unreachable = true;
     }
-  }
-
-  /** SET NX and GET in one transaction: whether `candidate` was put, and what Redis holds now. */
-  private async publish(candidate: string): Promise<{ current: string; put: boolean }> {
-    const replies = await this.redis.multi().set(this.key, candidate, 'NX').get(this.key).exec();
-    const [[setError, set], [getError, current]] = replies ?? [[null, null], [null, null]];
-    if (setError || getError || typeof current !== 'string') throw new Error('the webhook secret could not be read from Redis');
-    return { current, put: set === 'OK' };
   }
 }

@@ -1,20 +1,17 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type ProviderOutage, type RunWaiting, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
-import type { RedisClient } from '@orrery/runtime';
-import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { OutageWaitingRuns } from '../breaker/outage-waiting-runs';
+import { RunWaitingService } from '../breaker/run-waiting.service';
 import { DecisionLogService } from '../events/decision-log.service';
 import { RunEventsService } from '../events/run-events.service';
 import { TaskDispatcher } from '../queues/task-dispatcher';
-import { REDIS } from '../redis/redis.module';
-import { RunStore } from '../runs/run-store';
 import { WebhookNotifier } from '../webhooks/webhook-notifier.service';
-import { RunWaitingService } from './run-waiting.service';
+import { RunStore } from './run-store';
 
 /** How often a replica looks at the breaker (one HGETALL, one PTTL): soon enough that a run resumes visibly before it ends. */
 const POLL_MS = 250;
 /** Jobs looked at per queue and state to find the runs at work. */
 const JOBS_SCANNED = 2000;
-const WAITING_RUNS_TTL_S = 7 * 24 * 3600;
 
 /**
  * Tells each run at work that it waits on the model provider, and that it goes on again: a `run.waiting` event, a
@@ -36,8 +33,7 @@ export class ProviderOutageWatch implements OnApplicationBootstrap, OnApplicatio
     private readonly events: RunEventsService,
     private readonly decisions: DecisionLogService,
     private readonly webhooks: WebhookNotifier,
-    @Inject(REDIS) private readonly redis: RedisClient,
-    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly waitingRuns: OutageWaitingRuns,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -66,13 +62,6 @@ export class ProviderOutageWatch implements OnApplicationBootstrap, OnApplicatio
     }
   }
 
-  private waitingKey(outageId: string): string {
-    return `${this.config.QUEUE_PREFIX}:breaker:waiting:${outageId}`;
-  }
-  private get outagesKey(): string {
-    return `${this.config.QUEUE_PREFIX}:breaker:outages`;
-  }
-
   /** The runs with a step or a task in the queues: the ones at work. */
   private async runsAtWork(): Promise<string[]> {
     const ids = new Set<string>();
@@ -89,13 +78,12 @@ export class ProviderOutageWatch implements OnApplicationBootstrap, OnApplicatio
   private async announce(outage: ProviderOutage): Promise<void> {
     const runIds = await this.runsAtWork();
     const runs = await this.store.getMany(runIds);
-    const key = this.waitingKey(outage.id);
     for (const run of runs) {
       const waiting = run && this.waiting.waitingOf(run, outage);
       if (!run || !waiting) continue;
       const appended = await this.events.append(run.id, `waiting:${outage.id}`, 'run.waiting', { waiting });
       if (!appended) continue;
-      await this.redis.multi().sadd(key, run.id).expire(key, WAITING_RUNS_TTL_S).sadd(this.outagesKey, outage.id).expire(this.outagesKey, WAITING_RUNS_TTL_S).exec();
+      await this.waitingRuns.add(outage.id, run.id);
       await this.decisions.log(run.id, `breaker-open:${outage.id}`, this.openDecision(waiting, outage));
       await this.webhooks.notify(run, 'run.waiting', waiting);
       this.logger.log(`run ${run.id} waits on the model provider: ${outage.reason}`);
@@ -103,8 +91,7 @@ export class ProviderOutageWatch implements OnApplicationBootstrap, OnApplicatio
   }
 
   private async resume(outage: ProviderOutage): Promise<void> {
-    const key = this.waitingKey(outage.id);
-    const runIds = await this.redis.smembers(key);
+    const runIds = await this.waitingRuns.runsOf(outage.id);
     const waitedMs = Math.max(0, Date.now() - Date.parse(outage.since));
     const runs = await this.store.getMany(runIds);
     for (const [i, runId] of runIds.entries()) {
@@ -122,12 +109,12 @@ export class ProviderOutageWatch implements OnApplicationBootstrap, OnApplicatio
         });
       }
     }
-    await this.redis.multi().del(key).srem(this.outagesKey, outage.id).exec();
+    await this.waitingRuns.clear(outage.id);
   }
 
   /** An outage another replica saw open and this one never did (it started after, or missed the close). */
   private async resumeLeftOver(): Promise<void> {
-    for (const id of await this.redis.smembers(this.outagesKey)) {
+    for (const id of await this.waitingRuns.outages()) {
       await this.resume({ id, since: new Date(Number(id)).toISOString(), reason: '', state: 'half-open', failedProbes: 0 });
     }
   }

@@ -3,12 +3,12 @@ import { type StoredRunEvent, TERMINAL_RUN_STATUSES } from '@orrery/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { COORDINATOR_CONFIG, type CoordinatorConfig } from '../config/coordinator-config';
+import { EventFollower } from '../events/event-follower.service';
+import { RunEventsService } from '../events/run-events.service';
+import { parseStreamId } from '../events/stream-ids';
+import { StreamLeases } from '../events/stream-leases';
 import { QuotaExceededError } from '../quotas/quota-exceeded.error';
-import { RunsService } from '../runs/runs.service';
-import { EventFollower } from './event-follower.service';
-import { RunEventsService } from './run-events.service';
-import { StreamLeases } from './stream-leases';
-import { parseStreamId } from './stream-ids';
+import { RunsService } from './runs.service';
 
 /** What a run's stream yields: its events in order, and a keep-alive tick while nothing happens. */
 export type StreamItem = { kind: 'event'; event: StoredRunEvent } | { kind: 'keep-alive' };
