@@ -3,7 +3,7 @@ import { centralQuotes } from './central-findings';
 import type { ComparisonSide } from '../plan/comparison-sides';
 import { citedFigures, sideCountPhrase } from './report-figures';
 import { listAnd, paragraph, paragraphsOf, type ProseContext, type Quote, said, surname } from './report-prose';
-import { titleCandidates } from './section-titles';
+import { heldPhrase, titleCandidates } from './section-titles';
 import { analyzeTerms, sentenceSpans } from '@orrery/language';
 
 /** Aspects (sections) a comparison is told in at most. */
@@ -216,20 +216,10 @@ function companyAspects(
   return aspects;
 }
 
-/** An aspect's title: a phrase with its word whose words most of its quotes hold (two words before one), else the word as written. */
+/** An aspect's title: a phrase with its word whose words most of its quotes hold, else the word as written. */
 function aspectTitle(stem: string, quotes: readonly Quote[]): string {
-  const surfaces = new Map<string, Map<string, number>>();
-  for (const q of quotes)
-    for (const c of titleCandidates(q.quote))
-      if (c.key.split(' ').includes(stem)) {
-        const m = surfaces.get(c.key) ?? new Map<string, number>();
-        m.set(c.surface, (m.get(c.surface) ?? 0) + 1);
-        surfaces.set(c.key, m);
-      }
-  const held = (key: string): number => quotes.filter((q) => key.split(' ').every((t) => q.terms.has(t))).length;
-  const ranked = [...surfaces.keys()].sort((a, b) => b.split(' ').length - a.split(' ').length || held(b) - held(a) || a.localeCompare(b));
-  const key = ranked.find((k) => held(k) * 2 > quotes.length);
-  if (key) return [...surfaces.get(key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+  const phrase = heldPhrase([stem], quotes);
+  if (phrase) return phrase;
   const word = new RegExp(`\\b(${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\p{L}*)`, 'iu').exec(quotes[0]!.quote)?.[1];
   return word ?? stem;
 }

@@ -108,3 +108,25 @@ export function groundedTitle(
 }
 
 const capitalize = (s: string): string => (/^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1));
+
+/**
+ * The phrase among the quotes' title candidates that holds every one of `stems` and whose words more than half
+ * the quotes hold, longest first, then most held ("Parks" → "National parks" when most of its quotes say so); null
+ * when none is. A one-word theme is then named by the phrase its quotes say it in.
+ */
+export function heldPhrase(stems: readonly string[], quotes: readonly { quote: string; terms: ReadonlySet<string> }[]): string | null {
+  const surfaces = new Map<string, Map<string, number>>();
+  for (const q of quotes)
+    for (const c of titleCandidates(q.quote)) {
+      const words = c.key.split(' ');
+      if (!stems.every((s) => words.includes(s))) continue;
+      const m = surfaces.get(c.key) ?? new Map<string, number>();
+      m.set(c.surface, (m.get(c.surface) ?? 0) + 1);
+      surfaces.set(c.key, m);
+    }
+  const held = (key: string): number => quotes.filter((q) => key.split(' ').every((t) => q.terms.has(t))).length;
+  const key = [...surfaces.keys()]
+    .filter((k) => held(k) * 2 > quotes.length)
+    .sort((a, b) => b.split(' ').length - a.split(' ').length || held(b) - held(a) || a.localeCompare(b))[0];
+  return key ? [...surfaces.get(key)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0] : null;
+}

@@ -1,4 +1,4 @@
-import { titleCandidates } from './section-titles';
+import { heldPhrase, titleCandidates } from './section-titles';
 import { analyzeTerms } from '@orrery/language';
 
 /**
@@ -111,7 +111,9 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
     if (!best) break;
     const c = candidates.get(best.key)!;
     const surface = [...c.surface.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
-    themes.push({ title: capitalize(extended(surface, best.members)), key: c.stems, quotes: best.members });
+    // One word of its own ("Parks") is named by the phrase most of its quotes say it in ("National parks").
+    const wider = c.stems.length === 1 ? heldPhrase(c.stems, best.members) : null;
+    themes.push({ title: capitalize(extended(wider && wider.split(' ').length > surface.split(' ').length ? wider : surface, best.members)), key: c.stems, quotes: best.members });
     for (const s of c.stems) usedStems.add(s);
     for (const q of best.members) left.delete(q);
   }
