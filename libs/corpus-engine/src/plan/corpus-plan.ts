@@ -2,6 +2,7 @@ import type { Plan, RequestClass, Subtopic } from '@orrery/protocol';
 import { ZERO_USAGE, type EngineDecision, type PlanningOutput } from '@orrery/engine';
 import { clipText } from '@orrery/protocol';
 import type { CorpusIndex } from '../index/corpus-index';
+import { companyFacets } from './company-facets';
 import { mineFacets } from './facets';
 import { jaccard } from './overlap';
 import { checkPlanCoverage, DEFAULT_COVERAGE_CHECK, measurePlanCoverage } from './plan-coverage';
@@ -48,7 +49,8 @@ export function facetPlan(index: CorpusIndex, profile: TopicProfile, input: Face
   // 1. Decompose from the first scouting pass: the facets its passages share.
   const firstPass = profile.firstPass.map((id) => ({ id, score: profile.judge(id).score })).filter((p) => profile.judge(p.id).onTopic);
   const topicTerms = new Set(profile.terms);
-  const scoutFacets = mineFacets(index, firstPass, { topicTerms, minSupport: firstPass.length >= 4 ? 2 : 1, maxShare: 0.75, limit: 30 });
+  const keep = companyFacets(index, input.topic);
+  const scoutFacets = mineFacets(index, firstPass, { topicTerms, minSupport: firstPass.length >= 4 ? 2 : 1, maxShare: 0.75, limit: 30, ...(keep ? { keep } : {}) });
   let subtopics: Subtopic[] = [overviewSubtopic(input.topic)];
   const taken = new Set(subtopics.map((s) => s.id));
   const want = Math.min(INITIAL_FACETS[cls], maxSubtopics - 1);

@@ -31,6 +31,8 @@ export interface FacetMiningOptions {
   /** ...and in at most this share of them (a term in every passage is the topic, not a facet). */
   maxShare: number;
   limit: number;
+  /** Whether a facet's terms may make a subtopic at all (a survey over dated documents keeps the subject's company). */
+  keep?: (terms: readonly string[]) => boolean;
 }
 
 /**
@@ -116,7 +118,7 @@ export function mineFacets(index: CorpusIndex, passages: readonly { id: string; 
   for (const [key, a] of acc) {
     if (a.ids.size < options.minSupport || a.ids.size > maxCount) continue;
     const terms = key.split(' ');
-    if (terms.some((t) => index.df(t) === 0)) continue;
+    if (terms.some((t) => index.df(t) === 0) || (options.keep && !options.keep(terms))) continue;
     // A lone word in most of a sizeable set is the topic's setting ("American economy"), not one of its facets.
     if (terms.length === 1 && passages.length >= 10 && a.ids.size > 0.5 * passages.length) continue;
     if (sampled) {

@@ -2,6 +2,7 @@ import type { Subtopic } from '@orrery/protocol';
 import type { RefinementInput } from '@orrery/engine';
 import type { CorpusIndex } from '../index/corpus-index';
 import { type Era, missingEras } from '../index/eras';
+import { companyFacets } from './company-facets';
 import { mineFacets, type Facet } from './facets';
 import { coveredShare, jaccard } from './overlap';
 import { assignExclusions, expectedPassages, facetCovered, subtopicFromFacet } from './subtopic-builder';
@@ -48,12 +49,14 @@ export function refinePlan(index: CorpusIndex, profile: TopicProfile, input: Ref
   // Facets emerging from the findings that no subtopic covers yet (novelty of what came back).
   const findingPassages = [...ledger].map((id) => ({ id, score: profile.judge(id).score }));
   // A re-plan leaves the findings' own facets alone: that is the path the run has exhausted.
-  const emerging = replan ? [] : mineFacets(index, findingPassages, { topicTerms, minSupport: 2, maxShare: 0.5, limit: 30 }).filter((f) => !facetCovered(f, subtopics));
+  const keep = companyFacets(index, input.topic);
+  const only = keep ? { keep } : {};
+  const emerging = replan ? [] : mineFacets(index, findingPassages, { topicTerms, minSupport: 2, maxShare: 0.5, limit: 30, ...only }).filter((f) => !facetCovered(f, subtopics));
   const novelty = findingPassages.length ? emerging.reduce((s, f) => s + f.passageIds.length, 0) / (findingPassages.length * Math.max(1, emerging.length)) : 0;
 
   // Facets of the scouting evidence the ledger still misses (the gap).
   const missing = profile.evidence.filter((e) => !ledger.has(e.id)).map((e) => ({ id: e.id, score: e.score }));
-  const gaps = mineFacets(index, missing, { topicTerms, minSupport: !replan && missing.length >= 4 ? 2 : 1, maxShare: 0.9, limit: 30 }).filter((f) => !facetCovered(f, subtopics));
+  const gaps = mineFacets(index, missing, { topicTerms, minSupport: !replan && missing.length >= 4 ? 2 : 1, maxShare: 0.9, limit: 30, ...only }).filter((f) => !facetCovered(f, subtopics));
 
   const baseSignals = {
     round: input.round,

@@ -114,7 +114,12 @@ describe('a subject the speeches never mention', () => {
 
 describe('how a subject was talked about, over the speeches', () => {
   it('organises the evidence by theme in time: titles the quotes share, periods in order, a lede that names the arc', async () => {
-    const { report, title } = await research('How have U.S. presidents talked about immigration?');
+    const { plan, report, title } = await research('How have U.S. presidents talked about immigration?');
+    // The plan's subtopics are what immigration keeps company with, not a turn of phrase or a place its passages share.
+    const planned = plan.subtopics.map((s) => s.title);
+    expect(planned).toEqual(expect.arrayContaining(['Undesirable immigrants', 'Steamship companies', 'Illegal immigration']));
+    expect(planned).not.toContain('Right kind');
+    expect(planned).not.toContain('New York');
     const sections = report.sections;
     const bare = (t: string): string => t.replace(/^\d{4}(–\d{4})?: /, '');
     // Themes a historian names: at least three of these, as titles.
