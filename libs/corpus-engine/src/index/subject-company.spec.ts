@@ -5,7 +5,7 @@ import { subjectCompany, surveyByCompany } from './subject-company';
 
 /**
  * Dated "speeches", 1880 to 2000, ten paragraphs each. Immigration is spoken of with "exclusion" in the 1880s
- * and with "border" after 1980. Every late paragraph, on any subject, says "opportunity": a word of the late
+ * and with "border" after 1980. Three paragraphs of 1880 speak of lighthouses. Every late paragraph, on any subject, says "opportunity": a word of the late
  * speeches, not of immigration.
  */
 function speeches(): CorpusIndex {
@@ -16,11 +16,13 @@ function speeches(): CorpusIndex {
     for (let k = 1; k <= 10; k++) {
       const filler = late ? 'opportunity for the navy and the post roads' : 'the navy and the post roads';
       const text =
-        k <= 2 && (year <= 1900 || late)
+        k <= 4 && (year <= 1900 || late)
           ? late
             ? `Immigration at the border needs enforcement and opportunity, paragraph ${k}.`
             : `Immigration of Chinese laborers calls for exclusion, paragraph ${k}.`
-          : `In ${year}, ${filler}, paragraph ${k}.`;
+          : year === 1880 && k >= 8
+            ? `The lighthouses of the coast want keepers and lamps, paragraph ${k}.`
+            : `In ${year}, ${filler}, paragraph ${k}.`;
       passages.push({ id: `y${year}-p${k}`, title, text });
     }
   }
@@ -40,6 +42,11 @@ describe('subjectCompany', () => {
   it("weighs each passage against its own era's, so a word of late speeches is not the subject's company", () => {
     // Against the whole corpus "opportunity" is 2.5 times likelier in immigration's passages; against their own eras it is not.
     expect(stems).not.toContain(analyzeTerms('opportunity')[0]);
+  });
+
+  it('names no company for a subject too few passages hold', () => {
+    // Three passages say lighthouses, keepers and lamps: what three passages share is no theme.
+    expect(subjectCompany(index, analyzeTerms('lighthouses'))).toEqual([]);
   });
 
   it("leaves out the speakers' names and the subject's own words", () => {

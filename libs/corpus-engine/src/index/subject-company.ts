@@ -22,8 +22,10 @@ export interface CompanyWord {
 
 /** A word is company when the subject's passages hold it at least this much likelier than the corpus does... */
 const MIN_LIFT = 2;
-/** ...in at least this many of them. */
+/** ...in at least this many of them... */
 const MIN_PASSAGES = 3;
+/** ...of a subject that at least this many passages hold. */
+const MIN_SUBJECT_PASSAGES = 20;
 
 const cache = new WeakMap<CorpusIndex, Map<string, CompanyWord[]>>();
 
@@ -44,6 +46,11 @@ export function subjectCompany(index: CorpusIndex, terms: readonly string[]): Co
   const known = byIndex.get(key);
   if (known) return known;
   const held = subjectPassages(index, terms);
+  // A subject a few passages hold keeps company with whatever those few say.
+  if (held.length < MIN_SUBJECT_PASSAGES) {
+    byIndex.set(key, []);
+    return [];
+  }
   const counts = new Map<string, number>();
   for (const h of held) for (const t of new Set(index.termsOf(h.id))) counts.set(t, (counts.get(t) ?? 0) + 1);
   const structure = documentStructure(index);

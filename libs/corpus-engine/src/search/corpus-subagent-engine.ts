@@ -8,6 +8,7 @@ import { surveyByEra } from '../index/eras';
 import { companyWeights, subjectCompany, surveyByCompany } from '../index/subject-company';
 import type { CorpusIndex } from '../index/corpus-index';
 import type { CorpusView, CorpusViews } from '../index/corpus-view';
+import { subjectCore } from '../write/comparative-prose';
 import { extractiveReport } from '../write/extractive-synthesis';
 import { isName } from '../plan/facets';
 import { inYears, rankForSubtopic } from './passage-ranking';
@@ -142,7 +143,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const picked: { hit: (typeof hits)[number]; word?: string }[] = [...firsts, ...fresh.filter((h) => !firsts.includes(h))].slice(0, task.maxFindings).map((hit) => ({ hit }));
     // What the subject keeps company with, said by this side: the aspects a comparison can set side by side.
     if (subjectTerms.length)
-      for (const { stem } of subjectCompany(index, subjectTerms).slice(0, SIDE_COMPANY_WORDS)) {
+      for (const { stem } of subjectCompany(index, [...new Set(analyzeTerms(subjectCore(subject)))].filter((t) => !side.terms.includes(t))).slice(0, SIDE_COMPANY_WORDS)) {
         const hit = fresh.find((h) => !picked.some((p) => p.hit === h) && index.termsOf(h.id).includes(stem));
         if (hit) picked.push({ hit, word: stem });
       }

@@ -32,8 +32,7 @@ export function comparativeReport(
 ): { summary: string; summaryCitations: Citation[]; sections: ReportSection[] } {
   const present = sides.filter((s) => (perSide.get(s.subtopicId) ?? []).length > 0);
   const subjectTerms = new Set(analyzeTerms(subject));
-  // "the role of government" is about government: what follows "of" is what a passage must speak of.
-  const coreTerms = new Set(analyzeTerms(/\bof\s+(.+)$/i.exec(subject)?.[1] ?? subject));
+  const coreTerms = new Set(analyzeTerms(subjectCore(subject)));
   const sideTerms = new Set(sides.flatMap((s) => [...analyzeTerms(s.label), ...analyzeTerms(s.name), ...s.terms]));
   // An aspect names something beyond the subject ("tax cuts" on taxes, not "taxes"), and never a side.
   const aspectKey = (key: string): boolean => {
@@ -58,12 +57,14 @@ export function comparativeReport(
   // A phrase is as specific as its most specific word: "private sector" names what "sector" alone does not.
   const aspectSpecificity = (key: string): number => Math.max(...key.split(' ').filter((t) => !subjectTerms.has(t)).map((t) => (ctx.idf?.(t) ?? maxIdf) / maxIdf));
   // What the subject keeps company with across the corpus names an aspect better than what is rare among these quotes.
-  const company = ctx.company?.([...subjectTerms].filter((t) => !sideTerms.has(t)));
+  const company = ctx.company?.([...coreTerms].filter((t) => !sideTerms.has(t)));
   // Aspects: greedily, the keyphrase the least-covered side says most, among quotes not yet placed.
   const placed = new Set<Quote>();
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
   if (company) aspects.push(...companyAspects(present, perSide, company, aspectSpecificity, new Set([...subjectTerms, ...sideTerms]), coreTerms, sourceText, placed));
-  while (!company && aspects.length < MAX_ASPECTS && present.length >= 2) {
+  // Where the company names no aspect both sides speak to (a subject few passages hold), the phrases they share do.
+  const byPhrase = aspects.length === 0;
+  while (byPhrase && aspects.length < MAX_ASPECTS && present.length >= 2) {
     const counts = new Map<string, { per: Map<string, number>; surface: string }>();
     for (const s of present)
       for (const q of perSide.get(s.subtopicId)!) {
@@ -177,6 +178,9 @@ function requote(q: Quote, key: string, subject: string, sourceText: ReadonlyMap
   q.citations[0] = { ...q.citations[0]!, quote: best.text };
 }
 
+/** What a passage must speak of: "the role of government" is about government, what follows "of". */
+export const subjectCore = (subject: string): string => /\bof\s+(.+)$/i.exec(subject)?.[1] ?? subject;
+
 /**
  * Aspects named by what the subject keeps company with (`company`, stem → weight): greedily, the company word
  * whose passages on both sides (sentences on the subject that hold it) weigh most, times the square of how
@@ -199,7 +203,7 @@ function companyAspects(
   while (aspects.length < MAX_ASPECTS && present.length >= 2) {
     let best: { stem: string; score: number; quotes: Quote[] } | null = null;
     for (const [stem, weight] of company) {
-      if (notAspects.has(stem)) continue;
+      if (notAspects.has(stem) || specificity(stem) < GENERIC) continue;
       const per = present.map((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && stemsOf.get(q)!.has(stem)));
       const total = per.reduce((a, qs) => a + qs.length, 0);
       if (per.some((qs) => qs.length === 0) || total < MIN_ASPECT_QUOTES) continue;
