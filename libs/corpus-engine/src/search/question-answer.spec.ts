@@ -76,6 +76,13 @@ describe('answerQuestion', () => {
     expect(sent.text).toMatch(/^3: /);
   });
 
+  it('answers a question whose question words follow a preposition, a topic, or come last', () => {
+    expect(ask('In how many annual speeches did Bram Quill mention the income tax?').text).toMatch(/^2: 2 annual speeches by Bram Quill mention “income tax”/);
+    expect(ask('Canal tolls were first mentioned in which year?').text).toMatch(/^1902: the first annual speech in the corpus to mention “Canal tolls” is Ada Quill’s/);
+    expect(ask('The income tax: who last brought it up?').text).toMatch(/^Bram Quill is the last governor in the corpus to mention “income tax”, in the annual speech of 1905\./);
+    expect(ask('The railway was first mentioned by whom').text).toMatch(/^Cora Vale is the first governor in the corpus to mention “railway”, in the annual speech of 1906\./);
+  });
+
   it('reads a name as the subject, not the speaker, where the question says so', () => {
     // "Vale" is Cora Vale's surname, but here it names a doctrine Ada Quill proclaimed.
     const doctrine = ask('Which governor first spoke of the Vale Doctrine?');
