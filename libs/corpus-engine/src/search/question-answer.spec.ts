@@ -76,6 +76,19 @@ describe('answerQuestion', () => {
     expect(sent.text).toMatch(/^3: /);
   });
 
+  it('answers a question whose question words follow a preposition, a topic, or come last', () => {
+    expect(ask('In how many annual speeches did Bram Quill mention the income tax?').text).toMatch(/^2: 2 annual speeches by Bram Quill mention “income tax”/);
+    expect(ask('Canal tolls were first mentioned in which year?').text).toMatch(/^1902: the first annual speech in the corpus to mention “Canal tolls” is Ada Quill’s/);
+    expect(ask('The income tax: who last brought it up?').text).toMatch(/^Bram Quill is the last governor in the corpus to mention “income tax”, in the annual speech of 1905\./);
+    expect(ask('The railway was first mentioned by whom').text).toMatch(/^Cora Vale is the first governor in the corpus to mention “railway”, in the annual speech of 1906\./);
+  });
+
+  it('reads a capitalized subject as a name, not as the common words it is made of', () => {
+    // Ada Quill's "foreign traders" are traders from abroad, not a ship called the Foreign Trader.
+    expect(ask('Did Ada Quill ever mention the Foreign Trader?').text).toMatch(/^No: no annual speech by Ada Quill in the corpus mentions “Foreign Trader”/);
+    expect(ask('Did Ada Quill ever mention a foreign trader?').text).toMatch(/^Yes: Ada Quill mentions “foreign trader” in the annual speech of 1901\./);
+  });
+
   it('reads a name as the subject, not the speaker, where the question says so', () => {
     // "Vale" is Cora Vale's surname, but here it names a doctrine Ada Quill proclaimed.
     const doctrine = ask('Which governor first spoke of the Vale Doctrine?');
@@ -122,5 +135,14 @@ describe('surfaceMatcher', () => {
     expect(surfaceMatcher(['airplanes'])('It needs airplane carriers')).toBe(true);
     expect(surfaceMatcher(['Vietnam'])('our aid to Viet-Nam')).toBe(true);
     expect(surfaceMatcher(['terrorism'])('a reign of terror')).toBe(false);
+  });
+
+  it('finds a name capitalized, or in lower case only as the question writes it', () => {
+    const unitedNations = surfaceMatcher(['United', 'Nations'], [[], []], true);
+    expect(unitedNations('the consolidation of the United Nations’ war effort')).toBe(true);
+    expect(unitedNations('the united nations met')).toBe(true);
+    expect(unitedNations('A strong and united nation may be destroyed')).toBe(false);
+    expect(surfaceMatcher(['united', 'nations'])('A strong and united nation may be destroyed')).toBe(true);
+    expect(surfaceMatcher(['Cold', 'War'], [[], []], true)('we can’t win the cold war or a hot one')).toBe(true);
   });
 });

@@ -55,7 +55,7 @@ export function answerQuestion(index: CorpusIndex, vocabulary: CorpusVocabulary,
   };
   const docs = structure.documentKeys().filter(inScope);
   const ctx: Context = { index, structure, vocabulary, form, authors: [...authors], docs, limit };
-  const subject = words.words.length ? { words: words.words, links: words.links, phrase: words.phrase, terms: [...new Set(analyzeTerms(words.words.join(' ')))] } : null;
+  const subject = words.words.length ? { words: words.words, links: words.links, phrase: words.phrase, name: words.name, terms: [...new Set(analyzeTerms(words.words.join(' ')))] } : null;
   const answer = subject && subject.terms.length ? subjectAnswer(ctx, subject) : documentAnswer(ctx);
   return {
     ...answer,
@@ -93,6 +93,7 @@ interface Subject {
   words: string[];
   links: string[][];
   phrase: string;
+  name: boolean;
   terms: string[];
 }
 
@@ -243,7 +244,7 @@ function onePerDocument(matches: readonly Match[]): Match[] {
 function matchesOf(c: Context, subject: Subject): { tier: Tier; matches: Match[] } {
   const { index, structure } = c;
   const scope = new Set(c.docs);
-  const surface = surfaceMatcher(subject.words, subject.links);
+  const surface = surfaceMatcher(subject.words, subject.links, subject.name);
   const bm25 = new Map(index.searchTerms(subject.terms, { limit: index.size, filter: (id) => scope.has(structure.docOf(id) ?? '') }).map((h) => [h.id, h]));
   const phrase: Match[] = [];
   for (const doc of c.docs)
@@ -251,7 +252,8 @@ function matchesOf(c: Context, subject: Subject): { tier: Tier; matches: Match[]
   if (phrase.length) return { tier: 'phrase', matches: phrase };
   const want = new Set(subject.terms);
   const full = [...bm25.values()].filter((h) => h.matched.length === want.size).map((h) => match(c, h.id, h.score));
-  if (full.length && subject.terms.length > 1) return { tier: 'terms', matches: full };
+  // A name's words apart do not name it.
+  if (full.length && subject.terms.length > 1 && !subject.name) return { tier: 'terms', matches: full };
   return { tier: 'partial', matches: [...bm25.values()].slice(0, 50).map((h) => match(c, h.id, h.score)) };
 }
 
@@ -265,37 +267,43 @@ function match(c: Context, id: string, score: number): Match {
  * question's ("war on poverty"; "war and terror" is not the war on terror), an article aside: each word, its singular or plural ("airplane" for
  * "airplanes"), or two words written as one ("Viet-Nam" for "Vietnam"); a two-word compound also the other
  * way round through a preposition ("tax on incomes", "tax upon the incomes" for "income tax"; not through "of", "the change of climate" is not climate change). Loose words
- * are not the subject: "the climate has changed" is not "climate change".
+ * are not the subject: "the climate has changed" is not "climate change". A name ("the United Nations") is
+ * found capitalized, or in lower case only as written: "a united nation" is not the United Nations.
  */
-export function surfaceMatcher(words: readonly string[], links: readonly (readonly string[])[] = words.map(() => [])): (text: string) => boolean {
-  const bases = words.map((w) => baseOf(w.toLowerCase().replace(/[’']/g, '')));
+export function surfaceMatcher(words: readonly string[], links: readonly (readonly string[])[] = words.map(() => []), name = false): (text: string) => boolean {
+  const written = words.map((w) => w.toLowerCase().replace(/[’']/g, ''));
+  const bases = written.map(baseOf);
   const probes = bases.map((b) => b.slice(0, 4));
   const hit = (token: string, b: string): boolean => token === b || INFLECTIONS.some((s) => token === b + s) || (b.endsWith('y') && token === `${b.slice(0, -1)}ies`);
   return (text) => {
     const lower = text.toLowerCase();
     if (!probes.every((p) => lower.includes(p))) return false;
-    const tokens = lower.replace(/[’']s\b/g, '').replace(/[’']/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    // at[k]: where word k starts, and how many tokens it takes (2 when written as two).
-    const at: Map<number, number>[] = bases.map(() => new Map());
+    const original = text.replace(/[’']s\b/gi, '').replace(/[’']/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const tokens = original.map((t) => t.toLowerCase());
+    // at[k]: where word k starts, how many tokens it takes (2 when written as two), and whether as written.
+    const at: Map<number, { size: number; exact: boolean }>[] = bases.map(() => new Map());
     for (let i = 0; i < tokens.length; i++)
       bases.forEach((b, k) => {
-        if (hit(tokens[i]!, b)) at[k]!.set(i, 1);
-        else if (i + 1 < tokens.length && hit(tokens[i]! + tokens[i + 1]!, b)) at[k]!.set(i, 2);
+        if (hit(tokens[i]!, b)) at[k]!.set(i, { size: 1, exact: tokens[i] === written[k] });
+        else if (i + 1 < tokens.length && hit(tokens[i]! + tokens[i + 1]!, b)) at[k]!.set(i, { size: 2, exact: tokens[i]! + tokens[i + 1]! === written[k] });
       });
-    const from = (k: number, i: number): boolean => {
+    // `loose`: the words may take another form than the question's (always, but for a name in lower case).
+    const from = (k: number, i: number, loose: boolean): boolean => {
+      const { size, exact } = at[k]!.get(i)!;
+      if (!loose && !exact) return false;
       if (k === bases.length - 1) return true;
       const joins = new Set([...links[k + 1]!, ...DETERMINERS]);
-      for (let j = i + at[k]!.get(i)!; j <= i + at[k]!.get(i)! + links[k + 1]!.length; j++) {
-        if (at[k + 1]!.has(j) && from(k + 1, j)) return true;
+      for (let j = i + size; j <= i + size + links[k + 1]!.length; j++) {
+        if (at[k + 1]!.has(j) && from(k + 1, j, loose)) return true;
         if (!joins.has(tokens[j] ?? '')) return false;
       }
       return false;
     };
-    if ([...at[0]!.keys()].some((i) => from(0, i))) return true;
-    // A compound said the other way round, through a preposition: "tax on incomes", "tax upon the incomes" for "income tax".
-    if (bases.length !== 2) return false;
+    if ([...at[0]!.keys()].some((i) => from(0, i, !name || /^\p{Lu}/u.test(original[i]!)))) return true;
+    // A compound said the other way round, through a preposition: "tax on incomes", "tax upon the incomes" for "income tax" (a name is not).
+    if (bases.length !== 2 || name) return false;
     for (const i of at[1]!.keys()) {
-      let j = i + at[1]!.get(i)!;
+      let j = i + at[1]!.get(i)!.size;
       if (!INVERSION_PREPOSITIONS.has(tokens[j] ?? '')) continue;
       j++;
       if (DETERMINERS.has(tokens[j] ?? '')) j++;
@@ -323,7 +331,7 @@ function baseOf(w: string): string {
 
 function evidenceOf(c: Context, m: Match, subject: Subject): AnswerEvidence {
   const text = c.index.passage(m.id)!.text;
-  const surface = surfaceMatcher(subject.words, subject.links);
+  const surface = surfaceMatcher(subject.words, subject.links, subject.name);
   const sentence = sentenceSpans(text).find((s) => surface(s.text))?.text ?? selectQuote(c.index, text, subject.terms, subject.terms).quote;
   return { id: m.id, quote: sentence, claim: said(c, m.doc, sentence) };
 }

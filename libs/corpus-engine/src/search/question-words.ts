@@ -16,6 +16,8 @@ export interface QuestionWords {
   links: string[][];
   /** The subject as written in the question, from its first word to its last ("unconditional war on poverty"). */
   phrase: string;
+  /** The subject is a name: its first and last words capitalized, in a question not capitalized throughout ("the United Nations"). */
+  name: boolean;
 }
 
 /** Words that frame a question about documents rather than name its subject. */
@@ -162,7 +164,7 @@ export function questionWords(question: string, structure: DocumentStructure, vo
   const quoted = /[“"‘]([^”"’]{3,80})[”"’]/u.exec(question);
   if (quoted) {
     const inner = wordsOf(quoted[1]!).map((w) => ({ ...w, start: w.start + quoted.index + 1, end: w.end + quoted.index + 1 }));
-    if (inner.length) return { authors, words: inner.map((w) => w.text.replace(/['’]s$/, '')), links: inner.map(() => []), phrase: quoted[1]!.trim() };
+    if (inner.length) return { authors, words: inner.map((w) => w.text.replace(/['’]s$/, '')), links: inner.map(() => []), phrase: quoted[1]!.trim(), name: isName(inner, all) };
   }
   let kept = all.map((w, i) => ({ w, i })).filter(({ w }) => !out.some((s) => w.start < s.end && w.end > s.start) && !frame.has(w.text.toLowerCase().replace(/['’]s$/, '')));
   // Verbs, adverbs and particles the frame list does not know ("first come up", "was first used") are how the
@@ -173,5 +175,11 @@ export function questionWords(question: string, structure: DocumentStructure, vo
   if (content.length && content.length < kept.length) kept = content;
   const phrase = kept.length ? question.slice(kept[0]!.w.start, kept[kept.length - 1]!.w.end) : '';
   const links = kept.map((k, j) => (j === 0 ? [] : all.slice(kept[j - 1]!.i + 1, k.i).map((w) => w.text.toLowerCase())));
-  return { authors, words: kept.map(({ w }) => w.text.replace(/['’]s$/, '')), links, phrase };
+  return { authors, words: kept.map(({ w }) => w.text.replace(/['’]s$/, '')), links, phrase, name: isName(kept.map(({ w }) => w), all) };
+}
+
+/** Two or more words, the first and the last capitalized, where the question also writes words in lower case. */
+function isName(subject: readonly Word[], all: readonly Word[]): boolean {
+  const capital = (w: Word | undefined): boolean => !!w && /^\p{Lu}/u.test(w.text);
+  return subject.length > 1 && capital(subject[0]) && capital(subject[subject.length - 1]) && all.some((w) => /^\p{Ll}/u.test(w.text));
 }

@@ -22,6 +22,17 @@ describe('questionForm', () => {
     ['How have U.S. presidents talked about immigration?', null, null],
     ['Why did presidents stop delivering the address in writing?', null, null],
     ['Hurricane Zelda', null, null],
+    // The question words after a preposition, after a topic, or at the end ask as they would at the start.
+    ['In how many of his addresses did Franklin D. Roosevelt mention the United Nations?', 'count', null],
+    ['By which president was smallpox last mentioned?', 'person', 'latest'],
+    ['By whom was the Erie Canal first mentioned?', 'person', 'earliest'],
+    ['Yellow fever: who first brought it up?', 'person', 'earliest'],
+    ['The Great Society was first mentioned in which year?', 'time', 'earliest'],
+    ['Smallpox was last mentioned by which president?', 'person', 'latest'],
+    ['The Berlin Wall came up first in what address', 'document', 'earliest'],
+    ['Sputnik was first mentioned when?', 'time', 'earliest'],
+    ['Immigration: an overview', null, null],
+    ['Lincoln on slavery, and what he thought of it', null, null],
   ])('%s → %s, %s', (q, expects, ordinal) => {
     const f = questionForm(q);
     expect(f.expects).toBe(expects);

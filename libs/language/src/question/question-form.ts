@@ -39,17 +39,20 @@ const TIME_NOUN = '(year|years|decade|date|month|day|century|era|period|time)';
 const PERSON_NOUN = '(president|presidents|person|people|man|men|woman|women|leader|leaders|speaker|speakers|author|authors|administration|administrations)';
 const DOCUMENT_NOUN = '(address|addresses|speech|speeches|message|messages|document|documents|article|articles|state\\s+of\\s+the\\s+union)';
 
+/** A preposition before a question word that leaves the kind of answer as it is ("By which president", "In how many"). */
+const LEAD = '((by|from|to|for|with|under|of|in|on|over|across|during)\\s+)?';
+
 /** First match wins; each yields the kind of answer and whether the noun asks for several. */
 const OPENERS: { rule: string; re: RegExp; expects: AnswerKind | null }[] = [
   { rule: 'in-what-time', re: new RegExp(`^(in|on|during|by|from)\\s+(what|which)\\s+${TIME_NOUN}\\b`, 'i'), expects: 'time' },
   { rule: 'what-time', re: new RegExp(`^(what|which)\\s+${TIME_NOUN}\\b`, 'i'), expects: 'time' },
   { rule: 'when', re: /^when\b/i, expects: 'time' },
-  { rule: 'how-many', re: /^how\s+(many|often)\b/i, expects: 'count' },
+  { rule: 'how-many', re: new RegExp(`^${LEAD}how\\s+(many|often)\\b`, 'i'), expects: 'count' },
   { rule: 'how-measure', re: /^how\s+(much|long|old|far|big|large|high|tall)\b/i, expects: 'fact' },
   { rule: 'in-which-document', re: new RegExp(`^(in|by|from)\\s+(which|whose|what)\\s+${DOCUMENT_NOUN}`, 'i'), expects: 'document' },
   { rule: 'which-document', re: new RegExp(`^(which|what)\\s+(\\w+\\s+)?${DOCUMENT_NOUN}`, 'i'), expects: 'document' },
-  { rule: 'which-person', re: new RegExp(`^(which|what)\\s+${PERSON_NOUN}\\b`, 'i'), expects: 'person' },
-  { rule: 'who', re: /^(who|whom|whose)\b/i, expects: 'person' },
+  { rule: 'which-person', re: new RegExp(`^${LEAD}(which|what)\\s+${PERSON_NOUN}\\b`, 'i'), expects: 'person' },
+  { rule: 'who', re: new RegExp(`^${LEAD}(who|whom|whose)\\b`, 'i'), expects: 'person' },
   { rule: 'where', re: /^where\b/i, expects: 'fact' },
   // "What did Lincoln say about slavery?" asks for what was said, many things unless a year or an ordinal narrows it.
   { rule: 'what-said', re: /^what\s+(did|do|does|have|has|had)\b.*\b(say|said|says|think|thought|propose|proposed|argue|argued|write|wrote|tell|told|mean|want|promise|promised)\b/i, expects: null },
@@ -65,7 +68,7 @@ const OPENERS: { rule: string; re: RegExp; expects: AnswerKind | null }[] = [
 /** A list is asked for: a plural answer noun, "all", "every", "the main". */
 const MANY = new RegExp(
   [
-    '^(which|what)\\s+(presidents|people|men|women|leaders|speakers|authors|administrations)\\b',
+    `^${LEAD}(which|what)\\s+(presidents|people|men|women|leaders|speakers|authors|administrations)\\b`,
     '^who\\s+(were|are|have)\\b',
     '^(what|which)\\s+(are|were)\\s+(the\\s+)?(main|major|key|different|various|several)\\b',
     '\\b(all|every|each|various|list|enumerate)\\b',
@@ -109,10 +112,26 @@ function questionPart(text: string): string {
     .trim();
 }
 
+/** A topic set before the question: "Yellow fever: who first brought it up?". */
+const TOPIC_FIRST = /^[^:;?—–]{1,80}?\s*(?::|;|—|–|\s-\s)\s*(.+)$/u;
+/** The question words at the end: "Smallpox was last mentioned by which president?", "… in which year", "… by whom". */
+const WORDS_LAST = new RegExp(`^(.+?)[\\s,]+(${LEAD}(which|what|whose)\\s+(${TIME_NOUN}|${PERSON_NOUN}|${DOCUMENT_NOUN})|${LEAD}(who|whom)|when)\\s*[?.!]*$`, 'i');
+
+/**
+ * The question as it would open with its question words: as written, or, when they stand after a topic
+ * or at the end, with them brought first ("by which president smallpox was last mentioned").
+ */
+function readings(q: string): string[] {
+  const topicFirst = TOPIC_FIRST.exec(q);
+  const wordsLast = WORDS_LAST.exec(q);
+  return [q, ...(topicFirst ? [topicFirst[1]!] : []), ...(wordsLast ? [`${wordsLast[2]} ${wordsLast[1]}`] : [])];
+}
+
 /** Reads the form of a question (or of a topic, which has none). */
 export function questionForm(topic: string): QuestionForm {
   const text = topic.normalize('NFC').replace(/\s+/g, ' ').trim();
-  const q = questionPart(text);
+  const asked = readings(questionPart(text));
+  const q = asked.find((r) => OPENERS.some((o) => o.re.test(r))) ?? asked[0]!;
   const ordinal = EARLIEST.test(text) ? 'earliest' : LATEST.test(text) ? 'latest' : null;
   const years = namedYears(text);
   const many = MANY.test(q);
