@@ -63,4 +63,17 @@ describe('document answers', () => {
     expect(r.sections[0]!.paragraphs[0]!.citations[0]!.sourceId).toBe('ioredis/README.md#6');
     expect([...cited(r)].filter((id) => Number(id.split('#')[1]) < 6)).toEqual([]);
   });
+
+  it('read the words code runs together: connectionTimeoutMillis answers "a connection timeout"', () => {
+    const texts = [
+      'Fired whenever the pool creates a new pg.Client and it connects to the backend.',
+      'Emitted whenever an idle client in the pool loses its connection to PostgreSQL.',
+      'To use pg-pool, create a pool: new Pool({ host, max: 20, connectionTimeoutMillis: 1000 }).',
+    ];
+    const sources = texts.map((text, i) => ({ id: `pg-pool/README.md#${i}`, title: `pg-pool/README.md > Part ${i}`, url: 'file://pg-pool/README.md', text }));
+    const findings: Finding[] = sources.map((s, i) => ({ id: `${s.id}~q`, claim: s.text, sourceId: s.id, quote: s.text, subtopicId: 's0', relevance: { score: 3 - i, topicTerms: [], facetTerms: [] } }));
+    const t = task('How do I set a connection timeout in pg?');
+    const r = extractiveReport({ ...t, sources, sections: [{ subtopicId: 's0', title: 'S0', findings }] }, prose);
+    expect(r.summary).toMatch(/^The documents say: pg-pool\/README\.md \(Part 2\): “To use pg-pool, create a pool/);
+  });
 });

@@ -22,7 +22,8 @@ export function answeringPassages(findings: readonly Finding[], topic: string, t
   const max = broad ? BROAD_DOC_ANSWER_PASSAGES : DOC_ANSWER_PASSAGES;
   const asked = [...new Set(analyzeTerms(topic))];
   const held = (f: Finding): number => {
-    const terms = new Set(analyzeTerms(textOf(f.sourceId) ?? f.quote));
+    const text = textOf(f.sourceId) ?? f.quote;
+    const terms = new Set([...analyzeTerms(text), ...analyzeTerms(identifierWords(text))]);
     return asked.reduce((a, t) => a + (terms.has(t) ? idf(t) : 0), 0);
   };
   const scored = new Map<string, { f: Finding; held: number }>();
@@ -36,4 +37,12 @@ export function answeringPassages(findings: readonly Finding[], topic: string, t
     .filter((x) => x.held >= ANSWER_SHARE * best)
     .slice(0, max)
     .map((x) => x.f);
+}
+
+/**
+ * The words code runs together, apart: "connectionTimeoutMillis" → "connection Timeout Millis", "max_age" →
+ * "max age". A how-to question asks in words for what the answering code names in one identifier.
+ */
+export function identifierWords(text: string): string {
+  return text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{L})_(?=\p{L})/gu, '$1 ');
 }
