@@ -366,3 +366,32 @@ describe('the plan carries the question’s shape to the spokes', () => {
     expect(r.findings.every((f) => f.sourceId.startsWith('orlo-'))).toBe(true);
   });
 });
+
+describe('a comparison with a side the corpus never names', () => {
+  it('says so first, then reports what it holds of the other side', async () => {
+    const passages: Passage[] = [
+      { id: 'js-yaml/README.md#1', title: 'js-yaml/README.md > js-yaml', url: 'file://js-yaml/README.md', text: 'js-yaml is a YAML 1.2 parser and serializer for parsing configuration files in JavaScript.' },
+      { id: 'js-yaml/README.md#2', title: 'js-yaml/README.md > Usage', url: 'file://js-yaml/README.md', text: 'Call load() from js-yaml to parse a YAML configuration string into an object.' },
+      { id: 'js-yaml/README.md#3', title: 'js-yaml/README.md > Install', url: 'file://js-yaml/README.md', text: 'Install js-yaml with npm to parse YAML configuration.' },
+    ];
+    const registry = new CorpusRegistry({ builtins: false });
+    registry.registerPassages('docs', passages);
+    const sub = new CorpusSubagentEngine(registry, 'docs');
+    const topic = 'Compare js-yaml and ini for parsing configuration files.';
+    const findings: Finding[] = passages.map((p) => ({ id: `${p.id}~q`, claim: p.text, sourceId: p.id, quote: p.text, subtopicId: OVERVIEW_ID, relevance: { score: 1, topicTerms: [], facetTerms: [] } }));
+    const task: SynthesizeTask = {
+      kind: 'synthesize',
+      taskId: 't.write',
+      runId: RUN,
+      round: 1,
+      engine: 'corpus',
+      corpus: 'docs',
+      sections: [{ subtopicId: OVERVIEW_ID, title: 'Overview', findings }],
+      sources: passages.map((p): Source => ({ id: p.id, kind: 'passage', title: p.title, text: p.text, url: p.url! })),
+      maxCitations: 25,
+      context: { objective: topic, topic, scope: { include: [], exclude: [] }, outputFormat: '', sourceGuidance: '', excerpts: [] },
+    };
+    const r = await sub.synthesize(task, () => undefined);
+    expect(r.summary).toMatch(/^The documents never mention “ini”; what follows is what they say of js-yaml\. /);
+  });
+});

@@ -200,7 +200,9 @@ export class CorpusSubagentEngine implements SubagentEngine {
     // user came to the corpus for, and its words may be in no passage even where its subject is.
     const asks = /\?\s*$/.test(task.context.topic) || questionForm(task.context.topic).opener !== null;
     const retrieval = asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
-    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject) });
+    // A comparison with a side the corpus never names ("ini" among READMEs that hold none of it) says so first.
+    const unknownSides = shape.kind === 'comparative' && !sides ? shape.sides.filter((label) => unknownWords(index, label).length > 0 && analyzeTerms(label).every((t) => index.df(t) === 0)) : [];
+    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), ...(unknownSides.length ? { unknownSides } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
       kind: 'synthesize',

@@ -9,7 +9,7 @@ import { documentsReport, fileSources } from './documents-prose';
 import { cosine } from '../index/corpus-index';
 import { titleParts, yearOfTitle } from '../index/documents';
 import { eraOf } from '../index/eras';
-import { type ProseContext, quotesOf, writeReport } from './report-prose';
+import { listAnd, type ProseContext, quotesOf, writeReport } from './report-prose';
 import { themedReport } from './theme-prose';
 
 export interface ExtractiveReport {
@@ -57,7 +57,8 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
   const title = clipText(task.context.topic, 300);
   const titles = new Map(task.sources.map((s) => [s.id, s.title]));
   const shape = prose.shape ?? reportShape(task.context.topic);
-  const finish = (written: ReturnType<typeof writeReport>): ExtractiveReport => {
+  const finish = (raw: ReturnType<typeof writeReport>): ExtractiveReport => {
+    const written = prose.unknownSides?.length ? { ...raw, summary: `${unknownSidesSentence(prose.unknownSides, shape.kind === 'comparative' ? shape.sides : [], prose.vocabulary.documents)} ${raw.summary}` } : raw;
     const cited = new Set([...written.summaryCitations, ...written.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations))].map((c) => c.sourceId));
     return { title, ...written, citedSources: cited.size, droppedFindings: dropped };
   };
@@ -267,4 +268,11 @@ function preferNewDocument(q: Finding[], at: number, uses: (f: Finding) => numbe
 
 function byRelevance(a: Finding, b: Finding): number {
   return (b.relevance?.score ?? 0) - (a.relevance?.score ?? 0) || a.id.localeCompare(b.id);
+}
+
+/** "The documents never mention “ini”; what follows is what they say of js-yaml." */
+function unknownSidesSentence(unknown: readonly string[], sides: readonly string[], documents: string): string {
+  const known = sides.filter((s) => !unknown.includes(s));
+  const never = `The ${documents} never mention ${listAnd(unknown.map((s) => `“${s}”`))}`;
+  return known.length ? `${never}; what follows is what they say of ${listAnd([...known])}.` : `${never}.`;
 }

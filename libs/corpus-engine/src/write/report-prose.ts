@@ -65,6 +65,8 @@ export interface ProseContext {
   retrieval?: { confidence: number; missing: string[] };
   /** A term's IDF over the corpus: how specific a word is (a title or an aspect wants specific words). */
   idf?: (term: string) => number;
+  /** Sides of a comparison the corpus never names: the report says so before what it holds of the others. */
+  unknownSides?: string[];
   /** The words a subject keeps company with across the corpus, each weighed 0–1 against the best (`subjectCompany`). */
   company?: (subject: readonly string[]) => ReadonlyMap<string, number>;
   /** Whether a capitalized word is a name (kept capitalized inside a sentence) rather than a common word. */
