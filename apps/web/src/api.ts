@@ -57,6 +57,8 @@ async function json<T>(path: string, init?: RequestInit & { headers?: Record<str
 /** Every POST is JSON, a bodiless one too: the server refuses any other (what a cross-site form could send). */
 const post = (body?: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 
+export type ReportFileFormat = 'html' | 'docx' | 'pdf';
+
 const run = (id: string) => `/v1/research/${encodeURIComponent(id)}`;
 /** A watch as sent: `every` in seconds or as "1h". */
 type WatchRequestInput = Omit<WatchRequest, 'every'> & { every: number | string };
@@ -68,6 +70,8 @@ export const api = {
   coverage: (id: string) => json<RunCoverage>(`${run(id)}/coverage`),
   report: (id: string) => json<Report>(`${run(id)}/report`),
   reportMarkdown: async (id: string) => (await request(`${run(id)}/report?format=markdown`)).text(),
+  /** The report as a file to hand on, through the same route (and key) as the rest. */
+  reportFile: async (id: string, format: ReportFileFormat) => (await request(`${run(id)}/report?format=${format}`)).blob(),
   source: (id: string, sourceId: string) => json<Source>(`${run(id)}/sources/${encodeURIComponent(sourceId)}`),
   submit: (body: ResearchRequest) => json<{ id: string; status: RunStatus }>('/v1/research', post(body)),
   cancel: (id: string) => json<{ id: string; status: RunStatus }>(`${run(id)}/cancel`, post()),
