@@ -1,4 +1,4 @@
-import type { CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, RunCoverage, RunList, RunStatus, RunView, Source, Watch, WatchRequest } from '@orrery/protocol';
+import type { CorpusList, FollowupRequest, HumanDecision, Report, ReportFileFormat, ResearchRequest, RunCoverage, RunList, RunStatus, RunView, Source, Watch, WatchRequest } from '@orrery/protocol';
 import { sessionKey } from './session-key.js';
 
 /** An API answer other than 2xx, with the server's own message (a 400 names the problem). */
@@ -56,8 +56,6 @@ async function json<T>(path: string, init?: RequestInit & { headers?: Record<str
 
 /** Every POST is JSON, a bodiless one too: the server refuses any other (what a cross-site form could send). */
 const post = (body?: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-
-export type ReportFileFormat = 'html' | 'docx' | 'pdf';
 
 const run = (id: string) => `/v1/research/${encodeURIComponent(id)}`;
 /** A watch as sent: `every` in seconds or as "1h". */

@@ -1,6 +1,6 @@
 import { followupBox } from './followup-box.js';
-import type { Citation, Report, ReportSentence } from '@orrery/protocol';
-import { ApiError, type ReportFileFormat, UnauthorizedError, api } from '../api.js';
+import type { Citation, Report, ReportFileFormat, ReportSentence } from '@orrery/protocol';
+import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
 import { count, slug } from '../format.js';
 import { httpUrl } from '../safe-url.js';
@@ -8,11 +8,8 @@ import { CitationDialog } from './citation-dialog.js';
 import type { View } from './view.js';
 
 const COVERAGE_LABEL = { covered: 'covered', thin: 'thin', missing: 'gap' } as const;
-const FILES: Record<ReportFileFormat, { label: string; extension: string }> = {
-  html: { label: 'HTML', extension: 'html' },
-  docx: { label: 'Word', extension: 'docx' },
-  pdf: { label: 'PDF', extension: 'pdf' },
-};
+/** Each file's button label; the format's name is its extension. */
+const FILES: Record<ReportFileFormat, string> = { html: 'HTML', docx: 'Word', pdf: 'PDF' };
 
 /** Saves a blob under a name: a link to its object URL, clicked. */
 function save(blob: Blob, name: string): void {
@@ -51,11 +48,11 @@ export function reportView(main: HTMLElement, runId: string): View {
 
   // Fetched with the page's key (a plain link would carry none), then saved from memory.
   async function downloadFile(report: Report, format: ReportFileFormat, button: HTMLButtonElement, out: HTMLElement): Promise<void> {
-    const { label, extension } = FILES[format];
+    const label = FILES[format];
     button.disabled = true;
     out.textContent = `Preparing the ${label} file…`;
     try {
-      save(await api.reportFile(runId, format), `${slug(report.topic)}.${extension}`);
+      save(await api.reportFile(runId, format), `${slug(report.topic)}.${format}`);
       out.textContent = `Downloaded the report as ${label}.`;
     } catch (err) {
       out.textContent = err instanceof UnauthorizedError ? '' : `Could not download: ${(err as Error).message}`;
@@ -73,7 +70,7 @@ export function reportView(main: HTMLElement, runId: string): View {
     copy.addEventListener('click', () => void copyMarkdown(actionStatus));
     saveJson.addEventListener('click', () => download(report, actionStatus));
     const files = (Object.keys(FILES) as ReportFileFormat[]).map((format) => {
-      const button = h('button', { type: 'button', id: `download-${format}`, class: 'secondary', 'aria-label': `Download as ${FILES[format].label}` }, FILES[format].label);
+      const button = h('button', { type: 'button', id: `download-${format}`, class: 'secondary', 'aria-label': `Download as ${FILES[format]}` }, FILES[format]);
       button.addEventListener('click', () => void downloadFile(report, format, button, actionStatus));
       return button;
     });
