@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { MAX_PIVOTS, PIVOT_COOLDOWN } from '@orrery/decisions';
 import { expect } from 'vitest';
 
-export const TOOLS = ['answer_review', 'cancel_research', 'change_watch', 'create_watch', 'fetch', 'get_report', 'judge', 'list_runs', 'list_watches', 'research', 'research_status', 'search'];
+export const TOOLS = ['answer_review', 'cancel_research', 'change_watch', 'create_watch', 'export_report', 'fetch', 'get_report', 'judge', 'list_runs', 'list_watches', 'research', 'research_status', 'search'];
 
 type Content = Array<{ type: string; text?: string }>;
 export const textOf = (r: { content?: unknown }) => ((r.content ?? []) as Content).map((c) => c.text ?? '').join('\n');

@@ -67,7 +67,7 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const client = await connect(A);
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
     const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort();
-    expect(templates).toEqual(['orrery://runs/{id}/decisions', 'orrery://runs/{id}/report']);
+    expect(templates).toEqual(['orrery://runs/{id}/decisions', 'orrery://runs/{id}/report', 'orrery://runs/{id}/report.{format}']);
   });
 
   // The research call itself may take 240 s on a loaded machine (researchWithProgress); the test gives it that.

@@ -1,4 +1,4 @@
-import type { CorpusList, FollowupRequest, HumanDecision, Report, ResearchRequest, RunCoverage, RunList, RunStatus, RunView, Source, Watch, WatchRequest } from '@orrery/protocol';
+import type { CorpusList, FollowupRequest, HumanDecision, Report, ReportFileFormat, ResearchRequest, RunCoverage, RunList, RunStatus, RunView, Source, Watch, WatchRequest } from '@orrery/protocol';
 import { sessionKey } from './session-key.js';
 
 /** An API answer other than 2xx, with the server's own message (a 400 names the problem). */
@@ -68,6 +68,8 @@ export const api = {
   coverage: (id: string) => json<RunCoverage>(`${run(id)}/coverage`),
   report: (id: string) => json<Report>(`${run(id)}/report`),
   reportMarkdown: async (id: string) => (await request(`${run(id)}/report?format=markdown`)).text(),
+  /** The report as a file to hand on, through the same route (and key) as the rest. */
+  reportFile: async (id: string, format: ReportFileFormat) => (await request(`${run(id)}/report?format=${format}`)).blob(),
   source: (id: string, sourceId: string) => json<Source>(`${run(id)}/sources/${encodeURIComponent(sourceId)}`),
   submit: (body: ResearchRequest) => json<{ id: string; status: RunStatus }>('/v1/research', post(body)),
   cancel: (id: string) => json<{ id: string; status: RunStatus }>(`${run(id)}/cancel`, post()),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago, dollars, seconds, tokens } from './format.js';
+import { ago, dollars, seconds, slug, tokens } from './format.js';
 
 describe('page formats', () => {
   it('says durations the short way', () => {
@@ -12,5 +12,11 @@ describe('page formats', () => {
   });
   it('says dollars in cents, and a cost below a cent as such', () => {
     expect([dollars(0), dollars(0.004), dollars(0.0051), dollars(1.234), dollars(25)]).toEqual(['$0.00', '<$0.01', '$0.01', '$1.23', '$25.00']);
+  });
+  it('makes a file name stem of a question: accents folded, no path or markup characters, bounded', () => {
+    expect(slug('How is the Kestrel River managed?')).toBe('how-is-the-kestrel-river-managed');
+    expect(slug('Qué pasó en Écija? ../../etc <b>')).toBe('que-paso-en-ecija-etc-b');
+    expect(slug('?!')).toBe('orrery-report');
+    expect(slug('a'.repeat(80) + ' b').length).toBe(60);
   });
 });

@@ -31,3 +31,15 @@ export function tokens(n: number): string {
 export function dollars(usd: number): string {
   return usd > 0 && usd < 0.005 ? '<$0.01' : `$${usd.toFixed(2)}`;
 }
+
+/** A file name's stem from free text: "How is the Kestrel River managed?" → "how-is-the-kestrel-river-managed". */
+export function slug(text: string, fallback = 'orrery-report'): string {
+  const stem = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .slice(0, 60)
+    .replace(/^-+|-+$/g, '');
+  return stem || fallback;
+}

@@ -36,6 +36,10 @@ export const AnswerReviewToolInputSchema = z.strictObject({
   extra_budget: BudgetRequestSchema.optional(),
 });
 export const GetReportToolInputSchema = z.strictObject({ id: runId, format: z.enum(['markdown', 'json']).default('markdown') });
+/** The report's formats to hand on that an agent gets as an embedded resource (`export_report`). */
+export const ReportFileFormatSchema = z.enum(['html', 'docx', 'pdf'], { message: 'format must be html, docx or pdf' });
+export type ReportFileFormat = z.infer<typeof ReportFileFormatSchema>;
+export const ExportReportToolInputSchema = z.strictObject({ id: runId, format: ReportFileFormatSchema });
 export const ListRunsToolInputSchema = z.strictObject({ limit: z.number().int().min(1).max(200).default(20), status: RunStatusSchema.optional() });
 
 /**

@@ -13,6 +13,7 @@ import { RunsService } from '../runs/runs.service';
 import { registerCorpusTools } from './corpus-tools';
 import { JudgeCallLog } from './judge-call-log.service';
 import { registerJudgeTool } from './judge-tool';
+import { registerReportExports } from './report-exports';
 import { registerResearchTools } from './research-tools';
 import { RunWaitingService } from '../breaker/run-waiting.service';
 import { registerRunResources } from './run-resources';
@@ -60,6 +61,7 @@ export class OrreryMcpServers implements OnApplicationShutdown {
     registerCorpusTools(server, this.engines);
     registerWatchTools(server, principal, this.watches);
     registerRunResources(server, principal, this.runs);
+    registerReportExports(server, principal, this.runs);
     return server;
   }
 

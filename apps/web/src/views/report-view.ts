@@ -1,13 +1,25 @@
 import { followupBox } from './followup-box.js';
-import type { Citation, Report, ReportSentence } from '@orrery/protocol';
+import type { Citation, Report, ReportFileFormat, ReportSentence } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
-import { count } from '../format.js';
+import { count, slug } from '../format.js';
 import { httpUrl } from '../safe-url.js';
 import { CitationDialog } from './citation-dialog.js';
 import type { View } from './view.js';
 
 const COVERAGE_LABEL = { covered: 'covered', thin: 'thin', missing: 'gap' } as const;
+/** Each file's button label; the format's name is its extension. */
+const FILES: Record<ReportFileFormat, string> = { html: 'HTML', docx: 'Word', pdf: 'PDF' };
+
+/** Saves a blob under a name: a link to its object URL, clicked. */
+function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
 /**
  * The report, drawn from its JSON structure with text nodes only: a title, claim or source holding HTML or a
@@ -30,13 +42,23 @@ export function reportView(main: HTMLElement, runId: string): View {
   }
 
   function download(report: Report, out: HTMLElement): void {
-    const url = URL.createObjectURL(new Blob([JSON.stringify(report, null, 2)], { type: 'application/json' }));
-    const a = h('a', { href: url, download: `orrery-report-${runId}.json`, hidden: true });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    save(new Blob([JSON.stringify(report, null, 2)], { type: 'application/json' }), `orrery-report-${runId}.json`);
     out.textContent = 'Downloaded the report as JSON.';
+  }
+
+  // Fetched with the page's key (a plain link would carry none), then saved from memory.
+  async function downloadFile(report: Report, format: ReportFileFormat, button: HTMLButtonElement, out: HTMLElement): Promise<void> {
+    const label = FILES[format];
+    button.disabled = true;
+    out.textContent = `Preparing the ${label} file…`;
+    try {
+      save(await api.reportFile(runId, format), `${slug(report.topic)}.${format}`);
+      out.textContent = `Downloaded the report as ${label}.`;
+    } catch (err) {
+      out.textContent = err instanceof UnauthorizedError ? '' : `Could not download: ${(err as Error).message}`;
+    } finally {
+      button.disabled = false;
+    }
   }
 
   function draw(report: Report): void {
@@ -44,9 +66,14 @@ export function reportView(main: HTMLElement, runId: string): View {
     const byId = new Map(report.sources.map((s) => [s.id, s]));
     const actionStatus = h('span', { role: 'status', class: 'hint', id: 'report-action-status' });
     const copy = h('button', { type: 'button', id: 'copy-markdown' }, 'Copy as Markdown');
-    const save = h('button', { type: 'button', id: 'download-json', class: 'secondary' }, 'Download JSON');
+    const saveJson = h('button', { type: 'button', id: 'download-json', class: 'secondary' }, 'Download JSON');
     copy.addEventListener('click', () => void copyMarkdown(actionStatus));
-    save.addEventListener('click', () => download(report, actionStatus));
+    saveJson.addEventListener('click', () => download(report, actionStatus));
+    const files = (Object.keys(FILES) as ReportFileFormat[]).map((format) => {
+      const button = h('button', { type: 'button', id: `download-${format}`, class: 'secondary', 'aria-label': `Download as ${FILES[format]}` }, FILES[format]);
+      button.addEventListener('click', () => void downloadFile(report, format, button, actionStatus));
+      return button;
+    });
     const m = report.metadata;
 
     const citeButtons = (citations: readonly Citation[]): HTMLElement[] => {
@@ -160,7 +187,7 @@ export function reportView(main: HTMLElement, runId: string): View {
           .filter(Boolean)
           .join(' · '),
       ),
-      h('div', { class: 'actions' }, copy, save, actionStatus),
+      h('div', { class: 'actions' }, copy, saveJson, h('span', { class: 'downloads', role: 'group', 'aria-label': 'Download the report to hand on' }, h('span', { class: 'hint' }, 'Download as'), ...files), actionStatus),
       report.summarySentences ? prose('p', 'summary', report.summary, report.summaryCitations ?? [], report.summarySentences) : h('p', { class: 'summary' }, report.summary),
       ...sections,
       coverage,
