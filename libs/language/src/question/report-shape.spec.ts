@@ -24,6 +24,10 @@ describe('reportShape', () => {
     ['What does the documentation say about connection pooling?', 'documents', 'connection pooling'],
     ['How have presidents addressed the economy?', 'survey', 'the economy'],
     ['What have presidents said about cryptocurrency and bitcoin?', 'survey', 'cryptocurrency and bitcoin'],
+    // The passive names its subject between the auxiliary and the participle.
+    ['How is the Kestrel River managed?', 'survey', 'the Kestrel River'],
+    ['How have tariffs been justified?', 'survey', 'tariffs'],
+    ['How has immigration changed over time?', 'change', 'immigration'],
   ])('%s: %s', (q, kind, subject) => {
     const s = reportShape(q);
     expect(s.kind).toBe(kind);

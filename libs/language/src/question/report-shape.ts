@@ -29,6 +29,11 @@ const SUBJECT_FRAME = /^(how\s+\w+\s+(talk(ed|s)?|spoke|speak|thought|think|wrot
 /** A tail that names the change, not the subject: "changed over time", "evolved". */
 const CHANGE_TAIL = /\s+(ha(s|ve)\s+)?(changed?|evolved?|shifted|developed|grown)(\s+(over|since|through|across|during|in)\s+.+)?$|\s+(over|since|through|across|during)\s+(time|history|the\s+.+|\d{4}.*)$/i;
 const CHANGE = /\b(over\s+time|over\s+the\s+(years|decades|centuries)|chang(e|ed|es|ing)|evol(ve|ved|ves|ving|ution)|shift(ed|s)?|history\s+of|through\s+(time|history)|trends?\s+in|from\s+\d{4}\s+to\s+\d{4})\b/i;
+/**
+ * A question in the passive names its subject between the auxiliary and the participle: "How is the Kestrel River
+ * managed", "How have tariffs been justified", and, once a change tail is cut, "How has immigration".
+ */
+const PASSIVE_FRAME = /^how\s+(?:is|are|was|were|has|have|had)\s+(.+?)(?:\s+(?:been\s+)?\w+(?:ed|en|wn|ght|lt))?$/i;
 /** "What do the documents / docs / notes / READMEs say about X?" */
 const DOCUMENTS = /^(what|how)\s+(do|does|did)\s+(the\s+|my\s+|our\s+|these\s+)?(docs|documents|documentation|notes|files|readmes?|manuals?|guides?|pages|sources)\s+(say|said|tell|explain|describe|cover|mention)\s+(me\s+)?(about|of|on|regarding)?\s*(.+)$/i;
 
@@ -96,6 +101,6 @@ export function subjectOf(topic: string): string {
     // A noun that frames what was said: "the discussion of education", "the language about civil rights".
     /\b(?:discussion|language|talk|rhetoric|debate|attitudes?|thinking|coverage|mentions?)\s+(?:of|about|on|around|regarding|concerning)\s+(.+)$/i.exec(t);
   let core = (m?.[1] ?? t).trim().replace(CHANGE_TAIL, '').trim();
-  if (!m) core = core.replace(/^(the\s+)?(history|evolution)\s+of\s+/i, '');
+  if (!m) core = core.replace(/^(the\s+)?(history|evolution)\s+of\s+/i, '').replace(PASSIVE_FRAME, '$1');
   return core.length > 80 ? `${core.slice(0, 77)}...` : core;
 }
