@@ -185,7 +185,8 @@ export const subjectCore = (subject: string): string => /\bof\s+(.+)$/i.exec(sub
  * Aspects named by what the subject keeps company with (`company`, stem → weight): greedily, the company word
  * whose passages on both sides (sentences on the subject that hold it) weigh most, times the square of how
  * specific the word is among these quotes (so "lives" or "system" do not name an aspect), at least one a side and
- * MIN_ASPECT_QUOTES in all; each member is then quoted by its sentence that says the word. Taken quotes go to `placed`.
+ * MIN_ASPECT_QUOTES in all, titled by a noun phrase with it (`heldPhrase`); each member is then quoted by its sentence
+ * that says the word. Taken quotes go to `placed`.
  */
 function companyAspects(
   present: readonly ComparisonSide[],
@@ -200,10 +201,12 @@ function companyAspects(
   const stemsOf = new Map<Quote, Set<string>>();
   for (const qs of perSide.values()) for (const q of qs) stemsOf.set(q, new Set(analyzeTerms(onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms))));
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
+  // A word its quotes never say as a noun ("raising") names no aspect.
+  const untitled = new Set<string>();
   while (aspects.length < MAX_ASPECTS && present.length >= 2) {
     let best: { stem: string; score: number; quotes: Quote[] } | null = null;
     for (const [stem, weight] of company) {
-      if (notAspects.has(stem) || specificity(stem) < GENERIC) continue;
+      if (notAspects.has(stem) || untitled.has(stem) || specificity(stem) < GENERIC) continue;
       const per = present.map((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && stemsOf.get(q)!.has(stem)));
       const total = per.reduce((a, qs) => a + qs.length, 0);
       if (per.some((qs) => qs.length === 0) || total < MIN_ASPECT_QUOTES) continue;
@@ -211,21 +214,17 @@ function companyAspects(
       if (!best || score > best.score) best = { stem, score, quotes: per.flat() };
     }
     if (!best) break;
-    for (const q of best.quotes) {
-      placed.add(q);
-      requoteWord(q, best.stem, coreTerms, sourceText);
+    for (const q of best.quotes) requoteWord(q, best.stem, coreTerms, sourceText);
+    // Titled by the noun phrase with the word that most of its quotes say ("Tax cuts"), or not an aspect.
+    const title = heldPhrase([best.stem], best.quotes);
+    if (!title) {
+      untitled.add(best.stem);
+      continue;
     }
-    aspects.push({ key: best.stem, surface: aspectTitle(best.stem, best.quotes), quotes: best.quotes });
+    for (const q of best.quotes) placed.add(q);
+    aspects.push({ key: best.stem, surface: title, quotes: best.quotes });
   }
   return aspects;
-}
-
-/** An aspect's title: a phrase with its word whose words most of its quotes hold, else the word as written. */
-function aspectTitle(stem: string, quotes: readonly Quote[]): string {
-  const phrase = heldPhrase([stem], quotes);
-  if (phrase) return phrase;
-  const word = new RegExp(`\\b(${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\p{L}*)`, 'iu').exec(quotes[0]!.quote)?.[1];
-  return word ?? stem;
 }
 
 /** Quote the passage's shortest sentence that says `stem`, on the subject when one is. */

@@ -82,7 +82,7 @@ describe('a comparison told in aspects', () => {
   it('sets both sides side by side on what the subject keeps company with, each section about its title', async () => {
     const { report, title } = await research('Reagan vs Obama on taxes');
     const aspects = report.sections.filter((s) => analyzeTerms(s.title).some((t) => t !== 'tax'));
-    expect(aspects.length, report.sections.map((s) => s.title).join(' | ')).toBeGreaterThanOrEqual(3);
+    expect(aspects.length, report.sections.map((s) => s.title).join(' | ')).toBeGreaterThanOrEqual(2);
     for (const s of aspects) {
       const authors = new Set(s.paragraphs.flatMap((p) => p.citations.map((c) => titleParts(title(c.sourceId)).author)));
       expect([...authors].sort(), s.title).toEqual(['Barack Obama', 'Ronald Reagan']);
