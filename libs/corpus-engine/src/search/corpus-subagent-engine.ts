@@ -3,7 +3,7 @@ import { ZERO_USAGE, type ProgressReporter, type SubagentEngine, inToolSpan } fr
 import { classifyRequest, questionForm, reportShape, analyzeTerms } from '@orrery/language';
 import { answerConfidence } from './answer-confidence';
 import { type ComparisonSide, comparisonSides } from '../plan/comparison-sides';
-import { documentStructure } from '../index/documents';
+import { documentStructure, onePerDocumentFirst } from '../index/documents';
 import { surveyByEra } from '../index/eras';
 import { companyWeights, subjectCompany, surveyByCompany } from '../index/subject-company';
 import type { CorpusIndex } from '../index/corpus-index';
@@ -138,9 +138,9 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const known = new Set(task.knownSourceIds);
     const hits = index.searchTerms([...weights.keys()], { limit: 300, weights, filter: inSide }).filter((h) => subjectTerms.length === 0 || h.matched.some((t) => subjectTerms.includes(t)));
     const fresh = hits.filter((h) => !known.has(h.id));
-    const docOf = (id: string): string => structure.docOf(id) ?? id;
-    const firsts = fresh.filter((h, i) => fresh.findIndex((g) => docOf(g.id) === docOf(h.id)) === i);
-    const picked: { hit: (typeof hits)[number]; word?: string }[] = [...firsts, ...fresh.filter((h) => !firsts.includes(h))].slice(0, task.maxFindings).map((hit) => ({ hit }));
+    const picked: { hit: (typeof hits)[number]; word?: string }[] = onePerDocumentFirst(index, fresh)
+      .slice(0, task.maxFindings)
+      .map((hit) => ({ hit }));
     // What the subject keeps company with, said by this side: the aspects a comparison can set side by side.
     if (subjectTerms.length)
       for (const { stem } of subjectCompany(index, [...new Set(analyzeTerms(subjectCore(subject)))].filter((t) => !side.terms.includes(t))).slice(0, SIDE_COMPANY_WORDS)) {
@@ -201,7 +201,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const asks = /\?\s*$/.test(task.context.topic) || questionForm(task.context.topic).opener !== null;
     const retrieval = asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
     // A comparison with a side the corpus never names ("ini" among READMEs that hold none of it) says so first.
-    const unknownSides = shape.kind === 'comparative' && !sides ? shape.sides.filter((label) => unknownWords(index, label).length > 0 && analyzeTerms(label).every((t) => index.df(t) === 0)) : [];
+    const unknownSides = shape.kind === 'comparative' && !sides ? shape.sides.filter((label) => analyzeTerms(label).length > 0 && analyzeTerms(label).every((t) => index.df(t) === 0)) : [];
     const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), ...(unknownSides.length ? { unknownSides } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
