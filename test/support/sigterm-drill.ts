@@ -38,12 +38,6 @@ export function describeSigtermDrill(until: 'sigterm' | 'exit'): void {
     let env: Record<string, string>;
     const procs: ServiceProcess[] = [];
     let baseline: Outcome;
-    /** Kept for afterAll as soon as it is up, even when a process started beside it fails. */
-    const started = async <P extends ServiceProcess>(starting: Promise<P>): Promise<P> => {
-      const proc = await starting;
-      procs.push(proc);
-      return proc;
-    };
 
     beforeAll(async () => {
       receiver = await WebhookReceiver.start();
@@ -56,7 +50,9 @@ export function describeSigtermDrill(until: 'sigterm' | 'exit'): void {
         COORDINATOR_LOCK_MS: '3000',
         WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiver.port}`,
       };
-      const [, coordinator] = await Promise.all([started(startWorkerProcess({ ...env, SUBAGENT_CONCURRENCY: '2' }, 'drill-worker')), started(startCoordinatorProcess(env))]);
+      procs.push(await startWorkerProcess({ ...env, SUBAGENT_CONCURRENCY: '2' }, 'drill-worker'));
+      const coordinator = await startCoordinatorProcess(env);
+      procs.push(coordinator);
       baseline = await outcome(new OrreryClient(coordinator.url), await submitAndAnswer(new OrreryClient(coordinator.url), false));
       await coordinator.kill('SIGTERM');
     }, 180_000);
@@ -105,13 +101,16 @@ export function describeSigtermDrill(until: 'sigterm' | 'exit'): void {
     });
 
     it.each(STEP_BOUNDARIES)('stopped at %s, the run ends done with nothing lost', { timeout: 240_000 }, async (boundary) => {
-      const held = await started(startCoordinatorProcess({ ...env, STEP_HOLD_AT: boundary, STEP_HOLD_UNTIL: until }));
+      const held = await startCoordinatorProcess({ ...env, STEP_HOLD_AT: boundary, STEP_HOLD_UNTIL: until });
+      procs.push(held);
       const review = REVIEWED.has(boundary);
       const id = await submitAndAnswer(new OrreryClient(held.url), review);
       if (boundary === 'review.answered') await approve(held.url, id);
       await waitFor(() => held.output().includes(`held at ${boundary}`), 90_000, `the coordinator to hold at ${boundary}`);
-      // The replacement starts as the held one stops, as a rolling restart does: loading it takes longer than the grace.
-      const [, replacement] = await Promise.all([held.kill('SIGTERM'), started(startCoordinatorProcess(env))]);
+      await held.kill('SIGTERM');
+
+      const replacement = await startCoordinatorProcess(env);
+      procs.push(replacement);
       if (boundary === 'plan.proposed') await approve(replacement.url, id);
       const ended = await Promise.race([
         outcome(new OrreryClient(replacement.url), id),
