@@ -56,4 +56,24 @@ describe('provider breaker (FleetRequestGate)', () => {
     await (await a.enter()).done(true);
     expect(Date.now() - t1).toBeLessThan(100);
   });
+
+  it('does not let a request sent before a run of outage failures end it by coming back fine', async () => {
+    const pre = uniquePrefix('breaker-late');
+    const a = new FleetRequestGate(redis[0]!, pre, { breaker, pollMs: 20 });
+    const b = new FleetRequestGate(redis[1]!, pre, { breaker, pollMs: 20 });
+    try {
+      // a's request goes out before the outage, and its answer comes back only after two outage answers.
+      const early = await a.enter();
+      await new Promise((r) => setTimeout(r, 5));
+      expect(await (await b.enter()).unavailable('overloaded (529)')).toBe(0);
+      expect(await (await a.enter()).unavailable('overloaded (529)')).toBe(0);
+      await early.done(true);
+      // It says nothing of now: the third outage answer in a row still opens the breaker.
+      expect(await (await b.enter()).unavailable('overloaded (529)')).toBe(300);
+      expect(await a.outage()).toMatchObject({ state: 'open' });
+    } finally {
+      await dropPrefix(pre);
+    }
+  });
 });
+

@@ -67,6 +67,8 @@ export class LocalRequestGate implements RequestGate {
   private recovering = false;
   private probe: object | undefined;
   private failures = 0;
+  /** When the current run of outage failures began. */
+  private failingSince = 0;
   private outage = false;
   constructor(private readonly breaker = { threshold: 5, cooldownMs: 10_000 }) {}
 
@@ -88,6 +90,7 @@ export class LocalRequestGate implements RequestGate {
   }
 
   private ticket(probe: object | undefined): GateTicket {
+    const sentAt = performance.now();
     const release = () => {
       if (probe && this.probe === probe) this.probe = undefined;
     };
@@ -106,6 +109,7 @@ export class LocalRequestGate implements RequestGate {
         const mine = probe !== undefined && this.probe === probe;
         release();
         if (this.outage) return mine ? shut() : Math.max(1, this.pausedUntil - Date.now());
+        if (this.failures === 0) this.failingSince = performance.now();
         if (++this.failures < this.breaker.threshold) return 0;
         this.failures = 0;
         this.outage = true;
@@ -113,7 +117,8 @@ export class LocalRequestGate implements RequestGate {
       },
       done: async (ok) => {
         // Only the probe's answer speaks for after the wall: a request that went out before it may still come back fine.
-        if (ok) this.failures = 0;
+        // ...and only a request sent after a run of outage failures began ends it.
+        if (ok && sentAt >= this.failingSince) this.failures = 0;
         if (ok && probe && this.probe === probe) this.recovering = this.outage = false;
         release();
       },

@@ -42,7 +42,8 @@ export class FleetRequestGate {
       recovering: `${gate}:recovering`,
       probe: `${gate}:probe`,
       headers: `${prefix}:anthropic:ratelimit`,
-      failures: `${gate}:failures`,
+      // A hash (n, since); named anew so that a string count an older version left cannot meet HINCRBY.
+      failures: `${gate}:failure-run`,
       outage: `${gate}:outage`,
       outages: `${gate}:outages`,
     };
@@ -64,6 +65,7 @@ export class FleetRequestGate {
   }
 
   private ticket(probe: string | undefined) {
+    const sentAt = preciseNow();
     const release = async (): Promise<void> => {
       if (probe) await this.redis.eval(RELEASE, 1, this.keys.probe, probe);
     };
@@ -78,14 +80,14 @@ export class FleetRequestGate {
       unavailable: async (reason: string): Promise<number> => {
         const { pause, recovering, probe: probeKey, failures, outage, outages } = this.keys;
         const { threshold, cooldownMs, windowMs } = this.breaker;
-        const [shutMs, anew] = (await this.redis.eval(OUTAGE_LUA, 6, pause, recovering, probeKey, failures, outage, outages, probe ?? '', String(threshold), String(cooldownMs), String(windowMs), reason.slice(0, 500), String(Date.now()), String(cooldownMs + 10 * 60_000))) as [number, number];
+        const [shutMs, anew] = (await this.redis.eval(OUTAGE_LUA, 6, pause, recovering, probeKey, failures, outage, outages, probe ?? '', String(threshold), String(cooldownMs), String(windowMs), reason.slice(0, 500), String(Date.now()), String(cooldownMs + 10 * 60_000), String(preciseNow()))) as [number, number];
         if (anew) await this.options.onPause?.(shutMs);
         return Number(shutMs);
       },
       done: async (ok: boolean): Promise<void> => {
         // Only the probe's answer speaks for after the wall: a request that went out before it may still come back fine.
-        // Any answer at all ends a run of outage failures.
-        if (ok) await this.redis.eval(CLOSE_LUA, 4, this.keys.probe, this.keys.recovering, this.keys.outage, this.keys.failures, probe ?? '');
+        // An answer ends a run of outage failures if its request went out after the run began.
+        if (ok) await this.redis.eval(CLOSE_LUA, 4, this.keys.probe, this.keys.recovering, this.keys.outage, this.keys.failures, probe ?? '', String(sentAt));
         else await release();
       },
     };
@@ -144,3 +146,6 @@ return 1`;
 
 /** Waits `ms`; rejects with an AbortError when the signal fires first. */
 const wait = (ms: number, signal?: AbortSignal): Promise<void> => delay(Math.max(0, ms), undefined, signal ? { signal } : {});
+
+/** Milliseconds since the epoch, to a fraction: a request's send and a failure's answer may fall in one millisecond. */
+const preciseNow = (): number => performance.timeOrigin + performance.now();

@@ -28,7 +28,8 @@ export function breakerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Br
 
 /**
  * KEYS: pause, recovering, probe, failures, outage, outages (a count of every outage, for /metrics).
- * ARGV: caller's probe token ('' when none), threshold, cool-down ms, window ms, reason, now ms, recovering ttl ms.
+ * ARGV: caller's probe token ('' when none), threshold, cool-down ms, window ms, reason, now ms, recovering ttl ms,
+ * now to a fraction of a ms. The failures key is a hash: n, the run's count, and since, when its first failure came.
  * Returns {ms the fleet stays shut (0: the breaker is closed, retry as usual), 1 when this call shut it anew}.
  * Open already: the probe's failure shuts it for another cool-down; anyone else's answer (a request sent before it
  * opened) changes nothing and waits. Closed: one more failure; the threshold-th opens it.
@@ -53,8 +54,11 @@ if redis.call('EXISTS', KEYS[5]) == 1 then
   if left < 1 then left = 1 end
   return {left, 0}
 end
-local n = redis.call('INCR', KEYS[4])
-if n == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[4]) end
+local n = redis.call('HINCRBY', KEYS[4], 'n', 1)
+if n == 1 then
+  redis.call('HSET', KEYS[4], 'since', ARGV[8])
+  redis.call('PEXPIRE', KEYS[4], ARGV[4])
+end
 if n < tonumber(ARGV[2]) then return {0, 0} end
 redis.call('DEL', KEYS[4])
 redis.call('HSET', KEYS[5], 'id', tostring(now), 'since', tostring(now), 'failedProbes', 0)
@@ -62,8 +66,14 @@ redis.call('INCR', KEYS[6])
 shut()
 return {cooldown, 1}`;
 
-/** KEYS: probe, recovering, outage, failures; ARGV: the probe's token. The probe got an answer: the breaker closes. */
-export const CLOSE_LUA = `redis.call('DEL', KEYS[4])
+/**
+ * KEYS: probe, recovering, outage, failures; ARGV: the probe's token, when the request went out (ms). An answer ends a
+ * run of outage failures only if its request went out after the run's first failure: one sent before the outage and
+ * answered during it says nothing of now (it would otherwise reset the count while a request's retries run out).
+ * The probe's answer closes the breaker.
+ */
+export const CLOSE_LUA = `local since = tonumber(redis.call('HGET', KEYS[4], 'since') or '0')
+if since == 0 or tonumber(ARGV[2]) >= since then redis.call('DEL', KEYS[4]) end
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1], KEYS[2])
   return redis.call('DEL', KEYS[3])
