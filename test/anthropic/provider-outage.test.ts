@@ -63,26 +63,44 @@ describe('a provider outage in the middle of a run', () => {
   };
   const failedEvents = (events: StoredRunEvent[]) => events.filter((e) => e.type === 'task.failed');
 
-  it('waits the outage out: done, the same findings, nothing failed, only probes sent into it', async () => {
-    const calm = await research();
-    expect(calm.run.status).toBe('done');
-    const calmRequests = api.requests.length;
+  /** The undisturbed run of the question and the Messages requests it made, once for both outages. */
+  let calm: Awaited<ReturnType<typeof research>> | undefined;
+  let calmRequests = 0;
+  const undisturbed = async () => {
+    if (!calm) {
+      const before = api.requests.length;
+      calm = await research();
+      calmRequests = api.requests.length - before;
+    }
+    return calm;
+  };
+  let outagesSeen = 0;
 
-    // The same question again; the API goes down once half of the undisturbed run's requests have been answered.
+  /**
+   * The same question again, the API down for OUTAGE_MS from the request `afterRequests` past the undisturbed run's
+   * (with `role`, the first of that role from there on). The run must wait it out through the fleet's breaker.
+   */
+  const waitsOut = async (label: string, afterRequests: number, role?: string) => {
+    const calm = await undisturbed();
+    expect(calm.run.status).toBe('done');
     const before = api.requests.length;
-    api.outage.after(before + Math.floor(calmRequests / 2), OUTAGE_MS);
+    api.outage.after(before + afterRequests, OUTAGE_MS, 'overloaded', role);
     const hit = await research();
     const { from, until } = api.outage.window;
     expect(from).toBeGreaterThan(0);
+    const first = api.requests.find((r) => r.at >= from && r.status === 529);
+    if (role) expect(first?.role).toBe(role);
 
     const during = api.requests.filter((r) => r.at >= from - 50 && r.at < until);
     // The breaker opens on the THRESHOLD-th outage answer; any request later than that and before the outage ends is a probe,
     // or a request that was already on its way.
-    const opened = api.outage.answered[THRESHOLD - 1]!;
+    const answered = api.outage.answered.filter((at) => at >= from);
+    expect(answered.length).toBeGreaterThanOrEqual(THRESHOLD);
+    const opened = answered[THRESHOLD - 1]!;
     const afterOpen = during.filter((r) => r.at > opened);
     console.log(
-      `[provider-outage] undisturbed: ${calmRequests} requests, ${calm.run.counters.findings} findings; outage ${OUTAGE_MS} ms from request #${before + Math.floor(calmRequests / 2) + 1}: ` +
-        `${during.length} requests inside it (${api.outage.answered.length} answered 529), at +${during.map((r) => r.at - from).join(', +')} ms; ` +
+      `[provider-outage] ${label}: undisturbed: ${calmRequests} requests, ${calm.run.counters.findings} findings; outage ${OUTAGE_MS} ms from request #${before + afterRequests + 1}${role ? ` (the first ${role} call)` : ''}: ` +
+        `${during.length} requests inside it (${answered.length} answered 529), at +${during.map((r) => r.at - from).join(', +')} ms; ` +
         `the run took ${Date.parse(hit.run.finishedAt!) - Date.parse(hit.run.createdAt)} ms, the undisturbed one ${Date.parse(calm.run.finishedAt!) - Date.parse(calm.run.createdAt)} ms`,
     );
 
@@ -95,7 +113,7 @@ describe('a provider outage in the middle of a run', () => {
     expect((await stack.jobs('subagents')).filter((j) => j.failedReason)).toEqual([]);
     // Once open: one probe per cool-down across the fleet, plus at most one request per process already on its way.
     expect(afterOpen.length).toBeLessThanOrEqual(Math.ceil(OUTAGE_MS / COOLDOWN_MS) + 4);
-    expect(api.outage.answered.length).toBeLessThanOrEqual(THRESHOLD + 4 + Math.ceil(OUTAGE_MS / COOLDOWN_MS));
+    expect(answered.length).toBeLessThanOrEqual(THRESHOLD + 4 + Math.ceil(OUTAGE_MS / COOLDOWN_MS));
 
     // Every surface told the run waited, and why: its events, its decision log, GET /v1/research/:id, a webhook.
     const waiting = hit.events.find((e) => e.type === 'run.waiting');
@@ -109,9 +127,22 @@ describe('a provider outage in the middle of a run', () => {
     expect(hooks.filter((h) => h.type === 'run.waiting')).toEqual([expect.objectContaining({ data: expect.objectContaining({ waiting: expect.objectContaining({ reason: expect.stringContaining('529') }) }) })]);
     // The undisturbed run never waited.
     expect(calm.events.some((e) => e.type === 'run.waiting')).toBe(false);
-    // And the operator's view: the breaker counted one outage and is closed again.
+    // And the operator's view: the breaker counted this outage and is closed again.
+    outagesSeen += 1;
     const metrics = await (await fetch(`${stack.coordinator.url}/metrics`)).text();
-    expect(metrics).toMatch(/^orrery_provider_outages_total 1$/m);
+    expect(metrics).toMatch(new RegExp(`^orrery_provider_outages_total ${outagesSeen}$`, 'm'));
     expect(metrics).toMatch(/^orrery_provider_breaker_open 0$/m);
+  };
+
+  it('waits the outage out: done, the same findings, nothing failed, only probes sent into it', async () => {
+    // The API goes down once half of the undisturbed run's requests have been answered: the workers' calls meet it.
+    await undisturbed();
+    await waitsOut('mid-run', Math.floor(calmRequests / 2));
+  }, 240_000);
+
+  // The hub's own calls wait behind the same breaker: an engine built before the fleet's gate was set (the MCP server
+  // builds one in its constructor) once sent them through a gate of the coordinator's own, outside the fleet's.
+  it('waits it out when the outage meets the hub’s own call first', async () => {
+    await waitsOut('at the hub', 0, 'gap-finder');
   }, 240_000);
 });

@@ -521,7 +521,7 @@ export class FakeMessagesApi {
     const body = rec.body;
     const systemText = typeof body?.system === 'string' ? body.system : Array.isArray(body?.system) ? body.system.map((b: Json) => b?.text ?? '').join('\n') : '';
     rec.role = /Orrery role: ([a-z-]+)\./.exec(systemText)?.[1];
-    if (this.outage.intercept(res, requestId, (status) => (rec.status = status))) return;
+    if (this.outage.intercept(res, requestId, (status) => (rec.status = status), rec.role)) return;
     if (now < this.rateLimitedUntil) {
       const e = apiError.rateLimited(this.rateLimitRetryAfter);
       return sendError(429, e.errorType, e.message, { ...e.headers, ...this.rateLimitHeaders(now, true) });

@@ -13,22 +13,26 @@ export class FakeOutage {
   private from = 0;
   private until = 0;
   private mode: OutageMode = 'overloaded';
-  private armed?: { afterRequests: number; ms: number; mode: OutageMode };
+  private armed?: { afterRequests: number; ms: number; mode: OutageMode; role?: string | undefined };
   private seen = 0;
   /** Requests answered with the outage, by arrival time (ms since the epoch). */
   readonly answered: number[] = [];
 
-  /** Down now, for `ms`. */
-  start(ms: number, mode: OutageMode = 'overloaded'): this {
-    this.from = Date.now();
+  /** Down now (or from `at`, ms since the epoch), for `ms`. */
+  start(ms: number, mode: OutageMode = 'overloaded', at = Date.now()): this {
+    this.from = at;
     this.until = this.from + ms;
     this.mode = mode;
     return this;
   }
 
-  /** Down for `ms` from the `afterRequests`+1-th Messages request on: the middle of a run, where the test chooses it. */
-  after(afterRequests: number, ms: number, mode: OutageMode = 'overloaded'): this {
-    this.armed = { afterRequests, ms, mode };
+  /**
+   * Down for `ms` from the `afterRequests`+1-th Messages request on: the middle of a run, where the test chooses it.
+   * With `role`, from the first request of that role (its system prompt's `Orrery role:`) past that count: the hub's own
+   * calls (planner, gap-finder, judge) or a worker's (researcher, extractor).
+   */
+  after(afterRequests: number, ms: number, mode: OutageMode = 'overloaded', role?: string): this {
+    this.armed = { afterRequests, ms, mode, role };
     return this;
   }
 
@@ -41,11 +45,12 @@ export class FakeOutage {
    * The fake's hook, for each Messages request before it is answered: true when the outage answered it (the response
    * is sent or the socket dropped), false when the request goes on as usual.
    */
-  intercept(res: ServerResponse, requestId: string, onStatus: (status: number) => void): boolean {
+  intercept(res: ServerResponse, requestId: string, onStatus: (status: number) => void, role?: string): boolean {
     const now = Date.now();
     this.seen += 1;
-    if (this.armed && this.seen > this.armed.afterRequests) {
-      this.start(this.armed.ms, this.armed.mode);
+    if (this.armed && this.seen > this.armed.afterRequests && (this.armed.role === undefined || this.armed.role === role)) {
+      // From this request's own arrival: the request that sets the outage off is the first it answers.
+      this.start(this.armed.ms, this.armed.mode, now);
       this.armed = undefined;
     }
     if (now < this.from || now >= this.until) return false;

@@ -75,6 +75,22 @@ describe('EngineFactory', () => {
     expect((spoke as unknown as { fallback: unknown }).fallback).toBe(f.subagent('corpus'));
   });
 
+  it("sends through the gate a service sets at startup, even from an engine built before it (the hub's calls join the fleet's breaker)", async () => {
+    const f = factory({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });
+    // A provider that asks for the judge in its constructor builds the hub's Claude engine before any startup hook runs.
+    const judge = f.judgeModel();
+    const entered: string[] = [];
+    f.useRequestGate({
+      enter: async () => {
+        entered.push('fleet');
+        throw new Error('held at the fleet gate');
+      },
+    });
+    const input = { goal: 'g', round: 1, lastActions: [], yield: { newFindings: 0, newSources: 0 }, stateSummary: '', signalHistory: { pivots: 0 } };
+    await expect(judge!.judgeVerdict(input)).rejects.toThrow();
+    expect(entered).toEqual(['fleet']);
+  });
+
   it('refuses price overrides that are not a price table, naming the variable', () => {
     expect(() => loadEngineConfig({ ANTHROPIC_PRICES: '{"claude-x": {"input": -1, "output": 1}}' })).toThrow(/ANTHROPIC_PRICES/);
     expect(() => loadEngineConfig({ ANTHROPIC_PRICES: 'cheap' })).toThrow(/ANTHROPIC_PRICES: not JSON/);

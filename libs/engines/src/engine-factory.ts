@@ -98,12 +98,22 @@ export class EngineFactory {
 
   /**
    * Where this process's Claude requests wait out rate limits: the fleet's gate in a service (both apps set the
-   * Redis one at startup), else one of the process's own. Set before the first Claude engine is built; a second call
-   * (the CLI hosts both apps) keeps the first.
+   * Redis one at startup), else one of the process's own. Set before the first Claude request; a second call (the CLI
+   * hosts both apps) keeps the first.
    */
   useRequestGate(gate: RequestGate): void {
     this.gate ??= gate;
   }
+
+  /**
+   * What every Claude engine of this process sends through. It picks the gate at the first request, not when an engine
+   * is built: a provider that builds one in its constructor (before the services' startup hooks set the fleet's gate)
+   * would otherwise leave the hub's calls outside the fleet's rate limits and breaker.
+   */
+  private readonly processGate: RequestGate = {
+    enter: (signal) => (this.gate ??= new LocalRequestGate()).enter(signal),
+    observe: (headers) => this.gate?.observe?.(headers),
+  };
 
   private judgeSwitch?: JudgeSwitchReader;
 
@@ -139,7 +149,6 @@ export class EngineFactory {
       ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
       timeout: c.ANTHROPIC_TIMEOUT_MS,
     });
-    this.gate ??= new LocalRequestGate();
     const domains = (allowed: string, blocked: string) => ({
       ...(splitList(allowed).length ? { allowedDomains: splitList(allowed) } : {}),
       ...(splitList(blocked).length ? { blockedDomains: splitList(blocked) } : {}),
@@ -147,7 +156,7 @@ export class EngineFactory {
     return {
       client: this.anthropicClient,
       profile: this.serverProfile(),
-      gate: this.gate,
+      gate: this.processGate,
       prices: this.priceTable(),
       maxRetries: c.ANTHROPIC_MAX_RETRIES,
       maxRateLimitWaitMs: c.ANTHROPIC_RATE_LIMIT_MAX_WAIT_MS,

@@ -92,24 +92,38 @@ export class ProviderOutageWatch implements OnApplicationBootstrap, OnApplicatio
 
   private async resume(outage: ProviderOutage): Promise<void> {
     const runIds = await this.waitingRuns.runsOf(outage.id);
-    const waitedMs = Math.max(0, Date.now() - Date.parse(outage.since));
     const runs = await this.store.getMany(runIds);
     for (const [i, runId] of runIds.entries()) {
-      // A run that ended meanwhile says so itself; nothing follows its last event.
+      // A run that ended meanwhile said so itself before its last event (goesOn).
       const run = runs[i];
-      if (!run || TERMINAL_RUN_STATUSES.includes(run.status)) continue;
-      const appended = await this.events.append(runId, `resumed:${outage.id}`, 'run.resumed', { outageId: outage.id, waitedMs });
-      if (appended) {
-        await this.decisions.log(runId, `breaker-closed:${outage.id}`, {
-          decisionType: 'provider-breaker',
-          level: 'L0',
-          confidence: 1,
-          conclusion: `the model provider answers again (a probe got through): the run goes on after waiting ${Math.round(waitedMs / 1000)} s`,
-          signals: { outageId: outage.id, waitedMs, failedProbes: outage.failedProbes },
-        });
-      }
+      if (run && !TERMINAL_RUN_STATUSES.includes(run.status)) await this.tellResumed(runId, outage.id, outage.since, outage.failedProbes);
     }
     await this.waitingRuns.clear(outage.id);
+  }
+
+  /**
+   * Called as a run ends: a run told it waits on an outage that is over says it went on before it says it ended. The
+   * probe's answer can let a run finish in less time than this watch takes to look.
+   */
+  async goesOn(runId: string): Promise<void> {
+    const current = await this.waiting.outage();
+    for (const id of await this.waitingRuns.outages()) {
+      if (id === current?.id || !(await this.waitingRuns.runsOf(id)).includes(runId)) continue;
+      await this.tellResumed(runId, id, new Date(Number(id)).toISOString(), undefined);
+    }
+  }
+
+  private async tellResumed(runId: string, outageId: string, since: string, failedProbes: number | undefined): Promise<void> {
+    const waitedMs = Math.max(0, Date.now() - Date.parse(since));
+    const appended = await this.events.append(runId, `resumed:${outageId}`, 'run.resumed', { outageId, waitedMs });
+    if (!appended) return;
+    await this.decisions.log(runId, `breaker-closed:${outageId}`, {
+      decisionType: 'provider-breaker',
+      level: 'L0',
+      confidence: 1,
+      conclusion: `the model provider answers again (a probe got through): the run goes on after waiting ${Math.round(waitedMs / 1000)} s`,
+      signals: { outageId, waitedMs, ...(failedProbes !== undefined ? { failedProbes } : {}) },
+    });
   }
 
   /** An outage another replica saw open and this one never did (it started after, or missed the close). */

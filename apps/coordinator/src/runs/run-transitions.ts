@@ -7,6 +7,7 @@ import { RunQuotas } from '../quotas/run-quotas.service';
 import { WebhookNotifier } from '../webhooks/webhook-notifier.service';
 import { RunStore } from './run-store';
 import { StepHold } from '../queues/step-hold';
+import { ProviderOutageWatch } from './provider-outage-watch.service';
 
 /** Status changes and their events, written once each however often a step runs. */
 @Injectable()
@@ -18,6 +19,7 @@ export class RunTransitions {
     private readonly quotas: RunQuotas,
     private readonly webhooks: WebhookNotifier,
     private readonly hold: StepHold,
+    private readonly outageWatch: ProviderOutageWatch,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -79,6 +81,7 @@ export class RunTransitions {
         this.metrics.runReached(status, (Date.now() - Date.parse(run.createdAt)) / 1000);
         this.metrics.runConsumed(run);
       }
+      await this.outageWatch.goesOn(runId);
       await this.events.append(runId, `status:${status}`, 'run.status', { status });
       await this.events.append(runId, 'run.finished', 'run.finished', { status, ...(error ? { error } : {}) });
       if (status !== 'cancelled') await this.webhooks.notify(run, status === 'done' ? 'run.done' : 'run.failed');
