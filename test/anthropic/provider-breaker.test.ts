@@ -5,7 +5,7 @@
  */
 import { FleetRequestGate } from '@orrery/runtime';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/test-env';
 
 describe('provider breaker (FleetRequestGate)', () => {
@@ -72,6 +72,28 @@ describe('provider breaker (FleetRequestGate)', () => {
       expect(await (await b.enter()).unavailable('overloaded (529)')).toBe(300);
       expect(await a.outage()).toMatchObject({ state: 'open' });
     } finally {
+      await dropPrefix(pre);
+    }
+  });
+
+  it('tells which came first by one clock, Redis’s, however far apart the processes’ own clocks are', async () => {
+    const pre = uniquePrefix('breaker-skew');
+    const a = new FleetRequestGate(redis[0]!, pre, { breaker, pollMs: 20 });
+    const b = new FleetRequestGate(redis[1]!, pre, { breaker, pollMs: 20 });
+    try {
+      // a's host runs 200 ms ahead of b's; its request goes out before the outage, and comes back fine after it began.
+      const [now, dateNow] = [performance.now.bind(performance), Date.now];
+      vi.spyOn(performance, 'now').mockImplementation(() => now() + 200);
+      vi.spyOn(Date, 'now').mockImplementation(() => dateNow() + 200);
+      const early = await a.enter();
+      vi.restoreAllMocks();
+      await new Promise((r) => setTimeout(r, 5));
+      expect(await (await b.enter()).unavailable('overloaded (529)')).toBe(0);
+      expect(await (await b.enter()).unavailable('overloaded (529)')).toBe(0);
+      await early.done(true);
+      expect(await (await b.enter()).unavailable('overloaded (529)')).toBe(300);
+    } finally {
+      vi.restoreAllMocks();
       await dropPrefix(pre);
     }
   });

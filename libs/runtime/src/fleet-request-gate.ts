@@ -1,7 +1,7 @@
 import type { ProviderOutage } from '@orrery/protocol';
 import type { RedisClient } from './redis-connection';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type BreakerSettings, CLOSE_LUA, OUTAGE_LUA, readOutage } from './provider-breaker';
+import { type BreakerSettings, CLOSE_LUA, OUTAGE_LUA, readOutage, REDIS_NOW } from './provider-breaker';
 
 /**
  * The Messages API rate-limit gate of a whole deployment (one QUEUE_PREFIX), kept in Redis: it implements the Claude
@@ -56,16 +56,17 @@ export class FleetRequestGate {
     for (;;) {
       signal?.throwIfAborted();
       // One atomic look: a probe taken here cannot race a pause another process has just set.
-      const answer = Number(await this.redis.eval(ENTER, 3, this.keys.pause, this.keys.recovering, this.keys.probe, token, String(this.options.probeTtlMs ?? 120_000)));
-      if (answer === FREE) return this.ticket(undefined);
-      if (answer === PROBE) return this.ticket(token);
+      const [code, sentAt] = (await this.redis.eval(ENTER, 3, this.keys.pause, this.keys.recovering, this.keys.probe, token, String(this.options.probeTtlMs ?? 120_000))) as [number, string];
+      const answer = Number(code);
+      if (answer === FREE) return this.ticket(undefined, sentAt);
+      if (answer === PROBE) return this.ticket(token, sentAt);
       // A little slack after a pause, so the probe lands after the wall rather than on it.
       await wait(answer > 0 ? answer + SLACK_MS : (this.options.pollMs ?? 100), signal);
     }
   }
 
-  private ticket(probe: string | undefined) {
-    const sentAt = preciseNow();
+  /** `sentAt`: when the request went out, by Redis's clock (µs, as ENTER read it). */
+  private ticket(probe: string | undefined, sentAt: string) {
     const release = async (): Promise<void> => {
       if (probe) await this.redis.eval(RELEASE, 1, this.keys.probe, probe);
     };
@@ -80,14 +81,14 @@ export class FleetRequestGate {
       unavailable: async (reason: string): Promise<number> => {
         const { pause, recovering, probe: probeKey, failures, outage, outages } = this.keys;
         const { threshold, cooldownMs, windowMs } = this.breaker;
-        const [shutMs, anew] = (await this.redis.eval(OUTAGE_LUA, 6, pause, recovering, probeKey, failures, outage, outages, probe ?? '', String(threshold), String(cooldownMs), String(windowMs), reason.slice(0, 500), String(Date.now()), String(cooldownMs + 10 * 60_000), String(preciseNow()))) as [number, number];
+        const [shutMs, anew] = (await this.redis.eval(OUTAGE_LUA, 6, pause, recovering, probeKey, failures, outage, outages, probe ?? '', String(threshold), String(cooldownMs), String(windowMs), reason.slice(0, 500), String(cooldownMs + 10 * 60_000))) as [number, number];
         if (anew) await this.options.onPause?.(shutMs);
         return Number(shutMs);
       },
       done: async (ok: boolean): Promise<void> => {
         // Only the probe's answer speaks for after the wall: a request that went out before it may still come back fine.
         // An answer ends a run of outage failures if its request went out after the run began.
-        if (ok) await this.redis.eval(CLOSE_LUA, 4, this.keys.probe, this.keys.recovering, this.keys.outage, this.keys.failures, probe ?? '', String(sentAt));
+        if (ok) await this.redis.eval(CLOSE_LUA, 4, this.keys.probe, this.keys.recovering, this.keys.outage, this.keys.failures, probe ?? '', sentAt);
         else await release();
       },
     };
@@ -127,14 +128,16 @@ const PROBE = -2;
 const WAIT = -3;
 
 /**
- * KEYS: pause, recovering, probe; ARGV: token, probe ttl. Returns the pause left (ms) while paused; FREE when no 429 is
- * being recovered from; PROBE when this caller is now the probe; WAIT while another probe is out.
+ * KEYS: pause, recovering, probe; ARGV: token, probe ttl. Returns {the pause left (ms) while paused; FREE when no 429 is
+ * being recovered from; PROBE when this caller is now the probe; WAIT while another probe is out, and Redis's time
+ * (µs) for the two that let the request go}.
  */
-const ENTER = `local left = redis.call('PTTL', KEYS[1])
-if left > 0 then return left end
-if redis.call('EXISTS', KEYS[2]) == 0 then return ${FREE} end
-if redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2], 'NX') then return ${PROBE} end
-return ${WAIT}`;
+const ENTER = `${REDIS_NOW}
+local left = redis.call('PTTL', KEYS[1])
+if left > 0 then return {left, ''} end
+if redis.call('EXISTS', KEYS[2]) == 0 then return {${FREE}, nowUs()} end
+if redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2], 'NX') then return {${PROBE}, nowUs()} end
+return {${WAIT}, ''}`;
 
 /** Deletes the probe only if it is still ours. */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
@@ -147,5 +150,3 @@ return 1`;
 /** Waits `ms`; rejects with an AbortError when the signal fires first. */
 const wait = (ms: number, signal?: AbortSignal): Promise<void> => delay(Math.max(0, ms), undefined, signal ? { signal } : {});
 
-/** Milliseconds since the epoch, to a fraction: a request's send and a failure's answer may fall in one millisecond. */
-const preciseNow = (): number => performance.timeOrigin + performance.now();

@@ -27,21 +27,36 @@ export function breakerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Br
 }
 
 /**
+ * Redis's clock, the one every process of a fleet shares: a request's send and a run's first failure are compared
+ * across processes and hosts, whose own clocks may differ by more than the time between the two. `nowUs` is a string
+ * of digits (exact as a Lua number, below 2^53); `nowMs` whole milliseconds.
+ */
+export const REDIS_NOW = `local function nowUs()
+  local t = redis.call('TIME')
+  return t[1] .. string.format('%06d', tonumber(t[2]))
+end
+local function nowMs()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end`;
+
+/**
  * KEYS: pause, recovering, probe, failures, outage, outages (a count of every outage, for /metrics).
- * ARGV: caller's probe token ('' when none), threshold, cool-down ms, window ms, reason, now ms, recovering ttl ms,
- * now to a fraction of a ms. The failures key is a hash: n, the run's count, and since, when its first failure came.
+ * ARGV: caller's probe token ('' when none), threshold, cool-down ms, window ms, reason, recovering ttl ms.
+ * The failures key is a hash: n, the run's count, and since, when its first failure came (Redis's clock, µs).
  * Returns {ms the fleet stays shut (0: the breaker is closed, retry as usual), 1 when this call shut it anew}.
  * Open already: the probe's failure shuts it for another cool-down; anyone else's answer (a request sent before it
  * opened) changes nothing and waits. Closed: one more failure; the threshold-th opens it.
  */
-export const OUTAGE_LUA = `local cooldown = tonumber(ARGV[3])
-local now = tonumber(ARGV[6])
+export const OUTAGE_LUA = `${REDIS_NOW}
+local cooldown = tonumber(ARGV[3])
+local now = nowMs()
 local mine = ARGV[1] ~= '' and redis.call('GET', KEYS[3]) == ARGV[1]
 local function shut()
   if redis.call('PTTL', KEYS[1]) < cooldown then redis.call('SET', KEYS[1], '1', 'PX', cooldown) end
-  redis.call('SET', KEYS[2], '1', 'PX', ARGV[7])
+  redis.call('SET', KEYS[2], '1', 'PX', ARGV[6])
   redis.call('HSET', KEYS[5], 'reason', ARGV[5], 'probeAt', now + cooldown)
-  redis.call('PEXPIRE', KEYS[5], ARGV[7])
+  redis.call('PEXPIRE', KEYS[5], ARGV[6])
   if mine then redis.call('DEL', KEYS[3]) end
 end
 if redis.call('EXISTS', KEYS[5]) == 1 then
@@ -56,18 +71,19 @@ if redis.call('EXISTS', KEYS[5]) == 1 then
 end
 local n = redis.call('HINCRBY', KEYS[4], 'n', 1)
 if n == 1 then
-  redis.call('HSET', KEYS[4], 'since', ARGV[8])
+  redis.call('HSET', KEYS[4], 'since', nowUs())
   redis.call('PEXPIRE', KEYS[4], ARGV[4])
 end
 if n < tonumber(ARGV[2]) then return {0, 0} end
 redis.call('DEL', KEYS[4])
-redis.call('HSET', KEYS[5], 'id', tostring(now), 'since', tostring(now), 'failedProbes', 0)
+redis.call('HSET', KEYS[5], 'id', string.format('%d', now), 'since', string.format('%d', now), 'failedProbes', 0)
 redis.call('INCR', KEYS[6])
 shut()
 return {cooldown, 1}`;
 
 /**
- * KEYS: probe, recovering, outage, failures; ARGV: the probe's token, when the request went out (ms). An answer ends a
+ * KEYS: probe, recovering, outage, failures; ARGV: the probe's token, when the request went out (Redis's clock, µs, as
+ * the gate's ENTER read it). An answer ends a
  * run of outage failures only if its request went out after the run's first failure: one sent before the outage and
  * answered during it says nothing of now (it would otherwise reset the count while a request's retries run out).
  * The probe's answer closes the breaker.
