@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './test/order/longest-first-sequencer';
+import LongestFirstSequencer from './test/order/longest-first-sequencer.mts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const src = (p: string) => resolve(root, p);

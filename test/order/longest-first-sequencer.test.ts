@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DURATIONS_FILE, longestFirst, readDurations } from './longest-first-sequencer';
+import { DURATIONS_FILE, longestFirst, readDurations } from './longest-first-sequencer.mts';
 
 const ROOT = join(__dirname, '..', '..');
 const spec = (file: string, project = 'cross-process') => ({ moduleId: join(ROOT, file), project: { name: project } });
