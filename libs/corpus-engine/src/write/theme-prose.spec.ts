@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERIC_VOCABULARY } from '@orrery/passages';
 import { quotesOf } from './report-prose';
 import { analyzeTerms } from '@orrery/language';
-import { arcSentence, themedReport } from './theme-prose';
+import { arcSentence, subjectSentences, themedReport } from './theme-prose';
 
 /**
  * Dated passages on immigration whose retrieved quote (their first sentence) says only that immigration matters:
@@ -46,6 +46,24 @@ describe('themedReport', () => {
     expect(JSON.stringify(report)).not.toContain('carry the mails');
     // A passage that says nothing beyond the subject is in no theme.
     expect(report!.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations)).some((c) => c.sourceId === 'g')).toBe(false);
+  });
+});
+
+describe('subjectSentences', () => {
+  const text = 'The environment is a public trust. Clean air and clean water are our goal. The budget is balanced. Our environment needs care.';
+  const found = subjectSentences(text, new Set(analyzeTerms('environment')));
+
+  it('holds each sentence that names the subject, and with it the sentence after it, verbatim', () => {
+    // "Clean air" is what the passage says of the environment, one sentence on: a theme is found, and quoted, there.
+    expect(found).toContain('The environment is a public trust.');
+    expect(found).toContain('The environment is a public trust. Clean air and clean water are our goal.');
+    expect(found).toContain('Our environment needs care.');
+    for (const s of found) expect(text.includes(s)).toBe(true);
+  });
+
+  it('pairs no sentence it does not follow: a sentence that names no subject alone, or two sentences apart, is not held', () => {
+    expect(found).not.toContain('The budget is balanced.');
+    expect(found.some((s) => s.includes('The budget'))).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@ import { analyzeTerms, sentenceSpans } from '@orrery/language';
 import { subjectStems, type Theme, themesOf } from './themes';
 
 /** Quotes one theme shows at most: a few that are about it, not all that match. */
-export const PER_THEME = 5;
+export const PER_THEME = 3;
 /** A section's opener names its speakers up to this many, then counts the rest. */
 const NAMED_SPEAKERS = 3;
 
@@ -132,11 +132,15 @@ export function arcSentence(themes: readonly { title: string; decade: number }[]
 /** A sentence longer than this is not shown for a theme. */
 const MAX_SENTENCE = 600;
 
-/** The sentences of a passage that name the subject (a word of it): what a theme is mined from, and quoted by. */
+/** The sentences of a passage that name the subject (a word of it), each also with the sentence after it: what a theme is mined from, and quoted by. */
 export function subjectSentences(text: string, subject: ReadonlySet<string>): string[] {
-  return sentenceSpans(text)
-    .map((s) => s.text.trim())
-    .filter((s) => s.length <= MAX_SENTENCE && analyzeTerms(s).some((t) => subject.has(t)));
+  const spans = sentenceSpans(text);
+  const names = spans.map((s) => s.text.trim().length <= MAX_SENTENCE && analyzeTerms(s.text).some((t) => subject.has(t)));
+  const out = spans.filter((_, i) => names[i]).map((s) => s.text.trim());
+  // A subject sentence and the one after it, verbatim: what the passage says of the subject often goes on there.
+  for (let i = 0; i + 1 < spans.length; i++)
+    if (names[i] && !names[i + 1] && spans[i + 1]!.end - spans[i]!.start <= MAX_SENTENCE) out.push(text.slice(spans[i]!.start, spans[i + 1]!.end).trim());
+  return out;
 }
 
 /**
