@@ -49,6 +49,35 @@ describe('themedReport', () => {
   });
 });
 
+describe('themedReport, a theme said over decades', () => {
+  // Chinese laborers: four passages of the 1880s, and two of the 1900s that retrieval ranked higher.
+  const said: [string, number, number, string][] = [
+    ['h1', 1880, 0.2, 'The immigration of Chinese laborers is a grave question.'],
+    ['h2', 1882, 0.2, 'Chinese laborers and their immigration trouble the Pacific coast.'],
+    ['h3', 1884, 0.2, 'The treaty restricts the immigration of Chinese laborers.'],
+    ['h4', 1886, 0.2, 'Outrages upon Chinese laborers follow their immigration.'],
+    ['h5', 1905, 1, 'The immigration of Chinese laborers stands by itself.'],
+    ['h6', 1908, 1, 'No change is proposed in the immigration law as regards Chinese laborers.'],
+    ['h7', 1924, 1, 'The immigration quotas are now in force.'],
+    ['h8', 1927, 1, 'Immigration quotas by national origins take effect.'],
+    ['h9', 1901, 1, 'Steamship companies bring immigration we must refuse.'],
+    ['h10', 1903, 1, 'The steamship companies profit from immigration.'],
+    ['h11', 1953, 1, 'Refugee immigration from Europe must be admitted.'],
+    ['h12', 1956, 1, 'The refugee relief act eased immigration.'],
+    ['h13', 1960, 1, 'Immigration is a source of strength.'],
+  ];
+  const titles = new Map(said.map(([id, year]) => [id, `${year}, President ${year}`]));
+  const findings = said.map(([id, , score, text]) => ({ id: `${id}~q`, sourceId: id, quote: text, claim: text, subtopicId: 'overview', relevance: { score, topicTerms: [], facetTerms: [] } }));
+  const { shown, yearOf } = quotesOf([{ subtopicId: 'evidence', title: '', findings }], titles);
+  const report = themedReport(shown[0]!.quotes, 'immigration', 25, titles, { vocabulary: GENERIC_VOCABULARY, isName: () => false }, yearOf, (id) => said.find((p) => p[0] === id)?.[3]);
+
+  it("shows the quotes of the decades it is most said in, so its few quotes keep its period", () => {
+    const chinese = report!.sections.find((s) => /Chinese laborers/.test(s.title))!;
+    expect(chinese.title).toMatch(/^188\d–188\d: /);
+    expect(report!.summary).toMatch(/Chinese laborers in the 1880s/i);
+  });
+});
+
 describe('subjectSentences', () => {
   const text = 'The environment is a public trust. Clean air and clean water are our goal. The budget is balanced. Our environment needs care.';
   const found = subjectSentences(text, new Set(analyzeTerms('environment')));

@@ -43,8 +43,12 @@ export function themedReport(
     .map((t) => ({ ...t, quotes: t.quotes.map((p) => themeSentence(p.shown, p.sentences, analyzeTerms(t.title), passageText)).filter((q): q is Quote => q !== null) }))
     .filter((t) => t.quotes.length > 0);
   if (themes.length < 2) return null;
-  const picked = withinBudget(themes, budget);
   const median = (qs: readonly Quote[]): number => yearOf([...qs].sort((a, b) => yearOf(a) - yearOf(b))[Math.floor((qs.length - 1) / 2)]!);
+  const picked = withinBudget(themes, budget, (t) => {
+    // A theme shows the quotes of the decades it is most said in first: its few quotes keep its period.
+    const m = median(t.quotes);
+    return (a, b) => Math.round(Math.abs(yearOf(a) - m) / 10) - Math.round(Math.abs(yearOf(b) - m) / 10) || b.relevance - a.relevance;
+  });
   const ordered = themes
     .map((t, i) => ({ title: t.title, quotes: picked[i]!.sort((a, b) => yearOf(a) - yearOf(b) || b.relevance - a.relevance) }))
     .filter((t) => t.quotes.length > 0)
@@ -69,8 +73,8 @@ export function themedReport(
 }
 
 /** Each theme's most relevant quotes, at most PER_THEME, taken round-robin over themes until `budget` sources are cited. */
-function withinBudget(themes: readonly Theme<Quote>[], budget: number): Quote[][] {
-  const queues = themes.map((t) => [...t.quotes].sort((a, b) => b.relevance - a.relevance));
+function withinBudget(themes: readonly Theme<Quote>[], budget: number, order: (t: Theme<Quote>) => (a: Quote, b: Quote) => number): Quote[][] {
+  const queues = themes.map((t) => [...t.quotes].sort(order(t)));
   const out: Quote[][] = themes.map(() => []);
   const cited = new Set<string>();
   let progressed = true;
