@@ -17,6 +17,9 @@ add('c', 1901, 'Immigration must be watched closely.', 'The steamship companies 
 add('d', 1905, 'We need better immigration laws.', 'Steamship companies must return the immigrants they bring and cannot land.');
 add('e', 1924, 'Immigration has changed the country.', 'The immigration quotas now in force favor the older stock.');
 add('f', 1927, 'Immigration policy needs study.', 'Immigration quotas based on national origins take effect this year.');
+add('a2', 1888, 'Immigration is before you again.', 'Chinese laborers still seek immigration by way of Canada.');
+add('c2', 1903, 'Immigration is heavy.', 'The steamship companies solicit immigration in Europe.');
+add('e2', 1929, 'Immigration is lower.', 'Immigration quotas have reduced the numbers.');
 add('g', 1960, 'Immigration is a source of strength.', 'The harbor of the city is busy.');
 
 describe('themedReport', () => {
@@ -65,6 +68,7 @@ describe('themedReport, a theme said over decades', () => {
     ['h11', 1953, 1, 'Refugee immigration from Europe must be admitted.'],
     ['h12', 1956, 1, 'The refugee relief act eased immigration.'],
     ['h13', 1960, 1, 'Immigration is a source of strength.'],
+    ['h14', 1929, 1, 'Immigration quotas have reduced the numbers.'],
   ];
   const titles = new Map(said.map(([id, year]) => [id, `${year}, President ${year}`]));
   const findings = said.map(([id, , score, text]) => ({ id: `${id}~q`, sourceId: id, quote: text, claim: text, subtopicId: 'overview', relevance: { score, topicTerms: [], facetTerms: [] } }));
@@ -75,6 +79,11 @@ describe('themedReport, a theme said over decades', () => {
     const chinese = report!.sections.find((s) => /Chinese laborers/.test(s.title))!;
     expect(chinese.title).toMatch(/^188\d–188\d: /);
     expect(report!.summary).toMatch(/Chinese laborers in the 1880s/i);
+  });
+
+  it('makes no theme of a phrase only two passages share', () => {
+    // Steamship companies and refugees are said in two passages each: no section of their own.
+    expect(report!.sections.map((s) => s.title).join(' ')).not.toMatch(/steamship|refugee/i);
   });
 });
 

@@ -6,6 +6,8 @@ import { subjectStems, type Theme, themesOf } from './themes';
 
 /** Quotes one theme shows at most: a few that are about it, not all that match. */
 export const PER_THEME = 3;
+/** A theme of a report holds at least this many passages: two passages that share a phrase are seldom a theme a reader names. */
+export const REPORT_THEME_MIN_QUOTES = 3;
 /** A section's opener names its speakers up to this many, then counts the rest. */
 const NAMED_SPEAKERS = 3;
 
@@ -38,7 +40,7 @@ export function themedReport(
     })
     .filter((p) => p.quote.length > 0);
   const company = ctx.company?.([...stems]);
-  const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), ...(company ? { company } : {}), yearOf: (p) => yearOf(p.shown) });
+  const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), ...(company ? { company } : {}), yearOf: (p) => yearOf(p.shown), minQuotes: REPORT_THEME_MIN_QUOTES });
   const themes: Theme<Quote>[] = found
     .map((t) => ({ ...t, quotes: t.quotes.map((p) => themeSentence(p.shown, p.sentences, analyzeTerms(t.title), passageText)).filter((q): q is Quote => q !== null) }))
     .filter((t) => t.quotes.length > 0);
