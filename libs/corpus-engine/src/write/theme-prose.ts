@@ -74,7 +74,7 @@ export function themedReport(
   return { summary, summaryCitations, sections };
 }
 
-/** Each theme's most relevant quotes, at most PER_THEME, taken round-robin over themes until `budget` sources are cited. */
+/** Each theme's quotes in `order`, at most PER_THEME, taken round-robin over themes until `budget` sources are cited. */
 function withinBudget(themes: readonly Theme<Quote>[], budget: number, order: (t: Theme<Quote>) => (a: Quote, b: Quote) => number): Quote[][] {
   const queues = themes.map((t) => [...t.quotes].sort(order(t)));
   const out: Quote[][] = themes.map(() => []);
