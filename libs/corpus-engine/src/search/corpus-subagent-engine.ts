@@ -222,9 +222,9 @@ const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 /** Passages the overview of a survey over dated documents reads per era, beyond its own ranking. */
 export const SURVEY_PER_ERA = 8;
 /** A survey also reads the subject's this many best company words (`subjectCompany`)... */
-export const SURVEY_COMPANY_WORDS = 12;
+export const SURVEY_COMPANY_WORDS = 20;
 /** ...each in this many passages. */
-export const SURVEY_PER_WORD = 4;
+export const SURVEY_PER_WORD = 3;
 /** One side of a comparison also reads its best passage on each of the subject's this many best company words. */
 export const SIDE_COMPANY_WORDS = 10;
 

@@ -140,7 +140,8 @@ describe('how a subject was talked about, over the speeches', () => {
     });
     expect(medians).toEqual([...medians].sort((a, b) => a - b));
     expect(firstYears.length).toBe(sections.length);
-    const positions = sections.map((s) => report.summary.toLowerCase().indexOf(bare(s.title).toLowerCase()));
+    // As whole words: "legal immigration" is not the end of "illegal immigration".
+    const positions = sections.map((s) => report.summary.toLowerCase().search(new RegExp(`(?<![\\p{L}])${bare(s.title).toLowerCase()}(?![\\p{L}])`, 'u')));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     // Each section opens with who, when and how many; the counts are those of what it cites.

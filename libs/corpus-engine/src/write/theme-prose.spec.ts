@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERIC_VOCABULARY } from '@orrery/passages';
 import { quotesOf } from './report-prose';
 import { analyzeTerms } from '@orrery/language';
-import { arcSentence, themedReport } from './theme-prose';
+import { arcSentence, subjectSentences, themedReport } from './theme-prose';
 
 /**
  * Dated passages on immigration whose retrieved quote (their first sentence) says only that immigration matters:
@@ -17,6 +17,9 @@ add('c', 1901, 'Immigration must be watched closely.', 'The steamship companies 
 add('d', 1905, 'We need better immigration laws.', 'Steamship companies must return the immigrants they bring and cannot land.');
 add('e', 1924, 'Immigration has changed the country.', 'The immigration quotas now in force favor the older stock.');
 add('f', 1927, 'Immigration policy needs study.', 'Immigration quotas based on national origins take effect this year.');
+add('a2', 1888, 'Immigration is before you again.', 'Chinese laborers still seek immigration by way of Canada.');
+add('c2', 1903, 'Immigration is heavy.', 'The steamship companies solicit immigration in Europe.');
+add('e2', 1929, 'Immigration is lower.', 'Immigration quotas have reduced the numbers.');
 add('g', 1960, 'Immigration is a source of strength.', 'The harbor of the city is busy.');
 
 describe('themedReport', () => {
@@ -46,6 +49,59 @@ describe('themedReport', () => {
     expect(JSON.stringify(report)).not.toContain('carry the mails');
     // A passage that says nothing beyond the subject is in no theme.
     expect(report!.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations)).some((c) => c.sourceId === 'g')).toBe(false);
+  });
+});
+
+describe('themedReport, a theme said over decades', () => {
+  // Chinese laborers: four passages of the 1880s, and two of the 1900s that retrieval ranked higher.
+  const said: [string, number, number, string][] = [
+    ['h1', 1880, 0.2, 'The immigration of Chinese laborers is a grave question.'],
+    ['h2', 1882, 0.2, 'Chinese laborers and their immigration trouble the Pacific coast.'],
+    ['h3', 1884, 0.2, 'The treaty restricts the immigration of Chinese laborers.'],
+    ['h4', 1886, 0.2, 'Outrages upon Chinese laborers follow their immigration.'],
+    ['h5', 1905, 1, 'The immigration of Chinese laborers stands by itself.'],
+    ['h6', 1908, 1, 'No change is proposed in the immigration law as regards Chinese laborers.'],
+    ['h7', 1924, 1, 'The immigration quotas are now in force.'],
+    ['h8', 1927, 1, 'Immigration quotas by national origins take effect.'],
+    ['h9', 1901, 1, 'Steamship companies bring immigration we must refuse.'],
+    ['h10', 1903, 1, 'The steamship companies profit from immigration.'],
+    ['h11', 1953, 1, 'Refugee immigration from Europe must be admitted.'],
+    ['h12', 1956, 1, 'The refugee relief act eased immigration.'],
+    ['h13', 1960, 1, 'Immigration is a source of strength.'],
+    ['h14', 1929, 1, 'Immigration quotas have reduced the numbers.'],
+  ];
+  const titles = new Map(said.map(([id, year]) => [id, `${year}, President ${year}`]));
+  const findings = said.map(([id, , score, text]) => ({ id: `${id}~q`, sourceId: id, quote: text, claim: text, subtopicId: 'overview', relevance: { score, topicTerms: [], facetTerms: [] } }));
+  const { shown, yearOf } = quotesOf([{ subtopicId: 'evidence', title: '', findings }], titles);
+  const report = themedReport(shown[0]!.quotes, 'immigration', 25, titles, { vocabulary: GENERIC_VOCABULARY, isName: () => false }, yearOf, (id) => said.find((p) => p[0] === id)?.[3]);
+
+  it("shows the quotes of the decades it is most said in, so its few quotes keep its period", () => {
+    const chinese = report!.sections.find((s) => /Chinese laborers/.test(s.title))!;
+    expect(chinese.title).toMatch(/^188\d–188\d: /);
+    expect(report!.summary).toMatch(/Chinese laborers in the 1880s/i);
+  });
+
+  it('makes no theme of a phrase only two passages share', () => {
+    // Steamship companies and refugees are said in two passages each: no section of their own.
+    expect(report!.sections.map((s) => s.title).join(' ')).not.toMatch(/steamship|refugee/i);
+  });
+});
+
+describe('subjectSentences', () => {
+  const text = 'The environment is a public trust. Clean air and clean water are our goal. The budget is balanced. Our environment needs care.';
+  const found = subjectSentences(text, new Set(analyzeTerms('environment')));
+
+  it('holds each sentence that names the subject, and with it the sentence after it, verbatim', () => {
+    // "Clean air" is what the passage says of the environment, one sentence on: a theme is found, and quoted, there.
+    expect(found).toContain('The environment is a public trust.');
+    expect(found).toContain('The environment is a public trust. Clean air and clean water are our goal.');
+    expect(found).toContain('Our environment needs care.');
+    for (const s of found) expect(text.includes(s)).toBe(true);
+  });
+
+  it('pairs no sentence it does not follow: a sentence that names no subject alone, or two sentences apart, is not held', () => {
+    expect(found).not.toContain('The budget is balanced.');
+    expect(found.some((s) => s.includes('The budget'))).toBe(false);
   });
 });
 

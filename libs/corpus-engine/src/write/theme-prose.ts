@@ -5,7 +5,9 @@ import { analyzeTerms, sentenceSpans } from '@orrery/language';
 import { subjectStems, type Theme, themesOf } from './themes';
 
 /** Quotes one theme shows at most: a few that are about it, not all that match. */
-export const PER_THEME = 5;
+export const PER_THEME = 3;
+/** A theme of a report holds at least this many passages: two passages that share a phrase are seldom a theme a reader names. */
+export const REPORT_THEME_MIN_QUOTES = 3;
 /** A section's opener names its speakers up to this many, then counts the rest. */
 const NAMED_SPEAKERS = 3;
 
@@ -38,13 +40,17 @@ export function themedReport(
     })
     .filter((p) => p.quote.length > 0);
   const company = ctx.company?.([...stems]);
-  const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), ...(company ? { company } : {}), yearOf: (p) => yearOf(p.shown) });
+  const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), ...(company ? { company } : {}), yearOf: (p) => yearOf(p.shown), minQuotes: REPORT_THEME_MIN_QUOTES });
   const themes: Theme<Quote>[] = found
     .map((t) => ({ ...t, quotes: t.quotes.map((p) => themeSentence(p.shown, p.sentences, analyzeTerms(t.title), passageText)).filter((q): q is Quote => q !== null) }))
     .filter((t) => t.quotes.length > 0);
   if (themes.length < 2) return null;
-  const picked = withinBudget(themes, budget);
   const median = (qs: readonly Quote[]): number => yearOf([...qs].sort((a, b) => yearOf(a) - yearOf(b))[Math.floor((qs.length - 1) / 2)]!);
+  const picked = withinBudget(themes, budget, (t) => {
+    // A theme shows the quotes of the decades it is most said in first: its few quotes keep its period.
+    const m = median(t.quotes);
+    return (a, b) => Math.round(Math.abs(yearOf(a) - m) / 10) - Math.round(Math.abs(yearOf(b) - m) / 10) || b.relevance - a.relevance;
+  });
   const ordered = themes
     .map((t, i) => ({ title: t.title, quotes: picked[i]!.sort((a, b) => yearOf(a) - yearOf(b) || b.relevance - a.relevance) }))
     .filter((t) => t.quotes.length > 0)
@@ -68,9 +74,9 @@ export function themedReport(
   return { summary, summaryCitations, sections };
 }
 
-/** Each theme's most relevant quotes, at most PER_THEME, taken round-robin over themes until `budget` sources are cited. */
-function withinBudget(themes: readonly Theme<Quote>[], budget: number): Quote[][] {
-  const queues = themes.map((t) => [...t.quotes].sort((a, b) => b.relevance - a.relevance));
+/** Each theme's quotes in `order`, at most PER_THEME, taken round-robin over themes until `budget` sources are cited. */
+function withinBudget(themes: readonly Theme<Quote>[], budget: number, order: (t: Theme<Quote>) => (a: Quote, b: Quote) => number): Quote[][] {
+  const queues = themes.map((t) => [...t.quotes].sort(order(t)));
   const out: Quote[][] = themes.map(() => []);
   const cited = new Set<string>();
   let progressed = true;
@@ -132,11 +138,15 @@ export function arcSentence(themes: readonly { title: string; decade: number }[]
 /** A sentence longer than this is not shown for a theme. */
 const MAX_SENTENCE = 600;
 
-/** The sentences of a passage that name the subject (a word of it): what a theme is mined from, and quoted by. */
+/** The sentences of a passage that name the subject (a word of it), each also with the sentence after it: what a theme is mined from, and quoted by. */
 export function subjectSentences(text: string, subject: ReadonlySet<string>): string[] {
-  return sentenceSpans(text)
-    .map((s) => s.text.trim())
-    .filter((s) => s.length <= MAX_SENTENCE && analyzeTerms(s).some((t) => subject.has(t)));
+  const spans = sentenceSpans(text);
+  const names = spans.map((s) => s.text.trim().length <= MAX_SENTENCE && analyzeTerms(s.text).some((t) => subject.has(t)));
+  const out = spans.filter((_, i) => names[i]).map((s) => s.text.trim());
+  // A subject sentence and the one after it, verbatim: what the passage says of the subject often goes on there.
+  for (let i = 0; i + 1 < spans.length; i++)
+    if (names[i] && !names[i + 1] && spans[i + 1]!.end - spans[i]!.start <= MAX_SENTENCE) out.push(text.slice(spans[i]!.start, spans[i + 1]!.end).trim());
+  return out;
 }
 
 /**

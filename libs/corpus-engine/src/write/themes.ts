@@ -45,7 +45,7 @@ export interface ThemeOptions<Q extends ThemeQuote = ThemeQuote> {
 /** A theme holds at least this many quotes: one quote's phrase names nothing. */
 export const THEME_MIN_QUOTES = 2;
 /** Themes in one report at most. */
-export const MAX_THEMES = 6;
+export const MAX_THEMES = 8;
 /** Years one theme of dated evidence spans at most. */
 export const THEME_YEARS = 30;
 /** A phrase of two words beyond the subject ("Steamship companies") names a theme better than one word... */
