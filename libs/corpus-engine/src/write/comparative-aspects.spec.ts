@@ -124,3 +124,25 @@ describe('a comparison in several aspects', () => {
     for (const c of atomic!.paragraphs.flatMap((p) => p.citations)) expect(c.quote).toMatch(/Atomic energy/);
   });
 });
+
+describe('an aspect far from the subject', () => {
+  it('is not read from a sentence two away from any on the subject ("long-range pricing policy")', () => {
+    const mk = (id: string, year: number, author: string, n: number): { q: Quote; text: string } => {
+      const first = `Nuclear weapons are a grave danger, number ${n}.`;
+      return { q: quote(id, first, year, author), text: `${first} We must keep faith with our friends. Businessmen need long-range planning for prices.` };
+    };
+    const r = [mk('r1', 1981, 'Ronald Reagan', 1), mk('r2', 1982, 'Ronald Reagan', 2)];
+    const o = [mk('o1', 2009, 'Barack Obama', 3), mk('o2', 2010, 'Barack Obama', 4)];
+    const all = [...r, ...o];
+    const out = comparativeReport(
+      'nuclear weapons',
+      sides,
+      new Map([['side-reagan', r.map((x) => x.q)], ['side-obama', o.map((x) => x.q)]]),
+      new Map(all.map((x) => [x.q.citations[0]!.sourceId, `${x.q.dates[0]!.year}, ${x.q.dates[0]!.author}`])),
+      new Map(all.map((x) => [x.q.citations[0]!.sourceId, x.text])),
+      { vocabulary: GENERIC_VOCABULARY, isName: () => false, company: () => new Map([['rang', 1]]) },
+    );
+    expect(out.sections.map((s) => s.title.toLowerCase())).not.toContain('long-range planning');
+    expect(out.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote))).join(' ')).not.toMatch(/Businessmen/);
+  });
+});

@@ -201,9 +201,9 @@ function companyAspects(
   placed: Set<Quote>,
 ): { key: string; surface: string; quotes: Quote[] }[] {
   const stemsOf = new Map<Quote, Set<string>>();
-  // The whole passage: it was retrieved on the subject, and its aspect is often said in the sentence beside the
-  // subject's ("atomic weapons" after "nuclear"); the quote is then that sentence, on the subject where one is.
-  for (const qs of perSide.values()) for (const q of qs) stemsOf.set(q, new Set(analyzeTerms(sourceText.get(q.citations[0]!.sourceId) ?? q.quote)));
+  // The sentences on the subject and those beside them: an aspect is often said next to the subject's sentence
+  // ("atomic energy" after "nuclear"), but not three sentences on ("long-range pricing policy").
+  for (const qs of perSide.values()) for (const q of qs) stemsOf.set(q, new Set(analyzeTerms(nearSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms).join(' '))));
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
   // A word its quotes never say as a noun ("raising") names no aspect.
   const untitled = new Set<string>();
@@ -235,8 +235,8 @@ function companyAspects(
 /** Quote the passage's shortest sentence that says `stem`, on the subject when one is. */
 function requoteWord(q: Quote, stem: string, coreTerms: ReadonlySet<string>, sourceText: ReadonlyMap<string, string>): void {
   if (q.citations.length !== 1 || q.terms.has(stem)) return;
-  const best = sentenceSpans(sourceText.get(q.citations[0]!.sourceId) ?? '')
-    .map((x) => ({ text: x.text, terms: new Set(analyzeTerms(x.text)) }))
+  const best = nearSubject(sourceText.get(q.citations[0]!.sourceId) ?? '', coreTerms)
+    .map((text) => ({ text, terms: new Set(analyzeTerms(text)) }))
     .filter((x) => x.text.length <= 600 && x.terms.has(stem))
     .sort((a, b) => Number([...coreTerms].some((t) => b.terms.has(t))) - Number([...coreTerms].some((t) => a.terms.has(t))) || a.text.length - b.text.length)[0];
   if (!best) return;
@@ -291,6 +291,14 @@ function onSubject(text: string, subjectTerms: ReadonlySet<string>): string {
     .filter((s) => analyzeTerms(s.text).some((t) => subjectTerms.has(t)))
     .map((s) => s.text)
     .join(' ');
+}
+
+/** The sentences of a text on the subject and those next to one (all of them when the subject has no words). */
+function nearSubject(text: string, subjectTerms: ReadonlySet<string>): string[] {
+  const spans = sentenceSpans(text).map((x) => x.text);
+  if (subjectTerms.size === 0) return spans;
+  const on = spans.map((x) => analyzeTerms(x).some((t) => subjectTerms.has(t)));
+  return spans.filter((_, i) => on[i] || on[i - 1] || on[i + 1]);
 }
 
 /** The subject as its quotes write it ("War" for "war"), when they do. */
