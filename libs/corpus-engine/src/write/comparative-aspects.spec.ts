@@ -87,3 +87,62 @@ describe('a comparison told by aspect', () => {
     for (const m of rr.summary.matchAll(/dwell on ([^:]+): [^“]*“([^”]+)”/g)) for (const part of m[1]!.split(' and ')) expect(m[2]!.toLowerCase()).toContain(part.trim().toLowerCase());
   });
 });
+
+describe('a comparison in several aspects', () => {
+  const run = (subject: string, r: Quote[], o: Quote[], text: Map<string, string>, company: Map<string, number>) =>
+    comparativeReport(subject, sides, new Map([['side-reagan', r], ['side-obama', o]]), new Map([...r, ...o].map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`])), text, {
+      vocabulary: GENERIC_VOCABULARY,
+      isName: () => false,
+      company: () => company,
+    });
+
+  it('leaves quotes for a second aspect when one broad word is in all of them ("Tax cuts", then "Deficit")', () => {
+    const say = (p: string, n: number, year: number, author: string, deficit: boolean): Quote =>
+      quote(`${p}${n}`, `Our tax cuts help families number ${n}.${deficit ? ' The deficit must come down as well.' : ''}`, year + n, author);
+    const r = [1, 2, 3, 4, 5].map((n) => say('r', n, 1981, 'Ronald Reagan', n >= 4));
+    const o = [1, 2, 3, 4, 5].map((n) => say('o', n, 2009, 'Barack Obama', n >= 4));
+    const out = run('taxes', r, o, new Map([...r, ...o].map((q) => [q.citations[0]!.sourceId, q.quote])), new Map([['cut', 1], ['deficit', 0.8]]));
+    const titles = out.sections.map((s) => s.title);
+    expect(titles).toContain('Tax cuts');
+    expect(titles).toContain('Deficit');
+    // Each side's quotes in the deficit section say it.
+    const deficit = out.sections.find((s) => s.title === 'Deficit')!;
+    for (const c of deficit.paragraphs.flatMap((p) => p.citations)) expect(c.quote).toMatch(/deficit/);
+    expect(new Set(deficit.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId[0])))).toEqual(new Set(['r', 'o']));
+  });
+
+  it('finds an aspect said in the passage beside the sentence on the subject, and quotes that sentence', () => {
+    const passage = (id: string, year: number, author: string, n: number): { q: Quote; text: string } => {
+      const first = `Nuclear weapons are a grave danger, number ${n}.`;
+      return { q: quote(id, first, year, author), text: `${first} Atomic energy must serve the cause of peace.` };
+    };
+    const r = [passage('r1', 1981, 'Ronald Reagan', 1), passage('r2', 1982, 'Ronald Reagan', 2)];
+    const o = [passage('o1', 2009, 'Barack Obama', 3), passage('o2', 2010, 'Barack Obama', 4)];
+    const out = run('nuclear weapons', r.map((x) => x.q), o.map((x) => x.q), new Map([...r, ...o].map((x) => [x.q.citations[0]!.sourceId, x.text])), new Map([['atom', 1]]));
+    const atomic = out.sections.find((s) => s.title === 'Atomic energy');
+    expect(atomic).toBeDefined();
+    for (const c of atomic!.paragraphs.flatMap((p) => p.citations)) expect(c.quote).toMatch(/Atomic energy/);
+  });
+});
+
+describe('an aspect far from the subject', () => {
+  it('is not read from a sentence two away from any on the subject ("long-range pricing policy")', () => {
+    const mk = (id: string, year: number, author: string, n: number): { q: Quote; text: string } => {
+      const first = `Nuclear weapons are a grave danger, number ${n}.`;
+      return { q: quote(id, first, year, author), text: `${first} We must keep faith with our friends. Businessmen need long-range planning for prices.` };
+    };
+    const r = [mk('r1', 1981, 'Ronald Reagan', 1), mk('r2', 1982, 'Ronald Reagan', 2)];
+    const o = [mk('o1', 2009, 'Barack Obama', 3), mk('o2', 2010, 'Barack Obama', 4)];
+    const all = [...r, ...o];
+    const out = comparativeReport(
+      'nuclear weapons',
+      sides,
+      new Map([['side-reagan', r.map((x) => x.q)], ['side-obama', o.map((x) => x.q)]]),
+      new Map(all.map((x) => [x.q.citations[0]!.sourceId, `${x.q.dates[0]!.year}, ${x.q.dates[0]!.author}`])),
+      new Map(all.map((x) => [x.q.citations[0]!.sourceId, x.text])),
+      { vocabulary: GENERIC_VOCABULARY, isName: () => false, company: () => new Map([['rang', 1]]) },
+    );
+    expect(out.sections.map((s) => s.title.toLowerCase())).not.toContain('long-range planning');
+    expect(out.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote))).join(' ')).not.toMatch(/Businessmen/);
+  });
+});

@@ -7,7 +7,9 @@ import { heldPhrase, titleCandidates } from './section-titles';
 import { analyzeTerms, sentenceSpans } from '@orrery/language';
 
 /** Aspects (sections) a comparison is told in at most. */
-const MAX_ASPECTS = 4;
+const MAX_ASPECTS = 5;
+/** A company aspect takes at most this many quotes a side, so one broad word ("cuts") leaves quotes for the next ("deficit"). */
+const ASPECT_QUOTES_PER_SIDE = 3;
 /** An aspect's words are at least this specific (IDF over the corpus's largest among the quotes' words). */
 const GENERIC = 0.35;
 /** A two-word phrase names an aspect better than either word alone ("tax cuts" over "cuts"). */
@@ -183,7 +185,7 @@ export const subjectCore = (subject: string): string => /\bof\s+(.+)$/i.exec(sub
 
 /**
  * Aspects named by what the subject keeps company with (`company`, stem → weight): greedily, the company word
- * whose passages on both sides (sentences on the subject that hold it) weigh most, times the square of how
+ * whose passages on both sides hold it (at most ASPECT_QUOTES_PER_SIDE a side) weigh most, times the square of how
  * specific the word is among these quotes (so "lives" or "system" do not name an aspect), at least one a side and
  * MIN_ASPECT_QUOTES in all, titled by a noun phrase with it (`heldPhrase`); each member is then quoted by its sentence
  * that says the word. Taken quotes go to `placed`.
@@ -199,7 +201,9 @@ function companyAspects(
   placed: Set<Quote>,
 ): { key: string; surface: string; quotes: Quote[] }[] {
   const stemsOf = new Map<Quote, Set<string>>();
-  for (const qs of perSide.values()) for (const q of qs) stemsOf.set(q, new Set(analyzeTerms(onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms))));
+  // The sentences on the subject and those beside them: an aspect is often said next to the subject's sentence
+  // ("atomic energy" after "nuclear"), but not three sentences on ("long-range pricing policy").
+  for (const qs of perSide.values()) for (const q of qs) stemsOf.set(q, new Set(analyzeTerms(nearSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms).join(' '))));
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
   // A word its quotes never say as a noun ("raising") names no aspect.
   const untitled = new Set<string>();
@@ -207,7 +211,7 @@ function companyAspects(
     let best: { stem: string; score: number; quotes: Quote[] } | null = null;
     for (const [stem, weight] of company) {
       if (notAspects.has(stem) || untitled.has(stem) || specificity(stem) < GENERIC) continue;
-      const per = present.map((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && stemsOf.get(q)!.has(stem)));
+      const per = present.map((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && stemsOf.get(q)!.has(stem)).slice(0, ASPECT_QUOTES_PER_SIDE));
       const total = per.reduce((a, qs) => a + qs.length, 0);
       if (per.some((qs) => qs.length === 0) || total < MIN_ASPECT_QUOTES) continue;
       const score = total * weight * specificity(stem) ** 2;
@@ -217,7 +221,8 @@ function companyAspects(
     for (const q of best.quotes) requoteWord(q, best.stem, coreTerms, sourceText);
     // Titled by the noun phrase with the word that most of its quotes say ("Tax cuts"), or not an aspect.
     const title = heldPhrase([best.stem], best.quotes);
-    if (!title) {
+    // Capped aspects can meet the same phrase twice ("Tax cuts"); a title names one section.
+    if (!title || aspects.some((a) => a.surface.toLowerCase() === title.toLowerCase())) {
       untitled.add(best.stem);
       continue;
     }
@@ -230,8 +235,8 @@ function companyAspects(
 /** Quote the passage's shortest sentence that says `stem`, on the subject when one is. */
 function requoteWord(q: Quote, stem: string, coreTerms: ReadonlySet<string>, sourceText: ReadonlyMap<string, string>): void {
   if (q.citations.length !== 1 || q.terms.has(stem)) return;
-  const best = sentenceSpans(sourceText.get(q.citations[0]!.sourceId) ?? '')
-    .map((x) => ({ text: x.text, terms: new Set(analyzeTerms(x.text)) }))
+  const best = nearSubject(sourceText.get(q.citations[0]!.sourceId) ?? '', coreTerms)
+    .map((text) => ({ text, terms: new Set(analyzeTerms(text)) }))
     .filter((x) => x.text.length <= 600 && x.terms.has(stem))
     .sort((a, b) => Number([...coreTerms].some((t) => b.terms.has(t))) - Number([...coreTerms].some((t) => a.terms.has(t))) || a.text.length - b.text.length)[0];
   if (!best) return;
@@ -286,6 +291,14 @@ function onSubject(text: string, subjectTerms: ReadonlySet<string>): string {
     .filter((s) => analyzeTerms(s.text).some((t) => subjectTerms.has(t)))
     .map((s) => s.text)
     .join(' ');
+}
+
+/** The sentences of a text on the subject and those next to one (all of them when the subject has no words). */
+function nearSubject(text: string, subjectTerms: ReadonlySet<string>): string[] {
+  const spans = sentenceSpans(text).map((x) => x.text);
+  if (subjectTerms.size === 0) return spans;
+  const on = spans.map((x) => analyzeTerms(x).some((t) => subjectTerms.has(t)));
+  return spans.filter((_, i) => on[i] || on[i - 1] || on[i + 1]);
 }
 
 /** The subject as its quotes write it ("War" for "war"), when they do. */
