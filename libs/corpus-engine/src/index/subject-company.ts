@@ -14,7 +14,7 @@ export interface CompanyWord {
   stem: string;
   /** Passages of the subject that hold it. */
   passages: number;
-  /** How much likelier in the subject's passages than in the corpus. */
+  /** How much likelier in the subject's passages than in passages of their own 20-year eras. */
   lift: number;
   /** sqrt(passages) x ln(lift): the ranking. */
   weight: number;
