@@ -58,6 +58,9 @@ export async function startCoordinatorProcess(env: Record<string, string>): Prom
   await waitFor(
     async () => {
       if (proc.child.exitCode !== null) throw new Error(`coordinator exited: ${proc.output()}`);
+      // Ours, not another stack's: two stacks starting at once can be handed the same free port, and the one that
+      // loses the bind exits while the winner answers /healthz on it (its client would then drive the other stack).
+      if (!new RegExp(`listening on \\S+:${port}\\b`).test(proc.output())) return false;
       return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
     },
     PROCESS_START_MS,
