@@ -149,4 +149,3 @@ return 1`;
 
 /** Waits `ms`; rejects with an AbortError when the signal fires first. */
 const wait = (ms: number, signal?: AbortSignal): Promise<void> => delay(Math.max(0, ms), undefined, signal ? { signal } : {});
-

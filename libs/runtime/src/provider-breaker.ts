@@ -27,18 +27,13 @@ export function breakerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Br
 }
 
 /**
- * Redis's clock, the one every process of a fleet shares: a request's send and a run's first failure are compared
- * across processes and hosts, whose own clocks may differ by more than the time between the two. `nowUs` is a string
- * of digits (exact as a Lua number, below 2^53); `nowMs` whole milliseconds.
+ * Redis's clock, the one every process of a fleet shares, read once per script: a request's send and a run's first
+ * failure are compared across processes and hosts, whose own clocks may differ by more than the time between the two.
+ * `nowUs` is a string of digits (exact as a Lua number, below 2^53); `nowMs` whole milliseconds.
  */
-export const REDIS_NOW = `local function nowUs()
-  local t = redis.call('TIME')
-  return t[1] .. string.format('%06d', tonumber(t[2]))
-end
-local function nowMs()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end`;
+export const REDIS_NOW = `local clock = redis.call('TIME')
+local function nowUs() return clock[1] .. string.format('%06d', tonumber(clock[2])) end
+local function nowMs() return tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000) end`;
 
 /**
  * KEYS: pause, recovering, probe, failures, outage, outages (a count of every outage, for /metrics).
@@ -83,10 +78,9 @@ return {cooldown, 1}`;
 
 /**
  * KEYS: probe, recovering, outage, failures; ARGV: the probe's token, when the request went out (Redis's clock, µs, as
- * the gate's ENTER read it). An answer ends a
- * run of outage failures only if its request went out after the run's first failure: one sent before the outage and
- * answered during it says nothing of now (it would otherwise reset the count while a request's retries run out).
- * The probe's answer closes the breaker.
+ * the gate's ENTER read it). An answer ends a run of outage failures only if its request went out after the run's
+ * first failure: one sent before the outage and answered during it says nothing of now (it would otherwise reset the
+ * count while a request's retries run out). The probe's answer closes the breaker.
  */
 export const CLOSE_LUA = `local since = tonumber(redis.call('HGET', KEYS[4], 'since') or '0')
 if since == 0 or tonumber(ARGV[2]) >= since then redis.call('DEL', KEYS[4]) end

@@ -106,8 +106,11 @@ export class ProviderOutageWatch implements OnApplicationBootstrap, OnApplicatio
    * probe's answer can let a run finish in less time than this watch takes to look.
    */
   async goesOn(runId: string): Promise<void> {
+    // Nearly every run ends with no outage on record: one set read, and the breaker is not asked.
+    const outages = await this.waitingRuns.outages();
+    if (outages.length === 0) return;
     const current = await this.waiting.outage();
-    for (const id of await this.waitingRuns.outages()) {
+    for (const id of outages) {
       if (id === current?.id || !(await this.waitingRuns.runsOf(id)).includes(runId)) continue;
       await this.tellResumed(runId, id, new Date(Number(id)).toISOString(), undefined);
     }
