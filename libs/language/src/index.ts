@@ -9,3 +9,5 @@ export * from './question/report-shape';
 export { citeable, sentencesOf } from './report-sentences';
 export * from './term-overlap';
 export * from './text-analysis';
+export { allowedTitleStems, isNamePhrase, titleCandidates } from './title-candidates';
+export type { TitleCandidate } from './title-candidates';

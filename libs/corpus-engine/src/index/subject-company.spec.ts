@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeTerms } from '@orrery/language';
 import { CorpusIndex } from './corpus-index';
-import { subjectCompany, surveyByCompany } from './subject-company';
+import { subjectCompany } from './subject-company';
 
 /**
  * Dated "speeches", 1880 to 2000, ten paragraphs each. Immigration is spoken of with "exclusion" in the 1880s
@@ -52,23 +52,5 @@ describe('subjectCompany', () => {
   it("leaves out the speakers' names and the subject's own words", () => {
     expect(stems).not.toContain(analyzeTerms('Modern')[0]);
     expect(stems).not.toContain(analyzeTerms('immigration')[0]);
-  });
-});
-
-describe('surveyByCompany', () => {
-  const index = speeches();
-
-  it('reads each company word where the subject is said with it, one speech before a second, not what is skipped', () => {
-    const picked = surveyByCompany(index, analyzeTerms('immigration'), 2, 3, (id) => id === 'y2000-p1');
-    const words = [...new Set(picked.map((p) => p.word))];
-    expect(words).toHaveLength(2);
-    for (const w of words) {
-      const mine = picked.filter((p) => p.word === w);
-      expect(mine).toHaveLength(3);
-      expect(mine.every((p) => index.termsOf(p.id).includes(w) && index.termsOf(p.id).includes(analyzeTerms('immigration')[0]!))).toBe(true);
-      expect(new Set(mine.map((p) => p.id.slice(0, 5))).size).toBe(3);
-    }
-    expect(picked.map((p) => p.id)).not.toContain('y2000-p1');
-    expect(new Set(picked.map((p) => p.id)).size).toBe(picked.length);
   });
 });

@@ -68,27 +68,6 @@ export function subjectCompany(index: CorpusIndex, terms: readonly string[]): Co
   return out;
 }
 
-/**
- * Passages for each of the subject's `words` best company words: the `perWord` best by BM25 on the subject and
- * the word that hold both (one per document before a second of any), not `skip`ped. The report's themes are
- * these words' passages, so they are read whatever retrieval ranked first. Relevance is BM25 relative to the
- * word's best, each word's best passage weighing the same.
- */
-export function surveyByCompany(index: CorpusIndex, terms: readonly string[], words: number, perWord: number, skip: (id: string) => boolean): { id: string; score: number; word: string }[] {
-  const held = new Set(subjectPassages(index, terms).map((h) => h.id));
-  const taken = new Set<string>();
-  const out: { id: string; score: number; word: string }[] = [];
-  for (const { stem } of subjectCompany(index, terms).slice(0, words)) {
-    const hits = index.searchTerms([...terms, stem], { limit: index.size, filter: (id) => held.has(id) && !taken.has(id) && !skip(id) }).filter((h) => h.matched.includes(stem));
-    const best = hits[0]?.score || 1;
-    for (const h of onePerDocumentFirst(index, hits).slice(0, perWord)) {
-      taken.add(h.id);
-      out.push({ id: h.id, score: h.score / best, word: stem });
-    }
-  }
-  return out;
-}
-
 /** Each company word's weight against the best one's, 0–1. */
 export function companyWeights(index: CorpusIndex, terms: readonly string[]): Map<string, number> {
   const words = subjectCompany(index, terms);

@@ -5,7 +5,8 @@ import { answerConfidence } from './answer-confidence';
 import { type ComparisonSide, comparisonSides } from '../plan/comparison-sides';
 import { documentStructure, onePerDocumentFirst } from '../index/documents';
 import { surveyByEra } from '../index/eras';
-import { companyWeights, subjectCompany, surveyByCompany } from '../index/subject-company';
+import { companyWeights, subjectCompany } from '../index/subject-company';
+import { phraseWeights, surveyByCompany } from '../index/subject-phrases';
 import type { CorpusIndex } from '../index/corpus-index';
 import type { CorpusView, CorpusViews } from '../index/corpus-view';
 import { subjectCore } from '../write/comparative-prose';
@@ -109,8 +110,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
         add(e.id, selectQuote(index, index.passage(e.id)!.text, subject, subject).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [] });
       }
       // ...and what the subject keeps company with across the corpus: the themes a reader expects, each read where it is said.
-      for (const e of surveyByCompany(index, subject, SURVEY_COMPANY_WORDS, SURVEY_PER_WORD, skip))
-        add(e.id, selectQuote(index, index.passage(e.id)!.text, [...subject, e.word], subject).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [e.word] });
+      for (const e of surveyByCompany(index, subject, SURVEY_COMPANY_PHRASES, SURVEY_PER_PHRASE, skip))
+        add(e.id, selectQuote(index, index.passage(e.id)!.text, [...subject, ...e.own], subject).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: e.own });
     }
     await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} passages`, fraction: 1 });
     return {
@@ -202,7 +203,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const retrieval = asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
     // A comparison with a side the corpus never names ("ini" among READMEs that hold none of it) says so first.
     const unknownSides = shape.kind === 'comparative' && !sides ? shape.sides.filter((label) => analyzeTerms(label).length > 0 && analyzeTerms(label).every((t) => index.df(t) === 0)) : [];
-    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), ...(unknownSides.length ? { unknownSides } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject) });
+    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), ...(unknownSides.length ? { unknownSides } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject), companyPhrases: (subject) => phraseWeights(index, subject) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
       kind: 'synthesize',
@@ -221,10 +222,10 @@ const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /** Passages the overview of a survey over dated documents reads per era, beyond its own ranking. */
 export const SURVEY_PER_ERA = 8;
-/** A survey also reads the subject's this many best company words (`subjectCompany`)... */
-export const SURVEY_COMPANY_WORDS = 20;
+/** A survey also reads the subject's this many best company phrases (`subjectPhrases`)... */
+export const SURVEY_COMPANY_PHRASES = 20;
 /** ...each in this many passages. */
-export const SURVEY_PER_WORD = 3;
+export const SURVEY_PER_PHRASE = 3;
 /** One side of a comparison also reads its best passage on each of the subject's this many best company words. */
 export const SIDE_COMPANY_WORDS = 10;
 

@@ -3,7 +3,7 @@ import { comparativeReport } from './comparative-prose';
 import type { ComparisonSide } from '../plan/comparison-sides';
 import { GENERIC_VOCABULARY } from '@orrery/passages';
 import type { Quote } from './report-prose';
-import { titleCandidates } from './section-titles';
+import { titleCandidates } from '@orrery/language';
 import { analyzeTerms } from '@orrery/language';
 
 const sides: ComparisonSide[] = [

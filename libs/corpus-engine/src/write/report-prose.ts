@@ -69,6 +69,8 @@ export interface ProseContext {
   unknownSides?: string[];
   /** The words a subject keeps company with across the corpus, each weighed 0–1 against the best (`subjectCompany`). */
   company?: (subject: readonly string[]) => ReadonlyMap<string, number>;
+  /** The phrases a subject keeps company with across the corpus, by their stems, each weighed 0–1 against the best (`subjectPhrases`). */
+  companyPhrases?: (subject: readonly string[]) => ReadonlyMap<string, number>;
   /** Whether a capitalized word is a name (kept capitalized inside a sentence) rather than a common word. */
   isName: (word: string) => boolean;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groundedTitle, titleCandidates, titleGrounded } from './section-titles';
+import { titleCandidates } from '@orrery/language';
+import { groundedTitle, titleGrounded } from './section-titles';
 
 const NEW_YORK = [
   'During the last two years the immigration service at New York has been greatly improved.',

@@ -39,7 +39,7 @@ export function themedReport(
       return { quote: text, terms: new Set(analyzeTerms(text)), relevance: q.relevance, shown: q, sentences };
     })
     .filter((p) => p.quote.length > 0);
-  const company = ctx.company?.([...stems]);
+  const company = ctx.companyPhrases?.([...stems]);
   const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), ...(company ? { company } : {}), yearOf: (p) => yearOf(p.shown), minQuotes: REPORT_THEME_MIN_QUOTES });
   const themes: Theme<Quote>[] = found
     .map((t) => ({ ...t, quotes: t.quotes.map((p) => themeSentence(p.shown, p.sentences, analyzeTerms(t.title), passageText)).filter((q): q is Quote => q !== null) }))

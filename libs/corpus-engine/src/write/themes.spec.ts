@@ -40,6 +40,27 @@ describe('themes of the evidence', () => {
     expect(themes[0]!.quotes).toHaveLength(3);
   });
 
+  it("names a theme by the phrase the subject keeps company with, weighed as a phrase, not by its words' company", () => {
+    // "Revenue" is said with the tariff in every era; "protective tariff" is the phrase of one period. Word by word,
+    // "protect" keeps little company (protection of the fisheries, of the frontier); as a phrase, it is the company.
+    const tariff = [
+      q('The revenue from the tariff exceeds the wants of the Treasury.', 1880),
+      q('A protective tariff shields the wages of our workmen.', 1882),
+      q('The protective tariff has built our mills.', 1884),
+      q('Under a protective tariff the mills grew.', 1886),
+      q('The tariff yields a revenue beyond our needs.', 1888),
+      q('Tariff revenue must be reduced.', 1889),
+    ];
+    const company = new Map([
+      ['protect tariff', 1],
+      ['revenu', 0.6],
+      ['protect', 0.1],
+    ]);
+    const themes = themesOf(tariff, { subject: subjectStems('tariff'), company, yearOf: (x) => x.year, minQuotes: 3 });
+    expect(themes[0]!.title).toBe('Protective tariff');
+    expect(themes[0]!.quotes).toHaveLength(3);
+  });
+
   it('leaves out a quote no theme holds instead of filing it under one', () => {
     expect(themes.flatMap((t) => t.quotes).some((x) => x.year === 1956)).toBe(false);
   });

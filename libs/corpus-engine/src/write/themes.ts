@@ -1,4 +1,5 @@
-import { heldPhrase, titleCandidates } from './section-titles';
+import { titleCandidates } from '@orrery/language';
+import { heldPhrase } from './section-titles';
 import { analyzeTerms } from '@orrery/language';
 
 /**
@@ -29,8 +30,9 @@ export interface ThemeOptions<Q extends ThemeQuote = ThemeQuote> {
   /** How specific a key's words are in the corpus, 0–1. */
   specificity?: (key: string) => number;
   /**
-   * The subject's company across the corpus (`subjectCompany`), each stem's weight 0–1: when given, a theme is
-   * named for what the subject keeps company with everywhere, not for what is rare in the evidence at hand.
+   * The subject's company across the corpus (`subjectPhrases`), each phrase's weight 0–1 by its stems: when given, a
+   * theme is named for what the subject keeps company with everywhere, not for what is rare in the evidence at hand.
+   * A phrase that is not company weighs as its best word that is.
    */
   company?: ReadonlyMap<string, number>;
   /** Themes at most. */
@@ -104,7 +106,7 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
       const relevance = members.reduce((a, q) => a + q.relevance, 0) / members.length;
       const form = (c.stems.length > 1 ? TWO_OWN_WORDS : c.words > 1 ? SUBJECT_AND_WORD : 1) * (c.name ? NAME_WEIGHT : 1) * (0.5 + relevance);
       const score = opts.company
-        ? (Math.max(...c.stems.map((s) => opts.company!.get(s) ?? 0)) + OUTSIDE_COMPANY) * Math.sqrt(members.length * specificity(c.stems.join(' '))) * form * apart(members)
+        ? ((opts.company.get(key) ?? Math.max(...c.stems.map((s) => opts.company!.get(s) ?? 0))) + OUTSIDE_COMPANY) * Math.sqrt(members.length * specificity(c.stems.join(' '))) * form * apart(members)
         : members.length * Math.log(1 + quotes.length / everywhere) * Math.sqrt(specificity(c.stems.join(' '))) * form;
       if (!best || score > best.score || (score === best.score && key < best.key)) best = { key, score, members };
     }
