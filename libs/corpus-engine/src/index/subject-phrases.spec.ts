@@ -56,6 +56,12 @@ describe('subjectPhrases', () => {
     expect(weight('Chinese laborers')).toBeGreaterThan(weight('steamship companies'));
   });
 
+  it('ranks a phrase of two words of its own above one of its words alone, said as often', () => {
+    // "Chinese" and "Chinese laborers" are said in the same passages; the phrase names what they are about.
+    expect(surfaces.indexOf('Chinese laborers')).toBeLessThan(surfaces.indexOf('Chinese'));
+    expect(surfaces).toContain('Chinese');
+  });
+
   it('names no company for a subject too few passages hold', () => {
     expect(subjectPhrases(index, analyzeTerms('exclusion'))).toEqual([]);
   });

@@ -22,9 +22,19 @@ export interface CompanyPhrase {
   /** The subject's passages that say it. */
   ids: string[];
   lift: number;
-  /** sqrt(support) x ln(lift): the ranking. */
+  /** sqrt(support) x ln(lift) x its form (`phraseForm`): the ranking. */
   weight: number;
 }
+
+/** A phrase of two words of its own ("Steamship companies") names a theme better than one word... */
+const TWO_OWN_WORDS = 1.5;
+/** ...and one word with the subject's ("Immigration quotas") only a little better than the word alone: the subject's word must not make "Peacetime economy" outrank "Inflation". */
+const SUBJECT_AND_WORD = 1.2;
+/** A one-word name ("Hungary") is a place or a person the quotes mention, seldom what they are about. */
+const NAME_WEIGHT = 0.5;
+
+/** How well a phrase's form names a theme: `own` words beyond the subject's, of `words` in all; `name`, one capitalized word. */
+export const phraseForm = (own: number, words: number, name: boolean): number => (own > 1 ? TWO_OWN_WORDS : words > 1 ? SUBJECT_AND_WORD : 1) * (name ? NAME_WEIGHT : 1);
 
 /** A phrase is company when its words are at least this much likelier in the subject's passages... */
 const MIN_LIFT = 2;
@@ -89,7 +99,9 @@ function concordance(index: CorpusIndex, terms: readonly string[]): CompanyPhras
     const lift = inSubject / read.length / Math.max(share, 1 / index.size);
     if (lift < MIN_LIFT) continue;
     const surface = [...e.surfaces.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
-    out.push({ key, own: e.own, surface, ids: e.ids, lift, weight: Math.sqrt(e.ids.length) * Math.log(lift) });
+    const words = key.split(' ').length;
+    const form = phraseForm(e.own.length, words, words === 1 && /^\p{Lu}/u.test(surface));
+    out.push({ key, own: e.own, surface, ids: e.ids, lift, weight: Math.sqrt(e.ids.length) * Math.log(lift) * form });
   }
   out.sort((a, b) => b.weight - a.weight || a.key.localeCompare(b.key));
   return out;

@@ -1,6 +1,6 @@
-import { titleCandidates } from '@orrery/language';
+import { analyzeTerms, titleCandidates } from '@orrery/language';
+import { phraseForm } from '../index/subject-phrases';
 import { heldPhrase } from './section-titles';
-import { analyzeTerms } from '@orrery/language';
 
 /**
  * The themes of a report's evidence: each a noun phrase its quotes share that the rest of the evidence does
@@ -50,12 +50,6 @@ export const THEME_MIN_QUOTES = 2;
 export const MAX_THEMES = 8;
 /** Years one theme of dated evidence spans at most. */
 export const THEME_YEARS = 30;
-/** A phrase of two words beyond the subject ("Steamship companies") names a theme better than one word... */
-const TWO_OWN_WORDS = 1.5;
-/** ...and one word with the subject's ("Immigration quotas") only a little better than the word alone: the subject's word must not make "Peacetime economy" outrank "Inflation". */
-const SUBJECT_AND_WORD = 1.2;
-/** A one-word name ("Hungary") is a place or a person the quotes mention, seldom what they are about. */
-const NAME_WEIGHT = 0.5;
 /** A phrase none of whose words keeps the subject company weighs this much: it names a theme only where nothing better does. */
 const OUTSIDE_COMPANY = 0.02;
 /** A phrase held by more than this share of the evidence is the subject, not one theme of it. */
@@ -104,7 +98,7 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
       const members = inWindow([...left].filter((q) => holds(q, c.stems)), opts.yearOf, opts.window ?? THEME_YEARS);
       if (members.length < min) continue;
       const relevance = members.reduce((a, q) => a + q.relevance, 0) / members.length;
-      const form = (c.stems.length > 1 ? TWO_OWN_WORDS : c.words > 1 ? SUBJECT_AND_WORD : 1) * (c.name ? NAME_WEIGHT : 1) * (0.5 + relevance);
+      const form = phraseForm(c.stems.length, c.words, c.name) * (0.5 + relevance);
       const score = opts.company
         ? ((opts.company.get(key) ?? Math.max(...c.stems.map((s) => opts.company!.get(s) ?? 0))) + OUTSIDE_COMPANY) * Math.sqrt(members.length * specificity(c.stems.join(' '))) * form * apart(members)
         : members.length * Math.log(1 + quotes.length / everywhere) * Math.sqrt(specificity(c.stems.join(' '))) * form;
