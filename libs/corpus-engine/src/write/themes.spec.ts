@@ -61,6 +61,22 @@ describe('themes of the evidence', () => {
     expect(themes[0]!.quotes).toHaveLength(3);
   });
 
+  it('names a theme as its quotes most often say it, whatever the order of its words', () => {
+    // "zone law" and "law zone" are one theme; the tie between their keys must not pick the form one quote says.
+    const zoning = [
+      q('Our present zoning laws are unsatisfactory.', 1951),
+      q('The zoning laws should be strengthened.', 1953),
+      q('Lawful zoning must be welcomed.', 1954),
+      q('We need better zoning laws in our cities.', 1955),
+      q('Zoning troubles the suburbs.', 1956),
+      q('Zoning grew in the west.', 1957),
+      q('Zoning from the states rose.', 1958),
+      q('Zoning fell in the war.', 1959),
+    ];
+    const themes = themesOf(zoning, { subject: subjectStems('zoning'), yearOf: (x) => x.year, minQuotes: 3 });
+    expect(themes[0]!.title).toBe('Zoning laws');
+  });
+
   it('leaves out a quote no theme holds instead of filing it under one', () => {
     expect(themes.flatMap((t) => t.quotes).some((x) => x.year === 1956)).toBe(false);
   });

@@ -106,7 +106,11 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
     }
     if (!best) break;
     const c = candidates.get(best.key)!;
-    const surface = [...c.surface.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+    // Named as its quotes most often say it, in either order ("immigration laws", not the one "lawful immigration").
+    const said = new Map<string, number>();
+    for (const o of candidates.values())
+      if (o.words === c.words && o.stems.length === c.stems.length && o.stems.every((s) => c.stems.includes(s))) for (const [form, n] of o.surface) said.set(form, (said.get(form) ?? 0) + n);
+    const surface = [...said.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
     // One word of its own ("Parks") is named by the phrase most of its quotes say it in ("National parks").
     const wider = c.stems.length === 1 ? heldPhrase(c.stems, best.members) : null;
     themes.push({ title: capitalize(extended(wider && wider.split(' ').length > surface.split(' ').length ? wider : surface, best.members)), key: c.stems, quotes: best.members });
