@@ -77,6 +77,21 @@ describe('themes of the evidence', () => {
     expect(themes[0]!.title).toBe('Zoning laws');
   });
 
+  it('weighs a few members as many: a broad word held by many passages does not outrank a specific phrase', () => {
+    const labor = [
+      ...Array.from({ length: 12 }, (_, i) => q(`Labor in our industries grew in ${i + 1} states.`, 1940 + i)),
+      ...Array.from({ length: 4 }, (_, i) => q(`Labor won collective bargaining in plant ${i + 1}.`, 1937 + i)),
+      ...Array.from({ length: 10 }, (_, i) => q(`Labor rested on day ${i + 1}.`, 1950 + i)),
+    ];
+    const company = new Map([
+      ['industri', 0.8],
+      ['collect bargain', 0.75],
+    ]);
+    const themes = themesOf(labor, { subject: subjectStems('labor'), company, yearOf: (x) => x.year, minQuotes: 3 });
+    expect(themes[0]!.title).toBe('Collective bargaining');
+    expect(themes[0]!.quotes).toHaveLength(4);
+  });
+
   it('leaves out a quote no theme holds instead of filing it under one', () => {
     expect(themes.flatMap((t) => t.quotes).some((x) => x.year === 1956)).toBe(false);
   });

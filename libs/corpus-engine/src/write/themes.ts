@@ -52,6 +52,8 @@ export const MAX_THEMES = 8;
 export const THEME_YEARS = 30;
 /** A phrase none of whose words keeps the subject company weighs this much: it names a theme only where nothing better does. */
 const OUTSIDE_COMPANY = 0.02;
+/** A theme shows a few quotes; members beyond this many make it no more a theme (a broad word held by many passages is not the better theme). */
+const MEMBERS_WEIGHED = 6;
 /** A phrase held by more than this share of the evidence is the subject, not one theme of it. */
 const TOO_COMMON = 0.5;
 
@@ -100,7 +102,7 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
       const relevance = members.reduce((a, q) => a + q.relevance, 0) / members.length;
       const form = phraseForm(c.stems.length, c.words, c.name) * (0.5 + relevance);
       const score = opts.company
-        ? ((opts.company.get(key) ?? Math.max(...c.stems.map((s) => opts.company!.get(s) ?? 0))) + OUTSIDE_COMPANY) * Math.sqrt(members.length * specificity(c.stems.join(' '))) * form * apart(members)
+        ? ((opts.company.get(key) ?? Math.max(...c.stems.map((s) => opts.company!.get(s) ?? 0))) + OUTSIDE_COMPANY) * Math.sqrt(Math.min(members.length, MEMBERS_WEIGHED) * specificity(c.stems.join(' '))) * form * apart(members)
         : members.length * Math.log(1 + quotes.length / everywhere) * Math.sqrt(specificity(c.stems.join(' '))) * form;
       if (!best || score > best.score || (score === best.score && key < best.key)) best = { key, score, members };
     }
