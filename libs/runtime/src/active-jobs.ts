@@ -1,4 +1,4 @@
-import type { Job, Worker } from 'bullmq';
+import { Job, Queue, type Worker } from 'bullmq';
 
 export interface DrainLogger {
   log(message: string): void;
@@ -7,8 +7,8 @@ export interface DrainLogger {
 
 /**
  * The jobs this process is running, with their lock tokens, so that a shutdown can drain them
- * within a bound: stop taking jobs, wait up to `graceMs`, then hand what is still running back
- * to the queue (moveToWait releases the lock) so that another process takes it at once instead
+ * within a bound: stop taking jobs, wait up to `graceMs`, then close the worker and hand what is still running
+ * back to the queue (moveToWait releases the lock) so that another process takes it at once instead
  * of after the lock expires. Steps and tasks are idempotent, so a released job is safe to rerun.
  *
  * BullMQ's pause does not cancel a fetch already blocked on the queue: a job that arrives as the drain starts is still
@@ -42,18 +42,26 @@ export class ActiveJobs {
     while (this.jobs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     if (!this.jobs.size) return;
     const left = [...this.jobs.values()];
+    // Closed before releasing: the fetch that pause left blocked on the queue wakes when a job is released, and would
+    // take it back into this closing process, active and locked until its lock expired. Released through a queue of
+    // the worker's own connection and prefix instead.
+    await worker.close(true);
+    const queue = new Queue(worker.name, { connection: worker.opts.connection, prefix: worker.opts.prefix });
     let released = 0;
-    for (const { job, token } of left) {
-      if (!token) continue;
-      try {
-        await job.moveToWait(token);
-        released++;
-      } catch (err) {
-        logger.warn(`could not release job ${job.id}: ${(err as Error).message}; it is taken over when its lock expires`);
+    try {
+      for (const { job, token } of left) {
+        if (!token) continue;
+        try {
+          await new Job(queue, job.name, job.data, job.opts, job.id).moveToWait(token);
+          released++;
+        } catch (err) {
+          logger.warn(`could not release job ${job.id}: ${(err as Error).message}; it is taken over when its lock expires`);
+        }
       }
+    } finally {
+      await queue.close().catch(() => undefined);
     }
     logger.warn(`shutting down: released ${released} of ${left.length} unfinished job(s) back to the queue after ${graceMs} ms`);
-    await worker.close(true);
   }
 
   /**
