@@ -2,6 +2,7 @@ import { analyzeTerms } from '@orrery/language';
 import type { CorpusIndex } from './corpus-index';
 import { documentStructure, onePerDocumentFirst } from './documents';
 import { eraOf } from './eras';
+import { perSubject } from './per-subject';
 
 /**
  * The words a subject keeps company with across the corpus: what its passages say far more often than the corpus
@@ -27,7 +28,8 @@ const MIN_PASSAGES = 3;
 /** ...of a subject that at least this many passages hold. */
 const MIN_SUBJECT_PASSAGES = 20;
 
-const cache = new WeakMap<CorpusIndex, Map<string, CompanyWord[]>>();
+/** Subjects whose company is kept per index. */
+const cached = perSubject<CompanyWord[]>(64);
 
 /** The passages that hold a subject: every term, and a subject of several words as the phrase ("civil rights"). */
 export function subjectPassages(index: CorpusIndex, terms: readonly string[]): { id: string; score: number; matched: string[] }[] {
@@ -40,17 +42,13 @@ export function subjectPassages(index: CorpusIndex, terms: readonly string[]): {
 
 /** The subject's company, best first; authors' names (every passage of a speech holds its speaker's) are left out. */
 export function subjectCompany(index: CorpusIndex, terms: readonly string[]): CompanyWord[] {
-  const key = terms.join(' ');
-  let byIndex = cache.get(index);
-  if (!byIndex) cache.set(index, (byIndex = new Map()));
-  const known = byIndex.get(key);
-  if (known) return known;
+  return cached(index, terms, () => company(index, terms));
+}
+
+function company(index: CorpusIndex, terms: readonly string[]): CompanyWord[] {
   const held = subjectPassages(index, terms);
   // A subject a few passages hold keeps company with whatever those few say.
-  if (held.length < MIN_SUBJECT_PASSAGES) {
-    byIndex.set(key, []);
-    return [];
-  }
+  if (held.length < MIN_SUBJECT_PASSAGES) return [];
   const counts = new Map<string, number>();
   for (const h of held) for (const t of new Set(index.termsOf(h.id))) counts.set(t, (counts.get(t) ?? 0) + 1);
   const structure = documentStructure(index);
@@ -64,7 +62,6 @@ export function subjectCompany(index: CorpusIndex, terms: readonly string[]): Co
     out.push({ stem, passages: n, lift, weight: Math.sqrt(n) * Math.log(lift) });
   }
   out.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
-  byIndex.set(key, out);
   return out;
 }
 

@@ -2,6 +2,7 @@ import { analyzeTerms, titleCandidates } from '@orrery/language';
 import type { CorpusIndex } from './corpus-index';
 import { documentStructure, onePerDocumentFirst } from './documents';
 import { eraOf } from './eras';
+import { perSubject } from './per-subject';
 import { subjectPassages } from './subject-company';
 
 /**
@@ -49,19 +50,11 @@ const MAX_WEIGHED = 200;
 /** Subjects whose concordance is kept per index. */
 const KEPT = 64;
 
-const cache = new WeakMap<CorpusIndex, Map<string, CompanyPhrase[]>>();
+const cached = perSubject<CompanyPhrase[]>(KEPT);
 
 /** The subject's company phrases, best first; authors' names (every passage of a speech holds its speaker's) are left out. */
 export function subjectPhrases(index: CorpusIndex, terms: readonly string[]): CompanyPhrase[] {
-  const key = terms.join(' ');
-  let byIndex = cache.get(index);
-  if (!byIndex) cache.set(index, (byIndex = new Map()));
-  const known = byIndex.get(key);
-  if (known) return known;
-  const phrases = concordance(index, terms);
-  if (byIndex.size >= KEPT) byIndex.delete(byIndex.keys().next().value!);
-  byIndex.set(key, phrases);
-  return phrases;
+  return cached(index, terms, () => concordance(index, terms));
 }
 
 function concordance(index: CorpusIndex, terms: readonly string[]): CompanyPhrase[] {
