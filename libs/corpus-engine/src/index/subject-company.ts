@@ -1,7 +1,7 @@
 import { analyzeTerms } from '@orrery/language';
 import type { CorpusIndex } from './corpus-index';
-import { documentStructure, onePerDocumentFirst } from './documents';
-import { eraOf } from './eras';
+import { documentStructure } from './documents';
+import { eraExpectation, eraOfPassage } from './era-expectation';
 import { perSubject } from './per-subject';
 
 /**
@@ -31,13 +31,21 @@ const MIN_SUBJECT_PASSAGES = 20;
 /** Subjects whose company is kept per index. */
 const cached = perSubject<CompanyWord[]>(64);
 
-/** The passages that hold a subject: every term, and a subject of several words as the phrase ("civil rights"). */
-export function subjectPassages(index: CorpusIndex, terms: readonly string[]): { id: string; score: number; matched: string[] }[] {
+/** Subjects whose passages are kept per index: a few, since a subject of a large corpus can hold a great many. */
+const passagesOf = perSubject<readonly { id: string; score: number; matched: string[] }[]>(8);
+
+/**
+ * The passages that hold a subject: every term, and a subject of several words as the phrase ("civil rights"). Read
+ * once per subject: a survey asks for them by era, for the subject's company words and for its company phrases.
+ */
+export function subjectPassages(index: CorpusIndex, terms: readonly string[]): readonly { id: string; score: number; matched: string[] }[] {
   if (terms.length === 0) return [];
   const phrase = ` ${terms.join(' ')} `;
-  return index
-    .searchTerms(terms, { limit: index.size })
-    .filter((h) => terms.every((t) => h.matched.includes(t)) && (terms.length === 1 || ` ${analyzeTerms(index.passage(h.id)!.text).join(' ')} `.includes(phrase)));
+  return passagesOf(index, terms, () =>
+    index
+      .searchTerms(terms, { limit: index.size })
+      .filter((h) => terms.every((t) => h.matched.includes(t)) && (terms.length === 1 || ` ${analyzeTerms(index.passage(h.id)!.text).join(' ')} `.includes(phrase))),
+  );
 }
 
 /** The subject's company, best first; authors' names (every passage of a speech holds its speaker's) are left out. */
@@ -72,42 +80,29 @@ export function companyWeights(index: CorpusIndex, terms: readonly string[]): Ma
   return new Map(words.map((w) => [w.stem, w.weight / top]));
 }
 
-const eraCache = new WeakMap<CorpusIndex, Map<number, { passages: number; df: Map<string, number> }>>();
+const eraDfCache = new WeakMap<CorpusIndex, Map<number, Map<string, number>>>();
 
-/**
- * The share of `ids` a word would hold if it were no likelier there than in the corpus. In a dated corpus, each
- * passage is set against its own era's passages: a subject talked about lately ("the environment") would
- * otherwise keep company with every word of late speeches ("help", "opportunity").
- */
-function expectedShare(index: CorpusIndex, ids: readonly string[]): (stem: string) => number {
-  const structure = documentStructure(index);
-  if (!structure.dated || ids.length === 0) return (stem) => index.share(stem);
-  let eras = eraCache.get(index);
+/** Each era's document frequencies, by stem. */
+function eraDf(index: CorpusIndex): Map<number, Map<string, number>> {
+  let eras = eraDfCache.get(index);
   if (!eras) {
     eras = new Map();
     for (const id of index.ids()) {
-      const year = structure.yearOf(id);
-      if (year === null) continue;
-      const era = eras.get(eraOf(year)) ?? { passages: 0, df: new Map<string, number>() };
-      era.passages++;
-      for (const t of new Set(index.termsOf(id))) era.df.set(t, (era.df.get(t) ?? 0) + 1);
-      eras.set(eraOf(year), era);
+      const era = eraOfPassage(index, id);
+      if (era === null) continue;
+      const df = eras.get(era) ?? new Map<string, number>();
+      for (const t of new Set(index.termsOf(id))) df.set(t, (df.get(t) ?? 0) + 1);
+      eras.set(era, df);
     }
-    eraCache.set(index, eras);
+    eraDfCache.set(index, eras);
   }
-  const weights = new Map<number, number>();
-  let undated = 0;
-  for (const id of ids) {
-    const year = structure.yearOf(id);
-    if (year === null) undated++;
-    else weights.set(eraOf(year), (weights.get(eraOf(year)) ?? 0) + 1);
-  }
-  return (stem) => {
-    let sum = undated * index.share(stem);
-    for (const [era, n] of weights) {
-      const e = eras!.get(era)!;
-      sum += (n * (e.df.get(stem) ?? 0)) / e.passages;
-    }
-    return sum / ids.length;
-  };
+  return eras;
+}
+
+/** The share of `ids` a word would hold if it were no likelier there than in the corpus (`eraExpectation`). */
+function expectedShare(index: CorpusIndex, ids: readonly string[]): (stem: string) => number {
+  if (!documentStructure(index).dated) return (stem) => index.share(stem);
+  const expected = eraExpectation(index, ids);
+  const eras = eraDf(index);
+  return (stem) => expected((era) => eras.get(era)?.get(stem) ?? 0, index.share(stem));
 }

@@ -1,7 +1,7 @@
 import { analyzeTerms, titleCandidates } from '@orrery/language';
 import type { CorpusIndex } from './corpus-index';
 import { documentStructure, onePerDocumentFirst } from './documents';
-import { eraOf } from './eras';
+import { eraExpectation, eraOfPassage } from './era-expectation';
 import { perSubject } from './per-subject';
 import { subjectPassages } from './subject-company';
 
@@ -78,12 +78,17 @@ function concordance(index: CorpusIndex, terms: readonly string[]): CompanyPhras
     }
   }
   const ids = new Set(read.map((h) => h.id));
-  const expected = expectedShare(index, read.map((h) => h.id));
+  const expected = eraExpectation(index, read.map((h) => h.id));
   const holdAll = (own: readonly string[]): { inSubject: number; expected: number } => {
     // The passages that hold every word, read from the rarest word's passages.
     const [rarest, ...rest] = [...own].sort((a, b) => index.df(a) - index.df(b));
     const hits = index.searchTerms([rarest!], { limit: index.df(rarest!), filter: (id) => rest.every((s) => index.termsOf(id).includes(s)) });
-    return { inSubject: hits.filter((h) => ids.has(h.id)).length, expected: expected(hits.map((h) => h.id)) };
+    const perEra = new Map<number, number>();
+    for (const h of hits) {
+      const era = eraOfPassage(index, h.id);
+      if (era !== null) perEra.set(era, (perEra.get(era) ?? 0) + 1);
+    }
+    return { inSubject: hits.filter((h) => ids.has(h.id)).length, expected: expected((era) => perEra.get(era) ?? 0, hits.length / index.size) };
   };
   const out: CompanyPhrase[] = [];
   const supported = [...said.entries()].filter(([, e]) => e.ids.length >= MIN_PASSAGES).sort((a, b) => b[1].ids.length - a[1].ids.length || a[0].localeCompare(b[0]));
@@ -126,44 +131,4 @@ export function surveyByCompany(index: CorpusIndex, terms: readonly string[], ph
     }
   }
   return out;
-}
-
-const eraSizes = new WeakMap<CorpusIndex, Map<number, number>>();
-
-/**
- * The share of `subject`'s passages that would hold words found in `holding` if they were no likelier there than
- * elsewhere: over a dated corpus, each of the subject's passages is set against its own era's passages.
- */
-function expectedShare(index: CorpusIndex, subject: readonly string[]): (holding: readonly string[]) => number {
-  const structure = documentStructure(index);
-  const eraOfId = (id: string): number | null => {
-    const year = structure.dated ? structure.yearOf(id) : null;
-    return year === null ? null : eraOf(year);
-  };
-  let sizes = eraSizes.get(index);
-  if (!sizes) {
-    sizes = new Map();
-    for (const id of index.ids()) {
-      const era = eraOfId(id);
-      if (era !== null) sizes.set(era, (sizes.get(era) ?? 0) + 1);
-    }
-    eraSizes.set(index, sizes);
-  }
-  const weights = new Map<number, number>();
-  let undated = 0;
-  for (const id of subject) {
-    const era = eraOfId(id);
-    if (era === null) undated++;
-    else weights.set(era, (weights.get(era) ?? 0) + 1);
-  }
-  return (holding) => {
-    const perEra = new Map<number, number>();
-    for (const id of holding) {
-      const era = eraOfId(id);
-      if (era !== null) perEra.set(era, (perEra.get(era) ?? 0) + 1);
-    }
-    let sum = (undated * holding.length) / index.size;
-    for (const [era, n] of weights) sum += (n * (perEra.get(era) ?? 0)) / sizes.get(era)!;
-    return sum / subject.length;
-  };
 }
