@@ -3,9 +3,8 @@ import { centralQuotes } from './central-findings';
 import type { ComparisonSide } from '../plan/comparison-sides';
 import { citedFigures, sideCountPhrase } from './report-figures';
 import { listAnd, paragraph, paragraphsOf, type ProseContext, type Quote, said, surname } from './report-prose';
-import { titleCandidates } from '@orrery/language';
+import { analyzeTerms, sentenceSpans, titleCandidates } from '@orrery/language';
 import { heldPhrase } from './section-titles';
-import { analyzeTerms, sentenceSpans } from '@orrery/language';
 
 /** Aspects (sections) a comparison is told in at most. */
 const MAX_ASPECTS = 5;

@@ -111,7 +111,7 @@ export function themesOf<Q extends ThemeQuote>(quotes: readonly Q[], opts: Theme
     // Named as its quotes most often say it, in either order ("immigration laws", not the one "lawful immigration").
     const said = new Map<string, number>();
     for (const o of candidates.values())
-      if (o.words === c.words && o.stems.length === c.stems.length && o.stems.every((s) => c.stems.includes(s))) for (const [form, n] of o.surface) said.set(form, (said.get(form) ?? 0) + n);
+      if (o.words === c.words && o.stems.length === c.stems.length && o.stems.every((s) => c.stems.includes(s))) for (const [written, n] of o.surface) said.set(written, (said.get(written) ?? 0) + n);
     const surface = [...said.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
     // One word of its own ("Parks") is named by the phrase most of its quotes say it in ("National parks").
     const wider = c.stems.length === 1 ? heldPhrase(c.stems, best.members) : null;
