@@ -3,7 +3,7 @@ export { INHERITED_COVER_MIN, inheritedBearing } from './inherited-bearing';
 export { adviseAnswer, languageName } from './question/answer-advice';
 export type { AnswerAdvice } from './question/answer-advice';
 export { classifyRequest } from './question/classify-request';
-export { questionForm } from './question/question-form';
+export { asksHowTo, questionForm } from './question/question-form';
 export type { QuestionForm, YearRange } from './question/question-form';
 export * from './question/report-shape';
 export { citeable, sentencesOf } from './report-sentences';

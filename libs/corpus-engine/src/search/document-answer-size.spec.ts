@@ -76,4 +76,69 @@ describe('document answers', () => {
     const r = extractiveReport({ ...t, sources, sections: [{ subtopicId: 's0', title: 'S0', findings }] }, prose);
     expect(r.summary).toMatch(/^The documents say: pg-pool\/README\.md \(Part 2\): “To use pg-pool, create a pool/);
   });
+
+  /** A report over passages of READMEs, found best first: `[id, heading, text]`. */
+  const over = (topic: string, passages: [string, string, string][]): ReturnType<typeof extractiveReport> => {
+    const sources = passages.map(([id, heading, text]) => ({ id, title: `${id.split('#')[0]} > ${heading}`, url: `file://${id}`, text }));
+    const findings: Finding[] = sources.map((s, i) => ({ id: `${s.id}~q`, claim: s.text, sourceId: s.id, quote: s.text.split('\n')[0]!, subtopicId: 's0', relevance: { score: 10 - i, topicTerms: [], facetTerms: [] } }));
+    return extractiveReport({ ...task(topic), sources, sections: [{ subtopicId: 's0', title: 'S0', findings }] }, prose);
+  };
+
+  it('leave out what holds only the words every found passage holds: "pg" and "connection" do not answer a timeout', () => {
+    const r = over('How do I set a connection timeout in pg?', [
+      ['pg-pool/README.md#1', 'events > connect', 'Fired whenever the pool creates a new pg connection to the backend.'],
+      ['pg-pool/README.md#2', 'events > error', 'Emitted whenever an idle pg connection in the pool loses its backend.'],
+      ['pg-pool/README.md#3', 'events > release', 'Fired whenever a pg connection is released back to the pool.'],
+      ['pg-pool/README.md#4', 'use > create', 'Create a pg pool whose connections time out:\n\n```js\nconst pool = new Pool({\n  max: 20,\n  connectionTimeoutMillis: 1000, // give up on a connection after 1 second\n})\n```'],
+    ]);
+    expect([...cited(r)]).toEqual(['pg-pool/README.md#4']);
+  });
+
+  it('quote the line of code that answers in the lede, not the passage\'s first sentence', () => {
+    const r = over('How do I set a connection timeout in pg?', [
+      ['pg-pool/README.md#4', 'use > create', 'Create a pg pool whose connections time out:\n\n```js\nconst pool = new Pool({\n  max: 20,\n  connectionTimeoutMillis: 1000, // give up on a connection after 1 second\n})\n```'],
+      ['pg-pool/README.md#1', 'events > connect', 'Fired whenever the pool creates a new pg connection to the backend.'],
+    ]);
+    expect(r.summary).toMatch(/^The documents say: pg-pool\/README\.md \(use > create\): “connectionTimeoutMillis: 1000, \/\/ give up on a connection after 1 second”/);
+  });
+
+  it('quote a comment with the line of code it describes', () => {
+    const r = over('How do I connect to Redis with a password?', [
+      ['ioredis/README.md#7', 'Connect to Redis', 'You can specify which Redis to connect to by:\n\n```javascript\nnew Redis(6380); // a port\n// Connect using password "authpassword":\nnew Redis("redis://:authpassword@127.0.0.1:6380/4");\n```'],
+    ]);
+    expect(r.summary).toContain('“// Connect using password "authpassword":\nnew Redis("redis://:authpassword@127.0.0.1:6380/4");”');
+  });
+
+  it('leave out a document that never says what most found passages name: pg\'s passwords are not Redis\'s', () => {
+    const r = over('How do I connect to Redis over TLS with a password?', [
+      ['ioredis/README.md#57', 'TLS Options', 'To connect to Redis over TLS, set the `tls` option; add `password` when the server asks for one.'],
+      ['ioredis/README.md#7', 'Connect to Redis', 'Connect to Redis with a password: new Redis({ password }).'],
+      ['ioredis/README.md#58', 'TLS Options', 'Alternatively, pass a rediss:// URL to connect to Redis over TLS.'],
+      ['pg-connection-string/README.md#6', 'TCP Connections', 'TCP connections over TLS: if username and password are included, they should be urlencoded.'],
+    ]);
+    expect([...cited(r)].sort()).toEqual(['ioredis/README.md#57', 'ioredis/README.md#58', 'ioredis/README.md#7']);
+  });
+
+  it('put first, in the lede and in its document, the passage whose heading says what is asked', () => {
+    const r = over('How do I limit the size of uploaded files with multer?', [
+      ['multer/README.md#29', 'Error handling', 'Multer errors carry a code such as LIMIT_FILE_SIZE when an uploaded file is over the size limit.'],
+      ['multer/README.md#4', 'Usage', 'Upload files with multer: multer({ dest }) stores each uploaded file on disk.'],
+      ['multer/README.md#24', 'API > limits', '```javascript\nconst upload = multer({ limits: { fileSize: 1e6 } })\n```'],
+    ]);
+    expect(r.sections[0]!.paragraphs.map((p) => p.citations[0]!.sourceId)).toEqual(['multer/README.md#24', 'multer/README.md#29']);
+    expect(r.summary).toMatch(/^The documents say: multer\/README\.md \(API > limits\): “const upload = multer/);
+  });
+
+  it('keep the passage that answers first in its document\'s section, the others in the document\'s order', () => {
+    const r = over('How do I limit the size of uploaded files with multer?', [
+      ['multer/README.md#24', 'API > limits', 'Set limits: { fileSize } to bound the size of each uploaded file.'],
+      ['multer/README.md#29', 'Error handling', 'An uploaded file over the size limit fails with LIMIT_FILE_SIZE.'],
+      ['multer/README.md#4', 'Usage', 'Uploaded files over the size limit are not stored.'],
+    ]);
+    expect(r.sections[0]!.paragraphs.map((p) => p.citations[0]!.sourceId)).toEqual(['multer/README.md#24', 'multer/README.md#4', 'multer/README.md#29']);
+  });
+
+  it('do not widen a how-to question for "all": it asks for the one way to do a thing', () => {
+    expect(cited(extractiveReport(task('How do I set the TLS options on all the connections?'), prose)).size).toBeLessThanOrEqual(8);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Finding } from '@orrery/protocol';
-import { classifyRequest, analyzeTerms } from '@orrery/language';
+import { analyzeTerms, asksHowTo, classifyRequest, reportShape, sentenceSpans } from '@orrery/language';
 
 /** Passages a document answer cites by default: what answers, not all that matches. */
 export const DOC_ANSWER_PASSAGES = 8;
@@ -12,32 +12,114 @@ export const BROAD_DOC_ANSWER_PASSAGES = 16;
 export const ANSWER_SHARE = 0.5;
 
 /**
- * The passages a document answer cites, the one that answers first: ranked by how much of the question's words
- * (rare ones weigh more) each holds, then by relevance; one per source; those holding under ANSWER_SHARE of
- * the best left out; at most DOC_ANSWER_PASSAGES (BROAD_DOC_ANSWER_PASSAGES when the question carries a breadth
- * signal).
+ * The passages a document answer cites, the one that answers first, each quoting the line or sentence of it that
+ * holds most of the question's words: ranked by how much of the question's words each holds, then (for a how-to
+ * question) code before prose, then by relevance; one per source; those holding under ANSWER_SHARE of the best
+ * left out; at most DOC_ANSWER_PASSAGES (BROAD_DOC_ANSWER_PASSAGES when the question asks for breadth).
+ *
+ * A word weighs its IDF times the share of the found passages that lack it (plus SHARED_WEIGHT): a word every
+ * found passage holds ("pg" in a question about pg, over pg's READMEs) tells them little apart, so a passage that
+ * holds only it does not answer "How do I set a connection timeout in pg?".
  */
-export function answeringPassages(findings: readonly Finding[], topic: string, textOf: (id: string) => string | undefined, idf: (term: string) => number = () => 1): Finding[] {
-  const broad = classifyRequest(topic).signals.breadthSignals !== 'none';
+export function answeringPassages(
+  findings: readonly Finding[],
+  topic: string,
+  textOf: (id: string) => string | undefined,
+  idf: (term: string) => number = () => 1,
+  headingOf: (id: string) => string | null = () => null,
+): Finding[] {
+  const howTo = asksHowTo(topic);
+  // "to all metrics" in a how-to question names what the one way applies to; it does not ask for a survey.
+  const broad = !howTo && classifyRequest(topic).signals.breadthSignals !== 'none';
   const max = broad ? BROAD_DOC_ANSWER_PASSAGES : DOC_ANSWER_PASSAGES;
-  const asked = [...new Set(analyzeTerms(topic))];
-  const held = (f: Finding): number => {
-    const text = textOf(f.sourceId) ?? f.quote;
-    const terms = new Set([...analyzeTerms(text), ...analyzeTerms(identifierWords(text))]);
-    return asked.reduce((a, t) => a + (terms.has(t) ? idf(t) : 0), 0);
-  };
-  const scored = new Map<string, { f: Finding; held: number }>();
+  const shape = reportShape(topic);
+  // "What do the docs say about X" asks about X; "docs" and "say" are the frame.
+  const asked = [...new Set(analyzeTerms(shape.kind === 'documents' ? shape.subject : topic))];
+  const best = new Map<string, Finding>();
   for (const f of findings) {
-    const prev = scored.get(f.sourceId);
-    if (!prev || (f.relevance?.score ?? 0) > (prev.f.relevance?.score ?? 0)) scored.set(f.sourceId, { f, held: prev?.held ?? held(f) });
+    const prev = best.get(f.sourceId);
+    if (!prev || (f.relevance?.score ?? 0) > (prev.relevance?.score ?? 0)) best.set(f.sourceId, f);
   }
-  const ranked = [...scored.values()].sort((a, b) => b.held - a.held || (b.f.relevance?.score ?? 0) - (a.f.relevance?.score ?? 0));
-  const best = ranked[0]?.held ?? 0;
+  const found = [...best.values()].map((f) => {
+    const text = textOf(f.sourceId) ?? f.quote;
+    const heading = termsOf(headingOf(f.sourceId) ?? '');
+    return { f, text, heading, holds: new Set([...termsOf(text), ...heading]), document: documentOf(f.sourceId) };
+  });
+  const holders = new Map(asked.map((t) => [t, found.filter((x) => x.holds.has(t)).length]));
+  const share = (t: string): number => (holders.get(t) ?? 0) / Math.max(1, found.length);
+  const weight = (t: string, shared: number): number => idf(t) * (1 - share(t) + shared);
+  const held = (terms: ReadonlySet<string>, shared = SHARED_WEIGHT): number => asked.reduce((a, t) => a + (terms.has(t) ? weight(t, shared) : 0), 0);
+  // A word most found passages hold names what is asked about ("Redis"): a document that never says it is
+  // about something else, however well it matches the rest ("password" in pg's connection strings).
+  const common = asked.filter((t) => share(t) >= COMMON_SHARE);
+  const says = new Map<string, Set<string>>();
+  for (const x of found) says.set(x.document, new Set([...(says.get(x.document) ?? []), ...x.holds, ...termsOf(x.document)]));
+  const ranked = found
+    .filter((x) => common.every((t) => says.get(x.document)!.has(t)))
+    // A heading that says the question's words titles a passage about them ("API > limits" over "Error handling"),
+    // unless every found passage says them.
+    .map((x) => ({ ...x, held: held(x.holds) + held(x.heading, 0), code: howTo && /```/.test(x.text) }))
+    .sort((a, b) => b.held - a.held || Number(b.code) - Number(a.code) || (b.f.relevance?.score ?? 0) - (a.f.relevance?.score ?? 0));
+  const top = ranked[0]?.held ?? 0;
   return ranked
-    .filter((x) => x.held >= ANSWER_SHARE * best)
+    .filter((x) => x.held >= ANSWER_SHARE * top)
     .slice(0, max)
-    .map((x) => x.f);
+    .map((x) => ({ ...x.f, quote: answeringSpan(x.text, (terms) => held(terms)) ?? x.f.quote }));
 }
+
+/** What a word every found passage holds still weighs, as a share of its IDF: it still tells lines apart. */
+const SHARED_WEIGHT = 0.25;
+/** A word held by at least this share of the found passages names what the question is about. */
+const COMMON_SHARE = 0.5;
+
+/** A passage's document: its id without the passage number. */
+const documentOf = (id: string): string => id.replace(/#\d+$/, '');
+
+/** A text's terms, with the words its identifiers run together read apart. */
+function termsOf(text: string): Set<string> {
+  return new Set([...analyzeTerms(text), ...analyzeTerms(identifierWords(text))]);
+}
+
+/**
+ * The line of code or the sentence of prose that holds most of the question's words (by `held`, per word it
+ * says), verbatim; null when none holds any. A quote of "connectionTimeoutMillis: 1000" answers "a connection
+ * timeout" where the passage's first sentence ("to use pg-pool you must first create an instance") does not.
+ */
+function answeringSpan(text: string, held: (terms: ReadonlySet<string>) => number): string | null {
+  let best: string | null = null;
+  let bestScore = 0;
+  for (const span of quotableSpans(text)) {
+    const terms = termsOf(span);
+    const score = held(terms) / Math.sqrt(Math.max(8, terms.size));
+    if (score > bestScore) {
+      bestScore = score;
+      best = span;
+    }
+  }
+  return best;
+}
+
+/**
+ * A passage's sentences, with each of its code blocks read line by line (fences left out); a comment line is read
+ * with the line of code after it, which it describes ("// using password …" then `new Redis("redis://:pw@…")`).
+ */
+function quotableSpans(text: string): string[] {
+  return sentenceSpans(text).flatMap((s) => {
+    if (!s.text.startsWith('```')) return [s.text];
+    const lines = s.text.split('\n').slice(1);
+    const spans: string[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.trim();
+      if (!line || line.startsWith('```')) continue;
+      const next = lines[i + 1]?.trim();
+      spans.push(COMMENT.test(line) && next && !COMMENT.test(next) && !next.startsWith('```') ? `${lines[i]!}\n${lines[i + 1]!}`.trim() : line);
+    }
+    return spans;
+  });
+}
+
+/** A line of code that only comments. */
+const COMMENT = /^(\/\/|#(?!!)|\/\*|\*|--)/;
 
 /**
  * The words code runs together, apart: "connectionTimeoutMillis" → "connection Timeout Millis", "max_age" →

@@ -48,14 +48,10 @@ export function documentsReport(
   }
   const order = (id: string): number => Number(/#(\d+)$/.exec(id)?.[1] ?? 0);
   // Findings come best first: a document's first is its top passage, and documents go in that order.
-  const top = (d: string): Finding => byDoc.get(d)![0]!.finding;
-  const sections: ReportSection[] = [...byDoc.keys()]
-    .map((document) => ({
+  const sections: ReportSection[] = [...byDoc.entries()]
+    .map(([document, passages]) => ({
       title: document,
-      paragraphs: byDoc
-        .get(document)!
-        .sort((a, b) => order(a.id) - order(b.id))
-        .sort((a, b) => Number(b.finding === top(document)) - Number(a.finding === top(document)))
+      paragraphs: [passages[0]!, ...passages.slice(1).sort((a, b) => order(a.id) - order(b.id))]
         .map(({ id, heading, finding }) => {
           const text = sourceText.get(id) ?? finding.quote;
           const whole = text.trim().length <= WHOLE_PASSAGE_MAX ? text.trim() : finding.quote;

@@ -5,7 +5,7 @@ import { ANSWER_CONFIDENCE_THRESHOLD } from '../search/answer-confidence';
 import { comparativeReport } from './comparative-prose';
 import { type ComparisonSide, sideOfPassage } from '../plan/comparison-sides';
 import { answeringPassages } from '../search/document-answer-size';
-import { documentsReport, fileSources } from './documents-prose';
+import { documentAndHeading, documentsReport, fileSources } from './documents-prose';
 import { cosine } from '../index/corpus-index';
 import { titleParts, yearOfTitle } from '../index/documents';
 import { eraOf } from '../index/eras';
@@ -125,7 +125,10 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
   }
 
   // Passages of files (a folder of documents): those that answer, from all the search found, grouped by document and heading, each cited whole.
-  if (!dated && fileSources(task.sources.map((s) => s.id))) return finish(documentsReport(answeringPassages(queues.flat(), task.context.topic, (id) => sourceText.get(id), prose.idf), sourceText, titles, prose));
+  if (!dated && fileSources(task.sources.map((s) => s.id))) {
+    const heading = (id: string): string | null => documentAndHeading(id, titles.get(id)).heading;
+    return finish(documentsReport(answeringPassages(queues.flat(), task.context.topic, (id) => sourceText.get(id), prose.idf, heading), sourceText, titles, prose));
+  }
   const written = writeReport(
     task.context.topic,
     task.sections.map((s, i) => ({ subtopicId: s.subtopicId, title: s.title, findings: chosen[i]! })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namedYears, questionForm } from './question-form';
+import { asksHowTo, namedYears, questionForm } from './question-form';
 
 describe('questionForm', () => {
   it.each([
@@ -55,5 +55,12 @@ describe('namedYears', () => {
     ['the Monroe Doctrine', null],
   ])('%s', (text, range) => {
     expect(namedYears(text)).toEqual(range);
+  });
+});
+
+describe('asksHowTo', () => {
+  it('reads a question that asks how to do one thing', () => {
+    for (const q of ['How do I set a connection timeout in pg?', 'how can we limit uploads?', 'How to verify a JWT']) expect(asksHowTo(q)).toBe(true);
+    for (const q of ['How have presidents talked about immigration?', 'How do pg and ioredis differ?', 'How many times?']) expect(asksHowTo(q)).toBe(false);
   });
 });

@@ -153,3 +153,11 @@ export function questionForm(topic: string): QuestionForm {
   }
   return { opener: words, expects, ordinal, years, most, many, rule };
 }
+
+/** "How do I …", "How can we …", "How to …": a question that asks how to do one thing. */
+const HOW_TO = /^\s*how\s+(?:(?:do|can|could|should|would|may|might)\s+(?:i|we|you|one)|to)\b/i;
+
+/** Whether a question asks how to do something: its answer is the one way shown, not a survey of all that matches. */
+export function asksHowTo(question: string): boolean {
+  return HOW_TO.test(question);
+}
