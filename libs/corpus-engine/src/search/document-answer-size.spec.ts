@@ -141,4 +141,12 @@ describe('document answers', () => {
   it('do not widen a how-to question for "all": it asks for the one way to do a thing', () => {
     expect(cited(extractiveReport(task('How do I set the TLS options on all the connections?'), prose)).size).toBeLessThanOrEqual(8);
   });
+
+  it('put first the passages of the document named for what is asked: busboy\'s own README before multer\'s', () => {
+    const r = over('How do I limit the number of files busboy accepts?', [
+      ['multer/README.md#24', 'API > limits', 'Multer passes limits to busboy: set limits.files to bound the number of files.'],
+      ['busboy/README.md#9', 'Exports', 'limits.files - integer - For multipart forms, the max number of file fields.'],
+    ]);
+    expect(r.sections[0]!.title).toBe('busboy/README.md');
+  });
 });

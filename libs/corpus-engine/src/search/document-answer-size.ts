@@ -42,8 +42,12 @@ export function answeringPassages(
   }
   const found = [...best.values()].map((f) => {
     const text = textOf(f.sourceId) ?? f.quote;
+    const document = documentOf(f.sourceId);
     const heading = termsOf(headingOf(f.sourceId) ?? '');
-    return { f, text, heading, holds: new Set([...termsOf(text), ...heading]), document: documentOf(f.sourceId) };
+    // A document named for what is asked ("busboy/README.md" for busboy; not "pg-connection-string" for pg) is about it.
+    const named = termsOf(document.replace(/\/[^/]*$/, '').replace(/[-_/.]+/g, ' '));
+    const name = [...named].every((t) => asked.includes(t)) ? named : new Set<string>();
+    return { f, text, heading, name, holds: new Set([...termsOf(text), ...heading, ...name]), document };
   });
   const holders = new Map(asked.map((t) => [t, found.filter((x) => x.holds.has(t)).length]));
   const share = (t: string): number => (holders.get(t) ?? 0) / Math.max(1, found.length);
@@ -53,12 +57,12 @@ export function answeringPassages(
   // about something else, however well it matches the rest ("password" in pg's connection strings).
   const common = asked.filter((t) => share(t) >= COMMON_SHARE);
   const says = new Map<string, Set<string>>();
-  for (const x of found) says.set(x.document, new Set([...(says.get(x.document) ?? []), ...x.holds, ...termsOf(x.document)]));
+  for (const x of found) says.set(x.document, new Set([...(says.get(x.document) ?? []), ...x.holds]));
   const ranked = found
     .filter((x) => common.every((t) => says.get(x.document)!.has(t)))
     // A heading that says the question's words titles a passage about them ("API > limits" over "Error handling"),
-    // unless every found passage says them.
-    .map((x) => ({ ...x, held: held(x.holds) + held(x.heading, 0), code: howTo && /```/.test(x.text) }))
+    // unless every found passage says them; a document named for one counts it however many others mention it.
+    .map((x) => ({ ...x, held: held(x.holds) + held(x.heading, 0) + held(x.name), code: howTo && /```/.test(x.text) }))
     .sort((a, b) => b.held - a.held || Number(b.code) - Number(a.code) || (b.f.relevance?.score ?? 0) - (a.f.relevance?.score ?? 0));
   const top = ranked[0]?.held ?? 0;
   return ranked
