@@ -146,3 +146,31 @@ describe('an aspect far from the subject', () => {
     expect(out.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote))).join(' ')).not.toMatch(/Businessmen/);
   });
 });
+
+describe('a comparison of documents', () => {
+  const docSides: ComparisonSide[] = [
+    { label: 'pg', name: 'pg', subtopicId: 'side-pg', terms: ['pg'] },
+    { label: 'ioredis', name: 'ioredis', subtopicId: 'side-ioredis', terms: ['ioredis'] },
+  ];
+  const undated = (id: string, text: string): Quote => ({ quote: text, citations: [{ sourceId: id, quote: text }], dates: [{ year: null, author: null }], relevance: 1, terms: new Set(analyzeTerms(text)) });
+  const pg = [
+    undated('pg-pool/README.md#3', 'The pool keeps idle connections open and closes an idle connection after idleTimeoutMillis.'),
+    undated('pg-pool/README.md#14', 'An idle connection that loses its server emits an error on the pool.'),
+  ];
+  const redis = [
+    undated('ioredis/README.md#7', 'A new Redis instance opens its connection at once; an idle connection is kept open.'),
+    undated('ioredis/README.md#40', 'When the connection is lost, ioredis reconnects with the retryStrategy.'),
+  ];
+  const all = [...pg, ...redis];
+  const titles = new Map(all.map((q) => [q.citations[0]!.sourceId, `${q.citations[0]!.sourceId.split('#')[0]} > Part ${q.citations[0]!.sourceId.split('#')[1]}`]));
+  const text = new Map(all.map((q) => [q.citations[0]!.sourceId, q.quote]));
+  const r = comparativeReport('connection handling', docSides, new Map([['side-pg', pg], ['side-ioredis', redis]]), titles, text, { vocabulary: GENERIC_VOCABULARY, isName: () => false });
+
+  it('introduces each quote by the document and heading it is from, never by a year it does not have', () => {
+    const paragraphs = r.sections.flatMap((s) => s.paragraphs.map((p) => p.text));
+    expect(paragraphs.length).toBeGreaterThan(0);
+    expect(`${r.summary} ${paragraphs.join(' ')}`).not.toMatch(/\bnull\b/);
+    expect(paragraphs.join(' ')).toMatch(/pg-pool\/README\.md \(Part \d+\): “/);
+    expect(paragraphs.join(' ')).toMatch(/ioredis\/README\.md \(Part \d+\): “/);
+  });
+});

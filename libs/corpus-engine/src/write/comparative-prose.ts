@@ -5,6 +5,7 @@ import { citedFigures, sideCountPhrase } from './report-figures';
 import { listAnd, paragraph, paragraphsOf, type ProseContext, type Quote, said, surname } from './report-prose';
 import { analyzeTerms, sentenceSpans, titleCandidates } from '@orrery/language';
 import { heldPhrase } from './section-titles';
+import { sourcePlace } from './documents-prose';
 
 /** Aspects (sections) a comparison is told in at most. */
 const MAX_ASPECTS = 5;
@@ -114,12 +115,14 @@ export function comparativeReport(
   const cited = (s: ComparisonSide): Quote[] => perSide.get(s.subtopicId)!.filter((q) => kept.has(q));
   const sideOf = new Map<Quote, ComparisonSide>();
   for (const s of present) for (const q of perSide.get(s.subtopicId)!) sideOf.set(q, s);
+  // A quote of a document is introduced by where it is, as a speech's is by who said it and when.
+  const place = (q: Quote): string => sourcePlace(q.citations[0]!.sourceId, sourceTitles.get(q.citations[0]!.sourceId));
   const sections: ReportSection[] = aspects.map((a) => ({
     title: capitalize(a.surface),
     paragraphs: present
       .map((s) => a.quotes.filter((q) => sideOf.get(q) === s).sort((x, y) => yearOf(x) - yearOf(y)))
       .filter((qs) => qs.length > 0)
-      .flatMap((qs) => paragraphsOf(qs, true, yearOf).map((g) => paragraph(g, true))),
+      .flatMap((qs) => paragraphsOf(qs, true, yearOf).map((g) => paragraph(g, true, place))),
   }));
 
   // The lede: what each side dwells on that the other does not, with a quote that says it.
@@ -140,7 +143,7 @@ export function comparativeReport(
     const words = distinctive(mine, theirs, quoteKeys, specificity);
     const quote = centralQuotes(mine.filter((q) => words.some((w) => titleCandidates(q.quote).some((c) => c.key === w.key))), 1)[0] ?? centralQuotes(mine, 1)[0]!;
     const dwell = words.length ? ` dwell on ${listAnd(words.map((w) => w.surface.toLowerCase() === w.surface ? w.surface : w.surface))}` : ' speak of it';
-    contrast.push(`${possessiveName(named(s))} passages${dwell}: ${said(quote)}`);
+    contrast.push(`${possessiveName(named(s))} passages${dwell}: ${said(quote, place)}`);
     cites.push(quote.citations[0]!);
   }
   const missing = sides.filter((s) => !present.includes(s));

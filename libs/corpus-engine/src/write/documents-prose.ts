@@ -26,6 +26,12 @@ export function documentAndHeading(id: string, title: string | undefined): { doc
   return { document: file, heading: t && t !== file ? t : null };
 }
 
+/** Where a passage of a file is: "pg-pool/README.md (events > error)". */
+export function sourcePlace(id: string, title: string | undefined): string {
+  const { document, heading } = documentAndHeading(id, title);
+  return heading ? `${document} (${heading})` : document;
+}
+
 /**
  * What the documents say, from findings given best first: a section per document (the one holding the first
  * passage first), its best passage first and the others in the document's order, a paragraph per heading, each
@@ -67,10 +73,7 @@ export function documentsReport(
     quotes.map((q) => q.citations[0]!.sourceId),
     (id) => sourceTitles.get(id),
   );
-  const from = (id: string): string => {
-    const { document, heading } = documentAndHeading(id, sourceTitles.get(id));
-    return heading ? `${document} (${heading})` : document;
-  };
+  const from = (id: string): string => sourcePlace(id, sourceTitles.get(id));
   const said = central.map((q) => `${from(q.citations[0]!.sourceId)}: “${q.quote}”`);
   const summary = [`The documents say: ${said.join(' ')}`, countSentence(figures, ctx.vocabulary)].filter(Boolean).join(' ');
   return { summary, summaryCitations: central.map((q) => q.citations[0]!), sections };

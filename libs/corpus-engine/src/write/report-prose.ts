@@ -156,10 +156,10 @@ export function specificityOf(ctx: ProseContext): (key: string) => number {
   };
 }
 
-/** "In 1905, Theodore Roosevelt said: “…”" */
-export function said(q: Quote): string {
+/** "In 1905, Theodore Roosevelt said: “…”"; an undated quote by where it is, when `sourceOf` says. */
+export function said(q: Quote, sourceOf?: (q: Quote) => string): string {
   const d = q.dates[0]!;
-  return d.author ? `In ${d.year}, ${d.author} said: “${q.quote}”` : d.year !== null ? `In ${d.year}: “${q.quote}”` : `“${q.quote}”`;
+  return d.author ? `In ${d.year}, ${d.author} said: “${q.quote}”` : d.year !== null ? `In ${d.year}: “${q.quote}”` : sourceOf ? `${sourceOf(q)}: “${q.quote}”` : `“${q.quote}”`;
 }
 
 /**
@@ -237,12 +237,17 @@ export function paragraphsOf(quotes: readonly Quote[], dated: boolean, yearOf: (
   return out;
 }
 
-export function paragraph(group: readonly Quote[], dated: boolean): ReportParagraph {
+/**
+ * A paragraph of quotes, each introduced by who said it and when; a quote of an undated source by where it is
+ * (`sourceOf`, "pg-pool/README.md (events > error)"), where a comparison of documents shows it.
+ */
+export function paragraph(group: readonly Quote[], dated: boolean, sourceOf?: (q: Quote) => string): ReportParagraph {
   const parts: string[] = [];
   let previous: string | null = null;
   for (const q of group) {
     const d = q.dates[0]!;
     if (!dated) parts.push(q.quote);
+    else if (d.year === null) parts.push(sourceOf ? `${sourceOf(q)}: “${q.quote}”` : `“${q.quote}”`);
     else if (!d.author) parts.push(`In ${when(q)}: “${q.quote}”`);
     else if (d.author === previous) parts.push(`${surname(d.author)} added in ${when(q)}: “${q.quote}”`);
     else parts.push(`In ${when(q)}, ${d.author}${others(q)} said: “${q.quote}”`);
