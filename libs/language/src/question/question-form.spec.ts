@@ -31,6 +31,7 @@ describe('questionForm', () => {
     ['Smallpox was last mentioned by which president?', 'person', 'latest'],
     ['The Berlin Wall came up first in what address', 'document', 'earliest'],
     ['Sputnik was first mentioned when?', 'time', 'earliest'],
+    ["The first mention of Medicare came in which president's address?", 'person', 'earliest'],
     ['Immigration: an overview', null, null],
     ['Lincoln on slavery, and what he thought of it', null, null],
   ])('%s → %s, %s', (q, expects, ordinal) => {

@@ -114,8 +114,11 @@ function questionPart(text: string): string {
 
 /** A topic set before the question: "Yellow fever: who first brought it up?". */
 const TOPIC_FIRST = /^[^:;?—–]{1,80}?\s*(?::|;|—|–|\s-\s)\s*(.+)$/u;
-/** The question words at the end: "Smallpox was last mentioned by which president?", "… in which year", "… by whom". */
-const WORDS_LAST = new RegExp(`^(.+?)[\\s,]+(${LEAD}(which|what|whose)\\s+(${TIME_NOUN}|${PERSON_NOUN}|${DOCUMENT_NOUN})|${LEAD}(who|whom)|when)\\s*[?.!]*$`, 'i');
+/**
+ * The question words at the end: "Smallpox was last mentioned by which president?", "… in which year", "… by whom",
+ * "… came in which president's address?" (a person's document: the person is asked for).
+ */
+const WORDS_LAST = new RegExp(`^(.+?)[\\s,]+(${LEAD}(which|what|whose)\\s+(${TIME_NOUN}|${PERSON_NOUN}(?:['’]s\\s+${DOCUMENT_NOUN})?|${DOCUMENT_NOUN})|${LEAD}(who|whom)|when)\\s*[?.!]*$`, 'i');
 
 /**
  * The question as it would open with its question words: as written, or, when they stand after a topic
