@@ -25,8 +25,8 @@ export function answeringPassages(
   findings: readonly Finding[],
   topic: string,
   textOf: (id: string) => string | undefined,
+  placeOf: (id: string) => { document: string; heading: string | null },
   idf: (term: string) => number = () => 1,
-  headingOf: (id: string) => string | null = () => null,
 ): Finding[] {
   const howTo = asksHowTo(topic);
   // "to all metrics" in a how-to question names what the one way applies to; it does not ask for a survey.
@@ -42,8 +42,8 @@ export function answeringPassages(
   }
   const found = [...best.values()].map((f) => {
     const text = textOf(f.sourceId) ?? f.quote;
-    const document = documentOf(f.sourceId);
-    const heading = termsOf(headingOf(f.sourceId) ?? '');
+    const { document, heading: title } = placeOf(f.sourceId);
+    const heading = termsOf(title ?? '');
     // A document named for what is asked ("busboy/README.md" for busboy; not "pg-connection-string" for pg) is about it.
     const named = termsOf(document.replace(/\/[^/]*$/, '').replace(/[-_/.]+/g, ' '));
     const name = [...named].every((t) => asked.includes(t)) ? named : new Set<string>();
@@ -57,7 +57,10 @@ export function answeringPassages(
   // about something else, however well it matches the rest ("password" in pg's connection strings).
   const common = asked.filter((t) => share(t) >= COMMON_SHARE);
   const says = new Map<string, Set<string>>();
-  for (const x of found) says.set(x.document, new Set([...(says.get(x.document) ?? []), ...x.holds]));
+  for (const x of found) {
+    const words = says.get(x.document) ?? says.set(x.document, new Set()).get(x.document)!;
+    for (const t of x.holds) words.add(t);
+  }
   const ranked = found
     .filter((x) => common.every((t) => says.get(x.document)!.has(t)))
     // A heading that says the question's words titles a passage about them ("API > limits" over "Error handling"),
@@ -75,9 +78,6 @@ export function answeringPassages(
 const SHARED_WEIGHT = 0.25;
 /** A word held by at least this share of the found passages names what the question is about. */
 const COMMON_SHARE = 0.5;
-
-/** A passage's document: its id without the passage number. */
-const documentOf = (id: string): string => id.replace(/#\d+$/, '');
 
 /** A text's terms, with the words its identifiers run together read apart. */
 function termsOf(text: string): Set<string> {

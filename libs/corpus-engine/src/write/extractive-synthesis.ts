@@ -126,8 +126,8 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
 
   // Passages of files (a folder of documents): those that answer, from all the search found, grouped by document and heading, each cited whole.
   if (!dated && fileSources(task.sources.map((s) => s.id))) {
-    const heading = (id: string): string | null => documentAndHeading(id, titles.get(id)).heading;
-    return finish(documentsReport(answeringPassages(queues.flat(), task.context.topic, (id) => sourceText.get(id), prose.idf, heading), sourceText, titles, prose));
+    const place = (id: string): { document: string; heading: string | null } => documentAndHeading(id, titles.get(id));
+    return finish(documentsReport(answeringPassages(queues.flat(), task.context.topic, (id) => sourceText.get(id), place, prose.idf), sourceText, titles, prose));
   }
   const written = writeReport(
     task.context.topic,
