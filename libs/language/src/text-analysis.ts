@@ -246,22 +246,69 @@ export function extractPhrases(text: string): Phrase[] {
 /**
  * Nouns and noun phrases of a text, as written, for titles and aspects: each noun or proper noun alone, and
  * runs of adjectives and nouns ending in a noun ("steamship companies", "illegal immigration"), at most two
- * words of content. Stop words and numbers break a run.
+ * words of content; a hyphenated compound is one word ("self-government"). Stop words and numbers break a run.
  */
 export function nounPhrases(text: string): { surface: string; key: string }[] {
-  const { normals, values, poss, stops, types } = taggedTokens(text);
+  const units = compoundUnits(text);
   const out: { surface: string; key: string }[] = [];
-  const word = (i: number): string | null => (types[i] === 'word' && !stops[i] ? termOf(normals[i]!, types[i]!, false) : null);
-  for (let i = 0; i < poss.length; i++) {
-    const noun = poss[i] === 'NOUN' || poss[i] === 'PROPN';
-    const t = word(i);
-    if (!t) continue;
-    if (noun) out.push({ surface: values[i]!, key: t });
-    const next = i + 1 < poss.length ? word(i + 1) : null;
-    const nextNoun = poss[i + 1] === 'NOUN' || poss[i + 1] === 'PROPN';
-    if (next && nextNoun && (noun || poss[i] === 'ADJ')) out.push({ surface: `${values[i]} ${values[i + 1]}`, key: `${t} ${next}` });
+  for (let i = 0; i < units.length; i++) {
+    const u = units[i]!;
+    if (!u.key) continue;
+    const next = units[i + 1];
+    // A compound before a noun modifies it ("internal-revenue taxation"): the phrase names, the compound alone does not.
+    if (u.noun && !(u.compound && next?.noun)) out.push({ surface: u.surface, key: u.key });
+    if (next?.key && next.noun && (u.noun || u.modifier)) out.push({ surface: `${u.surface} ${next.surface}`, key: `${u.key} ${next.key}` });
   }
   return out;
+}
+
+interface WordUnit {
+  surface: string;
+  /** Its index terms, space-separated; empty for a stop word, a number or punctuation. */
+  key: string;
+  noun: boolean;
+  /** Can come before a noun in a phrase: an adjective, or a hyphenated compound ("interest-bearing debt"). */
+  modifier: boolean;
+  /** Hyphenated ("interest-bearing"). */
+  compound: boolean;
+}
+
+/** Number words a compound may start with, though they are stop words ("fourth-class", "eight-hour"). */
+const NUMBER_WORD = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|first|second|third|fourth|fifth)$/i;
+
+/**
+ * A text's tokens, with each hyphenated compound written without spaces ("self-government", "wage-earners") as one
+ * word: the tagger splits them, and their parts alone ("Self", "Class post") name nothing. A compound's key is its
+ * index terms, so a quote that says it holds every stem of it.
+ */
+function compoundUnits(text: string): WordUnit[] {
+  const { normals, values, poss, stops, types } = taggedTokens(text);
+  const ends: number[] = [];
+  const starts: number[] = [];
+  let cursor = 0;
+  for (const v of values) {
+    const at = text.indexOf(v, cursor);
+    starts.push(at < 0 ? -1 : at);
+    ends.push(at < 0 ? -1 : at + v.length);
+    if (at >= 0) cursor = at + v.length;
+  }
+  const joined = (a: number, b: number): boolean => ends[a]! >= 0 && ends[a] === starts[b];
+  // Every part a content word or a number: "corporations-a proposition" is a dash typed as a hyphen, not a compound.
+  const isPart = (i: number): boolean => i < values.length && ((types[i] === 'word' && values[i]!.length > 1 && (!stops[i] || NUMBER_WORD.test(values[i]!))) || types[i] === 'number');
+  const units: WordUnit[] = [];
+  for (let i = 0; i < values.length; i++) {
+    let j = i;
+    while (isPart(j) && values[j + 1] === '-' && isPart(j + 2) && joined(j, j + 1) && joined(j + 1, j + 2)) j += 2;
+    if (j > i) {
+      const surface = values.slice(i, j + 1).join('');
+      units.push({ surface, key: analyzeTerms(surface).join(' '), noun: poss[j] === 'NOUN' || poss[j] === 'PROPN', modifier: true, compound: true });
+      i = j;
+      continue;
+    }
+    const key = types[i] === 'word' && !stops[i] ? termOf(normals[i]!, types[i]!, false) : null;
+    units.push({ surface: values[i]!, key: key ?? '', noun: poss[i] === 'NOUN' || poss[i] === 'PROPN', modifier: poss[i] === 'ADJ', compound: false });
+  }
+  return units;
 }
 
 /** Each word token of a text with its part of speech (wink-nlp's Universal tags) and where it is. */
