@@ -125,6 +125,35 @@ describe('a comparison in several aspects', () => {
   });
 });
 
+describe('what a side dwells on', () => {
+  it('is a phrase two of its quotes say and the subject keeps company with, never one said once ("accompanying documents")', () => {
+    const r = [
+      quote('r1', 'The tax rates came down for every family, as the accompanying documents show.', 1982, 'Ronald Reagan'),
+      quote('r2', 'Lower tax rates spur a spirit of enterprise.', 1984, 'Ronald Reagan'),
+      quote('r3', 'We must stop the waste in the United States budget, and taxes must fall.', 1986, 'Ronald Reagan'),
+    ];
+    const o = [
+      quote('o1', 'The middle class deserves tax relief, and the joint letter agrees.', 2011, 'Barack Obama'),
+      quote('o2', 'Taxes on the middle class should fall.', 2012, 'Barack Obama'),
+      quote('o3', 'The United States must pay its way, and taxes are how.', 2013, 'Barack Obama'),
+    ];
+    const all = [...r, ...o];
+    const out = comparativeReport(
+      'taxes',
+      sides,
+      new Map([['side-reagan', r], ['side-obama', o]]),
+      new Map(all.map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`])),
+      new Map(all.map((q) => [q.citations[0]!.sourceId, q.quote])),
+      { vocabulary: GENERIC_VOCABULARY, isName: () => false, company: () => new Map([['rate', 1], ['class', 0.8], ['budget', 0.5]]) },
+    );
+    const dwell = [...out.summary.matchAll(/(\w+)’s passages dwell on ([^:]+):/g)].map((m) => [m[1], m[2]]);
+    expect(dwell).toEqual([
+      ['Reagan', 'tax rates'],
+      ['Obama', 'middle class'],
+    ]);
+  });
+});
+
 describe('an aspect far from the subject', () => {
   it('is not read from a sentence two away from any on the subject ("long-range pricing policy")', () => {
     const mk = (id: string, year: number, author: string, n: number): { q: Quote; text: string } => {

@@ -140,7 +140,7 @@ export function comparativeReport(
   for (const s of present) {
     const mine = squarely(cited(s));
     const theirs = present.filter((o) => o !== s).flatMap((o) => squarely(cited(o)));
-    const words = distinctive(mine, theirs, quoteKeys, specificity);
+    const words = distinctive(mine, theirs, quoteKeys, specificity, company);
     const quote = centralQuotes(mine.filter((q) => words.some((w) => titleCandidates(q.quote).some((c) => c.key === w.key))), 1)[0] ?? centralQuotes(mine, 1)[0]!;
     const dwell = words.length ? ` dwell on ${listAnd(words.map((w) => w.surface.toLowerCase() === w.surface ? w.surface : w.surface))}` : ' speak of it';
     contrast.push(`${possessiveName(named(s))} passages${dwell}: ${said(quote, place)}`);
@@ -261,8 +261,8 @@ function requoteOnSubject(q: Quote, coreTerms: ReadonlySet<string>, sourceText: 
   q.citations[0] = { ...q.citations[0]!, quote: best.text };
 }
 
-/** The keyphrases one side's quotes use most against the other's (log-odds, add-one smoothing), used at least twice where any is. */
-function distinctive(mine: readonly Quote[], theirs: readonly Quote[], keysOf: ReadonlyMap<Quote, Map<string, string>>, specificity: (key: string) => number): { key: string; surface: string }[] {
+/** The keyphrases one side's quotes use most against the other's (log-odds, add-one smoothing), each said in two of its quotes and, given the subject's company, holding a word of it. */
+function distinctive(mine: readonly Quote[], theirs: readonly Quote[], keysOf: ReadonlyMap<Quote, Map<string, string>>, specificity: (key: string) => number, company?: ReadonlyMap<string, number>): { key: string; surface: string }[] {
   const count = (qs: readonly Quote[]): Map<string, { n: number; surface: string }> => {
     const m = new Map<string, { n: number; surface: string }>();
     for (const q of qs) for (const [k, s] of keysOf.get(q)!) m.set(k, { n: (m.get(k)?.n ?? 0) + 1, surface: m.get(k)?.surface ?? s });
@@ -272,12 +272,14 @@ function distinctive(mine: readonly Quote[], theirs: readonly Quote[], keysOf: R
   const b = count(theirs);
   const scored = [...a.entries()]
     .map(([k, e]) => ({ key: k, surface: e.surface, n: e.n, score: (Math.log((e.n + 1) / (mine.length + 2)) - Math.log(((b.get(k)?.n ?? 0) + 1) / (theirs.length + 2))) * specificity(k) }))
-    .filter((x) => x.score > 0)
+    // What the subject keeps company with across the corpus, not a phrase of the moment ("United States", "joint letter").
+    .filter((x) => x.score > 0 && (!company || x.key.split(' ').some((w) => company.has(w))))
     .sort((x, y) => y.score - x.score || y.n - x.n || x.key.localeCompare(y.key));
-  // The contrast is told in phrases ("Afghan forces", not "Afghan"): two-word phrases said twice, then once, then words.
-  const phrases = scored.filter((x) => x.key.includes(' '));
-  const repeated = phrases.filter((x) => x.n >= 2);
-  const pool = repeated.length >= DISTINCTIVE ? repeated : phrases.length >= DISTINCTIVE ? [...repeated, ...phrases.filter((x) => x.n < 2)] : [...phrases, ...scored.filter((x) => !x.key.includes(' '))];
+  // A side dwells on what several of its quotes say ("accompanying documents", said once, is no contrast), and the
+  // contrast is told in phrases ("Afghan forces", not "Afghan"), in words only where no phrase is said twice.
+  const repeated = scored.filter((x) => x.n >= 2);
+  const phrases = repeated.filter((x) => x.key.includes(' '));
+  const pool = phrases.length ? phrases : repeated;
   const out: { key: string; surface: string }[] = [];
   for (const x of pool) {
     if (out.length >= DISTINCTIVE) break;
