@@ -103,6 +103,18 @@ describe('subjectSentences', () => {
     expect(found).not.toContain('The budget is balanced.');
     expect(found.some((s) => s.includes('The budget'))).toBe(false);
   });
+
+  it('holds no sentence that names the subject only as one item of a list ("health care, and the environment")', () => {
+    const stems = new Set(analyzeTerms('environment'));
+    const listed = [
+      'My proposals on revenue sharing, government reorganization, health care, and the environment have now been before the Congress for nearly a year.',
+      'Excellent schools, quality health care, a secure retirement, a cleaner environment, a stronger defense: These are all important needs.',
+    ];
+    for (const sentence of listed) expect(subjectSentences(sentence, stems)).toEqual([]);
+    // A sentence about the subject with commas in it is still about the subject.
+    const about = 'We must protect the environment, which sustains us, and we must do it now.';
+    expect(subjectSentences(about, stems)).toEqual([about]);
+  });
 });
 
 describe('arcSentence', () => {

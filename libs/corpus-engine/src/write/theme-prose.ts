@@ -141,7 +141,7 @@ const MAX_SENTENCE = 600;
 /** The sentences of a passage that name the subject (a word of it), each also with the sentence after it: what a theme is mined from, and quoted by. */
 export function subjectSentences(text: string, subject: ReadonlySet<string>): string[] {
   const spans = sentenceSpans(text);
-  const names = spans.map((s) => s.text.trim().length <= MAX_SENTENCE && analyzeTerms(s.text).some((t) => subject.has(t)));
+  const names = spans.map((s) => s.text.trim().length <= MAX_SENTENCE && analyzeTerms(s.text).some((t) => subject.has(t)) && !namedInList(s.text, subject));
   const out = spans.filter((_, i) => names[i]).map((s) => s.text.trim());
   // A subject sentence and the one after it, verbatim: what the passage says of the subject often goes on there.
   for (let i = 0; i + 1 < spans.length; i++)
@@ -160,4 +160,24 @@ export function themeSentence(q: Quote, sentences: readonly string[], key: reado
   if (best.text === q.quote) return q;
   const kept = q.citations.map((c, i) => ({ c, d: q.dates[i]! })).filter(({ c }, i) => i === 0 || quoteOccursIn(best.text, passageText(c.sourceId) ?? ''));
   return { ...q, quote: best.text, terms: best.terms, citations: kept.map(({ c }) => ({ ...c, quote: best.text })), dates: kept.map(({ d }) => d) };
+}
+
+/** Words an item of a list holds at most ("a cleaner environment", "and the environment"). */
+const LIST_ITEM_WORDS = 4;
+
+/**
+ * Whether a sentence names the subject only as one item of a list ("schools, health care, a cleaner environment, a
+ * stronger defense"): it is about the list, not the subject. The subject's item is short, or runs on into the
+ * sentence's verb after two short items ("health care, and the environment have now been before the Congress"), and
+ * two short items stand beside it.
+ */
+function namedInList(sentence: string, subject: ReadonlySet<string>): boolean {
+  const items = sentence.split(/[,;]/).map((s) => s.trim().replace(/^(and|or)\s+/i, ''));
+  if (items.length < 3) return false;
+  const words = (s: string | undefined): number => (s ? s.split(/\s+/).filter(Boolean).length : 0);
+  const short = (s: string | undefined): boolean => words(s) > 0 && words(s) <= LIST_ITEM_WORDS;
+  const at = items.findIndex((s) => analyzeTerms(s).some((t) => subject.has(t)));
+  if (at < 0 || !analyzeTerms(items[at]!.split(/\s+/).slice(0, LIST_ITEM_WORDS).join(' ')).some((t) => subject.has(t))) return false;
+  const beside = [items[at - 2], items[at - 1], items[at + 1], items[at + 2]].filter(short).length;
+  return beside >= 2 && (short(items[at]) || (short(items[at - 1]) && short(items[at - 2])));
 }
