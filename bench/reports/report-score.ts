@@ -21,6 +21,9 @@ export interface ReportScore {
   /** Comparative: cited passages per side, and the sections that cite every side. */
   perSide?: number[];
   sectionsWithAllSides?: number;
+  /** Comparative: the phrases the lede says each side "dwells on", and how many of them two of the report's quotes say. */
+  contrastPhrases?: number;
+  contrastRepeated?: number;
   sections: number;
   /** Absent: the lede's first sentence says the corpus does not answer. */
   saysAbsent: boolean;
@@ -156,6 +159,9 @@ export function scoreReport(q: ReportQuestion, report: Report): ReportScore {
   if (q.sides) {
     out.perSide = q.sides.map((side) => report.sources.filter((s) => onSide(s, side)).length);
     out.sectionsWithAllSides = report.sections.filter((s) => q.sides!.every((side) => s.paragraphs.some((p) => p.citations.some((c) => byId.has(c.sourceId) && onSide(byId.get(c.sourceId)!, side))))).length;
+    const phrases = [...report.summary.matchAll(/passages dwell on ([^:]+):/g)].flatMap((m) => m[1]!.split(' and ').map((p) => p.trim().toLowerCase()));
+    out.contrastPhrases = phrases.length;
+    out.contrastRepeated = phrases.filter((p) => allQuotes.filter((c) => c.toLowerCase().includes(p)).length >= 2).length;
   }
   return out;
 }
@@ -183,6 +189,7 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
     'comparative: min/max side': mean(balance),
     'comparative: both sides ≥ 3': `${cmp.filter((s) => Math.min(...s.perSide!) >= 3).length}/${cmp.length}`,
     'comparative: sections with both sides': `${cmp.reduce((a, s) => a + s.sectionsWithAllSides!, 0)}/${cmp.reduce((a, s) => a + s.sections, 0)}`,
+    'comparative: lede contrast phrases said in two quotes': `${cmp.reduce((a, s) => a + s.contrastRepeated!, 0)}/${cmp.reduce((a, s) => a + s.contrastPhrases!, 0)}`,
     'absent: says so': `${absent.filter((s) => s.saysAbsent).length}/${absent.length}`,
     'absent: passages cited (mean)': mean(absent.map((s) => s.cited)),
     'answerable: wrongly absent': `${present.filter((s) => s.saysAbsent).length}/${present.length}`,
