@@ -29,6 +29,17 @@ const obama = [
   quote('o4', 'With Afghan forces now in the lead for their own security, our troops have moved to a support role.', 2014, 'Barack Obama'),
 ];
 
+/** Reagan's and Obama's quotes compared on `subject`, each passage's text from `text` (its quote where absent). */
+const compare = (subject: string, r: Quote[], o: Quote[], text: ReadonlyMap<string, string> = new Map(), company?: Map<string, number>) =>
+  comparativeReport(
+    subject,
+    sides,
+    new Map([['side-reagan', r], ['side-obama', o]]),
+    new Map([...r, ...o].map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`])),
+    new Map([...r, ...o].map((q) => [q.citations[0]!.sourceId, text.get(q.citations[0]!.sourceId) ?? q.quote])),
+    { vocabulary: GENERIC_VOCABULARY, isName: () => false, ...(company ? { company: () => company } : {}) },
+  );
+
 describe('a comparison told by aspect', () => {
   const titles = new Map([...reagan, ...obama].map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`]));
   const text = new Map([...reagan, ...obama].map((q) => [q.citations[0]!.sourceId, q.quote]));
@@ -67,15 +78,7 @@ describe('a comparison told by aspect', () => {
       quote('b1', 'History tells a different story.', 2009, 'Barack Obama'),
       quote('b2', 'There are twelve different agencies that deal with exports, and our forces moved to a support role.', 2011, 'Barack Obama'),
     ];
-    const all = [...r2, ...o2];
-    const rr = comparativeReport(
-      'the role of government',
-      sides,
-      new Map([['side-reagan', r2], ['side-obama', o2]]),
-      new Map(all.map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`])),
-      new Map(all.map((q) => [q.citations[0]!.sourceId, q.citations[0]!.sourceId === 'b1' ? `${q.quote} Government has a role in laying the foundation for common prosperity.` : q.quote])),
-      { vocabulary: GENERIC_VOCABULARY, isName: () => false },
-    );
+    const rr = compare('the role of government', r2, o2, new Map([['b1', `${o2[0]!.quote} Government has a role in laying the foundation for common prosperity.`]]));
     expect(rr.sections.map((s) => s.title)).toEqual(['The role of government']);
     // "agency" and "story" are shared words, but not in a sentence on government; passages with none are left out.
     const ids = rr.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
@@ -89,19 +92,12 @@ describe('a comparison told by aspect', () => {
 });
 
 describe('a comparison in several aspects', () => {
-  const run = (subject: string, r: Quote[], o: Quote[], text: Map<string, string>, company: Map<string, number>) =>
-    comparativeReport(subject, sides, new Map([['side-reagan', r], ['side-obama', o]]), new Map([...r, ...o].map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`])), text, {
-      vocabulary: GENERIC_VOCABULARY,
-      isName: () => false,
-      company: () => company,
-    });
-
   it('leaves quotes for a second aspect when one broad word is in all of them ("Tax cuts", then "Deficit")', () => {
     const say = (p: string, n: number, year: number, author: string, deficit: boolean): Quote =>
       quote(`${p}${n}`, `Our tax cuts help families number ${n}.${deficit ? ' The deficit must come down as well.' : ''}`, year + n, author);
     const r = [1, 2, 3, 4, 5].map((n) => say('r', n, 1981, 'Ronald Reagan', n >= 4));
     const o = [1, 2, 3, 4, 5].map((n) => say('o', n, 2009, 'Barack Obama', n >= 4));
-    const out = run('taxes', r, o, new Map([...r, ...o].map((q) => [q.citations[0]!.sourceId, q.quote])), new Map([['cut', 1], ['deficit', 0.8]]));
+    const out = compare('taxes', r, o, new Map(), new Map([['cut', 1], ['deficit', 0.8]]));
     const titles = out.sections.map((s) => s.title);
     expect(titles).toContain('Tax cuts');
     expect(titles).toContain('Deficit');
@@ -118,7 +114,7 @@ describe('a comparison in several aspects', () => {
     };
     const r = [passage('r1', 1981, 'Ronald Reagan', 1), passage('r2', 1982, 'Ronald Reagan', 2)];
     const o = [passage('o1', 2009, 'Barack Obama', 3), passage('o2', 2010, 'Barack Obama', 4)];
-    const out = run('nuclear weapons', r.map((x) => x.q), o.map((x) => x.q), new Map([...r, ...o].map((x) => [x.q.citations[0]!.sourceId, x.text])), new Map([['atom', 1]]));
+    const out = compare('nuclear weapons', r.map((x) => x.q), o.map((x) => x.q), new Map([...r, ...o].map((x) => [x.q.citations[0]!.sourceId, x.text])), new Map([['atom', 1]]));
     const atomic = out.sections.find((s) => s.title === 'Atomic energy');
     expect(atomic).toBeDefined();
     for (const c of atomic!.paragraphs.flatMap((p) => p.citations)) expect(c.quote).toMatch(/Atomic energy/);
@@ -137,15 +133,7 @@ describe('what a side dwells on', () => {
       quote('o2', 'Taxes on the middle class should fall.', 2012, 'Barack Obama'),
       quote('o3', 'The United States must pay its way, and taxes are how.', 2013, 'Barack Obama'),
     ];
-    const all = [...r, ...o];
-    const out = comparativeReport(
-      'taxes',
-      sides,
-      new Map([['side-reagan', r], ['side-obama', o]]),
-      new Map(all.map((q) => [q.citations[0]!.sourceId, `${q.dates[0]!.year}, ${q.dates[0]!.author}`])),
-      new Map(all.map((q) => [q.citations[0]!.sourceId, q.quote])),
-      { vocabulary: GENERIC_VOCABULARY, isName: () => false, company: () => new Map([['rate', 1], ['class', 0.8], ['budget', 0.5]]) },
-    );
+    const out = compare('taxes', r, o, new Map(), new Map([['rate', 1], ['class', 0.8], ['budget', 0.5]]));
     const dwell = [...out.summary.matchAll(/(\w+)’s passages dwell on ([^:]+):/g)].map((m) => [m[1], m[2]]);
     expect(dwell).toEqual([
       ['Reagan', 'tax rates'],
@@ -162,15 +150,7 @@ describe('an aspect far from the subject', () => {
     };
     const r = [mk('r1', 1981, 'Ronald Reagan', 1), mk('r2', 1982, 'Ronald Reagan', 2)];
     const o = [mk('o1', 2009, 'Barack Obama', 3), mk('o2', 2010, 'Barack Obama', 4)];
-    const all = [...r, ...o];
-    const out = comparativeReport(
-      'nuclear weapons',
-      sides,
-      new Map([['side-reagan', r.map((x) => x.q)], ['side-obama', o.map((x) => x.q)]]),
-      new Map(all.map((x) => [x.q.citations[0]!.sourceId, `${x.q.dates[0]!.year}, ${x.q.dates[0]!.author}`])),
-      new Map(all.map((x) => [x.q.citations[0]!.sourceId, x.text])),
-      { vocabulary: GENERIC_VOCABULARY, isName: () => false, company: () => new Map([['rang', 1]]) },
-    );
+    const out = compare('nuclear weapons', r.map((x) => x.q), o.map((x) => x.q), new Map([...r, ...o].map((x) => [x.q.citations[0]!.sourceId, x.text])), new Map([['rang', 1]]));
     expect(out.sections.map((s) => s.title.toLowerCase())).not.toContain('long-range planning');
     expect(out.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote))).join(' ')).not.toMatch(/Businessmen/);
   });
