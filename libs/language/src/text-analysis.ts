@@ -283,16 +283,8 @@ const NUMBER_WORD = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|t
  */
 function compoundUnits(text: string): WordUnit[] {
   const { normals, values, poss, stops, types } = taggedTokens(text);
-  const ends: number[] = [];
-  const starts: number[] = [];
-  let cursor = 0;
-  for (const v of values) {
-    const at = text.indexOf(v, cursor);
-    starts.push(at < 0 ? -1 : at);
-    ends.push(at < 0 ? -1 : at + v.length);
-    if (at >= 0) cursor = at + v.length;
-  }
-  const joined = (a: number, b: number): boolean => ends[a]! >= 0 && ends[a] === starts[b];
+  const at = tokenStarts(text, values);
+  const joined = (a: number, b: number): boolean => at[a]! >= 0 && at[a]! + values[a]!.length === at[b];
   // Every part a content word or a number: "corporations-a proposition" is a dash typed as a hyphen, not a compound.
   const isPart = (i: number): boolean => i < values.length && ((types[i] === 'word' && values[i]!.length > 1 && (!stops[i] || NUMBER_WORD.test(values[i]!))) || types[i] === 'number');
   const units: WordUnit[] = [];
@@ -316,13 +308,16 @@ export function partsOfSpeech(text: string): { start: number; end: number; pos: 
   const tokens = tagger().readDoc(text).tokens();
   const values = tokens.out(its.value) as string[];
   const poss = tokens.out(its.pos) as string[];
-  const out: { start: number; end: number; pos: string }[] = [];
+  const at = tokenStarts(text, values);
+  return values.flatMap((v, i) => (at[i]! < 0 ? [] : [{ start: at[i]!, end: at[i]! + v.length, pos: poss[i]! }]));
+}
+
+/** Where each token starts in the text, read in order (-1 for one the tagger rewrote). */
+function tokenStarts(text: string, values: readonly string[]): number[] {
   let cursor = 0;
-  values.forEach((v, i) => {
+  return values.map((v) => {
     const at = text.indexOf(v, cursor);
-    if (at < 0) return;
-    out.push({ start: at, end: at + v.length, pos: poss[i]! });
-    cursor = at + v.length;
+    if (at >= 0) cursor = at + v.length;
+    return at;
   });
-  return out;
 }
