@@ -287,18 +287,19 @@ function compoundUnits(text: string): WordUnit[] {
   const joined = (a: number, b: number): boolean => at[a]! >= 0 && at[a]! + values[a]!.length === at[b];
   // Every part a content word or a number: "corporations-a proposition" is a dash typed as a hyphen, not a compound.
   const isPart = (i: number): boolean => i < values.length && ((types[i] === 'word' && values[i]!.length > 1 && (!stops[i] || NUMBER_WORD.test(values[i]!))) || types[i] === 'number');
+  const isNoun = (i: number): boolean => poss[i] === 'NOUN' || poss[i] === 'PROPN';
   const units: WordUnit[] = [];
   for (let i = 0; i < values.length; i++) {
     let j = i;
     while (isPart(j) && values[j + 1] === '-' && isPart(j + 2) && joined(j, j + 1) && joined(j + 1, j + 2)) j += 2;
     if (j > i) {
       const surface = values.slice(i, j + 1).join('');
-      units.push({ surface, key: analyzeTerms(surface).join(' '), noun: poss[j] === 'NOUN' || poss[j] === 'PROPN', modifier: true, compound: true });
+      units.push({ surface, key: analyzeTerms(surface).join(' '), noun: isNoun(j), modifier: true, compound: true });
       i = j;
       continue;
     }
     const key = types[i] === 'word' && !stops[i] ? termOf(normals[i]!, types[i]!, false) : null;
-    units.push({ surface: values[i]!, key: key ?? '', noun: poss[i] === 'NOUN' || poss[i] === 'PROPN', modifier: poss[i] === 'ADJ', compound: false });
+    units.push({ surface: values[i]!, key: key ?? '', noun: isNoun(i), modifier: poss[i] === 'ADJ', compound: false });
   }
   return units;
 }

@@ -159,8 +159,11 @@ export function specificityOf(ctx: ProseContext): (key: string) => number {
 /** "In 1905, Theodore Roosevelt said: “…”"; an undated quote by where it is, when `sourceOf` says. */
 export function said(q: Quote, sourceOf?: (q: Quote) => string): string {
   const d = q.dates[0]!;
-  return d.author ? `In ${d.year}, ${d.author} said: “${q.quote}”` : d.year !== null ? `In ${d.year}: “${q.quote}”` : sourceOf ? `${sourceOf(q)}: “${q.quote}”` : `“${q.quote}”`;
+  return d.author ? `In ${d.year}, ${d.author} said: “${q.quote}”` : d.year !== null ? `In ${d.year}: “${q.quote}”` : quotedAt(q, sourceOf);
 }
+
+/** An undated quote, introduced by where it is when `sourceOf` says. */
+const quotedAt = (q: Quote, sourceOf?: (q: Quote) => string): string => (sourceOf ? `${sourceOf(q)}: “${q.quote}”` : `“${q.quote}”`);
 
 /**
  * A change over time: one section per period (consecutive eras merged until each holds enough quotes),
@@ -247,7 +250,7 @@ export function paragraph(group: readonly Quote[], dated: boolean, sourceOf?: (q
   for (const q of group) {
     const d = q.dates[0]!;
     if (!dated) parts.push(q.quote);
-    else if (d.year === null) parts.push(sourceOf ? `${sourceOf(q)}: “${q.quote}”` : `“${q.quote}”`);
+    else if (d.year === null) parts.push(quotedAt(q, sourceOf));
     else if (!d.author) parts.push(`In ${when(q)}: “${q.quote}”`);
     else if (d.author === previous) parts.push(`${surname(d.author)} added in ${when(q)}: “${q.quote}”`);
     else parts.push(`In ${when(q)}, ${d.author}${others(q)} said: “${q.quote}”`);
