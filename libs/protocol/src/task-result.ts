@@ -37,6 +37,8 @@ export const SynthesizeResultSchema = ResultBaseSchema.extend({
   language: z.string().max(35).optional(),
   headings: ReportHeadingsSchema.optional(),
   sections: z.array(ReportSectionSchema).max(60),
+  /** The writer found the sources do not answer the question and says so: a report without a paragraph is then the answer, not a failed draft. */
+  unanswered: z.literal(true).optional(),
 });
 export type SynthesizeResult = z.infer<typeof SynthesizeResultSchema>;
 

@@ -46,4 +46,8 @@ describe('verdictOnReport', () => {
     expect(second.verdict).toBe('discard');
     expect(second.correction).toBeUndefined();
   });
+  it('passes a draft without a paragraph that says the sources do not answer the question', () => {
+    const unanswered = draft({ summary: 'The corpus does not answer this: no passage of it mentions “bitcoin”.', summaryCitations: [], sections: [], unanswered: true });
+    expect(verdictOnReport(unanswered, ledger, 0)).toEqual({ verdict: 'pass', issues: [] });
+  });
 });

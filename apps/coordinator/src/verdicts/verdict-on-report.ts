@@ -40,7 +40,7 @@ export function verdictOnReport(written: SynthesizeResult, ledger: { findings: r
     });
   });
   if (written.summarySentences && ledger.findings.length > 0 && !(written.summaryCitations ?? []).some(backs)) issues.push('the summary cites no finding');
-  if (ledger.findings.length > 0 && written.sections.every((s) => s.paragraphs.length === 0)) issues.push('the report has no paragraph, though the run has findings');
+  if (ledger.findings.length > 0 && !written.unanswered && written.sections.every((s) => s.paragraphs.length === 0)) issues.push('the report has no paragraph, though the run has findings');
   if (issues.length === 0) return { verdict: 'pass', issues };
   if (attempt >= WRITER_RETRIES) return { verdict: 'discard', issues };
   // A lead's report is cited afterwards, from its sentences: it is told to write what a finding can back, not to cite.

@@ -214,6 +214,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
       summary: report.summary,
       ...(report.summaryCitations.length ? { summaryCitations: report.summaryCitations } : {}),
       sections: report.sections,
+      ...(report.unanswered ? { unanswered: true as const } : {}),
     };
   }
 }

@@ -19,6 +19,8 @@ export interface ExtractiveReport {
   sections: ReportSection[];
   citedSources: number;
   droppedFindings: number;
+  /** The corpus does not answer the question (`absentReport`). */
+  unanswered?: true;
 }
 
 /**
@@ -63,7 +65,7 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     return { title, ...written, citedSources: cited.size, droppedFindings: dropped };
   };
   // Retrieval finds nothing that answers: say so, and cite only the nearest passages.
-  if (prose.retrieval && prose.retrieval.confidence < ANSWER_CONFIDENCE_THRESHOLD) return finish(absentReport(shape.subject || task.context.topic, prose.retrieval.missing, queues.flat(), titles));
+  if (prose.retrieval && prose.retrieval.confidence < ANSWER_CONFIDENCE_THRESHOLD) return { ...finish(absentReport(shape.subject || task.context.topic, prose.retrieval.missing, queues.flat(), titles)), unanswered: true };
   if (shape.kind === 'comparative' && prose.sides) {
     const perSide = balancedSides(queues.flat(), prose.sides, sourceText, titles, task.maxCitations);
     const chosenSides = prose.sides.map((s) => ({ subtopicId: s.subtopicId, title: s.name, findings: perSide.get(s.subtopicId) ?? [] }));
