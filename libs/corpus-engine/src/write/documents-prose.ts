@@ -1,7 +1,7 @@
 import type { Citation, Finding, ReportSection } from '@orrery/protocol';
 import { centralQuotes } from './central-findings';
 import { citedFigures, countSentence } from './report-figures';
-import type { ProseContext } from './report-prose';
+import { listAnd, type ProseContext } from './report-prose';
 import { analyzeTerms } from '@orrery/language';
 
 /** A passage is cited whole (its code blocks with it) up to this length; a longer one by the quoted sentence. */
@@ -46,12 +46,26 @@ export function documentsReport(
 ): { summary: string; summaryCitations: Citation[]; sections: ReportSection[] } {
   const byDoc = new Map<string, { id: string; heading: string | null; finding: Finding }[]>();
   const seen = new Set<string>();
+  // A passage another document holds word for word (packages that ship one README) is cited once, beside its first copy.
+  const firstWithText = new Map<string, string>();
+  const copies = new Map<string, string[]>();
   for (const f of findings) {
     if (seen.has(f.sourceId)) continue;
     seen.add(f.sourceId);
+    const same = (sourceText.get(f.sourceId) ?? f.quote).replace(/\s+/g, ' ').trim();
+    const first = firstWithText.get(same);
+    if (first !== undefined) {
+      copies.set(first, [...(copies.get(first) ?? []), f.sourceId]);
+      continue;
+    }
+    firstWithText.set(same, f.sourceId);
     const { document, heading } = documentAndHeading(f.sourceId, sourceTitles.get(f.sourceId));
     byDoc.set(document, [...(byDoc.get(document) ?? []), { id: f.sourceId, heading, finding: f }]);
   }
+  const alsoIn = (id: string): string => {
+    const others = (copies.get(id) ?? []).map((c) => documentAndHeading(c, sourceTitles.get(c)).document);
+    return others.length ? ` (the same in ${listAnd(others)})` : '';
+  };
   const order = (id: string): number => Number(/#(\d+)$/.exec(id)?.[1] ?? 0);
   // Findings come best first: a document's first is its top passage, and documents go in that order.
   const sections: ReportSection[] = [...byDoc.entries()]
@@ -61,16 +75,18 @@ export function documentsReport(
         .map(({ id, heading, finding }) => {
           const text = sourceText.get(id) ?? finding.quote;
           const whole = text.trim().length <= WHOLE_PASSAGE_MAX ? text.trim() : finding.quote;
-          return { text: heading ? `${heading}: ${whole}` : whole, citations: [{ sourceId: id, quote: whole }] };
+          const place = `${heading ?? ''}${alsoIn(id)}`.trim();
+          return { text: place ? `${place}: ${whole}` : whole, citations: [id, ...(copies.get(id) ?? [])].map((sourceId) => ({ sourceId, quote: whole })) };
         }),
     }));
+  const copied = new Set([...copies.values()].flat());
   const quotes = findings
-    .filter((f, i) => findings.findIndex((g) => g.sourceId === f.sourceId) === i)
+    .filter((f, i) => findings.findIndex((g) => g.sourceId === f.sourceId) === i && !copied.has(f.sourceId))
     .map((f) => ({ quote: f.quote, terms: new Set(analyzeTerms(f.quote)), citations: [{ sourceId: f.sourceId, quote: f.quote }], relevance: f.relevance?.score ?? 0 }));
   const answer = quotes[0];
   const central = answer ? [answer, ...centralQuotes(quotes.filter((q) => q !== answer), LEDE_FINDINGS - 1)] : [];
   const figures = citedFigures(
-    quotes.map((q) => q.citations[0]!.sourceId),
+    [...seen],
     (id) => sourceTitles.get(id),
   );
   const from = (id: string): string => sourcePlace(id, sourceTitles.get(id));
