@@ -7,6 +7,7 @@ import { documentStructure, onePerDocumentFirst } from '../index/documents';
 import { surveyByEra } from '../index/eras';
 import { companyWeights, subjectCompany } from '../index/subject-company';
 import { phraseWeights, surveyByCompany } from '../index/subject-phrases';
+import { type SubjectForms, subjectForms } from '../index/subject-forms';
 import type { CorpusIndex } from '../index/corpus-index';
 import type { CorpusView, CorpusViews } from '../index/corpus-view';
 import { subjectCore } from '../write/comparative-prose';
@@ -89,14 +90,17 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const wanted = new Set([...analyzeTerms(task.query), ...task.context.scope.include.flatMap((s) => analyzeTerms(s)), ...profile.terms]);
     const findings: Finding[] = [];
     const sources: Source[] = [];
+    const { says } = sensesOf(index, shape);
     const add = (id: string, quote: string, relevance: Finding['relevance']): void => {
       const p = index.passage(id)!;
+      // A passage that says the subject's stem only in another sense ("I trust") is not about it.
+      if (!says(p.text)) return;
       findings.push({ id: findingId(p.id, quote), claim: quote, sourceId: p.id, quote, subtopicId: task.subtopicId, relevance });
       const source: Source = { id: p.id, kind: 'passage', title: p.title, text: p.text };
       if (p.url) source.url = p.url;
       sources.push(source);
     };
-    for (const r of ranked) add(r.id, selectQuote(index, index.passage(r.id)!.text, wanted, profile.terms).quote, { score: round(r.score), topicTerms: r.topicTerms, facetTerms: r.facetTerms });
+    for (const r of ranked) add(r.id, selectQuote(index, index.passage(r.id)!.text, wanted, profile.terms, says).quote, { score: round(r.score), topicTerms: r.topicTerms, facetTerms: r.facetTerms });
     // How something was talked about, over dated documents: the overview also reads every period that speaks of the subject.
     if (task.subtopicId === OVERVIEW_ID && (shape.kind === 'survey' || shape.kind === 'change') && !questionForm(task.context.topic).ordinal) {
       const subject = [...new Set(analyzeTerms(shape.subject || task.context.topic))];
@@ -107,11 +111,11 @@ export class CorpusSubagentEngine implements SubagentEngine {
       const skip = (id: string): boolean => taken.has(id) || inYears(structure.yearOf(id), years);
       for (const e of surveyByEra(index, subject, SURVEY_PER_ERA, skip)) {
         taken.add(e.id);
-        add(e.id, selectQuote(index, index.passage(e.id)!.text, subject, subject).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [] });
+        add(e.id, selectQuote(index, index.passage(e.id)!.text, subject, subject, says).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [] });
       }
       // ...and what the subject keeps company with across the corpus: the themes a reader expects, each read where it is said.
       for (const e of surveyByCompany(index, subject, SURVEY_COMPANY_PHRASES, SURVEY_PER_PHRASE, skip))
-        add(e.id, selectQuote(index, index.passage(e.id)!.text, [...subject, ...e.own], subject).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: e.own });
+        add(e.id, selectQuote(index, index.passage(e.id)!.text, [...subject, ...e.own], subject, says).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: e.own });
     }
     await progress({ stage: 'done', message: `${findings.length} findings from ${sources.length} passages`, fraction: 1 });
     return {
@@ -137,7 +141,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const subjectTerms = [...new Set(analyzeTerms(subject))].filter((t) => !side.terms.includes(t));
     const weights = new Map([...subjectTerms.map((t) => [t, 2] as const), ...side.terms.map((t) => [t, 1] as const)]);
     const known = new Set(task.knownSourceIds);
-    const hits = index.searchTerms([...weights.keys()], { limit: 300, weights, filter: inSide }).filter((h) => subjectTerms.length === 0 || h.matched.some((t) => subjectTerms.includes(t)));
+    const { says } = subjectForms(index, subject);
+    const hits = index.searchTerms([...weights.keys()], { limit: 300, weights, filter: inSide }).filter((h) => subjectTerms.length === 0 || (h.matched.some((t) => subjectTerms.includes(t)) && says(index.passage(h.id)!.text)));
     const fresh = hits.filter((h) => !known.has(h.id));
     const picked: { hit: (typeof hits)[number]; word?: string }[] = onePerDocumentFirst(index, fresh)
       .slice(0, task.maxFindings)
@@ -153,7 +158,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const sources: Source[] = [];
     for (const { hit: h, word } of picked) {
       const p = index.passage(h.id)!;
-      const { quote } = selectQuote(index, p.text, subjectTerms.length ? [...subjectTerms, ...(word ? [word] : [])] : side.terms, subjectTerms);
+      const { quote } = selectQuote(index, p.text, subjectTerms.length ? [...subjectTerms, ...(word ? [word] : [])] : side.terms, subjectTerms, says);
       findings.push({ id: findingId(p.id, quote), claim: quote, sourceId: p.id, quote, subtopicId: task.subtopicId, relevance: { score: round(h.score / top), topicTerms: h.matched, facetTerms: word ? [...side.terms, word] : side.terms } });
       const source: Source = { id: p.id, kind: 'passage', title: p.title, text: p.text };
       if (p.url) source.url = p.url;
@@ -203,7 +208,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const retrieval = asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
     // A comparison with a side the corpus never names ("ini" among READMEs that hold none of it) says so first.
     const unknownSides = shape.kind === 'comparative' && !sides ? shape.sides.filter((label) => analyzeTerms(label).length > 0 && analyzeTerms(label).every((t) => index.df(t) === 0)) : [];
-    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(retrieval ? { retrieval } : {}), ...(unknownSides.length ? { unknownSides } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject), companyPhrases: (subject) => phraseWeights(index, subject) });
+    const { forms, says } = sensesOf(index, shape);
+    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(forms.length ? { saysSubject: says } : {}), ...(retrieval ? { retrieval } : {}), ...(unknownSides.length ? { unknownSides } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject), companyPhrases: (subject) => phraseWeights(index, subject) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
       kind: 'synthesize',
@@ -229,6 +235,20 @@ export const SURVEY_COMPANY_PHRASES = 20;
 export const SURVEY_PER_PHRASE = 3;
 /** One side of a comparison also reads its best passage on each of the subject's this many best company words. */
 export const SIDE_COMPANY_WORDS = 10;
+
+/**
+ * What a passage must say to be about the subject: a survey, a change or a comparison reads the subject across the
+ * corpus, so a word of it whose stem another sense owns is read as the question writes it (`subjectForms`). Only a
+ * subject of a few words names a thing: a longer one is the question itself ("How do I limit the nesting depth when
+ * parsing with qs"), whose words ("nesting", "parsing") are read by their stems as retrieval reads them.
+ */
+function sensesOf(index: CorpusIndex, shape: ReportShape): SubjectForms {
+  const named = shape.subject && analyzeTerms(shape.subject).length <= SUBJECT_WORDS;
+  return named && (shape.kind === 'survey' || shape.kind === 'change' || shape.kind === 'comparative') ? subjectForms(index, shape.subject) : EVERY_SENSE;
+}
+/** Content words a subject that names a thing holds at most ("smartphones and mobile apps"). */
+const SUBJECT_WORDS = 3;
+const EVERY_SENSE: SubjectForms = { forms: [], says: () => true };
 
 /** The words of a subject the corpus never uses ("bitcoin"). */
 function unknownWords(index: CorpusIndex, subject: string): string[] {

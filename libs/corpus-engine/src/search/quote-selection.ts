@@ -12,9 +12,10 @@ const MAX_QUOTE = 1200;
 
 /**
  * The sentence of a passage that best carries the wanted terms (IDF-weighted, length-normalized).
- * Always a verbatim substring of the passage text.
+ * Always a verbatim substring of the passage text. `says` tells a sentence that names the topic in the sense asked
+ * ("the trusts", not "I trust") from one that only shares its stem.
  */
-export function selectQuote(index: CorpusIndex, text: string, wanted: Iterable<string>, topicTerms: Iterable<string> = []): QuoteChoice {
+export function selectQuote(index: CorpusIndex, text: string, wanted: Iterable<string>, topicTerms: Iterable<string> = [], says: (sentence: string) => boolean = () => true): QuoteChoice {
   const want = new Set(wanted);
   const topic = new Set(topicTerms);
   let best: QuoteChoice | null = null;
@@ -26,7 +27,7 @@ export function selectQuote(index: CorpusIndex, text: string, wanted: Iterable<s
     for (const t of terms) if (want.has(t)) score += index.idf(t);
     score /= Math.sqrt(Math.max(8, terms.size));
     // A sentence that names the topic itself beats one that only shares a facet word.
-    if ([...topic].some((t) => terms.has(t))) score = score * 2 + 1;
+    if ([...topic].some((t) => terms.has(t)) && says(s.text)) score = score * 2 + 1;
     if (s.text.length > MAX_QUOTE) score *= 0.5;
     if (score > bestScore) {
       bestScore = score;

@@ -36,6 +36,9 @@ export function comparativeReport(
   const present = sides.filter((s) => (perSide.get(s.subtopicId) ?? []).length > 0);
   const subjectTerms = new Set(analyzeTerms(subject));
   const coreTerms = new Set(analyzeTerms(subjectCore(subject)));
+  const says = ctx.saysSubject ?? (() => true);
+  // A sentence on the subject: a word of its core, in the sense asked ("the trusts", not "I trust").
+  const names = (sentence: string): boolean => coreTerms.size === 0 || (analyzeTerms(sentence).some((t) => coreTerms.has(t)) && says(sentence));
   const sideTerms = new Set(sides.flatMap((s) => [...analyzeTerms(s.label), ...analyzeTerms(s.name), ...s.terms]));
   // An aspect names something beyond the subject ("tax cuts" on taxes, not "taxes"), and never a side.
   const aspectKey = (key: string): boolean => {
@@ -48,7 +51,7 @@ export function comparativeReport(
       const m = new Map<string, string>();
       // The passage's sentences on the subject say what it is about ("private sector" beside "government"; not
       // "story" in "history tells a different story"); the quote is then the sentence that says the aspect.
-      for (const c of titleCandidates(onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms))) if (aspectKey(c.key) && !m.has(c.key)) m.set(c.key, c.surface);
+      for (const c of titleCandidates(onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, names))) if (aspectKey(c.key) && !m.has(c.key)) m.set(c.key, c.surface);
       keysOf.set(q, m);
     }
   const yearOf = (q: Quote): number => q.dates[0]!.year ?? 0;
@@ -64,7 +67,7 @@ export function comparativeReport(
   // Aspects: greedily, the keyphrase the least-covered side says most, among quotes not yet placed.
   const placed = new Set<Quote>();
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
-  if (company) aspects.push(...companyAspects(present, perSide, company, aspectSpecificity, new Set([...subjectTerms, ...sideTerms]), coreTerms, sourceText, placed));
+  if (company) aspects.push(...companyAspects(present, perSide, company, aspectSpecificity, new Set([...subjectTerms, ...sideTerms]), names, sourceText, placed));
   // Where the company names no aspect both sides speak to (a subject few passages hold), the phrases they share do.
   const byPhrase = aspects.length === 0;
   while (byPhrase && aspects.length < MAX_ASPECTS && present.length >= 2) {
@@ -96,7 +99,7 @@ export function comparativeReport(
   // What no aspect took joins an aspect whose words it holds (most shared words first); the rest on the subject
   // form a section named by the subject itself, never by one quote's stray phrase. A passage with no sentence on
   // the subject ("our troops have moved to a support role") is left out.
-  const rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms)));
+  const rest = present.flatMap((s) => perSide.get(s.subtopicId)!.filter((q) => !placed.has(q) && onSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, names)));
   const holds = (q: Quote, a: (typeof aspects)[number]): boolean => a.key.split(' ').some((k) => !subjectTerms.has(k) && q.terms.has(k));
   const surface = subjectSurface(subject, rest) ?? (subject || (titleCandidates(rest[0]?.quote ?? '')[0]?.surface ?? ''));
   const onTheSubject = { key: analyzeTerms(surface).join(' '), surface, quotes: [] as Quote[] };
@@ -105,7 +108,7 @@ export function comparativeReport(
     const home = aspects.filter((a) => holds(q, a)).sort((a, b) => shared(b) - shared(a))[0];
     if (home) home.quotes.push(q);
     else {
-      requoteOnSubject(q, coreTerms, sourceText);
+      requoteOnSubject(q, names, sourceText);
       onTheSubject.quotes.push(q);
     }
   }
@@ -134,7 +137,7 @@ export function comparativeReport(
   // It contrasts what each side says most squarely on the subject: its quotes holding every word of it, where any does
   // ("Government has no role", not "a support role" beside "the Afghan Government").
   const squarely = (qs: Quote[]): Quote[] => {
-    const all = qs.filter((q) => [...subjectTerms].every((t) => q.terms.has(t)));
+    const all = qs.filter((q) => [...subjectTerms].every((t) => q.terms.has(t)) && says(q.quote));
     return all.length ? all : qs;
   };
   for (const s of present) {
@@ -149,7 +152,9 @@ export function comparativeReport(
   const missing = sides.filter((s) => !present.includes(s));
   const aspectsNamed = aspects.filter((a) => a !== onTheSubject);
   const both = present.length >= 2 ? `${listAnd(present.map((s) => s.name))} both speak of ${subject || 'it'}${aspectsNamed.length ? `, on ${listAnd(aspectsNamed.map((a) => a.surface.toLowerCase() === a.surface ? a.surface : a.surface))}` : ''}.` : '';
-  const absentSide = missing.length ? ` The corpus has nothing from ${listAnd(missing.map((s) => s.name))} on ${subject || 'it'}.` : '';
+  // One side silent is the first thing a reader of a comparison needs to know.
+  const silent = `the corpus holds no word from ${listAnd(missing.map((s) => s.name))} on ${subject || 'it'}.`;
+  const only = !missing.length ? '' : present.length ? `Only ${listAnd(present.map((s) => s.name))} ${present.length === 1 ? 'speaks' : 'speak'} of ${subject || 'it'}; ${silent}` : `T${silent.slice(1)}`;
   const figures = present.map((s) =>
     sideCountPhrase(
       s.name,
@@ -162,7 +167,7 @@ export function comparativeReport(
     ),
   );
   const counts = figures.length ? ` The report cites ${listAnd(figures)}.` : '';
-  const summary = `${both} ${contrast.join(' ')}${absentSide}${counts}`.replace(/\s+/g, ' ').trim();
+  const summary = `${only}${both} ${contrast.join(' ')}${counts}`.replace(/\s+/g, ' ').trim();
   return { summary, summaryCitations: cites, sections: sections.filter((s) => s.paragraphs.length) };
 }
 
@@ -199,14 +204,14 @@ function companyAspects(
   company: ReadonlyMap<string, number>,
   specificity: (stem: string) => number,
   notAspects: ReadonlySet<string>,
-  coreTerms: ReadonlySet<string>,
+  names: (sentence: string) => boolean,
   sourceText: ReadonlyMap<string, string>,
   placed: Set<Quote>,
 ): { key: string; surface: string; quotes: Quote[] }[] {
   const stemsOf = new Map<Quote, Set<string>>();
   // The sentences on the subject and those beside them: an aspect is often said next to the subject's sentence
   // ("atomic energy" after "nuclear"), but not three sentences on ("long-range pricing policy").
-  for (const qs of perSide.values()) for (const q of qs) stemsOf.set(q, new Set(analyzeTerms(nearSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, coreTerms).join(' '))));
+  for (const qs of perSide.values()) for (const q of qs) stemsOf.set(q, new Set(analyzeTerms(nearSubject(sourceText.get(q.citations[0]!.sourceId) ?? q.quote, names).join(' '))));
   const aspects: { key: string; surface: string; quotes: Quote[] }[] = [];
   // A word its quotes never say as a noun ("raising") names no aspect.
   const untitled = new Set<string>();
@@ -221,7 +226,7 @@ function companyAspects(
       if (!best || score > best.score) best = { stem, score, quotes: per.flat() };
     }
     if (!best) break;
-    for (const q of best.quotes) requoteWord(q, best.stem, coreTerms, sourceText);
+    for (const q of best.quotes) requoteWord(q, best.stem, names, sourceText);
     // Titled by the noun phrase with the word that most of its quotes say ("Tax cuts"), or not an aspect.
     const title = heldPhrase([best.stem], best.quotes);
     // Capped aspects can meet the same phrase twice ("Tax cuts"); a title names one section.
@@ -236,12 +241,12 @@ function companyAspects(
 }
 
 /** Quote the passage's shortest sentence that says `stem`, on the subject when one is. */
-function requoteWord(q: Quote, stem: string, coreTerms: ReadonlySet<string>, sourceText: ReadonlyMap<string, string>): void {
+function requoteWord(q: Quote, stem: string, names: (sentence: string) => boolean, sourceText: ReadonlyMap<string, string>): void {
   if (q.citations.length !== 1 || q.terms.has(stem)) return;
-  const best = nearSubject(sourceText.get(q.citations[0]!.sourceId) ?? '', coreTerms)
+  const best = nearSubject(sourceText.get(q.citations[0]!.sourceId) ?? '', names)
     .map((text) => ({ text, terms: new Set(analyzeTerms(text)) }))
     .filter((x) => x.text.length <= 600 && x.terms.has(stem))
-    .sort((a, b) => Number([...coreTerms].some((t) => b.terms.has(t))) - Number([...coreTerms].some((t) => a.terms.has(t))) || a.text.length - b.text.length)[0];
+    .sort((a, b) => Number(names(b.text)) - Number(names(a.text)) || a.text.length - b.text.length)[0];
   if (!best) return;
   q.quote = best.text;
   q.terms = best.terms;
@@ -249,11 +254,10 @@ function requoteWord(q: Quote, stem: string, coreTerms: ReadonlySet<string>, sou
 }
 
 /** Quote the passage's shortest sentence on the subject when the search's quote is not on it ("a role in trade" for the role of government). */
-function requoteOnSubject(q: Quote, coreTerms: ReadonlySet<string>, sourceText: ReadonlyMap<string, string>): void {
-  const on = (text: string): boolean => analyzeTerms(text).some((t) => coreTerms.has(t));
-  if (q.citations.length !== 1 || on(q.quote)) return;
+function requoteOnSubject(q: Quote, names: (sentence: string) => boolean, sourceText: ReadonlyMap<string, string>): void {
+  if (q.citations.length !== 1 || names(q.quote)) return;
   const best = sentenceSpans(sourceText.get(q.citations[0]!.sourceId) ?? '')
-    .filter((x) => x.text.length <= 600 && on(x.text))
+    .filter((x) => x.text.length <= 600 && names(x.text))
     .sort((a, b) => a.text.length - b.text.length)[0];
   if (!best) return;
   q.quote = best.text;
@@ -289,20 +293,18 @@ function distinctive(mine: readonly Quote[], theirs: readonly Quote[], keysOf: R
   return out;
 }
 
-/** The sentences of a text that hold a word of the subject (all of it when the subject has no words). */
-function onSubject(text: string, subjectTerms: ReadonlySet<string>): string {
-  if (subjectTerms.size === 0) return text;
+/** The sentences of a text on the subject (`names`). */
+function onSubject(text: string, names: (sentence: string) => boolean): string {
   return sentenceSpans(text)
-    .filter((s) => analyzeTerms(s.text).some((t) => subjectTerms.has(t)))
+    .filter((s) => names(s.text))
     .map((s) => s.text)
     .join(' ');
 }
 
-/** The sentences of a text on the subject and those next to one (all of them when the subject has no words). */
-function nearSubject(text: string, subjectTerms: ReadonlySet<string>): string[] {
+/** The sentences of a text on the subject (`names`) and those next to one. */
+function nearSubject(text: string, names: (sentence: string) => boolean): string[] {
   const spans = sentenceSpans(text).map((x) => x.text);
-  if (subjectTerms.size === 0) return spans;
-  const on = spans.map((x) => analyzeTerms(x).some((t) => subjectTerms.has(t)));
+  const on = spans.map(names);
   return spans.filter((_, i) => on[i] || on[i - 1] || on[i + 1]);
 }
 

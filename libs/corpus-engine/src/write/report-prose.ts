@@ -73,6 +73,8 @@ export interface ProseContext {
   companyPhrases?: (subject: readonly string[]) => ReadonlyMap<string, number>;
   /** Whether a capitalized word is a name (kept capitalized inside a sentence) rather than a common word. */
   isName: (word: string) => boolean;
+  /** Whether a sentence says the subject in the sense asked, where its stem has another ("the trusts", not "I trust"; `subjectForms`). */
+  saysSubject?: (text: string) => boolean;
 }
 
 export function writeReport(topic: string, chosen: readonly ChosenSection[], sourceTitles: ReadonlyMap<string, string>, ctx: ProseContext): ReportProse {

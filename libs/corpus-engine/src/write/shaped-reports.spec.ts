@@ -93,6 +93,21 @@ describe('a comparison told in aspects', () => {
   }, 300_000);
 });
 
+describe('a comparison on a word whose stem has another sense', () => {
+  it('reads "the trusts" as the trusts, not "I trust" or "held in trust", and says first which side is silent', async () => {
+    const { report, title } = await research('Contrast Theodore Roosevelt with Woodrow Wilson on the trusts.');
+    const quotes = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations));
+    expect(quotes.length).toBeGreaterThanOrEqual(3);
+    // Every passage cited says "trusts"; most quotes say it themselves (a few say the aspect beside it).
+    const passages = new Map(report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => [c.sourceId, c.quote ?? ''] as const))));
+    expect(quotes.filter((c) => /\btrusts\b/i.test(c.quote ?? '')).length * 2).toBeGreaterThan(quotes.length);
+    expect(report.summary).not.toMatch(/I trust|in trust/);
+    // Wilson's addresses speak of monopoly, never of "trusts": the report says so first, and cites none of them.
+    expect(report.summary).toMatch(/^Only Theodore Roosevelt speaks of the trusts; the corpus holds no word from Woodrow Wilson on the trusts\./);
+    expect([...passages.keys()].every((id) => titleParts(title(id)).author === 'Theodore Roosevelt')).toBe(true);
+  }, 300_000);
+});
+
 describe('a question bounded in years', () => {
   it('is answered from those years only', async () => {
     const { plan, report, title } = await research('How has the discussion of education changed since 1900?');

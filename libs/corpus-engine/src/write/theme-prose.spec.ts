@@ -115,6 +115,12 @@ describe('subjectSentences', () => {
     const about = 'We must protect the environment, which sustains us, and we must do it now.';
     expect(subjectSentences(about, stems)).toEqual([about]);
   });
+
+  it('holds a sentence that says the subject\'s stem in another sense only when `says` allows it ("the House" for housing)', () => {
+    const text = 'The House passed the bill. Public housing for veterans is scarce.';
+    const says = (sentence: string): boolean => /\bhousing\b/i.test(sentence);
+    expect(subjectSentences(text, new Set(analyzeTerms('housing')), says)).toEqual(['Public housing for veterans is scarce.']);
+  });
 });
 
 describe('arcSentence', () => {

@@ -34,7 +34,7 @@ export function themedReport(
   const passages = pool
     .filter((q, i) => pool.findIndex((o) => o.citations[0]!.sourceId === q.citations[0]!.sourceId) === i)
     .map((q) => {
-      const sentences = subjectSentences(passageText(q.citations[0]!.sourceId) ?? q.quote, stems);
+      const sentences = subjectSentences(passageText(q.citations[0]!.sourceId) ?? q.quote, stems, ctx.saysSubject);
       const text = sentences.join(' ');
       return { quote: text, terms: new Set(analyzeTerms(text)), relevance: q.relevance, shown: q, sentences };
     })
@@ -138,10 +138,13 @@ export function arcSentence(themes: readonly { title: string; decade: number }[]
 /** A sentence longer than this is not shown for a theme. */
 const MAX_SENTENCE = 600;
 
-/** The sentences of a passage that name the subject (a word of it), each also with the sentence after it: what a theme is mined from, and quoted by. */
-export function subjectSentences(text: string, subject: ReadonlySet<string>): string[] {
+/**
+ * The sentences of a passage that name the subject (a word of it, in the sense asked: `says`), each also with the
+ * sentence after it: what a theme is mined from, and quoted by.
+ */
+export function subjectSentences(text: string, subject: ReadonlySet<string>, says: (sentence: string) => boolean = () => true): string[] {
   const spans = sentenceSpans(text);
-  const names = spans.map((s) => s.text.trim().length <= MAX_SENTENCE && analyzeTerms(s.text).some((t) => subject.has(t)) && !namedInList(s.text, subject));
+  const names = spans.map((s) => s.text.trim().length <= MAX_SENTENCE && analyzeTerms(s.text).some((t) => subject.has(t)) && says(s.text) && !namedInList(s.text, subject));
   const out = spans.filter((_, i) => names[i]).map((s) => s.text.trim());
   // A subject sentence and the one after it, verbatim: what the passage says of the subject often goes on there.
   for (let i = 0; i + 1 < spans.length; i++)
