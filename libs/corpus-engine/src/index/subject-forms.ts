@@ -1,5 +1,6 @@
 import { analyzeTerms } from '@orrery/language';
 import type { CorpusIndex } from './corpus-index';
+import { perSubject } from './per-subject';
 
 /**
  * A subject word whose form the question writes ("trusts", "housing") is said in fewer than this share of the
@@ -20,23 +21,16 @@ export interface SubjectForms {
   says: (text: string) => boolean;
 }
 
-const cache = new WeakMap<CorpusIndex, Map<string, SubjectForms>>();
-/** Subjects kept per index. */
-const KEPT = 64;
+const cached = perSubject<SubjectForms>(64);
 
 /** The subject's words whose stem another sense owns in this corpus, and the test that a text says them as asked. */
 export function subjectForms(index: CorpusIndex, subject: string): SubjectForms {
-  let byIndex = cache.get(index);
-  if (!byIndex) cache.set(index, (byIndex = new Map()));
-  const key = subject.toLowerCase();
-  const known = byIndex.get(key);
-  if (known) return known;
-  const forms = [...new Set(subject.toLowerCase().split(/[^\p{L}\p{N}'’-]+/u))].filter((w) => ownSense(index, w));
-  const patterns = forms.map(wordPattern);
-  const value: SubjectForms = { forms, says: (text) => patterns.every((p) => p.test(text)) };
-  if (byIndex.size >= KEPT) byIndex.delete(byIndex.keys().next().value!);
-  byIndex.set(key, value);
-  return value;
+  const words = [...new Set(subject.toLowerCase().split(/[^\p{L}\p{N}'’-]+/u))].filter(Boolean);
+  return cached(index, words, () => {
+    const forms = words.filter((w) => ownSense(index, w));
+    const patterns = forms.map(wordPattern);
+    return { forms, says: (text) => patterns.every((p) => p.test(text)) };
+  });
 }
 
 function ownSense(index: CorpusIndex, word: string): boolean {

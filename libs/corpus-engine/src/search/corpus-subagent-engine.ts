@@ -75,7 +75,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
       if (answer) return this.answered(task, index, answer, progress);
     }
     const { shape, side } = this.shapeOf(task, index, vocabulary);
-    if (side) return this.sideSearch(task, index, side, shape.subject || task.context.topic, progress);
+    const { says } = sensesOf(index, shape);
+    if (side) return this.sideSearch(task, index, side, shape.subject || task.context.topic, says, progress);
     const profile = await keptTopicProfile(index, origin, task.context.topic, this.profileOptions);
     await progress({ stage: 'searching', message: clipText(`BM25 search: ${task.query}`, 500), fraction: 0.4 });
     const known = new Set(task.knownSourceIds);
@@ -90,7 +91,6 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const wanted = new Set([...analyzeTerms(task.query), ...task.context.scope.include.flatMap((s) => analyzeTerms(s)), ...profile.terms]);
     const findings: Finding[] = [];
     const sources: Source[] = [];
-    const { says } = sensesOf(index, shape);
     const add = (id: string, quote: string, relevance: Finding['relevance']): void => {
       const p = index.passage(id)!;
       // A passage that says the subject's stem only in another sense ("I trust") is not about it.
@@ -130,9 +130,10 @@ export class CorpusSubagentEngine implements SubagentEngine {
 
   /**
    * One side of a comparison: the subject's words (BM25) in that side's passages only (its authors'
-   * documents, or passages that use its words), one passage per document before a second of any.
+   * documents, or passages that use its words) that say the subject in the sense asked (`says`), one passage per
+   * document before a second of any.
    */
-  private async sideSearch(task: SearchTask, index: CorpusIndex, side: ComparisonSide, subject: string, progress: ProgressReporter): Promise<SearchResult> {
+  private async sideSearch(task: SearchTask, index: CorpusIndex, side: ComparisonSide, subject: string, says: (text: string) => boolean, progress: ProgressReporter): Promise<SearchResult> {
     await progress({ stage: 'searching', message: clipText(`BM25 search in ${side.name}'s passages: ${subject}`, 500), fraction: 0.4 });
     const structure = documentStructure(index);
     const authors = side.authors ? new Set(side.authors) : null;
@@ -141,7 +142,6 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const subjectTerms = [...new Set(analyzeTerms(subject))].filter((t) => !side.terms.includes(t));
     const weights = new Map([...subjectTerms.map((t) => [t, 2] as const), ...side.terms.map((t) => [t, 1] as const)]);
     const known = new Set(task.knownSourceIds);
-    const { says } = subjectForms(index, subject);
     const hits = index.searchTerms([...weights.keys()], { limit: 300, weights, filter: inSide }).filter((h) => subjectTerms.length === 0 || (h.matched.some((t) => subjectTerms.includes(t)) && says(index.passage(h.id)!.text)));
     const fresh = hits.filter((h) => !known.has(h.id));
     const picked: { hit: (typeof hits)[number]; word?: string }[] = onePerDocumentFirst(index, fresh)

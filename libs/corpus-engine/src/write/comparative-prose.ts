@@ -153,8 +153,8 @@ export function comparativeReport(
   const aspectsNamed = aspects.filter((a) => a !== onTheSubject);
   const both = present.length >= 2 ? `${listAnd(present.map((s) => s.name))} both speak of ${subject || 'it'}${aspectsNamed.length ? `, on ${listAnd(aspectsNamed.map((a) => a.surface.toLowerCase() === a.surface ? a.surface : a.surface))}` : ''}.` : '';
   // One side silent is the first thing a reader of a comparison needs to know.
-  const silent = `the corpus holds no word from ${listAnd(missing.map((s) => s.name))} on ${subject || 'it'}.`;
-  const only = !missing.length ? '' : present.length ? `Only ${listAnd(present.map((s) => s.name))} ${present.length === 1 ? 'speaks' : 'speak'} of ${subject || 'it'}; ${silent}` : `T${silent.slice(1)}`;
+  const silent = `no word from ${listAnd(missing.map((s) => s.name))} on ${subject || 'it'}`;
+  const only = !missing.length ? '' : present.length ? `Only ${listAnd(present.map((s) => s.name))} ${present.length === 1 ? 'speaks' : 'speak'} of ${subject || 'it'}; the corpus holds ${silent}.` : `The corpus holds ${silent}.`;
   const figures = present.map((s) =>
     sideCountPhrase(
       s.name,
