@@ -49,7 +49,7 @@ function leadTask(brief: Partial<WriterBrief> = {}): SynthesizeTask {
   });
 }
 
-const run = { id: 'run-1', topic: 'Comparer l’éolien et le solaire en France', engine: 'anthropic', plan: { classification: 'breadth', subtopics: [] }, evidence: {}, rounds: [], counters: { tasksDispatched: 2 }, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 } } as unknown as Run;
+const run = { id: 'run-1', topic: 'Comparer l’éolien et le solaire en France', engine: 'anthropic', plan: { classification: 'breadth', subtopics: [{ id: 'wind', title: 'Éolien', query: 'éolien en France', facetTerms: [], excludeTerms: [], origin: 'plan' }] }, evidence: { wind: 1 }, rounds: [], counters: { tasksDispatched: 2 }, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, webSearchRequests: 0, webFetchRequests: 0, costUsd: 0 } } as unknown as Run;
 
 describe('the lead writes the report', () => {
   it('on the lead model at high effort, told the date, the language, its plan, the reports and each source’s title, site, date and URL', async () => {

@@ -69,7 +69,7 @@ export function printableReport(report: Report): PrintableReport {
     blocks.push({ kind: 'heading', text: t(section.title) });
     for (const p of section.paragraphs) blocks.push(paragraph(p));
   }
-  blocks.push({ kind: 'heading', text: t(h?.coverage ?? 'Coverage') });
+  if (report.coverage.subtopics.length) blocks.push({ kind: 'heading', text: t(h?.coverage ?? 'Coverage') });
   for (const s of report.coverage.subtopics) blocks.push({ kind: 'item', text: t(`${s.title}: ${s.evidenceCount} findings, ${s.status}`) });
   if (report.coverage.gaps.length) {
     blocks.push({ kind: 'heading', text: t(h?.gaps ?? 'Gaps that remain') });

@@ -100,3 +100,15 @@ describe("the report's citation check", () => {
     expect(report.sections.flatMap((s) => s.paragraphs)).toEqual([]);
   });
 });
+
+describe('a report that says its sources do not answer', () => {
+  it('shows no coverage: its subtopics found nothing that answers', () => {
+    const r = run('What have presidents said about cryptocurrency?');
+    const written = { ...directAnswer(r, [], 25), summary: 'The corpus does not answer this: no passage of it mentions “cryptocurrency”.', sections: [], unanswered: true as const };
+    const report = assembleReport(r, written, []);
+    expect(report.coverage).toEqual({ subtopics: [], gaps: [] });
+    const md = reportToMarkdown(report);
+    expect(md).not.toMatch(/Coverage|subtopic/);
+    expect(md.split('\n')[2]).toBe('The corpus does not answer this: no passage of it mentions “cryptocurrency”.');
+  });
+});

@@ -131,7 +131,8 @@ export function assembleReport(run: Run, written: SynthesizeResult, ledgerSource
     .filter((s) => s.paragraphs.some((p) => p.citations.length > 0));
   for (const s of sections) for (const p of s.paragraphs) for (const c of p.citations) cited.add(c.sourceId);
 
-  const subtopics = subtopicCoverage(run.plan, run.evidence);
+  // A report that says the sources do not answer has no coverage to show: what its subtopics found answers nothing.
+  const subtopics = written.unanswered ? [] : subtopicCoverage(run.plan, run.evidence);
   const gaps = subtopics.filter((s) => s.status !== 'covered').map((s) => `${s.title} (${s.status}: ${s.evidenceCount} findings)`);
   return {
     runId: run.id,

@@ -28,9 +28,11 @@ export function reportToMarkdown(report: Report): string {
     out.push(`## ${mdText(section.title)}`, '');
     for (const p of section.paragraphs) out.push(prose(p.text, p.citations, p.sentences), '');
   }
-  out.push(`## ${h ? mdText(h.coverage) : 'Coverage'}`, '', '| subtopic | evidence | status |', '| --- | --- | --- |');
-  for (const s of report.coverage.subtopics) out.push(`| ${mdText(s.title)} | ${s.evidenceCount} | ${s.status} |`);
-  out.push('');
+  if (report.coverage.subtopics.length) {
+    out.push(`## ${h ? mdText(h.coverage) : 'Coverage'}`, '', '| subtopic | evidence | status |', '| --- | --- | --- |');
+    for (const s of report.coverage.subtopics) out.push(`| ${mdText(s.title)} | ${s.evidenceCount} | ${s.status} |`);
+    out.push('');
+  }
   if (report.coverage.gaps.length) out.push(`${h ? mdText(h.gaps) : 'Gaps that remain'}:`, '', ...report.coverage.gaps.map((g) => `- ${mdText(g)}`), '');
   out.push(`## ${h ? mdText(h.sources) : 'Sources'}`, '');
   report.sources.forEach((s, i) => out.push(`${i + 1}. ${mdText(s.title)} (${mdText(s.id)})${s.url ? ` ${mdUrl(s.url)}` : ''}`));

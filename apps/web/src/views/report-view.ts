@@ -190,7 +190,8 @@ export function reportView(main: HTMLElement, runId: string): View {
       h('div', { class: 'actions' }, copy, saveJson, h('span', { class: 'downloads', role: 'group', 'aria-label': 'Download the report to hand on' }, h('span', { class: 'hint' }, 'Download as'), ...files), actionStatus),
       report.summarySentences ? prose('p', 'summary', report.summary, report.summaryCitations ?? [], report.summarySentences) : h('p', { class: 'summary' }, report.summary),
       ...sections,
-      coverage,
+      // A report that says its sources do not answer shows no coverage.
+      ...(report.coverage.subtopics.length ? [coverage] : []),
       sources,
     );
     status.replaceWith(article, followupBox(runId));
