@@ -6,7 +6,8 @@ import { reviseByTerms } from './revise-by-terms';
 import type { CorpusRegistry } from '../index/corpus-registry';
 import { type CorpusCoordinatorOptions, DEFAULT_COORDINATOR_OPTIONS } from './corpus-plan';
 import { refinePlan } from './refinement';
-import { overviewSubtopic } from './subtopic-builder';
+import { OVERVIEW_ID, overviewSubtopic } from './subtopic-builder';
+import { retrievalOf, unanswered } from '../search/answer-confidence';
 import { evidenceGap } from './evidence-clusters';
 import type { CorpusIndex } from '../index/corpus-index';
 import { keptTopicProfile } from '../profile/kept-profile';
@@ -43,9 +44,15 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     const bounded = (out: PlanningOutput): PlanningOutput => (asked ? { ...out, plan: { ...out.plan, excludeYears: yearsOutside(asked) } } : out);
     const comparative = this.comparativePlan(input, index, vocabulary);
     if (comparative) return bounded(comparative);
+    const shape = reportShape(input.topic);
+    // A question the corpus does not answer: its overview finds the nearest passages, and facets of them name nothing.
+    if (unanswered(retrievalOf(index, input.topic, shape.subject || input.topic))) {
+      const decision: EngineDecision = { decisionType: 'plan', level: 'L0', confidence: 0.85, conclusion: clipText(`the corpus does not answer "${shape.subject || input.topic}": the overview only`, 2000), signals: { classification: cls, shape: shape.kind, subtopics: [OVERVIEW_ID] } };
+      return bounded({ plan: { classification: cls, shape, subtopics: [overviewSubtopic(input.topic)] }, decisions: [decision], usage: ZERO_USAGE });
+    }
     // Facet mining and the coverage check read thousands of passages' neighbours: off the event loop.
     const planned = await preparePlan(index, profile, { topic: input.topic, classification: cls, maxSubtopics: input.maxSubtopics, coverageCheck: input.coverageCheck }, this.options);
-    return bounded({ ...planned, plan: { ...planned.plan, shape: reportShape(input.topic) } });
+    return bounded({ ...planned, plan: { ...planned.plan, shape } });
   }
 
   /** The person's words as scope: years left out, subtopics dropped or added (see reviseByTerms). */
@@ -122,10 +129,17 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
 
   private async refined(input: RefinementInput, mode: 'refine' | 'replan'): Promise<RefinementOutput> {
     const { index, profile, vocabulary } = await this.profileOf(input);
-    // A comparison's evidence is its sides': gaps of the topic's wider profile are not what it misses.
+    // A comparison's evidence is its sides', and what a question the corpus does not answer misses is its subject:
+    // neither lacks what a gap of the topic's wider profile would add.
     const shape = reportShape(input.topic);
-    if (shape.kind === 'comparative' && comparisonSides(index, vocabulary, shape.sides)) {
-      const decision: EngineDecision = { decisionType: mode === 'replan' ? 'replan' : 'refinement', level: 'L0', confidence: 0.85, conclusion: 'comparative request: each side has its own subtopic; no refinement', signals: { shape: shape.kind } };
+    const settled =
+      shape.kind === 'comparative' && comparisonSides(index, vocabulary, shape.sides)
+        ? 'comparative request: each side has its own subtopic; no refinement'
+        : unanswered(retrievalOf(index, input.topic, shape.subject || input.topic))
+          ? 'the corpus does not answer the question: no refinement'
+          : null;
+    if (settled) {
+      const decision: EngineDecision = { decisionType: mode === 'replan' ? 'replan' : 'refinement', level: 'L0', confidence: 0.85, conclusion: settled, signals: { shape: shape.kind } };
       return { newSubtopics: [], thinSubtopicIds: [], decisions: [decision], usage: ZERO_USAGE };
     }
     const r = refinePlan(index, profile, input, this.options.refinement, mode);

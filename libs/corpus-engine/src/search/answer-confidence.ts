@@ -1,5 +1,5 @@
 import type { CorpusIndex } from '../index/corpus-index';
-import { analyzeTerms } from '@orrery/language';
+import { analyzeTerms, questionForm } from '@orrery/language';
 
 /**
  * Below this confidence the corpus is taken not to answer a question: the report says so and cites only
@@ -29,4 +29,31 @@ export function answerConfidence(index: CorpusIndex, subject: string): number {
     best = Math.max(best, held / total);
   }
   return Math.round(best * 1000) / 1000;
+}
+
+/** How well the corpus answers a question: `answerConfidence` on its subject, and the subject's words it never uses. */
+export interface Retrieval {
+  confidence: number;
+  missing: string[];
+}
+
+/**
+ * The retrieval reading of a topic, or undefined when it is no question: only a question can ask about what the
+ * corpus lacks; a bare topic ("Armorial of Albania") names what the user came to the corpus for, and its words may
+ * be in no passage even where its subject is.
+ */
+export function retrievalOf(index: CorpusIndex, topic: string, subject: string): Retrieval | undefined {
+  const asks = /\?\s*$/.test(topic) || questionForm(topic).opener !== null;
+  return asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
+}
+
+/** Whether the corpus does not answer the question: the plan searches only its overview, and the report says so. */
+export const unanswered = (retrieval: Retrieval | undefined): retrieval is Retrieval => retrieval !== undefined && retrieval.confidence < ANSWER_CONFIDENCE_THRESHOLD;
+
+/** The words of a subject the corpus never uses ("bitcoin"). */
+function unknownWords(index: CorpusIndex, subject: string): string[] {
+  return [...new Set(subject.split(/[^\p{L}\p{N}'’-]+/u).filter((w) => {
+    const terms = analyzeTerms(w);
+    return terms.length > 0 && terms.every((t) => index.df(t) === 0);
+  }))];
 }

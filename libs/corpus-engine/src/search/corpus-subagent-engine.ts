@@ -1,7 +1,7 @@
 import type { Finding, ReportShape, SearchResult, SearchTask, Source, SynthesizeResult, SynthesizeTask } from '@orrery/protocol';
 import { ZERO_USAGE, type ProgressReporter, type SubagentEngine, inToolSpan } from '@orrery/engine';
 import { classifyRequest, questionForm, reportShape, analyzeTerms } from '@orrery/language';
-import { answerConfidence } from './answer-confidence';
+import { retrievalOf } from './answer-confidence';
 import { type ComparisonSide, comparisonSides } from '../plan/comparison-sides';
 import { documentStructure, onePerDocumentFirst } from '../index/documents';
 import { surveyByEra } from '../index/eras';
@@ -202,10 +202,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const shape = task.context.shape ?? reportShape(task.context.topic);
     const sides = shape.kind === 'comparative' ? comparisonSides(index, vocabulary, shape.sides) : null;
     const subject = shape.subject || task.context.topic;
-    // Only a question can ask about what the corpus lacks: a bare topic ("Armorial of Albania") names what the
-    // user came to the corpus for, and its words may be in no passage even where its subject is.
-    const asks = /\?\s*$/.test(task.context.topic) || questionForm(task.context.topic).opener !== null;
-    const retrieval = asks ? { confidence: answerConfidence(index, subject), missing: unknownWords(index, subject) } : undefined;
+    const retrieval = retrievalOf(index, task.context.topic, subject);
     // A comparison with a side the corpus never names ("ini" among READMEs that hold none of it) says so first.
     const unknownSides = shape.kind === 'comparative' && !sides ? shape.sides.filter((label) => analyzeTerms(label).length > 0 && analyzeTerms(label).every((t) => index.df(t) === 0)) : [];
     const { forms, says } = sensesOf(index, shape);
@@ -250,10 +247,3 @@ function sensesOf(index: CorpusIndex, shape: ReportShape): SubjectForms {
 const SUBJECT_WORDS = 3;
 const EVERY_SENSE: SubjectForms = { forms: [], says: () => true };
 
-/** The words of a subject the corpus never uses ("bitcoin"). */
-function unknownWords(index: CorpusIndex, subject: string): string[] {
-  return [...new Set(subject.split(/[^\p{L}\p{N}'’-]+/u).filter((w) => {
-    const terms = analyzeTerms(w);
-    return terms.length > 0 && terms.every((t) => index.df(t) === 0);
-  }))];
-}

@@ -1,7 +1,7 @@
 import { type Citation, type Finding, quoteOccursIn, type ReportSection, type SynthesizeTask, clipText } from '@orrery/protocol';
 import { questionForm, reportShape, analyzeTerms } from '@orrery/language';
 import { absentReport } from './absent-prose';
-import { ANSWER_CONFIDENCE_THRESHOLD } from '../search/answer-confidence';
+import { unanswered } from '../search/answer-confidence';
 import { comparativeReport } from './comparative-prose';
 import { type ComparisonSide, sideOfPassage } from '../plan/comparison-sides';
 import { answeringPassages } from '../search/document-answer-size';
@@ -65,7 +65,7 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
     return { title, ...written, citedSources: cited.size, droppedFindings: dropped };
   };
   // Retrieval finds nothing that answers: say so, and cite only the nearest passages.
-  if (prose.retrieval && prose.retrieval.confidence < ANSWER_CONFIDENCE_THRESHOLD) return { ...finish(absentReport(shape.subject || task.context.topic, prose.retrieval.missing, queues.flat(), titles)), unanswered: true };
+  if (unanswered(prose.retrieval)) return { ...finish(absentReport(shape.subject || task.context.topic, prose.retrieval.missing, queues.flat(), titles)), unanswered: true };
   if (shape.kind === 'comparative' && prose.sides) {
     const perSide = balancedSides(queues.flat(), prose.sides, sourceText, titles, task.maxCitations);
     const chosenSides = prose.sides.map((s) => ({ subtopicId: s.subtopicId, title: s.name, findings: perSide.get(s.subtopicId) ?? [] }));

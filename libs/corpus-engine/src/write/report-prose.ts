@@ -1,4 +1,5 @@
 import type { Citation, Finding, ReportParagraph, ReportSection } from '@orrery/protocol';
+import type { Retrieval } from '../search/answer-confidence';
 import type { ReportShape } from '@orrery/language';
 import { centralQuotes } from './central-findings';
 import type { ComparisonSide } from '../plan/comparison-sides';
@@ -62,7 +63,7 @@ export interface ProseContext {
   /** The sides of a comparison, resolved on the corpus. */
   sides?: ComparisonSide[] | null;
   /** How well retrieval finds the question's subject (`answerConfidence`), and the subject's words the corpus never uses. */
-  retrieval?: { confidence: number; missing: string[] };
+  retrieval?: Retrieval;
   /** A term's IDF over the corpus: how specific a word is (a title or an aspect wants specific words). */
   idf?: (term: string) => number;
   /** Sides of a comparison the corpus never names: the report says so before what it holds of the others. */

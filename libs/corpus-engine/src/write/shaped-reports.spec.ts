@@ -120,7 +120,9 @@ describe('a question bounded in years', () => {
 
 describe('a subject the speeches never mention', () => {
   it('says so plainly and cites no passage that shares no word with it', async () => {
-    const { report } = await research('What have presidents said about cryptocurrency and bitcoin?');
+    const { plan, report } = await research('What have presidents said about cryptocurrency and bitcoin?');
+    // The plan searches its overview only: facets of the nearest passages ("Senate", "Mr.") name nothing of it.
+    expect(plan.subtopics.map((s) => s.id)).toEqual(['overview']);
     expect(report.summary).toMatch(/^The corpus does not answer this: no passage of it mentions “cryptocurrency” and “bitcoin”\. No passage shares a word with the question/);
     expect(report.sections).toEqual([]);
     expect(report.unanswered).toBe(true);
