@@ -25,7 +25,7 @@ const cached = perSubject<SubjectForms>(64);
 
 /** The subject's words whose stem another sense owns in this corpus, and the test that a text says them as asked. */
 export function subjectForms(index: CorpusIndex, subject: string): SubjectForms {
-  const words = [...new Set(subject.toLowerCase().split(/[^\p{L}\p{N}'’-]+/u))].filter(Boolean);
+  const words = subjectWords(subject.toLowerCase());
   return cached(index, words, () => {
     const forms = words.filter((w) => ownSense(index, w));
     const patterns = forms.map(wordPattern);
@@ -40,6 +40,9 @@ function ownSense(index: CorpusIndex, word: string): boolean {
   const held = index.searchTerms(stems, { limit: Math.min(index.df(stems[0]!), MAX_READ) });
   return held.filter((h) => form.test(index.passage(h.id)!.text)).length < FORM_SHARE * held.length;
 }
+
+/** The words of a subject as it writes them, each once ("the trusts" → the, trusts). */
+export const subjectWords = (subject: string): string[] => [...new Set(subject.split(/[^\p{L}\p{N}'’-]+/u))].filter(Boolean);
 
 /** The word itself, whole, in any case. */
 const wordPattern = (word: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');

@@ -1,5 +1,5 @@
 import type { RoundForecast } from '@orrery/decisions';
-import type { Subtopic } from '@orrery/protocol';
+import type { ReportShape, Subtopic } from '@orrery/protocol';
 import { ZERO_USAGE, type CoordinatorEngine, type EngineDecision, type PlanningInput, type PlanningOutput, type PlanRevisionInput, type PlanRevisionOutput, type RefinementInput, type RefinementOutput } from '@orrery/engine';
 import { askedYears, yearsOutside } from './asked-years';
 import { reviseByTerms } from './revise-by-terms';
@@ -42,9 +42,9 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     // A question bounded in time ("since 1900") is searched in those years only.
     const asked = askedYears(input.topic);
     const bounded = (out: PlanningOutput): PlanningOutput => (asked ? { ...out, plan: { ...out.plan, excludeYears: yearsOutside(asked) } } : out);
-    const comparative = this.comparativePlan(input, index, vocabulary);
-    if (comparative) return bounded(comparative);
     const shape = reportShape(input.topic);
+    const comparative = this.comparativePlan(input, shape, index, vocabulary);
+    if (comparative) return bounded(comparative);
     // A question the corpus does not answer: its overview finds the nearest passages, and facets of them name nothing.
     if (unanswered(retrievalOf(index, input.topic, shape.subject || input.topic))) {
       const decision: EngineDecision = { decisionType: 'plan', level: 'L0', confidence: 0.85, conclusion: clipText(`the corpus does not answer "${shape.subject || input.topic}": the overview only`, 2000), signals: { classification: cls, shape: shape.kind, subtopics: [OVERVIEW_ID] } };
@@ -73,8 +73,7 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
    * keeps to that side's passages), so that every side brings its own evidence, not only what the topic's
    * overall ranking happens to reach.
    */
-  private comparativePlan(input: PlanningInput, index: CorpusIndex, vocabulary: CorpusVocabulary): PlanningOutput | null {
-    const shape = reportShape(input.topic);
+  private comparativePlan(input: PlanningInput, shape: ReportShape, index: CorpusIndex, vocabulary: CorpusVocabulary): PlanningOutput | null {
     if (shape.kind !== 'comparative') return null;
     const sides = comparisonSides(index, vocabulary, shape.sides);
     if (!sides) return null;

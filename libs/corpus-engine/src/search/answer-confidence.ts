@@ -1,4 +1,5 @@
 import type { CorpusIndex } from '../index/corpus-index';
+import { subjectWords } from '../index/subject-forms';
 import { analyzeTerms, questionForm } from '@orrery/language';
 
 /**
@@ -52,8 +53,8 @@ export const unanswered = (retrieval: Retrieval | undefined): retrieval is Retri
 
 /** The words of a subject the corpus never uses ("bitcoin"). */
 function unknownWords(index: CorpusIndex, subject: string): string[] {
-  return [...new Set(subject.split(/[^\p{L}\p{N}'’-]+/u).filter((w) => {
+  return subjectWords(subject).filter((w) => {
     const terms = analyzeTerms(w);
     return terms.length > 0 && terms.every((t) => index.df(t) === 0);
-  }))];
+  });
 }

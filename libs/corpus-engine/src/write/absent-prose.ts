@@ -1,5 +1,6 @@
 import type { Citation, Finding, ReportSection } from '@orrery/protocol';
 import { analyzeTerms } from '@orrery/language';
+import { subjectWords } from '../index/subject-forms';
 import { listAnd } from './report-prose';
 import { groundedTitle } from './section-titles';
 
@@ -40,6 +41,6 @@ export function absentReport(subject: string, missing: readonly string[], findin
 /** The subject's words, as it writes them, that some of `quotes` say; null when none. */
 function sharedWords(subject: string, quotes: readonly string[]): string | null {
   const said = new Set(quotes.flatMap((q) => analyzeTerms(q)));
-  const words = subject.split(/\s+/).filter((w) => analyzeTerms(w).some((t) => said.has(t)));
+  const words = subjectWords(subject).filter((w) => analyzeTerms(w).some((t) => said.has(t)));
   return words.length ? words.join(' ').replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : null;
 }
