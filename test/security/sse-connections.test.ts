@@ -65,11 +65,13 @@ describe('SSE and Redis connections', () => {
 
   it('live streams share the coordinator connections, and each key and the process are capped with 429', { timeout: 60_000 }, async () => {
     const before = await user.connections();
-    const streams: AbortController[] = [];
+    // Each response is held as well as its controller: fetch cancels the body of a response that is garbage
+    // collected unread, which would close its stream and give its place back mid-test.
+    const streams: { ctl: AbortController; res: Response }[] = [];
     const open = async (key: string) => {
       const ctl = new AbortController();
       const res = await fetch(`${coordinator.url}/v1/research/${runId}/events`, { headers: auth(key), signal: ctl.signal });
-      streams.push(ctl);
+      streams.push({ ctl, res });
       return res;
     };
     try {
@@ -85,7 +87,7 @@ describe('SSE and Redis connections', () => {
       const openOther = async () => {
         const ctl = new AbortController();
         const res = await fetch(`${coordinator.url}/v1/research/${otherRun}/events`, { headers: auth(OTHER), signal: ctl.signal });
-        streams.push(ctl);
+        streams.push({ ctl, res });
         return res;
       };
       expect((await openOther()).status).toBe(200);
@@ -97,13 +99,13 @@ describe('SSE and Redis connections', () => {
       // Five live streams: at most the one shared blocking reader more than before.
       expect((await user.connections()) - before).toBeLessThanOrEqual(1);
     } finally {
-      for (const s of streams) s.abort();
+      for (const s of streams) s.ctl.abort();
     }
     await sleep(1000);
     // Closed streams give their places back.
     const again = await open(KEY);
     expect(again.status).toBe(200);
-    streams.at(-1)!.abort();
+    streams.at(-1)!.ctl.abort();
   });
 
   it('a well-formed Last-Event-ID the stream never sent is a 400; one it sent resumes after it', async () => {
