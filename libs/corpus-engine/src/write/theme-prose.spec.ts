@@ -1,7 +1,7 @@
 import { quoteOccursIn } from '@orrery/protocol';
 import { describe, expect, it } from 'vitest';
 import { GENERIC_VOCABULARY } from '@orrery/passages';
-import { quotesOf } from './report-prose';
+import { type ProseContext, quotesOf } from './report-prose';
 import { analyzeTerms } from '@orrery/language';
 import { arcSentence, subjectSentences, themedReport } from './theme-prose';
 
@@ -84,6 +84,37 @@ describe('themedReport, a theme said over decades', () => {
   it('makes no theme of a phrase only two passages share', () => {
     // Steamship companies and refugees are said in two passages each: no section of their own.
     expect(report!.sections.map((s) => s.title).join(' ')).not.toMatch(/steamship|refugee/i);
+  });
+});
+
+describe('themedReport, a subject word said in another sense', () => {
+  // "Environment" as the natural world in six passages, and as the climate for small business in three.
+  const said: [string, number, string][] = [
+    ['n1', 1970, 'Clean air is the first task of our environment policy.'],
+    ['n2', 1972, 'The environment needs clean air and pure water.'],
+    ['n3', 1974, 'Our environment is safer: clean air standards are met.'],
+    ['n4', 1990, 'The national parks are the crown of our environment.'],
+    ['n5', 1992, 'We protect the environment by adding national parks.'],
+    ['n6', 1994, 'New national parks protect the environment of the desert.'],
+    ['b1', 1946, 'Small business needs a favorable environment for its growth.'],
+    ['b2', 1950, 'Small business must have an economic environment in which it may prosper.'],
+    ['b3', 1956, 'A fair environment for small business is our aim.'],
+  ];
+  const titles = new Map(said.map(([id, year]) => [id, `${year}, President ${year}`]));
+  const findings = said.map(([id, , text]) => ({ id: `${id}~q`, sourceId: id, quote: text, claim: text, subtopicId: 'overview', relevance: { score: 1, topicTerms: [], facetTerms: [] } }));
+  const { shown, yearOf } = quotesOf([{ subtopicId: 'evidence', title: '', findings }], titles);
+  const write = (ctx: Partial<ProseContext>) => themedReport(shown[0]!.quotes, 'environment', 25, titles, { vocabulary: GENERIC_VOCABULARY, isName: () => false, ...ctx }, yearOf, (id) => said.find((p) => p[0] === id)?.[2]);
+  // What "environment" keeps company with across the corpus: the natural world's words, not business.
+  const company = new Map(analyzeTerms('clean air water parks protect pollution').map((t) => [t, 1]));
+
+  it('makes no theme of passages that say none of the words the subject keeps company with', () => {
+    const titled = write({ company: () => company })!.sections.map((s) => s.title.replace(/^[0-9–]+: /, ''));
+    expect(titled).toEqual(expect.arrayContaining(['Clean air', 'National parks']));
+    expect(titled.join(' ')).not.toMatch(/business/i);
+  });
+
+  it('reads every passage as on the subject when the corpus knows no company for it', () => {
+    expect(write({ company: () => new Map() })!.sections.map((s) => s.title).join(' ')).toMatch(/Small business/);
   });
 });
 

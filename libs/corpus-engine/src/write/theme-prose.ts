@@ -39,8 +39,11 @@ export function themedReport(
       return { quote: text, terms: new Set(analyzeTerms(text)), relevance: q.relevance, shown: q, sentences };
     })
     .filter((p) => p.quote.length > 0);
+  // Subject sentences that say none of the words the subject keeps company with across the corpus use it in another sense ("an economic environment for small business").
+  const words = ctx.company?.([...stems]);
+  const inSense = words?.size ? passages.filter((p) => [...p.terms].some((t) => words.has(t))) : passages;
   const company = ctx.companyPhrases?.([...stems]);
-  const found = themesOf(passages, { subject: stems, specificity: specificityOf(ctx), ...(company ? { company } : {}), yearOf: (p) => yearOf(p.shown), minQuotes: REPORT_THEME_MIN_QUOTES });
+  const found = themesOf(inSense, { subject: stems, specificity: specificityOf(ctx), ...(company ? { company } : {}), yearOf: (p) => yearOf(p.shown), minQuotes: REPORT_THEME_MIN_QUOTES });
   const themes: Theme<Quote>[] = found
     .map((t) => ({ ...t, quotes: t.quotes.map((p) => themeSentence(p.shown, p.sentences, analyzeTerms(t.title), passageText)).filter((q): q is Quote => q !== null) }))
     .filter((t) => t.quotes.length > 0);
