@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago, dollars, seconds, slug, tokens } from './format.js';
+import { ago, counted, dollars, seconds, slug, tokens } from './format.js';
 
 describe('page formats', () => {
   it('says durations the short way', () => {
@@ -9,6 +9,9 @@ describe('page formats', () => {
     const now = Date.parse('2026-01-01T12:00:00Z');
     expect([ago('2026-01-01T11:59:50Z', now), ago('2026-01-01T11:50:00Z', now), ago('2026-01-01T09:00:00Z', now), ago('2025-12-30T12:00:00Z', now)]).toEqual(['10 s ago', '10 min ago', '3 h ago', '2 d ago']);
     expect([tokens(0), tokens(1234), tokens(56_789)]).toEqual(['0 tokens', '1.2k tokens', '57k tokens']);
+  });
+  it('says a count with its noun in the number it needs', () => {
+    expect([counted(1, 'round'), counted(0, 'task'), counted(1200, 'task'), counted(2, 'source')]).toEqual(['1 round', '0 tasks', '1,200 tasks', '2 sources']);
   });
   it('says dollars in cents, and a cost below a cent as such', () => {
     expect([dollars(0), dollars(0.004), dollars(0.0051), dollars(1.234), dollars(25)]).toEqual(['$0.00', '<$0.01', '$0.01', '$1.23', '$25.00']);

@@ -2,6 +2,9 @@ const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 
 export const count = (n: number): string => integer.format(n);
 
+/** "1 round", "1,200 tasks": a count with its noun in the number it needs. */
+export const counted = (n: number, one: string, many = `${one}s`): string => `${count(n)} ${n === 1 ? one : many}`;
+
 export const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
 export function seconds(s: number): string {

@@ -1,3 +1,4 @@
+import { counted } from '@orrery/engine';
 import type { StoredRunEvent } from '@orrery/protocol';
 
 /** A judge's log lines that read better on their own: what it saw, and the model's reply word for word. */
@@ -68,7 +69,7 @@ export function formatTimeline(events: StoredRunEvent[]): string {
   const decisions = events.filter((e) => e.type === 'decision').length;
   lines.push(
     '',
-    `Outcome: ${finished && finished.type === 'run.finished' ? finished.status : 'still running'} after ${rounds} rounds, ${tasks.size} tasks, ${decisions} decisions, ${((Date.parse(last.ts) - t0) / 1000).toFixed(1)} s`,
+    `Outcome: ${finished && finished.type === 'run.finished' ? finished.status : 'still running'} after ${counted(rounds, 'round')}, ${counted(tasks.size, 'task')}, ${counted(decisions, 'decision')}, ${((Date.parse(last.ts) - t0) / 1000).toFixed(1)} s`,
   );
   return lines.join('\n');
 }

@@ -1,4 +1,4 @@
-import { billOf, describeBill, describeUsage } from '@orrery/engine';
+import { billOf, counted, describeBill, describeUsage } from '@orrery/engine';
 import type { Citation, Report, ReportParagraph } from '@orrery/protocol';
 
 /** A stretch of text and the notes (footnote numbers) that follow it. */
@@ -19,7 +19,7 @@ export type PrintableBlock = { kind: 'heading'; text: string } | { kind: 'paragr
 
 /**
  * A report laid out for print, whatever the format: headings and paragraphs in order, each citation a footnote of its
- * own (so every quote is kept), the numbered sources, and a footer with the engine and the itemised bill. All text is
+ * own (so every quote is kept), the numbered sources (a report that cites nothing has no notes or sources to head), and a footer with the engine and the itemised bill. All text is
  * text: each renderer writes it literally (escaped, never parsed), and a link is kept only when it is http or https.
  */
 export interface PrintableReport {
@@ -86,7 +86,7 @@ export function printableReport(report: Report): PrintableReport {
       const url = safeLink(s.url);
       return { n: i + 1, title: t(s.title), id: t(s.id), ...(url ? { url } : {}) };
     }),
-    footer: [t(`Engine: ${m.engine}${m.corpus ? ` on corpus ${m.corpus}` : ''}; ${m.rounds} rounds, ${m.tasks} tasks; generated ${m.generatedAt}.`), `Cost ${describeUsage(m.usage)}.`, ...describeBill(billOf(m.usage))],
+    footer: [t(`Engine: ${m.engine}${m.corpus ? ` on corpus ${m.corpus}` : ''}; ${counted(m.rounds, 'round')}, ${counted(m.tasks, 'task')}; generated ${m.generatedAt}.`), `Cost ${describeUsage(m.usage)}.`, ...describeBill(billOf(m.usage))],
   };
 }
 

@@ -25,8 +25,7 @@ export function reportToDocx(p: PrintableReport): Promise<Buffer> {
         children: [
           new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(p.title)] }),
           ...body,
-          new Paragraph({ heading: HeadingLevel.HEADING_2, children: [new TextRun(p.sourcesHeading)] }),
-          ...sources,
+          ...(sources.length ? [new Paragraph({ heading: HeadingLevel.HEADING_2, children: [new TextRun(p.sourcesHeading)] }), ...sources] : []),
           ...p.footer.map((l) => new Paragraph({ children: [new TextRun({ text: l, italics: true, size: 18 })] })),
         ],
       },

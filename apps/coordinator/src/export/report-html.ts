@@ -34,8 +34,8 @@ export function reportToHtml(p: PrintableReport): string {
 <title>${esc(p.title)}</title><style>${STYLE}</style></head>
 <body><h1>${esc(p.title)}</h1>
 ${body.join('\n')}
-<h2>Notes</h2><ol class="notes">${notes.join('\n')}</ol>
-<h2>${esc(p.sourcesHeading)}</h2><ol>${sources.join('\n')}</ol>
+${notes.length ? `<h2>Notes</h2><ol class="notes">${notes.join('\n')}</ol>` : ''}
+${sources.length ? `<h2>${esc(p.sourcesHeading)}</h2><ol>${sources.join('\n')}</ol>` : ''}
 <footer>${p.footer.map((l) => `<div>${esc(l)}</div>`).join('')}</footer>
 </body></html>
 `;

@@ -27,10 +27,10 @@ export function reportToPdf(p: PrintableReport): Promise<Buffer> {
     else if (b.kind === 'item') doc.text(`• ${b.text}`, { indent: 12 });
     else doc.text(b.parts.map((t) => `${t.text}${t.notes.map((n) => `[${n}]`).join('')}`).join(' ')).moveDown(0.5);
   }
-  heading('Notes', 14);
+  if (p.notes.length) heading('Notes', 14);
   doc.fontSize(9);
   for (const n of p.notes) doc.text(`${n.n}. ${noteText(n)}`, n.url ? { link: n.url } : {}).moveDown(0.2);
-  heading(p.sourcesHeading, 14);
+  if (p.sources.length) heading(p.sourcesHeading, 14);
   doc.fontSize(10);
   for (const s of p.sources) doc.text(`${s.n}. ${s.title} (${s.id})${s.url ? ` ${s.url}` : ''}`, s.url ? { link: s.url } : {});
   doc.moveDown(1).fontSize(8).fillColor('#555555');

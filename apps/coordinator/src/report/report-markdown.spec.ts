@@ -86,3 +86,25 @@ describe('reportToMarkdown with code in a passage', () => {
     expect(html).not.toMatch(/<script|<em>start/);
   });
 });
+
+describe('reportToMarkdown of a report that cites nothing', () => {
+  // An unanswered question: the report says so and cites no passage, after one round of two tasks.
+  const unanswered: Report = {
+    ...report,
+    title: 'Cryptocurrency',
+    summary: 'The corpus does not answer this: no passage of it mentions “cryptocurrency”. No passage shares a word with the question, so none is cited.',
+    sections: [],
+    sources: [],
+    coverage: { subtopics: [], gaps: [] },
+    metadata: { ...report.metadata, rounds: 1, tasks: 2 },
+  };
+  const md = reportToMarkdown(unanswered);
+
+  it('heads no empty sources list', () => {
+    expect(md).not.toMatch(/^## Sources/m);
+  });
+
+  it('says each count in the number it needs', () => {
+    expect(md).toContain('1 round, 2 tasks');
+  });
+});

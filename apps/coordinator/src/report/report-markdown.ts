@@ -1,4 +1,4 @@
-import { billOf, describeBill, describeUsage } from '@orrery/engine';
+import { billOf, counted, describeBill, describeUsage } from '@orrery/engine';
 import type { Report } from '@orrery/protocol';
 import { mdParagraph, mdText, mdUrl } from './markdown-escape';
 import { mdSentences } from './markdown-sanitise';
@@ -34,10 +34,11 @@ export function reportToMarkdown(report: Report): string {
     out.push('');
   }
   if (report.coverage.gaps.length) out.push(`${h ? mdText(h.gaps) : 'Gaps that remain'}:`, '', ...report.coverage.gaps.map((g) => `- ${mdText(g)}`), '');
-  out.push(`## ${h ? mdText(h.sources) : 'Sources'}`, '');
+  // A report that cites nothing (its sources do not answer) has no sources list to head.
+  if (report.sources.length) out.push(`## ${h ? mdText(h.sources) : 'Sources'}`, '');
   report.sources.forEach((s, i) => out.push(`${i + 1}. ${mdText(s.title)} (${mdText(s.id)})${s.url ? ` ${mdUrl(s.url)}` : ''}`));
   const m = report.metadata;
-  out.push('', `_Engine: ${m.engine}${m.corpus ? ` on corpus ${mdText(m.corpus)}` : ''}; ${m.rounds} rounds, ${m.tasks} tasks; cost ${describeUsage(m.usage)}._`, '');
+  out.push('', `_Engine: ${m.engine}${m.corpus ? ` on corpus ${mdText(m.corpus)}` : ''}; ${counted(m.rounds, 'round')}, ${counted(m.tasks, 'task')}; cost ${describeUsage(m.usage)}._`, '');
   // The itemised bill: each line a list item of its own, escaped (model names come from configuration).
   out.push(...describeBill(billOf(m.usage)).map((l) => `- ${mdText(l)}`), '');
   return out.join('\n');

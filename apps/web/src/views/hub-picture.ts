@@ -1,4 +1,5 @@
 import { h, svg } from '../dom.js';
+import { counted } from '../format.js';
 import type { LiveRun, TaskState, TaskView } from '../run-state.js';
 
 const HUB_R = 30;
@@ -47,7 +48,7 @@ export function hubPicture(run: LiveRun, compact: boolean): SVGSVGElement {
   const tally = new Map<string, number>();
   for (const t of run.tasks) tally.set(t.state, (tally.get(t.state) ?? 0) + 1);
   const summary =
-    `${run.spokes.length} subtopics, ${run.rounds.length} rounds, ${run.tasks.length} tasks` +
+    `${counted(run.spokes.length, 'subtopic')}, ${counted(run.rounds.length, 'round')}, ${counted(run.tasks.length, 'task')}` +
     (tally.size ? `: ${[...tally].map(([s, k]) => `${k} ${s}`).join(', ')}` : '');
 
   const rings = Array.from({ length: rounds }, (_, i) => {

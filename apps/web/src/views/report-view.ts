@@ -2,7 +2,7 @@ import { followupBox } from './followup-box.js';
 import type { Citation, Report, ReportFileFormat, ReportSentence } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
-import { count, slug } from '../format.js';
+import { count, counted, slug } from '../format.js';
 import { httpUrl } from '../safe-url.js';
 import { CitationDialog } from './citation-dialog.js';
 import type { View } from './view.js';
@@ -178,9 +178,9 @@ export function reportView(main: HTMLElement, runId: string): View {
         [
           m.engine,
           m.corpus && `corpus ${m.corpus}`,
-          `${m.rounds} rounds`,
-          `${m.tasks} tasks`,
-          `${report.sources.length} sources cited`,
+          counted(m.rounds, 'round'),
+          counted(m.tasks, 'task'),
+          `${counted(report.sources.length, 'source')} cited`,
           m.droppedCitations ? `${m.droppedCitations} citations dropped (did not check out)` : '',
           `written ${new Date(m.generatedAt).toLocaleString()}`,
         ]
@@ -192,7 +192,8 @@ export function reportView(main: HTMLElement, runId: string): View {
       ...sections,
       // A report that says its sources do not answer shows no coverage.
       ...(report.coverage.subtopics.length ? [coverage] : []),
-      sources,
+      // A report that cites nothing has no sources list to head.
+      ...(report.sources.length ? [sources] : []),
     );
     status.replaceWith(article, followupBox(runId));
     document.title = `Orrery — ${report.title}`;

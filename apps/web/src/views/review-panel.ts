@@ -1,7 +1,7 @@
 import type { BudgetRequest, HumanDecision, Run } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
-import { count, dollars, percent, seconds } from '../format.js';
+import { count, counted, dollars, percent, seconds } from '../format.js';
 
 const CAUSE = {
   'budget-exhausted-below-target': 'The budget ran out before the research reached its target coverage.',
@@ -70,7 +70,7 @@ export function reviewPanel(run: Run, onAnswered: () => void): HTMLElement {
         h('ul', { id: 'review-missing' }, ...review.missing.map((s) => h('li', null, `${s.title ?? s.id}: ${s.status === 'thin' ? 'thin' : 'gap'}, ${count(s.evidenceCount)} findings`))),
       ),
     ),
-    h('p', { id: 'review-budget' }, `Budget used: ${count(used.tasks)} tasks, ${count(used.tokens)} tokens, ${used.rounds} rounds, ${seconds(used.wallSeconds)}, ${dollars(run.budgetLedger.used.costUsd)}.`),
+    h('p', { id: 'review-budget' }, `Budget used: ${count(used.tasks)} tasks, ${count(used.tokens)} tokens, ${counted(used.rounds, 'round')}, ${seconds(used.wallSeconds)}, ${dollars(run.budgetLedger.used.costUsd)}.`),
     form,
   );
 }

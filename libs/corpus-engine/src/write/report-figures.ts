@@ -1,3 +1,4 @@
+import { counted } from '@orrery/engine';
 import type { CorpusVocabulary } from '@orrery/passages';
 import { titleParts } from '../index/documents';
 import { ERA_YEARS } from '../index/eras';
@@ -44,29 +45,27 @@ export function citedFigures(sourceIds: Iterable<string>, titleOf: (id: string) 
   };
 }
 
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-
 /** "12 passages from 9 State of the Union addresses by 7 presidents, 1862–2020": the whole report's count. */
 export function countSentence(f: CitedFigures, v: CorpusVocabulary): string {
   if (f.passages === 0) return '';
-  const docs = f.documents > 0 ? ` from ${plural(f.documents, v.document, v.documents)}` : '';
-  const by = f.authors ? ` by ${plural(f.authors, v.author, v.authors)}` : '';
+  const docs = f.documents > 0 ? ` from ${counted(f.documents, v.document, v.documents)}` : '';
+  const by = f.authors ? ` by ${counted(f.authors, v.author, v.authors)}` : '';
   const span = f.from && f.to ? (f.from.year === f.to.year ? `, ${f.from.year}` : `, ${f.from.year}–${f.to.year}`) : '';
-  return `The report cites ${plural(f.passages, 'passage', 'passages')}${docs}${by}${span}.`;
+  return `The report cites ${counted(f.passages, 'passage', 'passages')}${docs}${by}${span}.`;
 }
 
 /** "The evidence is densest in 1940–1959 (9 of 25 passages), and Harry S. Truman is quoted most (9 passages)." */
 export function concentrationSentence(f: CitedFigures, denseShare: number): string {
   if (!f.densest || f.densest.periods < 2 || f.densest.passages < denseShare * f.passages) return '';
-  const who = f.mostQuoted && f.mostQuoted.passages >= 2 && f.authors > 1 ? `, and ${f.mostQuoted.author} is quoted most (${plural(f.mostQuoted.passages, 'passage', 'passages')})` : '';
+  const who = f.mostQuoted && f.mostQuoted.passages >= 2 && f.authors > 1 ? `, and ${f.mostQuoted.author} is quoted most (${counted(f.mostQuoted.passages, 'passage', 'passages')})` : '';
   return `The evidence is densest in ${f.densest.from}–${f.densest.to} (${f.densest.passages} of ${f.passages} passages)${who}.`;
 }
 
 /** "6 passages from 4 of Abraham Lincoln’s addresses (1861–1864)": one side of a comparison. */
 export function sideCountPhrase(name: string, f: CitedFigures, v: CorpusVocabulary, authored: boolean): string {
   const span = f.from && f.to ? (f.from.year === f.to.year ? ` (${f.from.year})` : ` (${f.from.year}–${f.to.year})`) : '';
-  if (authored) return `${plural(f.passages, 'passage', 'passages')} from ${f.documents} of ${possessive(name)} ${f.documents === 1 ? v.document : v.documents}${span}`;
-  return `${plural(f.passages, 'passage', 'passages')} on ${name} from ${plural(f.documents, v.document, v.documents)}`;
+  if (authored) return `${counted(f.passages, 'passage', 'passages')} from ${f.documents} of ${possessive(name)} ${f.documents === 1 ? v.document : v.documents}${span}`;
+  return `${counted(f.passages, 'passage', 'passages')} on ${name} from ${counted(f.documents, v.document, v.documents)}`;
 }
 
 export const possessive = (name: string): string => (/s$/.test(name) ? `${name}’` : `${name}’s`);
