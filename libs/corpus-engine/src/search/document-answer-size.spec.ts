@@ -129,6 +129,16 @@ describe('document answers', () => {
     expect(r.summary).toMatch(/^The documents say: multer\/README\.md \(API > limits\): “const upload = multer/);
   });
 
+  it('put first the passage whose heading says two of the question\'s words as it does ("Default Labels"), over one that says a verb of it', () => {
+    const r = over('How do I add default labels to all metrics in prom-client?', [
+      ['prom-client/README.md#40', 'Labels > Strongly typed Labels', 'Typescript can enforce label names on a metric:\n\n```typescript\nconst client = require(\'prom-client\');\nconst counter = new client.Counter({\n  name: \'metric_name\',\n  // add `as const` here to enforce label names\n  labelNames: [\'method\'] as const,\n});\n```'],
+      ['prom-client/README.md#12', 'API > Default metrics', 'To apply generic labels to all default metrics, pass an object to the `labels` property of collectDefaultMetrics.'],
+      ['prom-client/README.md#44', 'Labels > Default Labels (segmented by registry)', 'Static labels may be applied to every metric emitted by a registry:\n\n```js\nconst client = require(\'prom-client\');\nconst defaultLabels = { serviceName: \'api-v1\' };\nclient.register.setDefaultLabels(defaultLabels);\n```'],
+    ]);
+    expect(r.summary).toMatch(/^The documents say: prom-client\/README\.md \(Labels > Default Labels \(segmented by registry\)\): “client\.register\.setDefaultLabels/);
+    expect(r.sections[0]!.paragraphs[0]!.citations[0]!.sourceId).toBe('prom-client/README.md#44');
+  });
+
   it('keep the passage that answers first in its document\'s section, the others in the document\'s order', () => {
     const r = over('How do I limit the size of uploaded files with multer?', [
       ['multer/README.md#24', 'API > limits', 'Set limits: { fileSize } to bound the size of each uploaded file.'],

@@ -34,7 +34,10 @@ export function answeringPassages(
   const max = broad ? BROAD_DOC_ANSWER_PASSAGES : DOC_ANSWER_PASSAGES;
   const shape = reportShape(topic);
   // "What do the docs say about X" asks about X; "docs" and "say" are the frame.
-  const asked = [...new Set(analyzeTerms(shape.kind === 'documents' ? shape.subject : topic))];
+  const question = analyzeTerms(shape.kind === 'documents' ? shape.subject : topic);
+  const asked = [...new Set(question)];
+  // Two words the question says side by side ("default labels"): a heading that says them so titles what is asked.
+  const pairs = new Set(question.slice(1).map((t, i) => `${question[i]} ${t}`));
   const best = new Map<string, Finding>();
   for (const f of findings) {
     const prev = best.get(f.sourceId);
@@ -44,10 +47,12 @@ export function answeringPassages(
     const text = textOf(f.sourceId) ?? f.quote;
     const { document, heading: title } = placeOf(f.sourceId);
     const heading = termsOf(title ?? '');
+    const headingWords = analyzeTerms(identifierWords(title ?? ''));
+    const phrased = new Set(headingWords.slice(1).flatMap((t, i) => (pairs.has(`${headingWords[i]} ${t}`) ? [headingWords[i]!, t] : [])));
     // A document named for what is asked ("busboy/README.md" for busboy; not "pg-connection-string" for pg) is about it.
     const named = termsOf(document.replace(/\/[^/]*$/, '').replace(/[-_/.]+/g, ' '));
     const name = [...named].every((t) => asked.includes(t)) ? named : new Set<string>();
-    return { f, text, heading, name, holds: new Set([...termsOf(text), ...heading, ...name]), document };
+    return { f, text, heading, phrased, name, holds: new Set([...termsOf(text), ...heading, ...name]), document };
   });
   const holders = new Map(asked.map((t) => [t, found.filter((x) => x.holds.has(t)).length]));
   const share = (t: string): number => (holders.get(t) ?? 0) / Math.max(1, found.length);
@@ -64,8 +69,10 @@ export function answeringPassages(
   const ranked = found
     .filter((x) => common.every((t) => says.get(x.document)!.has(t)))
     // A heading that says the question's words titles a passage about them ("API > limits" over "Error handling"),
-    // unless every found passage says them; a document named for one counts it however many others mention it.
-    .map((x) => ({ ...x, held: held(x.holds) + held(x.heading, 0) + held(x.name), code: howTo && /```/.test(x.text) }))
+    // unless every found passage says them, and again where it says two of them as the question does ("Default
+    // Labels" for "add default labels", over "Strongly typed Labels"); a document named for one counts it however
+    // many others mention it.
+    .map((x) => ({ ...x, held: held(x.holds) + held(x.heading, 0) + held(x.phrased, 0) + held(x.name), code: howTo && /```/.test(x.text) }))
     .sort((a, b) => b.held - a.held || Number(b.code) - Number(a.code) || (b.f.relevance?.score ?? 0) - (a.f.relevance?.score ?? 0));
   const top = ranked[0]?.held ?? 0;
   return ranked
