@@ -13,6 +13,8 @@ export interface ReportQuestion {
   themes?: string[][];
   /** A document answer's subject (written before tuning): phrases, any of which puts a cited passage on the subject. */
   subject?: string[];
+  /** The one author the question names as speaking ("What did FDR say…"), as the titles write the name. */
+  speaker?: string;
 }
 
 export interface ReportScore {
@@ -43,6 +45,8 @@ export interface ReportScore {
   /** Document answers with a `subject`: cited quotes, and how many of them are on it (every word of one phrase). */
   docQuotes: number;
   docQuotesOnSubject: number;
+  /** With a `speaker`: cited passages that are the speaker's. */
+  bySpeaker?: number;
 }
 
 /** Words that name a date or a post, never what a section is about (the benchmark's own list). */
@@ -156,6 +160,7 @@ export function scoreReport(q: ReportQuestion, report: Report): ReportScore {
   const docSubject = q.subject ?? [];
   const allQuotes = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.quote ?? '')));
   const out: ReportScore = { docQuotes: docSubject.length ? allQuotes.length : 0, docQuotesOnSubject: allQuotes.filter((c) => docSubject.length && onSubject(docSubject, c)).length, question: q, cited: report.sources.length, sections: report.sections.length, saysAbsent, numbers, numberErrors: errors, titles: sections.length, groundedTitles: grounded, ungrounded, themesNamed: themesNamed(q.themes ?? [], sections.map((s) => s.title)), coherentSections: coherent, quotes: cited.length, quotesOnSubject };
+  if (q.speaker) out.bySpeaker = report.sources.filter((s) => onSide(s, q.speaker!)).length;
   if (q.sides) {
     out.perSide = q.sides.map((side) => report.sources.filter((s) => onSide(s, side)).length);
     out.sectionsWithAllSides = report.sections.filter((s) => q.sides!.every((side) => s.paragraphs.some((p) => p.citations.some((c) => byId.has(c.sourceId) && onSide(byId.get(c.sourceId)!, side))))).length;
@@ -184,6 +189,7 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
   const errors = scores.reduce((a, s) => a + s.numberErrors.length, 0);
   const timed = themed.filter((s) => s.question.kind === 'survey' || s.question.kind === 'change');
   const share = (n: number, of: number): string => (of ? `${(n / of).toFixed(3)} (${n}/${of})` : '–');
+  const spoken = scores.filter((s) => s.question.speaker);
   return {
     questions: String(scores.length),
     'comparative: min/max side': mean(balance),
@@ -199,6 +205,7 @@ export function summarize(scores: readonly ReportScore[]): Record<string, string
     'reports naming ≥ 3 themes': `${themed.filter((s) => s.themesNamed >= 3).length}/${themed.length}`,
     'coherent sections': titles ? `${(coherent / titles).toFixed(3)} (${coherent}/${titles})` : '–',
     'survey/change: quotes naming the subject': share(timed.reduce((a, s) => a + s.quotesOnSubject, 0), timed.reduce((a, s) => a + s.quotes, 0)),
+    'speaker named: cited passages the speaker\'s': share(spoken.reduce((a, s) => a + s.bySpeaker!, 0), spoken.reduce((a, s) => a + s.cited, 0)),
     'docs: passages per answer (mean)': mean(docs.map((s) => s.cited)),
     'docs: answers citing ≤ 8': `${docs.filter((s) => s.cited <= 8).length}/${docs.length}`,
     'docs: quotes on the subject (mean share)': mean(subjects.map(docShare)),

@@ -79,6 +79,9 @@ export const PlanFeedbackSchema = z
 export const YearWindowSchema = z.strictObject({ from: z.number().int().min(-9999).max(9999), to: z.number().int().min(-9999).max(9999) }).refine((w) => w.from <= w.to, 'a year window runs from its first year to its last');
 export type YearWindow = z.infer<typeof YearWindowSchema>;
 
+/** Authors whose documents alone a run searches: the ones the question names as speaking ("What did Lincoln say…"). */
+export const AuthorsSchema = z.array(z.string().min(1).max(200)).min(1).max(20);
+
 export const PlanSchema = z.strictObject({
   classification: RequestClassSchema,
   /** The question's shape as the planner read it (absent in older plans and in a lead's own plans). */
@@ -93,5 +96,7 @@ export const PlanSchema = z.strictObject({
   coverage: PlanCoverageSchema.optional(),
   /** Years every search of the run leaves out, from a person's feedback on the plan (dated corpora only). */
   excludeYears: z.array(YearWindowSchema).max(20).optional(),
+  /** Authors whose documents alone every search of the run reads, as the question names them (authored corpora only). */
+  authors: AuthorsSchema.optional(),
 });
 export type Plan = z.infer<typeof PlanSchema>;

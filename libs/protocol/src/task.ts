@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DecisionSchema } from './decision';
 import { FindingSchema } from './finding';
 import { CorpusNameSchema, ResolvedEngineSchema, TaskIdSchema } from './names';
-import { AnswerFormSchema, ReportShapeSchema, RequestClassSchema, SubtopicSideSchema, YearWindowSchema } from './plan';
+import { AnswerFormSchema, AuthorsSchema, ReportShapeSchema, RequestClassSchema, SubtopicSideSchema, YearWindowSchema } from './plan';
 import { SourceSchema } from './source';
 import { SubagentReportSchema } from './subagent-report';
 
@@ -16,6 +16,8 @@ export const TaskContextSchema = z.strictObject({
     exclude: z.array(z.string().max(200)).max(200),
     /** Years to leave out (the plan's excludeYears). */
     excludeYears: z.array(YearWindowSchema).max(20).optional(),
+    /** The only authors whose documents are searched (the plan's authors). */
+    authors: AuthorsSchema.optional(),
   }),
   outputFormat: z.string().max(2000),
   sourceGuidance: z.string().max(2000),

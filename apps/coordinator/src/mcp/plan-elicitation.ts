@@ -25,6 +25,7 @@ export function planReviewMessage(run: Run, note?: string): string {
   const lines = [`Research "${run.topic}" (run ${run.id}) waits for you to approve its plan: ${plan.subtopics.length} subtopic${plan.subtopics.length === 1 ? '' : 's'}.`];
   plan.subtopics.forEach((s, i) => lines.push(`${i + 1}. ${s.title} (query: ${s.query})`));
   if (plan.excludeYears?.length) lines.push(`Years left out: ${plan.excludeYears.map((w) => (w.from === w.to ? `${w.from}` : `${w.from}–${w.to}`)).join(', ')}`);
+  if (plan.authors?.length) lines.push(`Searched: only what ${plan.authors.join(' and ')} wrote or said.`);
   const revision = run.planRevisions?.at(-1);
   if (revision) lines.push(`Revised by "${revision.feedback}": ${revision.changes.join('; ') || 'no change'}`);
   if (note) lines.push(note);

@@ -44,4 +44,12 @@ describe('buildSearchTask', () => {
     expect(plain.side).toBeUndefined();
     expect(plain.context.shape).toBeUndefined();
   });
+
+  it('carries the plan’s authors to every search, so a question that names who speaks is searched in their documents only', () => {
+    const plan: Plan = { classification: 'breadth', shape: { kind: 'survey', sides: [], subject: 'taxes' }, subtopics: [subtopic], authors: ['Ronald Reagan'] };
+    const t = buildSearchTask({ ...run, engine: 'corpus', plan }, subtopic, 1, 1, [], { findingsPerTask: 6, maxCitations: 25 }, budget);
+    expect(t.context.scope.authors).toEqual(['Ronald Reagan']);
+    expect(SearchTaskSchema.parse(t)).toEqual(t);
+    expect(buildSearchTask(run, subtopic, 1, 1, [], { findingsPerTask: 6, maxCitations: 25 }, budget).context.scope.authors).toBeUndefined();
+  });
 });

@@ -72,7 +72,12 @@ export function buildSearchTask(
       // The lead's own brief when it wrote one (a Claude plan); else the template.
       objective: withYearsLeftOut(subtopic.brief?.objective ?? `Find evidence about "${subtopic.title}" as part of research on "${run.topic}"`, run),
       topic: run.topic,
-      scope: { include: subtopic.facetTerms, exclude: subtopic.excludeTerms, ...(run.plan?.excludeYears?.length ? { excludeYears: run.plan.excludeYears } : {}) },
+      scope: {
+        include: subtopic.facetTerms,
+        exclude: subtopic.excludeTerms,
+        ...(run.plan?.excludeYears?.length ? { excludeYears: run.plan.excludeYears } : {}),
+        ...(run.plan?.authors ? { authors: run.plan.authors } : {}),
+      },
       // The same as the researcher's system prompt asks: a condensed report, not one-line claims.
       outputFormat:
         'A condensed report to the lead researcher: the findings, each with its key sentence quoted verbatim and its source; what you could not find; and where sources disagree.',

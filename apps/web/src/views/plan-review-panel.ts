@@ -86,6 +86,7 @@ export function planReviewPanel(runId: string, plan: Plan, onAnswered: () => voi
       ? h('p', { id: 'plan-coverage' }, `Coverage check: ${percent(c.share)} of the scouting evidence (threshold ${percent(c.threshold)}), largest overlap ${percent(c.maxOverlap)}${c.uncoveredFacets.length ? `; not covered: ${c.uncoveredFacets.join(', ')}` : ''}.`)
       : null,
     years.length ? h('p', { id: 'plan-years' }, `Every search leaves out ${years.map((w) => `${w.from}–${w.to}`).join(', ')}.`) : null,
+    plan.authors?.length ? h('p', { id: 'plan-authors' }, `Every search reads only what ${plan.authors.join(' and ')} wrote or said.`) : null,
     reviseForm,
     form,
   );

@@ -1,6 +1,7 @@
 import type { RoundForecast } from '@orrery/decisions';
 import type { ReportShape, Subtopic } from '@orrery/protocol';
 import { ZERO_USAGE, type CoordinatorEngine, type EngineDecision, type PlanningInput, type PlanningOutput, type PlanRevisionInput, type PlanRevisionOutput, type RefinementInput, type RefinementOutput } from '@orrery/engine';
+import { askedAuthors } from './asked-authors';
 import { askedYears, yearsOutside } from './asked-years';
 import { reviseByTerms } from './revise-by-terms';
 import type { CorpusRegistry } from '../index/corpus-registry';
@@ -41,10 +42,13 @@ export class CorpusCoordinatorEngine implements CoordinatorEngine {
     const cls = input.classification;
     // A question bounded in time ("since 1900") is searched in those years only.
     const asked = askedYears(input.topic);
-    const bounded = (out: PlanningOutput): PlanningOutput => (asked ? { ...out, plan: { ...out.plan, excludeYears: yearsOutside(asked) } } : out);
+    const years = asked ? { excludeYears: yearsOutside(asked) } : {};
     const shape = reportShape(input.topic);
     const comparative = this.comparativePlan(input, shape, index, vocabulary);
-    if (comparative) return bounded(comparative);
+    if (comparative) return { ...comparative, plan: { ...comparative.plan, ...years } };
+    // A question that names who speaks ("What did Lincoln say…") is searched in their documents only.
+    const authors = askedAuthors(index, vocabulary, input.topic);
+    const bounded = (out: PlanningOutput): PlanningOutput => ({ ...out, plan: { ...out.plan, ...years, ...(authors.length ? { authors } : {}) } });
     // A question the corpus does not answer: its overview finds the nearest passages, and facets of them name nothing.
     if (unanswered(retrievalOf(index, input.topic, shape.subject || input.topic))) {
       const decision: EngineDecision = { decisionType: 'plan', level: 'L0', confidence: 0.85, conclusion: clipText(`the corpus does not answer "${shape.subject || input.topic}": the overview only`, 2000), signals: { classification: cls, shape: shape.kind, subtopics: [OVERVIEW_ID] } };

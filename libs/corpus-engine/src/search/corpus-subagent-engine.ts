@@ -85,6 +85,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
       include: task.context.scope.include,
       exclude: task.context.scope.exclude,
       ...(task.context.scope.excludeYears ? { excludeYears: task.context.scope.excludeYears } : {}),
+      ...(task.context.scope.authors ? { authors: task.context.scope.authors } : {}),
       known,
       limit: task.maxFindings,
     });
@@ -107,8 +108,9 @@ export class CorpusSubagentEngine implements SubagentEngine {
       const top = Math.max(...ranked.map((r) => r.score), 0) || 1;
       const taken = new Set([...known, ...ranked.map((r) => r.id)]);
       const years = task.context.scope.excludeYears ?? [];
+      const authors = task.context.scope.authors ? new Set(task.context.scope.authors) : null;
       const structure = documentStructure(index);
-      const skip = (id: string): boolean => taken.has(id) || inYears(structure.yearOf(id), years);
+      const skip = (id: string): boolean => taken.has(id) || inYears(structure.yearOf(id), years) || (authors !== null && !authors.has(structure.authorOf(id) ?? ''));
       for (const e of surveyByEra(index, subject, SURVEY_PER_ERA, skip)) {
         taken.add(e.id);
         add(e.id, selectQuote(index, index.passage(e.id)!.text, subject, subject, says).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [] });

@@ -15,6 +15,8 @@ export interface SubtopicQuery {
   limit: number;
   /** Years left out (a person's feedback on the plan): passages of documents dated in them are not ranked. */
   excludeYears?: readonly YearWindow[];
+  /** The only authors whose passages are ranked (the ones the question names as speaking). */
+  authors?: readonly string[];
 }
 
 export interface RankedPassage {
@@ -46,8 +48,8 @@ export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: Su
   const weights = new Map<string, number>();
   for (const t of queryTerms) weights.set(t, 1);
   for (const t of facetSet) weights.set(t, 2);
-  const { hits, maxBm25 } = onTopicHits(index, profile, weights, facetSet);
   const structure = documentStructure(index);
+  const { hits, maxBm25 } = onTopicHits(index, profile, weights, facetSet, q.authors);
   const out: RankedPassage[] = [];
   for (const h of hits) {
     if (q.excludeYears?.length && inYears(structure.yearOf(h.id), q.excludeYears)) continue;
@@ -85,15 +87,18 @@ const HIT_CACHE_SIZE = 32;
  * plan's coverage check ranks each subtopic again for every candidate addition, with other exclusions only, and a
  * worker's later rounds rank a subtopic again with other known sources; neither changes these.
  */
-function onTopicHits(index: CorpusIndex, profile: TopicProfile, weights: ReadonlyMap<string, number>, facetSet: ReadonlySet<string>): { hits: OnTopicHit[]; maxBm25: number } {
+function onTopicHits(index: CorpusIndex, profile: TopicProfile, weights: ReadonlyMap<string, number>, facetSet: ReadonlySet<string>, authors?: readonly string[]): { hits: OnTopicHit[]; maxBm25: number } {
   let byProfile = hitCache.get(index);
   if (!byProfile) hitCache.set(index, (byProfile = new WeakMap()));
   let byKey = byProfile.get(profile);
   if (!byKey) byProfile.set(profile, (byKey = new Map()));
-  const key = JSON.stringify([[...weights.entries()], [...facetSet]]);
+  const key = JSON.stringify([[...weights.entries()], [...facetSet], authors ?? null]);
   const known = byKey.get(key);
   if (known) return known;
-  const found = index.searchTerms([...weights.keys()], { limit: 300, weights });
+  // Searched among the authors' passages, so that the best of theirs are found however many of others' outrank them.
+  const speakers = authors ? new Set(authors) : null;
+  const structure = documentStructure(index);
+  const found = index.searchTerms([...weights.keys()], { limit: 300, weights, ...(speakers ? { filter: (id: string) => speakers.has(structure.authorOf(id) ?? '') } : {}) });
   const hits: OnTopicHit[] = [];
   for (const h of found) {
     const verdict = profile.judge(h.id);

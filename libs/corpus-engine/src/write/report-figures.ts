@@ -49,7 +49,8 @@ export function citedFigures(sourceIds: Iterable<string>, titleOf: (id: string) 
 export function countSentence(f: CitedFigures, v: CorpusVocabulary): string {
   if (f.passages === 0) return '';
   const docs = f.documents > 0 ? ` from ${counted(f.documents, v.document, v.documents)}` : '';
-  const by = f.authors ? ` by ${counted(f.authors, v.author, v.authors)}` : '';
+  // One author is named: "by Abraham Lincoln", not "by 1 president".
+  const by = f.authors === 1 && f.mostQuoted ? ` by ${f.mostQuoted.author}` : f.authors ? ` by ${counted(f.authors, v.author, v.authors)}` : '';
   const span = f.from && f.to ? (f.from.year === f.to.year ? `, ${f.from.year}` : `, ${f.from.year}–${f.to.year}`) : '';
   return `The report cites ${counted(f.passages, 'passage', 'passages')}${docs}${by}${span}.`;
 }

@@ -28,8 +28,8 @@ async function research(topic: string) {
       query: s.query,
       maxFindings: 6,
       knownSourceIds: [],
-      // As the hub builds tasks: the plan's years left out go to every search.
-      context: { objective: s.title, topic, scope: { include: s.facetTerms, exclude: s.excludeTerms, ...(plan.excludeYears ? { excludeYears: plan.excludeYears } : {}) }, outputFormat: '', sourceGuidance: '', excerpts: [] },
+      // As the hub builds tasks: the plan's years left out and its authors go to every search.
+      context: { objective: s.title, topic, scope: { include: s.facetTerms, exclude: s.excludeTerms, ...(plan.excludeYears ? { excludeYears: plan.excludeYears } : {}), ...(plan.authors ? { authors: plan.authors } : {}) }, outputFormat: '', sourceGuidance: '', excerpts: [] },
     };
     const r = await sub.search(task, () => undefined);
     findings.push(...r.findings);
@@ -115,6 +115,22 @@ describe('a question bounded in years', () => {
     const years = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => titleParts(title(c.sourceId)).year!)));
     expect(years.length).toBeGreaterThan(10);
     expect(Math.min(...years)).toBeGreaterThanOrEqual(1900);
+  }, 300_000);
+});
+
+describe('a question that names who speaks', () => {
+  it('is answered from that speaker\'s addresses only, and its count names the speaker', async () => {
+    const { plan, report, title } = await research('What did Reagan say about taxes?');
+    expect(plan.authors).toEqual(['Ronald Reagan']);
+    const cited = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId)));
+    expect(cited.length).toBeGreaterThanOrEqual(8);
+    expect(cited.every((id) => titleParts(title(id)).author === 'Ronald Reagan')).toBe(true);
+    expect(report.summary).toMatch(/addresses by Ronald Reagan, 19\d\d–19\d\d\./);
+  }, 300_000);
+
+  it('is not scoped to a president it names as its subject', async () => {
+    const { plan } = await research('How have presidents talked about Lincoln?');
+    expect(plan.authors).toBeUndefined();
   }, 300_000);
 });
 
