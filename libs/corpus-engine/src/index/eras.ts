@@ -109,13 +109,14 @@ export function missingEras(index: CorpusIndex, evidence: readonly { id: string 
 }
 
 /**
- * A survey of a subject over a dated corpus: in each era (ERA_YEARS) where at least ERA_MIN_MATCHES passages
- * hold the subject (every term, a phrase of several in order), its `perEra` best by BM25 (one per document before a second of any), not
- * `skip`ped. A question about how something was talked about over two centuries is answered from every period
- * that talks about it, not from the few where its words are densest. Relevance is BM25 relative to the era's
- * best, so each period's best passage weighs the same. Empty for an undated corpus.
+ * A survey of a subject over a dated corpus: in each era (ERA_YEARS) where at least `minMatches` passages hold
+ * the subject (every term, a phrase of several in order), its `perEra` best by BM25 (one per document before a
+ * second of any), not `skip`ped. A question about how something was talked about over two centuries is answered
+ * from every period that talks about it, not from the few where its words are densest; one speaker's period is read
+ * however few passages say it (`minMatches` 1). Relevance is BM25 relative to the era's best, so each period's
+ * best passage weighs the same. Empty for an undated corpus.
  */
-export function surveyByEra(index: CorpusIndex, terms: readonly string[], perEra: number, skip: (id: string) => boolean): { id: string; score: number }[] {
+export function surveyByEra(index: CorpusIndex, terms: readonly string[], perEra: number, skip: (id: string) => boolean, minMatches = ERA_MIN_MATCHES): { id: string; score: number }[] {
   const structure = documentStructure(index);
   if (!structure.dated || terms.length === 0) return [];
   const byEra = new Map<number, { id: string; score: number }[]>();
@@ -130,7 +131,7 @@ export function surveyByEra(index: CorpusIndex, terms: readonly string[], perEra
   const out: { id: string; score: number }[] = [];
   for (const era of [...byEra.keys()].sort((a, b) => a - b)) {
     const hits = byEra.get(era)!;
-    if (hits.length < ERA_MIN_MATCHES) continue;
+    if (hits.length < minMatches) continue;
     const best = hits[0]!.score || 1;
     for (const h of onePerDocumentFirst(index, hits.filter((h) => !skip(h.id))).slice(0, perEra)) out.push({ id: h.id, score: h.score / best });
   }

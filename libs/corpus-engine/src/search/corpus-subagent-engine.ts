@@ -111,7 +111,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
       const authors = task.context.scope.authors ? new Set(task.context.scope.authors) : null;
       const structure = documentStructure(index);
       const skip = (id: string): boolean => taken.has(id) || inYears(structure.yearOf(id), years) || (authors !== null && !authors.has(structure.authorOf(id) ?? ''));
-      for (const e of surveyByEra(index, subject, SURVEY_PER_ERA, skip)) {
+      // One speaker's period is read however few passages of it say the subject: the speaker may say it once.
+      for (const e of surveyByEra(index, subject, SURVEY_PER_ERA, skip, authors ? 1 : undefined)) {
         taken.add(e.id);
         add(e.id, selectQuote(index, index.passage(e.id)!.text, subject, subject, says).quote, { score: round(top * e.score), topicTerms: subject, facetTerms: [] });
       }

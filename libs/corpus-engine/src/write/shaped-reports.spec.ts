@@ -128,6 +128,13 @@ describe('a question that names who speaks', () => {
     expect(report.summary).toMatch(/addresses by Ronald Reagan, 19\d\d–19\d\d\./);
   }, 300_000);
 
+  it('cites what the speaker said of it even once: Wilson on the League of Nations', async () => {
+    const { report, title } = await research('What did Wilson say about the League of Nations?');
+    const cited = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations));
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.every((c) => titleParts(title(c.sourceId)).author === 'Woodrow Wilson' && /League of Nations/.test(c.quote))).toBe(true);
+  }, 300_000);
+
   it('is not scoped to a president it names as its subject', async () => {
     const { plan } = await research('How have presidents talked about Lincoln?');
     expect(plan.authors).toBeUndefined();
