@@ -46,10 +46,10 @@ describe('answering a review from the page', () => {
     expect(await page.locator('#run-status').textContent()).toBe('needs review');
     expect(await page.locator('#review-panel .question').textContent()).toBe(paused.review!.question);
     const missing = await page.locator('#review-missing li').allTextContents();
-    expect(missing).toEqual(paused.review!.missing.map((m) => `${m.title ?? m.id}: ${m.status === 'thin' ? 'thin' : 'gap'}, ${m.evidenceCount} findings`));
+    expect(missing).toEqual(paused.review!.missing.map((m) => `${m.title ?? m.id}: ${m.status === 'thin' ? 'thin' : 'gap'}, ${m.evidenceCount} ${m.evidenceCount === 1 ? 'finding' : 'findings'}`));
     expect(missing.length).toBe(2);
     expect(await page.locator('#review-covered li').count()).toBe(paused.review!.covered.length);
-    expect(await page.locator('#review-budget').textContent()).toContain(`${paused.review!.budgetUsed.tasks} tasks`);
+    expect(await page.locator('#review-budget').textContent()).toContain(`${paused.review!.budgetUsed.tasks} ${paused.review!.budgetUsed.tasks === 1 ? 'task' : 'tasks'},`);
     // Keyboard: the panel takes focus when it appears.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('review-title');
     await w.shot('14-needs-review');

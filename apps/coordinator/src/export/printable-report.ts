@@ -19,8 +19,9 @@ export type PrintableBlock = { kind: 'heading'; text: string } | { kind: 'paragr
 
 /**
  * A report laid out for print, whatever the format: headings and paragraphs in order, each citation a footnote of its
- * own (so every quote is kept), the numbered sources (a report that cites nothing has no notes or sources to head), and a footer with the engine and the itemised bill. All text is
- * text: each renderer writes it literally (escaped, never parsed), and a link is kept only when it is http or https.
+ * own (so every quote is kept), the numbered sources (a report that cites nothing heads no notes or sources), and a
+ * footer with the engine and the itemised bill. All text is text: each renderer writes it literally (escaped, never
+ * parsed), and a link is kept only when it is http or https.
  */
 export interface PrintableReport {
   title: string;

@@ -1,4 +1,5 @@
 import type { ElicitRequestFormParams, ServerContext } from '@modelcontextprotocol/server';
+import { counted } from '@orrery/engine';
 import { PlanFeedbackSchema, type Run } from '@orrery/protocol';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
@@ -22,7 +23,7 @@ const AnswerSchema = z.object({ decision: z.enum(['approve', 'revise', 'stop']),
 /** The proposed plan as a person reads it in a form: its subtopics and queries, the years left out, what the last revision changed. */
 export function planReviewMessage(run: Run, note?: string): string {
   const plan = run.proposedPlan!;
-  const lines = [`Research "${run.topic}" (run ${run.id}) waits for you to approve its plan: ${plan.subtopics.length} subtopic${plan.subtopics.length === 1 ? '' : 's'}.`];
+  const lines = [`Research "${run.topic}" (run ${run.id}) waits for you to approve its plan: ${counted(plan.subtopics.length, 'subtopic')}.`];
   plan.subtopics.forEach((s, i) => lines.push(`${i + 1}. ${s.title} (query: ${s.query})`));
   if (plan.excludeYears?.length) lines.push(`Years left out: ${plan.excludeYears.map((w) => (w.from === w.to ? `${w.from}` : `${w.from}–${w.to}`)).join(', ')}`);
   if (plan.authors?.length) lines.push(`Searched: only what ${plan.authors.join(' and ')} wrote or said.`);

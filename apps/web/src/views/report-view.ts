@@ -181,7 +181,7 @@ export function reportView(main: HTMLElement, runId: string): View {
           counted(m.rounds, 'round'),
           counted(m.tasks, 'task'),
           `${counted(report.sources.length, 'source')} cited`,
-          m.droppedCitations ? `${m.droppedCitations} citations dropped (did not check out)` : '',
+          m.droppedCitations ? `${counted(m.droppedCitations, 'citation')} dropped (did not check out)` : '',
           `written ${new Date(m.generatedAt).toLocaleString()}`,
         ]
           .filter(Boolean)

@@ -1,7 +1,7 @@
 import type { BudgetRequest, HumanDecision, Run } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
-import { count, counted, dollars, percent, seconds } from '../format.js';
+import { counted, dollars, percent, seconds } from '../format.js';
 
 const CAUSE = {
   'budget-exhausted-below-target': 'The budget ran out before the research reached its target coverage.',
@@ -62,15 +62,15 @@ export function reviewPanel(run: Run, onAnswered: () => void): HTMLElement {
     h(
       'div',
       { class: 'columns' },
-      h('div', null, h('h3', null, `Covered (${review.covered.length})`), h('ul', { id: 'review-covered' }, ...review.covered.map((s) => h('li', null, `${s.title ?? s.id}: ${count(s.evidenceCount)} findings`)))),
+      h('div', null, h('h3', null, `Covered (${review.covered.length})`), h('ul', { id: 'review-covered' }, ...review.covered.map((s) => h('li', null, `${s.title ?? s.id}: ${counted(s.evidenceCount, 'finding')}`)))),
       h(
         'div',
         null,
         h('h3', null, `Missing or thin (${review.missing.length})`),
-        h('ul', { id: 'review-missing' }, ...review.missing.map((s) => h('li', null, `${s.title ?? s.id}: ${s.status === 'thin' ? 'thin' : 'gap'}, ${count(s.evidenceCount)} findings`))),
+        h('ul', { id: 'review-missing' }, ...review.missing.map((s) => h('li', null, `${s.title ?? s.id}: ${s.status === 'thin' ? 'thin' : 'gap'}, ${counted(s.evidenceCount, 'finding')}`))),
       ),
     ),
-    h('p', { id: 'review-budget' }, `Budget used: ${count(used.tasks)} tasks, ${count(used.tokens)} tokens, ${counted(used.rounds, 'round')}, ${seconds(used.wallSeconds)}, ${dollars(run.budgetLedger.used.costUsd)}.`),
+    h('p', { id: 'review-budget' }, `Budget used: ${counted(used.tasks, 'task')}, ${counted(used.tokens, 'token')}, ${counted(used.rounds, 'round')}, ${seconds(used.wallSeconds)}, ${dollars(run.budgetLedger.used.costUsd)}.`),
     form,
   );
 }

@@ -52,21 +52,21 @@ export function countSentence(f: CitedFigures, v: CorpusVocabulary): string {
   // One author is named: "by Abraham Lincoln", not "by 1 president".
   const by = f.authors === 1 && f.mostQuoted ? ` by ${f.mostQuoted.author}` : f.authors ? ` by ${counted(f.authors, v.author, v.authors)}` : '';
   const span = f.from && f.to ? (f.from.year === f.to.year ? `, ${f.from.year}` : `, ${f.from.year}–${f.to.year}`) : '';
-  return `The report cites ${counted(f.passages, 'passage', 'passages')}${docs}${by}${span}.`;
+  return `The report cites ${counted(f.passages, 'passage')}${docs}${by}${span}.`;
 }
 
 /** "The evidence is densest in 1940–1959 (9 of 25 passages), and Harry S. Truman is quoted most (9 passages)." */
 export function concentrationSentence(f: CitedFigures, denseShare: number): string {
   if (!f.densest || f.densest.periods < 2 || f.densest.passages < denseShare * f.passages) return '';
-  const who = f.mostQuoted && f.mostQuoted.passages >= 2 && f.authors > 1 ? `, and ${f.mostQuoted.author} is quoted most (${counted(f.mostQuoted.passages, 'passage', 'passages')})` : '';
+  const who = f.mostQuoted && f.mostQuoted.passages >= 2 && f.authors > 1 ? `, and ${f.mostQuoted.author} is quoted most (${counted(f.mostQuoted.passages, 'passage')})` : '';
   return `The evidence is densest in ${f.densest.from}–${f.densest.to} (${f.densest.passages} of ${f.passages} passages)${who}.`;
 }
 
 /** "6 passages from 4 of Abraham Lincoln’s addresses (1861–1864)": one side of a comparison. */
 export function sideCountPhrase(name: string, f: CitedFigures, v: CorpusVocabulary, authored: boolean): string {
   const span = f.from && f.to ? (f.from.year === f.to.year ? ` (${f.from.year})` : ` (${f.from.year}–${f.to.year})`) : '';
-  if (authored) return `${counted(f.passages, 'passage', 'passages')} from ${f.documents} of ${possessive(name)} ${f.documents === 1 ? v.document : v.documents}${span}`;
-  return `${counted(f.passages, 'passage', 'passages')} on ${name} from ${counted(f.documents, v.document, v.documents)}`;
+  if (authored) return `${counted(f.passages, 'passage')} from ${f.documents} of ${possessive(name)} ${f.documents === 1 ? v.document : v.documents}${span}`;
+  return `${counted(f.passages, 'passage')} on ${name} from ${counted(f.documents, v.document, v.documents)}`;
 }
 
 export const possessive = (name: string): string => (/s$/.test(name) ? `${name}’` : `${name}’s`);
