@@ -2,6 +2,7 @@ import { clipText } from '@orrery/protocol';
 import type { StoredRunEvent } from '@orrery/protocol';
 import ora, { type Ora } from 'ora';
 import { forTerminal } from '../terminal/terminal-text';
+import { counted } from '@orrery/engine';
 
 /** Live progress of one run: a spinner with persistent lines on a sized TTY, plain log lines elsewhere. */
 export class ProgressRenderer {
@@ -47,7 +48,7 @@ export class ProgressRenderer {
         this.refresh();
         break;
       case 'plan.ready':
-        this.line(`plan: ${e.plan.classification}, ${e.plan.subtopics.length} subtopics${e.plan.coverage ? `, coverage ${Math.round(e.plan.coverage.share * 100)}%` : ''}`);
+        this.line(`plan: ${e.plan.classification}, ${counted(e.plan.subtopics.length, 'subtopic')}${e.plan.coverage ? `, coverage ${Math.round(e.plan.coverage.share * 100)}%` : ''}`);
         for (const s of e.plan.subtopics) {
           this.titles.set(s.id, s.title);
           this.line(`  - ${s.title}`);
@@ -56,7 +57,7 @@ export class ProgressRenderer {
       case 'round.started':
         this.round = e.round;
         this.total += e.tasks.length;
-        this.line(`round ${e.round}: ${e.tasks.length} tasks: ${e.tasks.map((t) => t.title).join('; ')}`);
+        this.line(`round ${e.round}: ${counted(e.tasks.length, 'task')}: ${e.tasks.map((t) => t.title).join('; ')}`);
         break;
       case 'task.progress':
         if (e.stage === 'done' && !e.taskId.endsWith('.write')) {
@@ -66,7 +67,7 @@ export class ProgressRenderer {
         break;
       case 'task.completed':
         this.finished.add(e.taskId);
-        if (!this.spinner) this.line(`task checked (${this.finished.size}/${this.total}): ${e.findings} findings, ${e.newSources} new sources`);
+        if (!this.spinner) this.line(`task checked (${this.finished.size}/${this.total}): ${counted(e.findings, 'finding')}, ${counted(e.newSources, 'new source')}`);
         this.refresh();
         break;
       case 'task.failed':
@@ -74,7 +75,7 @@ export class ProgressRenderer {
         this.line(`task failed: ${clipText(e.error, 200)}`);
         break;
       case 'round.completed':
-        this.line(`round ${e.round} done: ${e.newFindings} new findings, coverage ${Math.round(e.coverage * 100)}%, novelty ${Math.round(e.novelty * 100)}%`);
+        this.line(`round ${e.round} done: ${counted(e.newFindings, 'new finding')}, coverage ${Math.round(e.coverage * 100)}%, novelty ${Math.round(e.novelty * 100)}%`);
         break;
       case 'decision':
         if (e.decision.decisionType !== 'plan') this.line(`decision ${e.decision.decisionType} (${e.decision.level}, ${e.decision.confidence.toFixed(2)}): ${e.decision.conclusion}`);
@@ -90,7 +91,7 @@ export class ProgressRenderer {
         this.refresh();
         break;
       case 'report.ready':
-        this.line(`report: ${e.sections} sections, ${e.citations} citations`);
+        this.line(`report: ${counted(e.sections, 'section')}, ${counted(e.citations, 'citation')}`);
         break;
       case 'run.finished':
         this.status = e.status;

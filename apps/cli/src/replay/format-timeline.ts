@@ -28,23 +28,23 @@ export function formatTimeline(events: StoredRunEvent[]): string {
         lines.push(`${at(e)}  status → ${e.status}`);
         break;
       case 'plan.ready':
-        lines.push(`${at(e)}  plan: ${e.plan.classification}, ${e.plan.subtopics.length} subtopics${e.plan.coverage ? `, coverage ${e.plan.coverage.share.toFixed(2)} (threshold ${e.plan.coverage.threshold})` : ''}`);
+        lines.push(`${at(e)}  plan: ${e.plan.classification}, ${counted(e.plan.subtopics.length, 'subtopic')}${e.plan.coverage ? `, coverage ${e.plan.coverage.share.toFixed(2)} (threshold ${e.plan.coverage.threshold})` : ''}`);
         for (const s of e.plan.subtopics) lines.push(`             - ${s.id}: ${s.title}`);
         break;
       case 'round.started':
         rounds = Math.max(rounds, e.round);
         for (const t of e.tasks) tasks.add(t.taskId);
-        lines.push(`${at(e)}  round ${e.round}: ${e.tasks.length} tasks`);
+        lines.push(`${at(e)}  round ${e.round}: ${counted(e.tasks.length, 'task')}`);
         for (const t of e.tasks) lines.push(`             - ${t.taskId.slice(37)} ${t.kind}: ${t.title}`);
         break;
       case 'task.completed':
-        lines.push(`${at(e)}  task ${e.taskId.slice(37)}: ${e.findings} findings, ${e.newSources} new sources`);
+        lines.push(`${at(e)}  task ${e.taskId.slice(37)}: ${counted(e.findings, 'finding')}, ${counted(e.newSources, 'new source')}`);
         break;
       case 'task.failed':
         lines.push(`${at(e)}  task ${e.taskId.slice(37)} FAILED: ${e.error.slice(0, 200)}`);
         break;
       case 'round.completed':
-        lines.push(`${at(e)}  round ${e.round} done: ${e.newFindings} new findings, ${e.newSources} new sources, novelty ${e.novelty.toFixed(2)}, coverage ${e.coverage.toFixed(2)}`);
+        lines.push(`${at(e)}  round ${e.round} done: ${counted(e.newFindings, 'new finding')}, ${counted(e.newSources, 'new source')}, novelty ${e.novelty.toFixed(2)}, coverage ${e.coverage.toFixed(2)}`);
         break;
       case 'decision': {
         const d = e.decision;
@@ -55,7 +55,7 @@ export function formatTimeline(events: StoredRunEvent[]): string {
         break;
       }
       case 'report.ready':
-        lines.push(`${at(e)}  report: ${e.sections} sections, ${e.citations} citations`);
+        lines.push(`${at(e)}  report: ${counted(e.sections, 'section')}, ${counted(e.citations, 'citation')}`);
         break;
       case 'run.finished':
         lines.push(`${at(e)}  finished: ${e.status}${e.error ? ` (${e.error})` : ''}`);

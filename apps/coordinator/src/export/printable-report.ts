@@ -71,7 +71,7 @@ export function printableReport(report: Report): PrintableReport {
     for (const p of section.paragraphs) blocks.push(paragraph(p));
   }
   if (report.coverage.subtopics.length) blocks.push({ kind: 'heading', text: t(h?.coverage ?? 'Coverage') });
-  for (const s of report.coverage.subtopics) blocks.push({ kind: 'item', text: t(`${s.title}: ${s.evidenceCount} findings, ${s.status}`) });
+  for (const s of report.coverage.subtopics) blocks.push({ kind: 'item', text: t(`${s.title}: ${counted(s.evidenceCount, 'finding')}, ${s.status}`) });
   if (report.coverage.gaps.length) {
     blocks.push({ kind: 'heading', text: t(h?.gaps ?? 'Gaps that remain') });
     for (const g of report.coverage.gaps) blocks.push({ kind: 'item', text: t(g) });

@@ -20,6 +20,9 @@ describe('progressMessage', () => {
     expect(say({ type: 'round.completed', round: 1, newFindings: 5, newSources: 3, novelty: 0.5, coverage: 0.875 })).toBe('round 1 done: coverage 88%, novelty 50%, 5 new findings');
     expect(say({ type: 'decision', decision: {} })).toBeUndefined();
     expect(say({ type: 'report.ready', sections: 4, citations: 9 })).toBe('report: 4 sections, 9 citations');
+    // Each count in its number.
+    expect(say({ type: 'plan.ready', plan: { subtopics: [{}] } })).toBe('plan: 1 subtopic');
+    expect(say({ type: 'report.ready', sections: 1, citations: 1 })).toBe('report: 1 section, 1 citation');
     expect(say({ type: 'run.finished', status: 'done' })).toBe('run done');
   });
 });

@@ -1,4 +1,5 @@
 import type { StoredRunEvent } from '@orrery/protocol';
+import { counted } from '@orrery/engine';
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
@@ -9,10 +10,10 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 export function progressMessage(e: StoredRunEvent, tasksInRound: Map<number, number>, doneInRound: Map<number, number>): string | undefined {
   switch (e.type) {
     case 'plan.ready':
-      return `plan: ${e.plan.subtopics.length} subtopics`;
+      return `plan: ${counted(e.plan.subtopics.length, 'subtopic')}`;
     case 'round.started':
       tasksInRound.set(e.round, e.tasks.length);
-      return `round ${e.round}: ${e.tasks.length} tasks dispatched`;
+      return `round ${e.round}: ${counted(e.tasks.length, 'task')} dispatched`;
     case 'task.completed':
     case 'task.failed': {
       const done = (doneInRound.get(e.round) ?? 0) + 1;
@@ -21,9 +22,9 @@ export function progressMessage(e: StoredRunEvent, tasksInRound: Map<number, num
       return `round ${e.round}: task ${e.type === 'task.failed' ? 'failed' : 'done'} (${done}${of ? `/${of}` : ''})`;
     }
     case 'round.completed':
-      return `round ${e.round} done: coverage ${pct(e.coverage)}, novelty ${pct(e.novelty)}, ${e.newFindings} new findings`;
+      return `round ${e.round} done: coverage ${pct(e.coverage)}, novelty ${pct(e.novelty)}, ${counted(e.newFindings, 'new finding')}`;
     case 'report.ready':
-      return `report: ${e.sections} sections, ${e.citations} citations`;
+      return `report: ${counted(e.sections, 'section')}, ${counted(e.citations, 'citation')}`;
     case 'run.waiting':
       return `waiting: ${e.waiting.reason}`;
     case 'run.resumed':

@@ -112,3 +112,11 @@ describe('a report that says its sources do not answer', () => {
     expect(md.split('\n')[2]).toBe('The corpus does not answer this: no passage of it mentions “cryptocurrency”.');
   });
 });
+
+describe('the gaps a report lists', () => {
+  it('say each subtopic\'s count of findings in its number', () => {
+    const r = { ...run('What did Eisenhower say about the moon?'), evidence: { answer: 1 } };
+    const report = assembleReport(r, directAnswer(r, [], 25), []);
+    expect(report.coverage.gaps).toEqual(['What did Eisenhower say about the moon? (thin: 1 finding)']);
+  });
+});

@@ -1,4 +1,4 @@
-import { emptyUsage } from '@orrery/engine';
+import { counted, emptyUsage } from '@orrery/engine';
 import { type Citation, type Finding, quoteOccursIn, type Report, type ReportParagraph, type ReportSection, type ReportSentence, type Run, type Source, type SynthesizeResult } from '@orrery/protocol';
 import { subtopicCoverage } from '../coverage/subtopic-coverage';
 
@@ -27,7 +27,7 @@ export function fallbackSections(run: Run, findings: Finding[], maxCitations: nu
     kind: 'synthesize',
     taskId: 'fallback',
     title: run.topic,
-    summary: `Findings on "${run.topic}" gathered from ${cited.size} sources.`,
+    summary: `Findings on "${run.topic}" gathered from ${counted(cited.size, 'source')}.`,
     sections,
     usage: emptyUsage(),
     stats: {},
@@ -133,7 +133,7 @@ export function assembleReport(run: Run, written: SynthesizeResult, ledgerSource
 
   // A report that says the sources do not answer has no coverage to show: what its subtopics found answers nothing.
   const subtopics = written.unanswered ? [] : subtopicCoverage(run.plan, run.evidence);
-  const gaps = subtopics.filter((s) => s.status !== 'covered').map((s) => `${s.title} (${s.status}: ${s.evidenceCount} findings)`);
+  const gaps = subtopics.filter((s) => s.status !== 'covered').map((s) => `${s.title} (${s.status}: ${counted(s.evidenceCount, 'finding')})`);
   return {
     runId: run.id,
     title: written.title,

@@ -1,6 +1,6 @@
 import type { RunCoverage } from '@orrery/protocol';
 import { h } from '../dom.js';
-import { count, percent } from '../format.js';
+import { counted, percent } from '../format.js';
 import type { LiveRun } from '../run-state.js';
 
 const LABEL = { covered: 'covered', thin: 'thin', missing: 'gap' } as const;
@@ -33,7 +33,7 @@ export function coverageMap(run: LiveRun, coverage: RunCoverage | undefined): HT
           { 'data-subtopic-id': s.id, 'data-status': s.status },
           h('span', { class: 'coverage-title' }, number(s.id) ? h('span', { class: 'spoke-no', 'aria-hidden': 'true' }, number(s.id)) : null, s.title),
           h('span', { class: `chip cov-${s.status}` }, LABEL[s.status]),
-          h('span', { class: 'coverage-count' }, `${count(s.evidenceCount)} findings`),
+          h('span', { class: 'coverage-count' }, counted(s.evidenceCount, 'finding')),
         ),
       ),
     ),

@@ -94,7 +94,7 @@ export function hubPicture(run: LiveRun, compact: boolean): SVGSVGElement {
     // Retries of a task in the same round sit beside it on the ring.
     const offset = (k % 2 ? 1 : -1) * Math.ceil(k / 2) * ((NODE_R * 2.4) / ringR(t.round));
     const p = at(ringR(t.round), angle(i) + offset);
-    const what = `Round ${t.round}: ${t.title}: ${t.state}${t.findings !== undefined ? `, ${t.findings} findings` : ''}`;
+    const what = `Round ${t.round}: ${t.title}: ${t.state}${t.findings !== undefined ? `, ${counted(t.findings, 'finding')}` : ''}`;
     return svg('circle', { cx: p.x, cy: p.y, r: NODE_R, class: `task state-${t.state}`, 'data-task-id': t.taskId, 'data-state': t.state, 'data-round': t.round }, svg('title', null, what));
   });
 

@@ -1,7 +1,7 @@
 import type { Plan, Subtopic } from '@orrery/protocol';
 import { ApiError, UnauthorizedError, api } from '../api.js';
 import { h } from '../dom.js';
-import { percent } from '../format.js';
+import { counted, percent } from '../format.js';
 
 const terms = (value: string) => value.split(',').map((t) => t.trim()).filter(Boolean);
 
@@ -81,7 +81,7 @@ export function planReviewPanel(runId: string, plan: Plan, onAnswered: () => voi
     'section',
     { class: 'card review', id: 'plan-review-panel', 'aria-labelledby': 'plan-review-title' },
     h('h2', { id: 'plan-review-title', tabindex: '-1' }, 'Review the plan before it runs'),
-    h('p', null, `A ${plan.classification} plan of ${plan.subtopics.length} subtopics. Nothing has been dispatched yet: edit, drop, then dispatch.`),
+    h('p', null, `A ${plan.classification} plan of ${counted(plan.subtopics.length, 'subtopic')}. Nothing has been dispatched yet: edit, drop, then dispatch.`),
     c
       ? h('p', { id: 'plan-coverage' }, `Coverage check: ${percent(c.share)} of the scouting evidence (threshold ${percent(c.threshold)}), largest overlap ${percent(c.maxOverlap)}${c.uncoveredFacets.length ? `; not covered: ${c.uncoveredFacets.join(', ')}` : ''}.`)
       : null,
