@@ -13,6 +13,7 @@ import type { CorpusView, CorpusViews } from '../index/corpus-view';
 import { subjectCore } from '../write/comparative-prose';
 import { extractiveReport } from '../write/extractive-synthesis';
 import { isName } from '../plan/facets';
+import { askedAuthors } from '../plan/asked-authors';
 import { inYears, rankForSubtopic } from './passage-ranking';
 import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
@@ -209,7 +210,8 @@ export class CorpusSubagentEngine implements SubagentEngine {
     // A comparison with a side the corpus never names ("ini" among READMEs that hold none of it) says so first.
     const unknownSides = shape.kind === 'comparative' && !sides ? shape.sides.filter((label) => analyzeTerms(label).length > 0 && analyzeTerms(label).every((t) => index.df(t) === 0)) : [];
     const { forms, says } = sensesOf(index, shape);
-    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(forms.length ? { saysSubject: says } : {}), ...(retrieval ? { retrieval } : {}), ...(unknownSides.length ? { unknownSides } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject), companyPhrases: (subject) => phraseWeights(index, subject) });
+    const speakers = askedAuthors(index, vocabulary, task.context.topic);
+    const report = extractiveReport(task, { vocabulary, isName: (word) => isName(index, word), shape, sides, ...(speakers.length ? { speakers } : {}), ...(forms.length ? { saysSubject: says } : {}), ...(retrieval ? { retrieval } : {}), ...(unknownSides.length ? { unknownSides } : {}), idf: (t) => index.idf(t), company: (subject) => companyWeights(index, subject), companyPhrases: (subject) => phraseWeights(index, subject) });
     await progress({ stage: 'done', message: `${report.sections.length} sections, ${report.citedSources} sources cited`, fraction: 1 });
     return {
       kind: 'synthesize',

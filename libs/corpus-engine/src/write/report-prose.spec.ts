@@ -122,3 +122,10 @@ describe('writeReport over undated passages', () => {
     expect(r.summary).toMatch(/The report cites 4 passages\.$/);
   });
 });
+
+describe('a report with nothing from the speaker the question names', () => {
+  it('says that the speaker never speaks of the subject', () => {
+    const ctx = { vocabulary: GENERIC_VOCABULARY, isName: () => false, shape: { kind: 'survey' as const, sides: [], subject: 'foreign alliances' }, speakers: ['George Washington'] };
+    expect(writeReport('What did Washington say about foreign alliances?', [], new Map(), ctx).summary).toBe('The corpus holds no passage in which George Washington speaks of foreign alliances.');
+  });
+});

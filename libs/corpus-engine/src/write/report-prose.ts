@@ -76,6 +76,8 @@ export interface ProseContext {
   isName: (word: string) => boolean;
   /** Whether a sentence says the subject in the sense asked, where its stem has another ("the trusts", not "I trust"; `subjectForms`). */
   saysSubject?: (text: string) => boolean;
+  /** The authors the question names as speaking: a report with nothing of theirs says whose words it lacks. */
+  speakers?: string[];
 }
 
 export function writeReport(topic: string, chosen: readonly ChosenSection[], sourceTitles: ReadonlyMap<string, string>, ctx: ProseContext): ReportProse {
@@ -131,7 +133,12 @@ export function quotesOf(
  * (one function computes them from the cited sources) and, dated, where the evidence concentrates.
  */
 function lede(quotes: readonly Quote[], sourceTitles: ReadonlyMap<string, string>, dated: boolean, ctx: ProseContext): { summary: string; summaryCitations: Citation[] } {
-  if (quotes.length === 0) return { summary: 'No on-topic evidence was found in the corpus.', summaryCitations: [] };
+  if (quotes.length === 0) {
+    const subject = ctx.shape?.subject;
+    // "What did Washington say about foreign alliances?": the speaker never does, which is the answer.
+    if (ctx.speakers?.length && subject) return { summary: `The corpus holds no passage in which ${listAnd(ctx.speakers)} ${ctx.speakers.length === 1 ? 'speaks' : 'speak'} of ${subject}.`, summaryCitations: [] };
+    return { summary: 'No on-topic evidence was found in the corpus.', summaryCitations: [] };
+  }
   const central = centralQuotes(quotes, LEDE_FINDINGS);
   const findings = central.map((q) => (dated ? said(q) : `“${q.quote}”`));
   const figures = citedFigures(
