@@ -41,7 +41,22 @@ describe('subject of a change over time', () => {
     ['How has the rhetoric about trade changed since 1950?', 'trade'],
     ['How has the debate on slavery shifted over time?', 'slavery'],
     ['How did talk of railroads change over the nineteenth century?', 'railroads'],
+    ['How did the way presidents talk about immigration change?', 'immigration'],
+    ['How does the talk of war change?', 'war'],
+    ['How has talk of climate change changed?', 'climate change'],
   ])('%s → %s', (q, subject) => {
     expect(reportShape(q)).toMatchObject({ kind: 'change', subject });
+  });
+});
+
+describe('"change" as a noun of the subject', () => {
+  it.each([
+    ['Which presidents have discussed climate change?', 'climate change'],
+    ['What have presidents said about climate change?', 'climate change'],
+    ['How did presidents talk about regime change?', 'regime change'],
+    ['How did the president talk about regime change?', 'regime change'],
+    ['How did Ronald Reagan talk about change?', 'change'],
+  ])('%s → a survey of %s', (q, subject) => {
+    expect(reportShape(q)).toEqual({ kind: 'survey', sides: [], subject });
   });
 });

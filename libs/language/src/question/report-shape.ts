@@ -26,9 +26,21 @@ const RIGHT_STOP = new Set(
 const ABOUT = /\b(about|regarding|concerning|on|toward|towards|over|of|to)\s+(.+)$/i;
 /** A framing the subject does not keep: "how they talked about", "their views of", "the way … talk about". */
 const SUBJECT_FRAME = /^(how\s+\w+\s+(talk(ed|s)?|spoke|speak|thought|think|wrote|write)\s+(about|of|on)\s+|(the\s+)?(way|ways)\s+\w+\s+(talk(ed|s)?|spoke|speak)\s+(about|of)\s+|(their|his|her|its)\s+(views?|positions?|stances?|approach(es)?|attitudes?)\s+(on|of|to|toward|towards)\s+|the\s+(subject|question|issue|topic)\s+of\s+)/i;
-/** A tail that names the change, not the subject: "changed over time", "evolved". */
-const CHANGE_TAIL = /\s+(ha(s|ve)\s+)?(changed?|evolved?|shifted|developed|grown)(\s+(over|since|through|across|during|in)\s+.+)?$|\s+(over|since|through|across|during)\s+(time|history|the\s+.+|\d{4}.*)$/i;
-const CHANGE = /\b(over\s+time|over\s+the\s+(years|decades|centuries)|chang(e|ed|es|ing)|evol(ve|ved|ves|ving|ution)|shift(ed|s)?|history\s+of|through\s+(time|history)|trends?\s+in|from\s+\d{4}\s+to\s+\d{4})\b/i;
+/** A tail that names the change, not the subject: "changed over time", "evolved", and in "How did X change" the verb. */
+const CHANGE_TAIL = /\s+(ha(s|ve)\s+)?(changed|evolved|shifted|developed|grown)(\s+(over|since|through|across|during|in)\s+.+)?$|\s+(over|since|through|across|during)\s+(time|history|the\s+.+|\d{4}.*)$/i;
+const VERB_TAIL = /\s+(change|evolve|shift|develop|grow)(\s+(over|since|through|across|during|in)\s+.+)?$/i;
+/**
+ * A question about change: a participle or a trajectory ("changed", "over time", "the history of"), or the verb of
+ * "How did X change". The noun alone names a subject: "climate change", "regime change".
+ */
+const CHANGE = /\b(over\s+time|over\s+the\s+(years|decades|centuries)|chang(ed|ing)|evol(ved|ving|ution)|shifted|history\s+of|through\s+(time|history)|trends?\s+in|from\s+\d{4}\s+to\s+\d{4}|(change|evolve|shift)\s+(over|since|through|across|during|from|between)\b)/i;
+/**
+ * "How did / does X …" asks how X went, its verb last ("How did talk of railroads change"), unless a framing verb
+ * follows its subject ("How did presidents talk about regime change": what they talked about is "regime change").
+ */
+const asksHowXWent = (text: string): boolean =>
+  /^how\s+(did|does|do|will|would|could|can|might)\s/i.test(text) &&
+  !/^how\s+\w+\s+(?!the\s+way\b)(\S+\s+){1,3}?(?<!\b(the|a|an|this|that|their|his|her|its)\s)(talk|speak|discuss|address|describe|say|view|treat|approach|handle|think|write|see|frame|present|use)\b/i.test(text);
 /**
  * A question in the passive names its subject between the auxiliary and the participle: "How is the Kestrel River
  * managed", "How have tariffs been justified", and, once a change tail is cut, "How has immigration".
@@ -46,7 +58,7 @@ export function reportShape(topic: string): ReportShape {
   if (docs) return { kind: 'documents', sides: [], subject: clean(docs[8]!) };
   const cmp = comparison(text);
   if (cmp) return { kind: 'comparative', ...cmp };
-  if (CHANGE.test(text)) return { kind: 'change', sides: [], subject: subjectOf(text) };
+  if (CHANGE.test(text) || (asksHowXWent(text) && /\s(change|evolve|shift)$/i.test(text))) return { kind: 'change', sides: [], subject: subjectOf(text) };
   return { kind: 'survey', sides: [], subject: subjectOf(text) };
 }
 
@@ -101,6 +113,8 @@ export function subjectOf(topic: string): string {
     // A noun that frames what was said: "the discussion of education", "the language about civil rights".
     /\b(?:discussion|language|talk|rhetoric|debate|attitudes?|thinking|coverage|mentions?)\s+(?:of|about|on|around|regarding|concerning)\s+(.+)$/i.exec(t);
   let core = (m?.[1] ?? t).trim().replace(CHANGE_TAIL, '').trim();
+  // The bare verb is the change only where the question asks how something went, never in "climate change".
+  if (asksHowXWent(t)) core = core.replace(VERB_TAIL, '').trim();
   if (!m) core = core.replace(/^(the\s+)?(history|evolution)\s+of\s+/i, '').replace(PASSIVE_FRAME, '$1');
   return core.length > 80 ? `${core.slice(0, 77)}...` : core;
 }
