@@ -1,5 +1,6 @@
 import { type Citation, type Finding, quoteOccursIn, type ReportSection, type SynthesizeTask, clipText } from '@orrery/protocol';
 import { questionForm, reportShape, analyzeTerms } from '@orrery/language';
+import { counted } from '@orrery/engine';
 import { absentReport } from './absent-prose';
 import { unanswered } from '../search/answer-confidence';
 import { comparativeReport } from './comparative-prose';
@@ -60,8 +61,11 @@ export function extractiveReport(task: SynthesizeTask, prose: ProseContext): Ext
   const titles = new Map(task.sources.map((s) => [s.id, s.title]));
   const shape = prose.shape ?? reportShape(task.context.topic);
   const finish = (raw: ReturnType<typeof writeReport>): ExtractiveReport => {
-    const written = prose.unknownSides?.length ? { ...raw, summary: `${unknownSidesSentence(prose.unknownSides, shape.kind === 'comparative' ? shape.sides : [], prose.vocabulary.documents)} ${raw.summary}` } : raw;
-    const cited = new Set([...written.summaryCitations, ...written.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations))].map((c) => c.sourceId));
+    const cited = new Set([...raw.summaryCitations, ...raw.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations))].map((c) => c.sourceId));
+    // "Which presidents…" is answered first with who, and when.
+    const who = asksForAuthors(task.context.topic, prose) ? whoSentence([...cited].map((id) => titleParts(titles.get(id))), shape.subject || task.context.topic, prose) : '';
+    const before = [prose.unknownSides?.length ? unknownSidesSentence(prose.unknownSides, shape.kind === 'comparative' ? shape.sides : [], prose.vocabulary.documents) : '', who].filter(Boolean).join(' ');
+    const written = before ? { ...raw, summary: `${before} ${raw.summary}` } : raw;
     return { title, ...written, citedSources: cited.size, droppedFindings: dropped };
   };
   // Retrieval finds nothing that answers: say so, and cite only the nearest passages.
@@ -280,4 +284,22 @@ function unknownSidesSentence(unknown: readonly string[], sides: readonly string
   const known = sides.filter((s) => !unknown.includes(s));
   const never = `The ${documents} never mention ${listAnd(unknown.map((s) => `“${s}”`))}`;
   return known.length ? `${never}; what follows is what they say of ${listAnd([...known])}.` : `${never}.`;
+}
+
+/** Whether a question asks which of the corpus's authors ("Which presidents have discussed climate change?"). */
+function asksForAuthors(topic: string, prose: ProseContext): boolean {
+  const form = questionForm(topic);
+  return form.many && !!form.opener && form.opener.toLowerCase().endsWith(prose.vocabulary.authors.toLowerCase());
+}
+
+/** "4 presidents speak of climate change: William J. Clinton (1998–2000), …": the cited authors in the order they first spoke. */
+function whoSentence(cited: readonly { year: number | null; author: string | null }[], subject: string, prose: ProseContext): string {
+  const years = new Map<string, number[]>();
+  for (const { year, author } of cited) if (author && year !== null) years.set(author, [...(years.get(author) ?? []), year]);
+  if (years.size === 0) return '';
+  const who = [...years.entries()]
+    .map(([author, ys]) => ({ author, from: Math.min(...ys), to: Math.max(...ys) }))
+    .sort((a, b) => a.from - b.from || a.author.localeCompare(b.author))
+    .map((a) => `${a.author} (${a.from === a.to ? a.from : `${a.from}–${a.to}`})`);
+  return `${counted(years.size, prose.vocabulary.author, prose.vocabulary.authors)} ${years.size === 1 ? 'speaks' : 'speak'} of ${subject} in the passages cited: ${listAnd(who)}.`;
 }

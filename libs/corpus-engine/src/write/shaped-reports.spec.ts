@@ -141,6 +141,18 @@ describe('a question that names who speaks', () => {
   }, 300_000);
 });
 
+describe('a question that asks which presidents', () => {
+  it('is answered first with who spoke of it and when, from the passages it cites', async () => {
+    const { report, title } = await research('Which presidents have discussed climate change?');
+    const cited = [...new Set(report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.citations.map((c) => c.sourceId))))].map((id) => titleParts(title(id)));
+    const authors = [...new Set(cited.map((c) => c.author!))];
+    expect(report.summary.startsWith(`${authors.length} presidents speak of climate change in the passages cited: `)).toBe(true);
+    for (const a of authors) expect(report.summary).toContain(a);
+    // Climate change, not the climate of the Mississippi valley in 1803.
+    expect(Math.min(...cited.map((c) => c.year!))).toBeGreaterThanOrEqual(1990);
+  }, 300_000);
+});
+
 describe('a subject the speeches never mention', () => {
   it('says so plainly and cites no passage that shares no word with it', async () => {
     const { plan, report } = await research('What have presidents said about cryptocurrency and bitcoin?');
