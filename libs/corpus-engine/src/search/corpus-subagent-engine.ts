@@ -14,7 +14,7 @@ import { subjectCore } from '../write/comparative-prose';
 import { extractiveReport } from '../write/extractive-synthesis';
 import { isName } from '../plan/facets';
 import { askedAuthors } from '../plan/asked-authors';
-import { inYears, rankForSubtopic } from './passage-ranking';
+import { byAuthors, inYears, rankForSubtopic } from './passage-ranking';
 import { answerQuestion, type CorpusAnswer } from './question-answer';
 import { selectQuote } from './quote-selection';
 import { type CorpusVocabulary, shortHash } from '@orrery/passages';
@@ -111,7 +111,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
       const years = task.context.scope.excludeYears ?? [];
       const authors = task.context.scope.authors ? new Set(task.context.scope.authors) : null;
       const structure = documentStructure(index);
-      const skip = (id: string): boolean => taken.has(id) || inYears(structure.yearOf(id), years) || (authors !== null && !authors.has(structure.authorOf(id) ?? ''));
+      const skip = (id: string): boolean => taken.has(id) || inYears(structure.yearOf(id), years) || (authors !== null && !byAuthors(structure.authorOf(id), authors));
       // One speaker's period is read however few passages of it say the subject: the speaker may say it once.
       for (const e of surveyByEra(index, subject, SURVEY_PER_ERA, skip, authors ? 1 : undefined)) {
         taken.add(e.id);
@@ -142,7 +142,7 @@ export class CorpusSubagentEngine implements SubagentEngine {
     const structure = documentStructure(index);
     const authors = side.authors ? new Set(side.authors) : null;
     const years = task.context.scope.excludeYears ?? [];
-    const inSide = (id: string): boolean => (authors ? authors.has(structure.authorOf(id) ?? '') : side.terms.every((t) => index.termsOf(id).includes(t))) && !inYears(structure.yearOf(id), years);
+    const inSide = (id: string): boolean => (authors ? byAuthors(structure.authorOf(id), authors) : side.terms.every((t) => index.termsOf(id).includes(t))) && !inYears(structure.yearOf(id), years);
     const subjectTerms = [...new Set(analyzeTerms(subject))].filter((t) => !side.terms.includes(t));
     const weights = new Map([...subjectTerms.map((t) => [t, 2] as const), ...side.terms.map((t) => [t, 1] as const)]);
     const known = new Set(task.knownSourceIds);

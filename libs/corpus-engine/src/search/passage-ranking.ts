@@ -38,6 +38,8 @@ const KNOWN_PENALTY = 0.35;
  */
 /** Whether a passage's year falls in one of `windows`. */
 export const inYears = (year: number | null, windows: readonly YearWindow[]): boolean => year !== null && windows.some((w) => year >= w.from && year <= w.to);
+/** Whether a passage's author is one of `authors`. */
+export const byAuthors = (author: string | null, authors: ReadonlySet<string>): boolean => author !== null && authors.has(author);
 
 export function rankForSubtopic(index: CorpusIndex, profile: TopicProfile, q: SubtopicQuery): RankedPassage[] {
   const queryTerms = analyzeTerms(q.query);
@@ -98,7 +100,7 @@ function onTopicHits(index: CorpusIndex, profile: TopicProfile, weights: Readonl
   // Searched among the authors' passages, so that the best of theirs are found however many of others' outrank them.
   const speakers = authors ? new Set(authors) : null;
   const structure = documentStructure(index);
-  const found = index.searchTerms([...weights.keys()], { limit: 300, weights, ...(speakers ? { filter: (id: string) => speakers.has(structure.authorOf(id) ?? '') } : {}) });
+  const found = index.searchTerms([...weights.keys()], { limit: 300, weights, ...(speakers ? { filter: (id: string) => byAuthors(structure.authorOf(id), speakers) } : {}) });
   const hits: OnTopicHit[] = [];
   for (const h of found) {
     const verdict = profile.judge(h.id);

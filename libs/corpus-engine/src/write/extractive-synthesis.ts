@@ -292,7 +292,7 @@ function asksForAuthors(topic: string, prose: ProseContext): boolean {
   return form.many && !!form.opener && form.opener.toLowerCase().endsWith(prose.vocabulary.authors.toLowerCase());
 }
 
-/** "4 presidents speak of climate change: William J. Clinton (1998–2000), …": the cited authors in the order they first spoke. */
+/** "4 presidents speak of climate change in the passages cited: William J. Clinton (1998), …": the cited authors in the order they first spoke. */
 function whoSentence(cited: readonly { year: number | null; author: string | null }[], subject: string, prose: ProseContext): string {
   const years = new Map<string, number[]>();
   for (const { year, author } of cited) if (author && year !== null) years.set(author, [...(years.get(author) ?? []), year]);
